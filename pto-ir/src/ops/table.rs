@@ -1,0 +1,394 @@
+//! The table itself. One line per op: variant, mnemonic, family, operand pattern, then the
+//! fields that differ from [`OpSpec::DEFAULT`]. See `spec.rs` for the pattern language.
+
+use super::spec::*;
+
+macro_rules! op_table {
+    ($( $v:ident $name:literal $fam:ident $sig:tt { $($k:ident : $val:expr),* $(,)? } )*) => {
+        /// Every op `pto` knows. Generated from the table, in table order.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+        #[allow(missing_docs)]
+        pub enum Opcode { $($v),* }
+
+        pub(super) static OPS: &[OpSpec] = &[
+            $( OpSpec { opcode: Opcode::$v, name: $name, family: Family::$fam, sig: $sig, $($k: $val,)* ..OpSpec::DEFAULT } ),*
+        ];
+    };
+}
+
+// Scratch rules.
+const NO_TMP: Tmp = Tmp { a2a3: TmpRule::Forbidden, a5: TmpRule::Forbidden };
+/// A2A3 always uses the scratch tile; A5 ignores it.
+const TMP_REQ: Tmp = Tmp { a2a3: TmpRule::Required, a5: TmpRule::Ignored };
+/// A2A3 uses it on some paths; A5 ignores it.
+const TMP_OPT: Tmp = Tmp { a2a3: TmpRule::Optional, a5: TmpRule::Ignored };
+/// `trowexpand{sub,mul,div,max,min,expdif}`: A2A3 optional, A5 form must omit it.
+const TMP_ROWEXP: Tmp = Tmp { a2a3: TmpRule::Optional, a5: TmpRule::Forbidden };
+const _: Tmp = NO_TMP;
+
+// Operand patterns used by many ops.
+const BIN: &str = "src0:tile, src1:tile -> dst:tile";
+const BIN_TMP: &str = "src0:tile, src1:tile, tmp:tile? -> dst:tile";
+const UN: &str = "src:tile -> dst:tile";
+const UN_TMP: &str = "src:tile, tmp:tile? -> dst:tile";
+const TS: &str = "src:tile, scalar:scalar -> dst:tile";
+const TS_TMP: &str = "src:tile, scalar:scalar, tmp:tile? -> dst:tile";
+const TERN: &str = "src0:tile, src1:tile, src2:tile -> dst:tile";
+const ARG: &str = "src:tile, tmp:tile? -> dst:tile | src:tile, tmp:tile? -> val:tile, idx:tile";
+const LOOSE: &str = "args:any* -> outs:any*";
+const LOOSE_IN: &str = "args:any* -> ";
+
+// Constraint groups.
+const S_BIN: &str = "dtype(src0,src1,dst) valid(src0,src1,dst)";
+const S_UN: &str = "dtype(src,dst) valid(src,dst)";
+const S_DT_BIN: &str = "dtype(src0,src1,dst)";
+const S_DT_UN: &str = "dtype(src,dst)";
+
+const CMP: &str = "cmpMode:cmp!";
+const CVT: &str = "rmode:round_mode?, sat_mode:saturation_mode?";
+
+op_table! {
+    // ---- Elementwise binary (10) ----
+    TAdd "tadd" ElemBinary BIN { same: S_BIN, page: "TADD", doc: "dst = src0 + src1 over the valid region" }
+    TSub "tsub" ElemBinary BIN { same: S_BIN, page: "TSUB", doc: "dst = src0 - src1" }
+    TMul "tmul" ElemBinary BIN { same: S_BIN, page: "TMUL", doc: "dst = src0 * src1" }
+    TDiv "tdiv" ElemBinary BIN { same: S_BIN, page: "TDIV", doc: "dst = src0 / src1" }
+    TMin "tmin" ElemBinary BIN { same: S_BIN, page: "TMIN", doc: "dst = min(src0, src1)" }
+    TMax "tmax" ElemBinary BIN { same: S_BIN, page: "TMAX", doc: "dst = max(src0, src1)" }
+    TRem "trem" ElemBinary BIN_TMP { same: S_BIN, tmp: TMP_REQ, page: "TREM", doc: "dst = remainder(src0, src1)" }
+    TFmod "tfmod" ElemBinary BIN { same: S_BIN, page: "TFMOD", doc: "dst = fmod(src0, src1)" }
+    TPrelu "tprelu" ElemBinary BIN_TMP { same: S_BIN, tmp: TMP_REQ, page: "TPRELU", doc: "dst = src0 > 0 ? src0 : src0 * src1" }
+    TPow "tpow" ElemBinary BIN_TMP { same: S_BIN, tmp: TMP_OPT, page: "TPOW", doc: "dst = pow(src0, src1)" }
+
+    // ---- Bitwise and shifts (6) ----
+    TAnd "tand" Bitwise BIN { same: S_BIN, page: "TAND", doc: "dst = src0 & src1" }
+    TOr "tor" Bitwise BIN { same: S_BIN, page: "TOR", doc: "dst = src0 | src1" }
+    TXor "txor" Bitwise BIN_TMP { same: S_BIN, tmp: TMP_REQ, page: "TXOR", doc: "dst = src0 ^ src1" }
+    TNot "tnot" Bitwise UN { same: S_UN, page: "TNOT", doc: "dst = ~src" }
+    TShl "tshl" Bitwise BIN { same: S_BIN, page: "TSHL", doc: "dst = src0 << src1 (per element)" }
+    TShr "tshr" Bitwise BIN { same: S_BIN, page: "TSHR", doc: "dst = src0 >> src1 (arithmetic for signed, logical for unsigned)" }
+
+    // ---- Ternary / fused (8) ----
+    TAddc "taddc" Ternary TERN { same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TADDC", doc: "dst = src0 + src1 + src2" }
+    TSubc "tsubc" Ternary TERN { same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TSUBC", doc: "dst = src0 - src1 + src2" }
+    TMulAddDst "tmuladddst" Ternary BIN { same: S_BIN, page: "TMULADDDST", doc: "dst = src0 * src1 + dst" }
+    TFusedMulAdd "tfusedmuladd" Ternary TERN { same: "dtype(src0,src1,src2,dst)", page: "TFUSEDMULADD", doc: "dst = src0 * src1 + src2" }
+    TFusedMulAddRelu "tfusedmuladdrelu" Ternary TERN { same: "dtype(src0,src1,src2,dst)", page: "TFUSEDMULADDRELU", doc: "dst = relu(src0 * src1 + src2)" }
+    TSubRelu "tsubrelu" Ternary BIN { same: S_BIN, page: "TSUBRELU", doc: "dst = relu(src0 - src1)" }
+    TAddReluConv "taddreluconv" Ternary BIN { page: "TADDReluConv", doc: "dst = convert(relu(src0 + src1))" }
+    TAddDeqRelu "tadddeqrelu" Ternary "src0:tile, src1:tile, scale:scalar, tmp:tile? -> dst:tile" { tmp: TMP_OPT, page: "TAddDeqRelu", doc: "dst = relu(dequant(src0 + src1, scale))" }
+
+    // ---- Unary math (8) ----
+    TAbs "tabs" Unary UN { same: S_UN, page: "TABS", doc: "dst = |src|" }
+    TNeg "tneg" Unary UN { same: S_UN, page: "TNEG", doc: "dst = -src" }
+    TExp "texp" Unary UN { same: S_UN, page: "TEXP", doc: "dst = exp(src)" }
+    TLog "tlog" Unary UN { same: S_UN, page: "TLOG", doc: "dst = ln(src)" }
+    TSqrt "tsqrt" Unary UN { same: S_UN, page: "TSQRT", doc: "dst = sqrt(src)" }
+    TRsqrt "trsqrt" Unary UN_TMP { same: S_UN, tmp: TMP_OPT, page: "TRSQRT", doc: "dst = 1 / sqrt(src)" }
+    TRecip "trecip" Unary UN { same: S_UN, page: "TRECIP", doc: "dst = 1 / src" }
+    TRelu "trelu" Unary UN { same: S_UN, page: "TRELU", doc: "dst = max(src, 0)" }
+
+    // ---- Tile-scalar (19) ----
+    TAdds "tadds" TileScalar TS { same: S_UN, page: "TADDS", doc: "dst = src + scalar" }
+    TSubs "tsubs" TileScalar TS { same: S_UN, page: "TSUBS", doc: "dst = src - scalar" }
+    TMuls "tmuls" TileScalar TS { same: S_UN, page: "TMULS", doc: "dst = src * scalar" }
+    TDivs "tdivs" TileScalar "src:tile, scalar:scalar -> dst:tile | scalar:scalar, src:tile -> dst:tile" { same: S_UN, page: "TDIVS", doc: "dst = src / scalar, or scalar / src when the scalar comes first" }
+    TMins "tmins" TileScalar TS { same: S_UN, page: "TMINS", doc: "dst = min(src, scalar)" }
+    TMaxs "tmaxs" TileScalar TS { same: S_UN, page: "TMAXS", doc: "dst = max(src, scalar)" }
+    TRems "trems" TileScalar TS_TMP { same: S_UN, tmp: TMP_REQ, page: "TREMS", doc: "dst = remainder(src, scalar)" }
+    TFmods "tfmods" TileScalar TS { same: S_UN, page: "TFMODS", doc: "dst = fmod(src, scalar)" }
+    TAnds "tands" TileScalar TS { same: S_UN, page: "TANDS", doc: "dst = src & scalar" }
+    TOrs "tors" TileScalar TS { same: S_UN, page: "TORS", doc: "dst = src | scalar" }
+    TXors "txors" TileScalar TS_TMP { same: S_UN, tmp: TMP_REQ, page: "TXORS", doc: "dst = src ^ scalar" }
+    TShls "tshls" TileScalar TS { same: S_UN, page: "TSHLS", doc: "dst = src << scalar" }
+    TShrs "tshrs" TileScalar TS { same: S_UN, attrs: "round:bool?", page: "TSHRS", doc: "dst = src >> scalar (arithmetic for signed, logical for unsigned; `round` adds the last bit shifted out)" }
+    TLrelu "tlrelu" TileScalar TS { same: S_UN, page: "TLRELU", doc: "dst = src > 0 ? src : src * slope" }
+    TAddsc "taddsc" TileScalar "src0:tile, scalar:scalar, src1:tile -> dst:tile" { same: S_BIN, page: "TADDSC", doc: "dst = src0 + scalar + src1" }
+    TSubsc "tsubsc" TileScalar "src0:tile, scalar:scalar, src1:tile -> dst:tile" { same: S_BIN, page: "TSUBSC", doc: "dst = src0 - scalar + src1" }
+    TAxpy "taxpy" TileScalar TS { page: "TAXPY", doc: "dst = src * scalar + dst" }
+    TPows "tpows" TileScalar TS_TMP { same: S_UN, tmp: TMP_OPT, page: "TPOWS", doc: "dst = pow(src, scalar)" }
+    TExpands "texpands" TileScalar "scalar:scalar -> dst:tile" { page: "TEXPANDS", doc: "dst = scalar over the valid region" }
+
+    // ---- Compare / select (4) ----
+    TCmp "tcmp" CmpSel BIN { attrs: CMP, same: "dtype(src0,src1) valid(src0,src1)", page: "TCMP", doc: "dst bits = src0 cmp src1 (packed, LSB first)" }
+    TCmps "tcmps" CmpSel TS { attrs: CMP, page: "TCMPS", doc: "dst bits = src cmp scalar (packed, LSB first)" }
+    TSel "tsel" CmpSel "mask:tile, src0:tile, src1:tile, tmp:tile? -> dst:tile" { same: S_BIN, tmp: TMP_REQ, page: "TSEL", doc: "dst = mask bit ? src0 : src1" }
+    TSels "tsels" CmpSel "mask:tile, src:tile, scalar:scalar, tmp:tile? -> dst:tile" { same: S_UN, tmp: TMP_REQ, page: "TSELS", doc: "dst = mask bit ? src : scalar" }
+
+    // ---- Row reductions (4) ----
+    TRowSum "trowsum" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, page: "TROWSUM", doc: "dst[i,0] = sum_j src[i,j]" }
+    TRowMax "trowmax" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, page: "TROWMAX", doc: "dst[i,0] = max_j src[i,j]" }
+    TRowMin "trowmin" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, page: "TROWMIN", doc: "dst[i,0] = min_j src[i,j]" }
+    TRowProd "trowprod" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, page: "TROWPROD", doc: "dst[i,0] = prod_j src[i,j]" }
+
+    // ---- Column reductions (5) ----
+    TColSum "tcolsum" ColReduce UN_TMP { same: S_DT_UN, attrs: "isBinary:bool?", tmp: TMP_OPT, page: "TCOLSUM", doc: "dst[0,j] = sum_i src[i,j]" }
+    TColMax "tcolmax" ColReduce UN { same: S_DT_UN, page: "TCOLMAX", doc: "dst[0,j] = max_i src[i,j]" }
+    TColMin "tcolmin" ColReduce UN { same: S_DT_UN, page: "TCOLMIN", doc: "dst[0,j] = min_i src[i,j]" }
+    TColProd "tcolprod" ColReduce UN { same: S_DT_UN, page: "TCOLPROD", doc: "dst[0,j] = prod_i src[i,j]" }
+    TPairReduceSum "tpairreducesum" ColReduce UN { same: S_DT_UN, page: "TPairReduceSum", doc: "sum of adjacent element pairs" }
+
+    // ---- Arg-reductions (6) ----
+    TRowArgMax "trowargmax" ArgReduce ARG { tmp: TMP_OPT, page: "TROWARGMAX", doc: "per row, column index of the max (ties: first)" }
+    TRowArgMin "trowargmin" ArgReduce ARG { tmp: TMP_OPT, page: "TROWARGMIN", doc: "per row, column index of the min (ties: first)" }
+    TColArgMax "tcolargmax" ArgReduce ARG { tmp: TMP_REQ, page: "TCOLARGMAX", doc: "per column, row index of the max (ties: first)" }
+    TColArgMin "tcolargmin" ArgReduce ARG { tmp: TMP_REQ, page: "TCOLARGMIN", doc: "per column, row index of the min (ties: first)" }
+    TPartArgMax "tpartargmax" ArgReduce LOOSE { page: "TPARTARGMAX", doc: "partial arg-max over a sub-range" }
+    TPartArgMin "tpartargmin" ArgReduce LOOSE { page: "TPARTARGMIN", doc: "partial arg-min over a sub-range" }
+
+    // ---- Expand / broadcast (16) ----
+    TRowExpand "trowexpand" Expand UN { same: S_DT_UN, page: "TROWEXPAND", doc: "dst[i,j] = src[i,0]" }
+    TColExpand "tcolexpand" Expand UN { same: S_DT_UN, page: "TCOLEXPAND", doc: "dst[i,j] = src[0,j]" }
+    TRowExpandAdd "trowexpandadd" Expand BIN { same: S_DT_BIN, page: "TROWEXPANDADD", doc: "dst[i,j] = src0[i,j] + src1[i]" }
+    TRowExpandSub "trowexpandsub" Expand BIN_TMP { same: S_DT_BIN, tmp: TMP_ROWEXP, page: "TROWEXPANDSUB", doc: "dst[i,j] = src0[i,j] - src1[i]" }
+    TRowExpandMul "trowexpandmul" Expand BIN_TMP { same: S_DT_BIN, tmp: TMP_ROWEXP, page: "TROWEXPANDMUL", doc: "dst[i,j] = src0[i,j] * src1[i]" }
+    TRowExpandDiv "trowexpanddiv" Expand BIN_TMP { same: S_DT_BIN, tmp: TMP_ROWEXP, page: "TROWEXPANDDIV", doc: "dst[i,j] = src0[i,j] / src1[i]" }
+    TRowExpandMax "trowexpandmax" Expand BIN_TMP { same: S_DT_BIN, tmp: TMP_ROWEXP, page: "TROWEXPANDMAX", doc: "dst[i,j] = max(src0[i,j], src1[i])" }
+    TRowExpandMin "trowexpandmin" Expand BIN_TMP { same: S_DT_BIN, tmp: TMP_ROWEXP, page: "TROWEXPANDMIN", doc: "dst[i,j] = min(src0[i,j], src1[i])" }
+    TRowExpandExpdif "trowexpandexpdif" Expand BIN_TMP { same: S_DT_BIN, tmp: TMP_ROWEXP, page: "TROWEXPANDEXPDIF", doc: "dst[i,j] = exp(src0[i,j] - src1[i])" }
+    TColExpandAdd "tcolexpandadd" Expand BIN { same: S_DT_BIN, page: "TCOLEXPANDADD", doc: "dst[i,j] = src0[i,j] + src1[j]" }
+    TColExpandSub "tcolexpandsub" Expand BIN { same: S_DT_BIN, page: "TCOLEXPANDSUB", doc: "dst[i,j] = src0[i,j] - src1[j]" }
+    TColExpandMul "tcolexpandmul" Expand BIN { same: S_DT_BIN, page: "TCOLEXPANDMUL", doc: "dst[i,j] = src0[i,j] * src1[j]" }
+    TColExpandDiv "tcolexpanddiv" Expand BIN { same: S_DT_BIN, page: "TCOLEXPANDDIV", doc: "dst[i,j] = src0[i,j] / src1[j]" }
+    TColExpandMax "tcolexpandmax" Expand BIN { same: S_DT_BIN, page: "TCOLEXPANDMAX", doc: "dst[i,j] = max(src0[i,j], src1[j])" }
+    TColExpandMin "tcolexpandmin" Expand BIN { same: S_DT_BIN, page: "TCOLEXPANDMIN", doc: "dst[i,j] = min(src0[i,j], src1[j])" }
+    TColExpandExpdif "tcolexpandexpdif" Expand BIN { same: S_DT_BIN, page: "TCOLEXPANDEXPDIF", doc: "dst[i,j] = exp(src0[i,j] - src1[j])" }
+
+    // ---- Partial (4) ----
+    TPartAdd "tpartadd" Partial BIN { same: S_DT_BIN, page: "TPARTADD", doc: "elementwise add over possibly different valid regions" }
+    TPartMul "tpartmul" Partial BIN { same: S_DT_BIN, page: "TPARTMUL", doc: "elementwise mul over possibly different valid regions" }
+    TPartMax "tpartmax" Partial BIN { same: S_DT_BIN, page: "TPARTMAX", doc: "elementwise max over possibly different valid regions" }
+    TPartMin "tpartmin" Partial BIN { same: S_DT_BIN, page: "TPARTMIN", doc: "elementwise min over possibly different valid regions" }
+
+    // ---- Gather / scatter (5) ----
+    TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { attrs: "maskPattern:mask_pattern?, cmpMode:cmp?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
+    TGatherB "tgatherb" GatherScatter "src:tile, offsets:tile -> dst:tile" { page: "TGATHERB", doc: "block gather: one u32 byte offset per 32-byte dst block" }
+    TScatter "tscatter" GatherScatter "src:tile, indices:tile -> dst:tile" { page: "TSCATTER", doc: "dst_flat[idx[i,j]] = src[i,j]" }
+    MGather "mgather" GatherScatter "mem:view, indices:tile -> dst:tile" { pipe: Pipe::Mte2, page: "MGATHER", doc: "gather from a GM table into a tile" }
+    MScatter "mscatter" GatherScatter "src:tile, indices:tile -> mem:view" { pipe: Pipe::Mte3, page: "MSCATTER", doc: "scatter a tile into a GM table" }
+
+    // ---- Sort (2) ----
+    TSort32 "tsort32" Sort "src:tile, idx:tile, tmp:tile? -> dst:tile" { tmp: TMP_OPT, page: "TSORT32", doc: "sort each 32-element block descending with its u32 index" }
+    TMrgSort "tmrgsort" Sort "src:tile, blockLen:scalar -> dst:tile | src0:tile, src1:tile, src2:tile?, src3:tile?, tmp:tile? -> dst:tile, executed:any" { attrs: "exhausted:bool?", tmp: TMP_OPT, page: "TMRGSORT", doc: "merge descending (value, index) lists" }
+
+    // ---- Conversion / quant (5) ----
+    TCvt "tcvt" Convert UN_TMP { attrs: CVT, same: "valid(src,dst)", tmp: TMP_OPT, page: "TCVT", doc: "dst = convert(src) with rounding mode and saturation" }
+    TQuant "tquant" Convert LOOSE { page: "TQUANT", doc: "quantize" }
+    TQuantDn "tquant_dn" Convert LOOSE { page: "TQUANT_DN", doc: "quantize (DN layout)" }
+    TQuantHif4 "tquant_hif4" Convert LOOSE { page: "TQUANT_HIF4", doc: "quantize to HiF4" }
+    TDequant "tdequant" Convert LOOSE { page: "TDEQUANT", doc: "dequantize" }
+
+    // ---- Matmul (9 pages; PTOAS adds the mx.acc / mx.bias and gemv.mx variants) ----
+    TMatmul "tmatmul" Matmul "a:tile, b:tile -> c:tile" { pipe: Pipe::M, page: "TMATMUL", doc: "c = a x b" }
+    TMatmulAcc "tmatmul.acc" Matmul "c_in:tile, a:tile, b:tile -> c:tile" { aliases: &["tmatmul_acc"], pipe: Pipe::M, page: "TMATMUL_ACC", doc: "c = c_in + a x b" }
+    TMatmulBias "tmatmul.bias" Matmul "a:tile, b:tile, bias:tile -> c:tile" { aliases: &["tmatmul_bias"], pipe: Pipe::M, page: "TMATMUL_BIAS", doc: "c = a x b + bias" }
+    TMatmulMx "tmatmul.mx" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { aliases: &["tmatmul_mx"], pipe: Pipe::M, page: "TMATMUL_MX", doc: "microscaled matmul" }
+    TMatmulMxAcc "tmatmul.mx.acc" Matmul "c_in:tile, a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { pipe: Pipe::M, doc: "microscaled matmul with accumulate" }
+    TMatmulMxBias "tmatmul.mx.bias" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile, bias:tile -> c:tile" { pipe: Pipe::M, doc: "microscaled matmul with bias" }
+    TMatmulMxHif4 "tmatmul_mx_hif4" Matmul LOOSE { pipe: Pipe::M, page: "TMATMUL_MX_HIF4", doc: "microscaled HiF4 matmul" }
+    TGemv "tgemv" Matmul "a:tile, b:tile -> c:tile" { pipe: Pipe::M, page: "TGEMV", doc: "matrix-vector product" }
+    TGemvAcc "tgemv.acc" Matmul "c_in:tile, a:tile, b:tile -> c:tile" { aliases: &["tgemv_acc"], pipe: Pipe::M, page: "TGEMV_ACC", doc: "matrix-vector product with accumulate" }
+    TGemvBias "tgemv.bias" Matmul "a:tile, b:tile, bias:tile -> c:tile" { aliases: &["tgemv_bias"], pipe: Pipe::M, page: "TGEMV_BIAS", doc: "matrix-vector product with bias" }
+    TGemvMx "tgemv.mx" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { aliases: &["tgemv_mx"], pipe: Pipe::M, page: "TGEMV_MX", doc: "microscaled matrix-vector product" }
+    TGemvMxAcc "tgemv.mx.acc" Matmul "c_in:tile, a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { pipe: Pipe::M, doc: "microscaled gemv with accumulate" }
+    TGemvMxBias "tgemv.mx.bias" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile, bias:tile -> c:tile" { pipe: Pipe::M, doc: "microscaled gemv with bias" }
+    TGetScaleAddr "tget_scale_addr" AssignConfig LOOSE { page: "TGET_SCALE_ADDR", pipe: Pipe::None, doc: "address of an MX scale tile" }
+
+    // ---- Memory GM <-> tile (5) ----
+    TLoad "tload" Memory "src:view -> dst:tile" { attrs: "pad_mode:any?, pad_value:any?, layout:layout?", pipe: Pipe::Mte2, page: "TLOAD", doc: "load a GM partition view into a tile" }
+    TStore "tstore" Memory "src:tile -> dst:view" { attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, phase:st_phase?", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM partition view" }
+    TStoreFp "tstore_fp" Memory "src:tile, fp:tile -> dst:view" { pipe: Pipe::Fix, page: "TSTORE_FP", doc: "store an Acc tile through the fixpipe with a quant tile" }
+    TPrefetch "tprefetch" Memory "src:view -> dst:any*" { pipe: Pipe::Mte2, page: "TPREFETCH", doc: "prefetch GM data" }
+    TPrefetchAsync "tprefetch_async" Memory LOOSE { pipe: Pipe::Mte2, page: "TPREFETCH_ASYNC", doc: "asynchronous prefetch" }
+
+    // ---- Move / layout (16) ----
+    TMov "tmov" Move UN_TMP { aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
+    TMovFp "tmov.fp" Move "src:tile, fp:tile -> dst:tile" { aliases: &["tmov_fp"], pipe: Pipe::Fix, page: "TMOV_FP", doc: "move an Acc tile through the fixpipe with a quant tile" }
+    TExtract "textract" Move "src:tile, row:scalar, col:scalar -> dst:tile" { page: "TEXTRACT", pipe: Pipe::Mte1, doc: "dst = src[row.., col..]" }
+    TExtractFp "textract_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TEXTRACT_FP", doc: "extract through the fixpipe" }
+    TInsert "tinsert" Move "src:tile, row:scalar, col:scalar -> dst:tile" { page: "TINSERT", doc: "dst[row.., col..] = src" }
+    TInsertFp "tinsert_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TINSERT_FP", doc: "insert through the fixpipe" }
+    TTrans "ttrans" Move UN_TMP { same: S_DT_UN, tmp: TMP_REQ, page: "TTRANS", doc: "dst = transpose(src)" }
+    TReshape "treshape" Move UN { page: "TRESHAPE", syntax: Syntax::Cast, pipe: Pipe::None, doc: "reinterpret a tile with another shape (same bytes)" }
+    TImg2Col "timg2col" Move LOOSE { page: "TIMG2COL", pipe: Pipe::Mte1, doc: "image-to-column transform" }
+    TFillPad "tfillpad" Move UN { page: "TFILLPAD", doc: "copy src and fill dst outside src's valid region with the pad value" }
+    TFillPadInplace "tfillpad_inplace" Move UN { page: "TFILLPAD_INPLACE", doc: "fill padding in place" }
+    TFillPadExpand "tfillpad_expand" Move UN { page: "TFILLPAD_EXPAND", doc: "fill padding into a larger tile" }
+    TConcat "tconcat" Move BIN { same: S_DT_BIN, page: "TCONCAT", doc: "concatenate two tiles along columns" }
+    TInterleave "tinterleave" Move BIN { page: "TINTERLEAVE", doc: "interleave two tiles" }
+    TDeinterleave "tdeinterleave" Move "src:tile -> dst0:tile, dst1:tile" { page: "TDEINTERLEAVE", doc: "split even/odd elements" }
+    TSubview "tsubview" Move LOOSE { page: "TSUBVIEW", pipe: Pipe::None, doc: "a tile viewing part of another tile" }
+
+    // ---- Generation / misc (5) ----
+    TCi "tci" Generate "start:scalar -> dst:tile" { attrs: "descending:bool?", page: "TCI", doc: "dst[k] = start + k (or start - k)" }
+    TTri "ttri" Generate "args:any* -> dst:tile" { page: "TTRI", doc: "triangular mask tile" }
+    TRandom "trandom" Generate "args:any* -> dst:tile" { page: "TRANDOM", doc: "random numbers from (key, counter)" }
+    THistogram "thistogram" Generate "src:tile, args:any* -> dst:tile" { page: "THISTOGRAM", doc: "histogram of src" }
+    TPrint "tprint" Generate "src:any -> " { page: "TPRINT", pipe: Pipe::S, doc: "print a tile or view (debug)" }
+
+    // ---- Sync / event (2) ----
+    TSync "tsync" Sync "events:any* -> " { page: "TSYNC", pipe: Pipe::None, doc: "wait for events / pipe barrier" }
+    SyncAll "syncall" Sync LOOSE_IN { page: "SYNCALL", pipe: Pipe::None, doc: "all-core barrier" }
+
+    // ---- Assign / alloc / config (11) ----
+    TAssign "tassign" AssignConfig "tile:tile, addr:scalar -> " { page: "TASSIGN", pipe: Pipe::None, doc: "bind a tile to a byte address" }
+    TAlloc "talloc" AssignConfig LOOSE { page: "TALLOC", pipe: Pipe::None, doc: "TPipe FIFO slot allocation (not tile allocation)" }
+    TFree "tfree" AssignConfig LOOSE { page: "TFREE", pipe: Pipe::None, doc: "TPipe FIFO slot release" }
+    TPush "tpush" AssignConfig LOOSE { page: "TPUSH", pipe: Pipe::None, doc: "TPipe producer push" }
+    TPop "tpop" AssignConfig LOOSE { page: "TPOP", pipe: Pipe::None, doc: "TPipe consumer pop" }
+    SetFmatrix "setfmatrix" AssignConfig LOOSE_IN { aliases: &["tsetfmatrix"], page: "SETFMATRIX", pipe: Pipe::None, doc: "set the img2col feature-map configuration" }
+    SetImg2ColRpt "set_img2col_rpt" AssignConfig LOOSE_IN { page: "SET_IMG2COL_RPT", pipe: Pipe::None, doc: "set img2col repeat parameters" }
+    SetImg2ColPadding "set_img2col_padding" AssignConfig LOOSE_IN { page: "SET_IMG2COL_PADDING", pipe: Pipe::None, doc: "set img2col padding" }
+    SetQuantScalar "set_quant_scalar" AssignConfig LOOSE_IN { page: "SET_QUANT_SCALAR", pipe: Pipe::None, doc: "set the fixpipe quant scalar" }
+    SetQuantVector "set_quant_vector" AssignConfig LOOSE_IN { page: "SET_QUANT_VECTOR", pipe: Pipe::None, doc: "set the fixpipe quant vector" }
+
+    // ---- Communication (docs/isa/comm, 11) ----
+    CommBroadcast "comm.tbroadcast" Comm LOOSE { page: "comm/TBROADCAST", pipe: Pipe::None, doc: "broadcast a tile to peers" }
+    CommGather "comm.tgather" Comm LOOSE { page: "comm/TGATHER", pipe: Pipe::None, doc: "gather tiles from peers" }
+    CommGet "comm.tget" Comm LOOSE { page: "comm/TGET", pipe: Pipe::None, doc: "read a peer's memory" }
+    CommGetAsync "comm.tget_async" Comm LOOSE { page: "comm/TGET_ASYNC", pipe: Pipe::None, doc: "asynchronous remote read" }
+    CommNotify "comm.tnotify" Comm LOOSE { page: "comm/TNOTIFY", pipe: Pipe::None, doc: "notify a peer" }
+    CommPut "comm.tput" Comm LOOSE { page: "comm/TPUT", pipe: Pipe::None, doc: "write a peer's memory" }
+    CommPutAsync "comm.tput_async" Comm LOOSE { page: "comm/TPUT_ASYNC", pipe: Pipe::None, doc: "asynchronous remote write" }
+    CommReduce "comm.treduce" Comm LOOSE { page: "comm/TREDUCE", pipe: Pipe::None, doc: "reduce tiles across peers" }
+    CommScatter "comm.tscatter" Comm LOOSE { page: "comm/TSCATTER", pipe: Pipe::None, doc: "scatter tiles to peers" }
+    CommTest "comm.ttest" Comm LOOSE { page: "comm/TTEST", pipe: Pipe::None, doc: "test a signal" }
+    CommWait "comm.twait" Comm LOOSE { page: "comm/TWAIT", pipe: Pipe::None, doc: "wait for a signal" }
+
+    // ---- PTOAS: views, pointers, GM scalars ----
+    MakeTensorView "make_tensor_view" View "" { syntax: Syntax::MakeTensorView, attrs: "layout:layout?", pipe: Pipe::None, doc: "a tensor view over a GM pointer with shape and strides" }
+    PartitionView "partition_view" View "" { syntax: Syntax::PartitionView, pipe: Pipe::None, doc: "a slice (offsets, sizes) of a tensor view" }
+    Subview "subview" View "" { syntax: Syntax::PartitionView, pipe: Pipe::None, doc: "legacy spelling of partition_view producing a tile_view" }
+    GetTensorViewDim "get_tensor_view_dim" View "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "a dimension of a tensor view" }
+    AddPtr "addptr" View "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "pointer plus offset" }
+    LoadScalar "load_scalar" View "" { syntax: Syntax::Generic, pipe: Pipe::S, doc: "load one scalar from GM" }
+    StoreScalar "store_scalar" View "" { syntax: Syntax::Generic, pipe: Pipe::S, doc: "store one scalar to GM" }
+
+    // ---- PTOAS: tile allocation and tile views ----
+    AllocTile "alloc_tile" Alloc "" { syntax: Syntax::AllocTile, pipe: Pipe::None, doc: "allocate a tile buffer (Level-3: at a given address)" }
+    BindTile "bind_tile" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "bind a memref to tile metadata (lowered form)" }
+    Subset "subset" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "a sub-tile of a tile buffer" }
+    SetValidShape "set_validshape" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "set the dynamic valid shape of a tile" }
+    Bitcast "bitcast" Alloc "" { syntax: Syntax::Cast, pipe: Pipe::None, doc: "reinterpret a tile's element type" }
+    PointerCast "pointer_cast" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "a buffer at a planned address (lowered form)" }
+    DeclareTile "declare_tile" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare a tile without storage" }
+    DeclareTileMemref "declare_tile_memref" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare a memref-backed tile" }
+    TPack "tpack" Move UN { doc: "pack a tile (A5)" }
+
+    // ---- PTOAS: element access / debug ----
+    TSetVal "tsetval" ElementAccess "dst:tile, index:scalar, value:scalar -> " { pipe: Pipe::S, doc: "write one element" }
+    TGetVal "tgetval" ElementAccess "src:tile, index:scalar -> value:scalar" { pipe: Pipe::S, doc: "read one element" }
+    Print "print" ElementAccess "" { syntax: Syntax::Generic, pipe: Pipe::S, doc: "print scalars (debug)" }
+    Trap "trap" ElementAccess "" { syntax: Syntax::Generic, pipe: Pipe::S, doc: "abort the kernel" }
+
+    // ---- PTOAS: intra-core and inter-core sync ----
+    RecordEvent "record_event" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "record an event between two op kinds" }
+    WaitEvent "wait_event" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait for an event between two op kinds" }
+    BarrierSync "barrier_sync" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "barrier on an op kind" }
+    SetFlag "set_flag" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "set_flag(src pipe, dst pipe, event)" }
+    WaitFlag "wait_flag" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait_flag(src pipe, dst pipe, event)" }
+    SetFlagDyn "set_flag_dyn" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "set_flag with a dynamic event id" }
+    WaitFlagDyn "wait_flag_dyn" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "wait_flag with a dynamic event id" }
+    Barrier "barrier" Sync "" { syntax: Syntax::AngleArg, pipe: Pipe::None, doc: "pipe barrier" }
+    DeclareEventIdArray "declare_eventid_array" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare dynamic event ids" }
+    EventIdArrayGet "eventid_array_get" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "read a dynamic event id" }
+    EventIdArraySet "eventid_array_set" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "write a dynamic event id" }
+    GetBuf "get_buf" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "acquire a buffer id (A5)" }
+    RlsBuf "rls_buf" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "release a buffer id (A5)" }
+    SyncSet "sync.set" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "inter-core set" }
+    SyncWait "sync.wait" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "inter-core wait" }
+    SetFfts "set_ffts" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "set the FFTS base address" }
+
+    // ---- PTOAS: runtime queries ----
+    GetBlockIdx "get_block_idx" Query "" { syntax: Syntax::Query, pipe: Pipe::None, doc: "index of this block (core)" }
+    GetSubblockIdx "get_subblock_idx" Query "" { syntax: Syntax::Query, pipe: Pipe::None, doc: "index of this sub-block" }
+    GetBlockNum "get_block_num" Query "" { syntax: Syntax::Query, pipe: Pipe::None, doc: "number of blocks" }
+    GetSubblockNum "get_subblock_num" Query "" { syntax: Syntax::Query, pipe: Pipe::None, doc: "number of sub-blocks" }
+
+    // ---- PTOAS: sections ----
+    SectionCube "section.cube" Section "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "code that runs on the cube core" }
+    SectionVector "section.vector" Section "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "code that runs on the vector core" }
+
+    // ---- PTOAS: TPUSH/TPOP pipes ----
+    AicInitializePipe "aic_initialize_pipe" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "cube side of a cube<->vector pipe" }
+    AivInitializePipe "aiv_initialize_pipe" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "vector side of a cube<->vector pipe" }
+    TPushToAiv "tpush_to_aiv" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the vector core" }
+    TPushToAic "tpush_to_aic" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the cube core" }
+    TPopFromAic "tpop_from_aic" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the cube core" }
+    TPopFromAiv "tpop_from_aiv" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the vector core" }
+    TFreeFromAic "tfree_from_aic" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (cube producer)" }
+    TFreeFromAiv "tfree_from_aiv" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (vector producer)" }
+    ReserveBuffer "reserve_buffer" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "reserve a named local buffer" }
+    ImportReservedBuffer "import_reserved_buffer" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "import a peer's reserved buffer" }
+    InitializeL2g2lPipe "initialize_l2g2l_pipe" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "pipe through GM (internal)" }
+    InitializeL2lPipe "initialize_l2l_pipe" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "local pipe (internal)" }
+
+    // ---- PTOAS: async DMA ----
+    BuildAsyncSession "build_async_session" AsyncDma "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "create an async DMA session" }
+    TPutAsync "tput_async" AsyncDma "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "asynchronous put" }
+    TGetAsync "tget_async" AsyncDma "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "asynchronous get" }
+    WaitAsyncEvent "wait_async_event" AsyncDma "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "wait for an async event" }
+    TestAsyncEvent "test_async_event" AsyncDma "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "test an async event" }
+
+    // ---- MLIR arith ----
+    ArithConstant "constant" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithConstant, pipe: Pipe::S, doc: "a constant" }
+    ArithAddi "addi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "integer add" }
+    ArithSubi "subi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "integer subtract" }
+    ArithMuli "muli" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "integer multiply" }
+    ArithDivsi "divsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed integer divide" }
+    ArithDivui "divui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned integer divide" }
+    ArithRemsi "remsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed remainder" }
+    ArithRemui "remui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned remainder" }
+    ArithCeildivsi "ceildivsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed ceiling divide" }
+    ArithCeildivui "ceildivui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned ceiling divide" }
+    ArithFloordivsi "floordivsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed floor divide" }
+    ArithAndi "andi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "bitwise and" }
+    ArithOri "ori" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "bitwise or" }
+    ArithXori "xori" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "bitwise xor" }
+    ArithShli "shli" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "shift left" }
+    ArithShrsi "shrsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "arithmetic shift right" }
+    ArithShrui "shrui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "logical shift right" }
+    ArithMaxsi "maxsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed max" }
+    ArithMinsi "minsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed min" }
+    ArithMaxui "maxui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned max" }
+    ArithMinui "minui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned min" }
+    ArithAddf "addf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float add" }
+    ArithSubf "subf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float subtract" }
+    ArithMulf "mulf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float multiply" }
+    ArithDivf "divf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float divide" }
+    ArithRemf "remf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float remainder" }
+    ArithMaximumf "maximumf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float max (NaN-propagating)" }
+    ArithMinimumf "minimumf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float min (NaN-propagating)" }
+    ArithMaxnumf "maxnumf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float max (NaN-ignoring)" }
+    ArithMinnumf "minnumf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float min (NaN-ignoring)" }
+    ArithNegf "negf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float negate" }
+    ArithCmpi "cmpi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCmp, pipe: Pipe::S, doc: "integer compare" }
+    ArithCmpf "cmpf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCmp, pipe: Pipe::S, doc: "float compare" }
+    ArithSelect "select" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithSelect, pipe: Pipe::S, doc: "c ? a : b" }
+    ArithIndexCast "index_cast" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCast, pipe: Pipe::S, doc: "index <-> integer" }
+    ArithIndexCastui "index_castui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCast, pipe: Pipe::S, doc: "index <-> unsigned integer" }
+    ArithExtsi "extsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCast, pipe: Pipe::S, doc: "sign-extend" }
+    ArithExtui "extui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCast, pipe: Pipe::S, doc: "zero-extend" }
+    ArithTrunci "trunci" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCast, pipe: Pipe::S, doc: "integer truncate" }
+    ArithExtf "extf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCast, pipe: Pipe::S, doc: "float extend" }
+    ArithTruncf "truncf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCast, pipe: Pipe::S, doc: "float truncate" }
+    ArithSitofp "sitofp" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCast, pipe: Pipe::S, doc: "signed int to float" }
+    ArithUitofp "uitofp" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCast, pipe: Pipe::S, doc: "unsigned int to float" }
+    ArithFptosi "fptosi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCast, pipe: Pipe::S, doc: "float to signed int" }
+    ArithFptoui "fptoui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCast, pipe: Pipe::S, doc: "float to unsigned int" }
+    ArithBitcast "bitcast" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCast, pipe: Pipe::S, doc: "bit reinterpretation" }
+
+    // ---- MLIR scf / func / builtin / memref ----
+    ScfFor "for" ControlFlow "" { dialect: Dialect::Scf, syntax: Syntax::ScfFor, pipe: Pipe::None, doc: "counted loop with loop-carried values" }
+    ScfIf "if" ControlFlow "" { dialect: Dialect::Scf, syntax: Syntax::ScfIf, pipe: Pipe::None, doc: "conditional with optional results" }
+    ScfWhile "while" ControlFlow "" { dialect: Dialect::Scf, syntax: Syntax::ScfWhile, pipe: Pipe::None, doc: "while loop (before / after regions)" }
+    ScfCondition "condition" ControlFlow "" { dialect: Dialect::Scf, syntax: Syntax::ScfCondition, pipe: Pipe::None, doc: "scf.while continuation test" }
+    ScfYield "yield" ControlFlow "" { dialect: Dialect::Scf, syntax: Syntax::Terminator, pipe: Pipe::None, doc: "region terminator with values" }
+    ScfExecuteRegion "execute_region" ControlFlow "" { dialect: Dialect::Scf, syntax: Syntax::Generic, pipe: Pipe::None, doc: "inline region" }
+    ScfIndexSwitch "index_switch" ControlFlow "" { dialect: Dialect::Scf, syntax: Syntax::Generic, pipe: Pipe::None, doc: "switch on an index" }
+    FuncFunc "func" Func "" { dialect: Dialect::Func, syntax: Syntax::FuncFunc, pipe: Pipe::None, doc: "a function (kernel)" }
+    FuncReturn "return" Func "" { dialect: Dialect::Func, syntax: Syntax::Terminator, pipe: Pipe::None, doc: "function return" }
+    FuncCall "call" Func "" { dialect: Dialect::Func, syntax: Syntax::FuncCall, pipe: Pipe::None, doc: "call a function" }
+    Module "module" Builtin "" { dialect: Dialect::Builtin, syntax: Syntax::Module, pipe: Pipe::None, doc: "top-level module" }
+    MemrefAlloc "alloc" Builtin "" { dialect: Dialect::Memref, syntax: Syntax::Generic, pipe: Pipe::None, doc: "memref allocation (PTOAS lowered form)" }
+}

@@ -1,0 +1,133 @@
+//! Static tile rules (pto-isa `struct Tile` static_asserts, ISA notes §2.3), checked on every
+//! tile type that appears in a module, independent of the target.
+//!
+//! 1. `rows > 0`, `cols > 0`, static valid extents within the capacity;
+//! 2. `cols % inner_cols == 0`; `rows % inner_rows == 0` unless the tile is Vec, MX-fractal or a
+//!    single row;
+//! 3. alignment: row-major unboxed rows must be a multiple of 32 bytes (`cols * size % 32 == 0`),
+//!    col-major unboxed columns likewise (`rows * size % 32 == 0`);
+//! 4. fractal size in {512, 1024, 32}.
+
+use crate::types::{BLayout, Dim, Loc, SLayout, TileDesc};
+
+/// One broken rule: what was expected and what the tile has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileRuleViolation {
+    /// Short rule description.
+    pub rule: &'static str,
+    /// The contract.
+    pub expected: String,
+    /// The tile's actual value.
+    pub actual: String,
+}
+
+fn violation(rule: &'static str, expected: String, actual: String) -> TileRuleViolation {
+    TileRuleViolation { rule, expected, actual }
+}
+
+/// Checks one tile description; returns every rule it breaks.
+pub fn check_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
+    let mut out = Vec::new();
+    if t.rows == 0 || t.cols == 0 {
+        out.push(violation("capacity must be positive", "rows > 0 and cols > 0".into(), format!("{}x{}", t.rows, t.cols)));
+        return out;
+    }
+    if let Dim::Static(vr) = t.valid_rows {
+        if vr > t.rows {
+            out.push(violation("valid rows exceed capacity", format!("valid rows <= {}", t.rows), format!("{vr}")));
+        }
+    }
+    if let Dim::Static(vc) = t.valid_cols {
+        if vc > t.cols {
+            out.push(violation("valid cols exceed capacity", format!("valid cols <= {}", t.cols), format!("{vc}")));
+        }
+    }
+    if ![512, 1024, 32].contains(&t.fractal) {
+        out.push(violation("fractal size", "fractal in {512, 1024, 32}".into(), format!("{}", t.fractal)));
+        return out;
+    }
+    let size = t.dtype.size_bytes();
+    let (ir, ic) = t.inner_box();
+    if t.cols % ic != 0 {
+        out.push(violation(
+            "cols must be a multiple of the inner box width",
+            format!("cols % {ic} == 0"),
+            format!("cols = {}", t.cols),
+        ));
+    }
+    let rows_exempt = t.loc == Loc::Vec || t.fractal == 32 || t.rows == 1;
+    if !rows_exempt && t.rows % ir != 0 {
+        out.push(violation(
+            "rows must be a multiple of the inner box height",
+            format!("rows % {ir} == 0"),
+            format!("rows = {}", t.rows),
+        ));
+    }
+    if t.slayout == SLayout::NoneBox {
+        match t.blayout {
+            BLayout::RowMajor if (t.cols * size) % 32 != 0 => out.push(violation(
+                "row-major rows must be 32-byte aligned",
+                format!("cols * {size} bytes % 32 == 0"),
+                format!("cols = {} ({} bytes)", t.cols, t.cols * size),
+            )),
+            BLayout::ColMajor if (t.rows * size) % 32 != 0 => out.push(violation(
+                "col-major columns must be 32-byte aligned",
+                format!("rows * {size} bytes % 32 == 0"),
+                format!("rows = {} ({} bytes)", t.rows, t.rows * size),
+            )),
+            _ => {}
+        }
+    }
+    if t.pad > 3 {
+        out.push(violation("pad value", "pad in {0, 1, 2, 3}".into(), format!("{}", t.pad)));
+    }
+    if t.compact > 3 {
+        out.push(violation("compact mode", "compact in {0, 1, 2, 3}".into(), format!("{}", t.compact)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::ElemType;
+
+    #[test]
+    fn f32_rows_must_be_32_byte_aligned() {
+        assert!(check_tile(&TileDesc::vec(ElemType::F32, 16, 8)).is_empty());
+        let v = check_tile(&TileDesc::vec(ElemType::F32, 16, 12));
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].actual, "cols = 12 (48 bytes)");
+    }
+
+    #[test]
+    fn dn_column_vector_needs_aligned_rows() {
+        let mut t = TileDesc::vec(ElemType::F32, 8, 1);
+        t.blayout = BLayout::ColMajor;
+        assert!(check_tile(&t).is_empty());
+        t.rows = 4;
+        t.valid_rows = Dim::Static(4);
+        assert_eq!(check_tile(&t)[0].rule, "col-major columns must be 32-byte aligned");
+    }
+
+    #[test]
+    fn valid_beyond_capacity_and_bad_fractal() {
+        let mut t = TileDesc::vec(ElemType::F16, 16, 16);
+        t.valid_cols = Dim::Static(17);
+        assert_eq!(check_tile(&t)[0].rule, "valid cols exceed capacity");
+        t.valid_cols = Dim::Static(16);
+        t.fractal = 64;
+        assert_eq!(check_tile(&t)[0].rule, "fractal size");
+    }
+
+    #[test]
+    fn boxed_left_tile_rows_follow_inner_box() {
+        let mut t = TileDesc::vec(ElemType::F16, 16, 16);
+        t.loc = Loc::Left;
+        t.slayout = SLayout::RowMajor;
+        assert!(check_tile(&t).is_empty());
+        t.rows = 8;
+        t.valid_rows = Dim::Static(8);
+        assert_eq!(check_tile(&t)[0].rule, "rows must be a multiple of the inner box height");
+    }
+}
