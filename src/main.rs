@@ -1,1 +1,106 @@
-fn main() {}
+//! The `pto` command: maps flags to the library's subcommand options. No logic lives here.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use pto::cmd::{fmt, ops, verify};
+use pto::{ErrorFormat, Outcome, TargetName};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Toolchain for the PTO tile ISA: parse, verify, lower and simulate PTO kernels.
+#[derive(Parser)]
+#[command(name = "pto", version, about, long_about = None)]
+struct Cli {
+    /// How to print diagnostics.
+    #[arg(long, value_enum, global = true, default_value_t = ErrorFormatArg::Human)]
+    error_format: ErrorFormatArg,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum ErrorFormatArg {
+    Human,
+    Json,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum FormArg {
+    /// PTO-AS short form (`%d = tadd %a, %b : T`).
+    As,
+    /// Level-1 SSA (`%d = pto.tadd %a, %b : (T, T) -> T`).
+    Ssa,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print a file back canonically (in its own form, or converted with --to).
+    Fmt {
+        /// Input file (`-` for stdin).
+        #[arg(default_value = "-")]
+        file: String,
+        /// Convert a Level-1 program between PTO-AS short form and SSA.
+        #[arg(long, value_enum)]
+        to: Option<FormArg>,
+        /// Write the output here instead of stdout.
+        #[arg(short, long)]
+        output: Option<String>,
+    },
+    /// Parse and verify a file.
+    Verify {
+        /// Input file (`-` for stdin).
+        #[arg(default_value = "-")]
+        file: String,
+        /// Target profile: a2a3 (alias a3, a2) or a5.
+        #[arg(long, value_parser = TargetName::parse)]
+        target: Option<TargetName>,
+        /// ptoas-compatible alias of --target (`a3` = a2a3).
+        #[arg(long = "pto-arch", value_parser = TargetName::parse, conflicts_with = "target")]
+        pto_arch: Option<TargetName>,
+    },
+    /// List the op table.
+    Ops {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// Only instructions with a pto-isa documentation page.
+        #[arg(long)]
+        isa: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let error_format = match cli.error_format {
+        ErrorFormatArg::Human => ErrorFormat::Human,
+        ErrorFormatArg::Json => ErrorFormat::Json,
+    };
+    let mut output_path = None;
+    let outcome: Outcome = match cli.command {
+        Command::Fmt { file, to, output } => {
+            output_path = output;
+            let to = to.map(|f| match f {
+                FormArg::As => pto_ir::TextForm::Short,
+                FormArg::Ssa => pto_ir::TextForm::Ssa,
+            });
+            fmt::run(&fmt::FmtOptions { input: file, to, error_format })
+        }
+        Command::Verify { file, target, pto_arch } => {
+            verify::run(&verify::VerifyOptions { input: file, target: target.or(pto_arch), error_format })
+        }
+        Command::Ops { json, isa } => ops::run(&ops::OpsOptions { json, isa_only: isa }),
+    };
+    let mut code = outcome.code;
+    match output_path {
+        Some(path) if code == 0 => {
+            if let Err(e) = std::fs::write(&path, &outcome.stdout) {
+                eprintln!("error: cannot write `{path}`: {e}");
+                code = 2;
+            }
+        }
+        _ => {
+            let _ = std::io::stdout().write_all(outcome.stdout.as_bytes());
+        }
+    }
+    let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());
+    ExitCode::from(code as u8)
+}

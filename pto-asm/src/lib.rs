@@ -1,1 +1,37 @@
-//! placeholder
+//! # pto-asm — reading and printing PTO text
+//!
+//! One reader for every textual form of PTO, and one printer per form:
+//!
+//! | form | example |
+//! |---|---|
+//! | PTO-AS short form | `%d = tadd %a, %b : !pto.tile<16x16xf32>` with `.arg` / `.const` |
+//! | Level-1 SSA | `%d = pto.tadd %a, %b : (!pto.tile<..>, !pto.tile<..>) -> !pto.tile<..>` |
+//! | Level-2 DPS | `pto.tadd ins(%a, %b : TB, TB) outs(%d : TB)` on `!pto.tile_buf` |
+//! | Level-3 | Level-2 with `pto.alloc_tile addr = %a : TB` |
+//!
+//! all inside the MLIR structure PTOAS files use (`module`, `func.func`, `arith`, `scf`, views,
+//! sync ops). The grammar (`pto.pest`) is generic over ops; [`builder`] interprets each op from
+//! the op table. [`print`] writes canonical text: parsing it again yields the same module.
+//!
+//! Deliberate leniencies (documented in `docs/design.md`): `tmp` operands may be omitted (the
+//! lowering inserts them), the legacy `wait(...)` clause is accepted with a warning, and both
+//! `tile_buf` spellings and both enum-attribute spellings are accepted.
+
+#![deny(missing_docs)]
+
+mod attrs;
+mod builder;
+pub mod print;
+mod syntax;
+mod types;
+
+use pto_ir::diag::{Diagnostics, FileId};
+use pto_ir::module::Module;
+
+/// Parses `src` (the text of file `file`) into a module. Warnings are returned alongside.
+pub fn parse(src: &str, file: FileId) -> Result<(Module, Diagnostics), Diagnostics> {
+    let tree = syntax::parse_file(src, file).map_err(|d| Diagnostics(vec![d]))?;
+    builder::Builder::new(file).build_file(tree)
+}
+
+pub use print::{print_module, PrintOptions};

@@ -140,6 +140,8 @@ pub struct OpData {
     pub regions: Vec<RegionId>,
     /// Extra data.
     pub payload: Payload,
+    /// Legacy `wait(%e0, ...)` events: an ordering annotation only (deprecated syntax).
+    pub waits: Vec<ValueId>,
 }
 
 impl OpData {
@@ -153,6 +155,7 @@ impl OpData {
             attrs: Vec::new(),
             regions: Vec::new(),
             payload: Payload::None,
+            waits: Vec::new(),
         }
     }
     /// The `ins` segment.

@@ -207,7 +207,7 @@ impl Verifier<'_> {
     fn check_uses(&mut self, op: OpId) {
         let data = self.m.op(op);
         let use_pos = self.order.get(&op).copied().unwrap_or(0);
-        for &v in &data.operands {
+        for &v in data.operands.iter().chain(&data.waits) {
             let Some(value) = self.m.values.get(v.index()) else {
                 let span = self.m.op_span(op);
                 self.err(DiagClass::StructUndefinedValue, span, format!("operand refers to unknown value #{}", v.0));

@@ -1,0 +1,1503 @@
+//! The builder: turns the syntax tree into a [`Module`], resolving names and interpreting each
+//! op's pieces according to the op table's format for it ([`Syntax`]).
+//!
+//! Scoping follows MLIR: `func.func` bodies are isolated from above; `scf` regions see the
+//! enclosing values; a name may be defined once per scope; uses must follow definitions.
+//! Errors are collected (one bad op does not hide the next); results of an op that failed to
+//! build are remembered so their later uses do not produce a cascade of follow-up errors.
+
+use crate::attrs::parse_attr_text;
+use crate::syntax::{LitKind, Node, Rule, Syn};
+use crate::types::parse_type;
+use pest::iterators::Pair;
+use pto_ir::attr::Attr;
+use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics, FileId, Span};
+use pto_ir::module::{BlockId, Module, OpData, Payload, Piece, RegionId, TextForm, ValueId};
+use pto_ir::ops::{self, Opcode, Syntax};
+use pto_ir::types::{ElemType, Type, TypeId};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+type BResult<T> = Result<T, Diagnostic>;
+
+struct Scope<'i> {
+    names: HashMap<Cow<'i, str>, ValueId>,
+    isolated: bool,
+}
+
+/// A region still to be built: its syntax and the arguments of its entry block.
+struct RegionPlan<'i> {
+    pair: Option<Pair<'i, Rule>>,
+    args: Vec<(&'i str, TypeId, Span)>,
+    isolated: bool,
+}
+
+/// What a format handler produces for one op.
+struct OpParts<'i> {
+    data: OpData,
+    result_types: Vec<TypeId>,
+    regions: Vec<RegionPlan<'i>>,
+}
+
+impl<'i> OpParts<'i> {
+    fn new(opcode: Opcode) -> OpParts<'i> {
+        OpParts { data: OpData::new(opcode), result_types: Vec::new(), regions: Vec::new() }
+    }
+}
+
+pub(crate) struct Builder<'i> {
+    m: Module,
+    file: FileId,
+    diags: Diagnostics,
+    scopes: Vec<Scope<'i>>,
+    type_cache: HashMap<&'i str, TypeId>,
+    poisoned: HashSet<&'i str>,
+}
+
+fn strip_pct(name: &str) -> &str {
+    name.strip_prefix('%').unwrap_or(name)
+}
+
+/// A cursor over an op's pieces with `expect_*` helpers that produce located diagnostics.
+struct Cursor<'a, 'i> {
+    nodes: &'a [Node<'i>],
+    pos: usize,
+    op: &'a str,
+    file: FileId,
+    end: usize,
+}
+
+impl<'a, 'i> Cursor<'a, 'i> {
+    fn peek(&self) -> Option<&'a Node<'i>> {
+        self.nodes.get(self.pos)
+    }
+    fn next(&mut self) -> Option<&'a Node<'i>> {
+        let n = self.nodes.get(self.pos);
+        self.pos += 1;
+        n
+    }
+    fn done(&self) -> bool {
+        self.pos >= self.nodes.len()
+    }
+    fn here(&self) -> Span {
+        match self.peek() {
+            Some(n) => Span::new(self.file, n.start, n.end),
+            None => Span::new(self.file, self.end, self.end),
+        }
+    }
+    fn error(&self, what: &str) -> Diagnostic {
+        let found = self.peek().map(|n| n.describe()).unwrap_or_else(|| "end of statement".into());
+        Diagnostic::error(DiagClass::ParseBadOpSyntax, self.here(), format!("`{}`: expected {what}, found {found}", self.op))
+            .with_op(self.op.to_string())
+            .with_expected(what.to_string(), found)
+    }
+    fn eat_punct(&mut self, p: &str) -> bool {
+        if matches!(self.peek(), Some(Node { syn: Syn::Punct(q), .. }) if *q == p) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn expect_punct(&mut self, p: &str) -> BResult<()> {
+        if self.eat_punct(p) { Ok(()) } else { Err(self.error(&format!("`{p}`"))) }
+    }
+    fn eat_word(&mut self, w: &str) -> bool {
+        if matches!(self.peek(), Some(Node { syn: Syn::Word(q), .. }) if *q == w) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn expect_word(&mut self, w: &str) -> BResult<()> {
+        if self.eat_word(w) { Ok(()) } else { Err(self.error(&format!("`{w}`"))) }
+    }
+    fn expect_value(&mut self) -> BResult<&'a Node<'i>> {
+        match self.peek() {
+            Some(n @ Node { syn: Syn::Value(_), .. }) => {
+                self.pos += 1;
+                Ok(n)
+            }
+            _ => Err(self.error("a value (`%name`)")),
+        }
+    }
+    fn expect_group(&mut self, open: char) -> BResult<&'a Node<'i>> {
+        match self.peek() {
+            Some(n @ Node { syn: Syn::Group(c, _), .. }) if *c == open => {
+                self.pos += 1;
+                Ok(n)
+            }
+            _ => Err(self.error(&format!("`{open}`"))),
+        }
+    }
+    fn expect_end(&self) -> BResult<()> {
+        if self.done() { Ok(()) } else { Err(self.error("end of statement")) }
+    }
+}
+
+/// Splits a group's contents at top-level commas.
+fn split_commas<'a, 'i>(nodes: &'a [Node<'i>]) -> Vec<&'a [Node<'i>]> {
+    if nodes.is_empty() {
+        return Vec::new();
+    }
+    nodes.split(|n| matches!(n.syn, Syn::Punct(","))).collect()
+}
+
+/// Index of the first top-level punct `p`.
+fn find_punct(nodes: &[Node<'_>], p: &str) -> Option<usize> {
+    nodes.iter().position(|n| matches!(n.syn, Syn::Punct(q) if q == p))
+}
+
+impl<'i> Builder<'i> {
+    pub(crate) fn new(file: FileId) -> Builder<'i> {
+        Builder {
+            m: Module::new(),
+            file,
+            diags: Diagnostics::default(),
+            scopes: Vec::new(),
+            type_cache: HashMap::new(),
+            poisoned: HashSet::new(),
+        }
+    }
+
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.file, start, end)
+    }
+
+    fn node_span(&self, n: &Node<'_>) -> Span {
+        self.span(n.start, n.end)
+    }
+
+    // ------------------------------------------------------------------ entry point
+
+    pub(crate) fn build_file(mut self, file: Pair<'i, Rule>) -> Result<(Module, Diagnostics), Diagnostics> {
+        let body = self.m.add_region();
+        self.m.body = Some(body);
+        let block = self.m.add_block(body, None);
+        self.scopes.push(Scope { names: HashMap::new(), isolated: true });
+        for stmt in file.into_inner() {
+            if stmt.as_rule() == Rule::EOI {
+                break;
+            }
+            self.build_stmt(stmt, body, block);
+        }
+        if self.diags.has_errors() { Err(self.diags) } else { Ok((self.m, self.diags)) }
+    }
+
+    fn build_stmt(&mut self, stmt: Pair<'i, Rule>, region: RegionId, block: BlockId) -> Option<BlockId> {
+        match stmt.as_rule() {
+            Rule::directive => {
+                if let Err(d) = self.build_directive(stmt, block) {
+                    self.diags.push(d);
+                }
+                None
+            }
+            Rule::block_label => match self.build_block_label(stmt, region) {
+                Ok(b) => Some(b),
+                Err(d) => {
+                    self.diags.push(d);
+                    None
+                }
+            },
+            Rule::op_stmt => {
+                self.build_op_stmt(stmt, block);
+                None
+            }
+            _ => None,
+        }
+    }
+
+    // ------------------------------------------------------------------ names and types
+
+    fn define(&mut self, name: impl Into<Cow<'i, str>>, v: ValueId, span: Span) {
+        let name = name.into();
+        let Some(scope) = self.scopes.last_mut() else { return };
+        if scope.names.insert(name.clone(), v).is_some() {
+            self.diags.push(
+                Diagnostic::error(DiagClass::StructRedefinedValue, span, format!("value `%{name}` is defined twice in the same scope")),
+            );
+        }
+    }
+
+    fn lookup(&mut self, text: &'i str, span: Span) -> BResult<ValueId> {
+        let name = strip_pct(text);
+        for scope in self.scopes.iter().rev() {
+            if let Some(v) = scope.names.get(name) {
+                return Ok(*v);
+            }
+            if scope.isolated {
+                break;
+            }
+        }
+        let mut d = Diagnostic::error(DiagClass::StructUndefinedValue, span, format!("use of undefined value `%{name}`"));
+        if self.poisoned.contains(name) {
+            d.notes.push("its defining op has an error (reported above)".into());
+            d.severity = pto_ir::diag::Severity::Warning;
+        }
+        Err(d)
+    }
+
+    fn intern_type_text(&mut self, text: &'i str, start: usize) -> BResult<TypeId> {
+        if let Some(t) = self.type_cache.get(text) {
+            return Ok(*t);
+        }
+        match parse_type(text) {
+            Ok(ty) => {
+                let id = self.m.intern(ty);
+                self.type_cache.insert(text, id);
+                Ok(id)
+            }
+            Err(e) => {
+                let class = if e.duplicate { DiagClass::ParseDuplicateKey } else { DiagClass::ParseBadType };
+                let at = start + e.offset.min(text.len());
+                let end = text[e.offset.min(text.len())..].find([',', '>']).map(|i| at + i).unwrap_or(start + text.len());
+                Err(Diagnostic::error(class, self.span(at, end.max(at + 1)), e.message))
+            }
+        }
+    }
+
+    /// A type piece: a `!...`/`vector<..>` token or a builtin scalar word.
+    fn type_of(&mut self, n: &Node<'i>) -> BResult<TypeId> {
+        match &n.syn {
+            Syn::Type(t) | Syn::Word(t) => self.intern_type_text(t, n.start),
+            _ => Err(Diagnostic::error(DiagClass::ParseBadType, self.node_span(n), format!("expected a type, found {}", n.describe()))),
+        }
+    }
+
+    /// A comma-separated type list (possibly one parenthesised group).
+    fn type_list(&mut self, nodes: &[Node<'i>]) -> BResult<Vec<TypeId>> {
+        if let [Node { syn: Syn::Group('(', inner), .. }] = nodes {
+            return self.type_list(inner);
+        }
+        let mut out = Vec::new();
+        for part in split_commas(nodes) {
+            match part {
+                [n] => out.push(self.type_of(n)?),
+                [] => {}
+                [first, ..] => {
+                    return Err(Diagnostic::error(
+                        DiagClass::ParseBadType,
+                        self.node_span(first),
+                        format!("expected one type, found {}", first.describe()),
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Checks that a use's written type equals the value's defined type.
+    fn check_use_type(&mut self, v: ValueId, written: TypeId, span: Span) {
+        let def = self.m.values[v.index()].ty;
+        if def != written {
+            let name = self.m.values[v.index()].name.clone();
+            let d = Diagnostic::error(
+                DiagClass::StructTypeMismatch,
+                span,
+                format!("value `%{name}` is used with a type that differs from its definition"),
+            )
+            .with_expected(self.m.ty(def).to_string(), self.m.ty(written).to_string())
+            .with_label(self.m.value_span(v), "defined here");
+            self.diags.push(d);
+        }
+    }
+
+    fn int_type(&mut self, e: ElemType) -> TypeId {
+        self.m.intern(Type::Scalar(e))
+    }
+
+    // ------------------------------------------------------------------ attributes
+
+    fn dict_attrs(&mut self, dict: &Pair<'i, Rule>) -> BResult<Vec<(String, Attr)>> {
+        let mut out = Vec::new();
+        for entry in dict.clone().into_inner() {
+            let mut it = entry.into_inner();
+            let Some(key) = it.next() else { continue };
+            let k = key.as_str().trim_matches('"').to_string();
+            let v = match it.next() {
+                Some(val) => self.attr_value(val)?,
+                None => Attr::Unit,
+            };
+            out.push((k, v));
+        }
+        Ok(out)
+    }
+
+    fn attr_value(&mut self, p: Pair<'i, Rule>) -> BResult<Attr> {
+        let span = p.as_span();
+        let mut inner = p.into_inner();
+        let Some(first) = inner.next() else { return Ok(Attr::Unit) };
+        let ty = match inner.next() {
+            Some(t) => Some(self.intern_type_text(t.as_str(), t.as_span().start())?),
+            None => None,
+        };
+        let start = first.as_span().start();
+        match first.as_rule() {
+            Rule::attr_item => parse_attr_text(first.as_str()).map_err(|msg| {
+                Diagnostic::error(DiagClass::ParseBadAttribute, self.span(start, span.end()), msg)
+            }),
+            Rule::type_item => Ok(Attr::Type(self.intern_type_text(first.as_str(), start)?)),
+            Rule::literal => self.literal_attr(first.as_str(), start, ty),
+            Rule::array_attr => {
+                let mut items = Vec::new();
+                for item in first.into_inner() {
+                    items.push(self.attr_value(item)?);
+                }
+                Ok(Attr::Array(items))
+            }
+            Rule::dict => Ok(Attr::Dict(self.dict_attrs(&first)?)),
+            Rule::symbol => Ok(Attr::Symbol(first.as_str()[1..].to_string())),
+            Rule::angle_group => Ok(Attr::Opaque(first.as_str().to_string())),
+            _ => match first.as_str() {
+                "true" => Ok(Attr::Bool(true)),
+                "false" => Ok(Attr::Bool(false)),
+                "unit" => Ok(Attr::Unit),
+                w => match parse_type(w) {
+                    Ok(t) => Ok(Attr::Type(self.m.intern(t))),
+                    Err(_) => Ok(Attr::Opaque(w.to_string())),
+                },
+            },
+        }
+    }
+
+    fn literal_attr(&mut self, text: &str, start: usize, ty: Option<TypeId>) -> BResult<Attr> {
+        let bad = |this: &Self, what: &str| {
+            Diagnostic::error(DiagClass::ParseBadLiteral, this.span(start, start + text.len()), format!("{what} `{text}`"))
+        };
+        if text.starts_with('"') {
+            return Ok(Attr::Str(unescape(&text[1..text.len() - 1])));
+        }
+        if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("-0x")) {
+            let v = u64::from_str_radix(hex, 16).map_err(|_| bad(self, "hexadecimal literal out of range"))?;
+            let is_float = ty.is_some_and(|t| matches!(self.m.ty(t), Type::Scalar(e) if e.is_float()));
+            if is_float {
+                return Ok(Attr::Float(f64::from_bits(v), ty));
+            }
+            let v = v as i64;
+            return Ok(Attr::Int(if text.starts_with('-') { v.wrapping_neg() } else { v }, ty));
+        }
+        if text.contains(['.', 'e', 'E']) {
+            let v: f64 = text.parse().map_err(|_| bad(self, "malformed float literal"))?;
+            return Ok(Attr::Float(v, ty));
+        }
+        let v: i64 = text.parse().or_else(|_| text.parse::<u64>().map(|u| u as i64)).map_err(|_| bad(self, "integer literal out of range"))?;
+        Ok(Attr::Int(v, ty))
+    }
+
+    // ------------------------------------------------------------------ statements
+
+    fn build_directive(&mut self, stmt: Pair<'i, Rule>, block: BlockId) -> BResult<()> {
+        let Some(d) = stmt.into_inner().next() else { return Ok(()) };
+        let rule = d.as_rule();
+        let mut it = d.into_inner();
+        let (Some(value), Some(second)) = (it.next(), it.next()) else { return Ok(()) };
+        let vspan = self.span(value.as_span().start(), value.as_span().end());
+        let name = strip_pct(value.as_str());
+        self.set_form(TextForm::Short);
+        if rule == Rule::arg_dir {
+            let ty = self.intern_type_text(second.as_str(), second.as_span().start())?;
+            let v = self.m.add_block_arg(block, ty, name.to_string(), vspan);
+            self.define(name, v, vspan);
+            return Ok(());
+        }
+        // `.const %c = literal : type` is an `arith.constant`.
+        let Some(tyt) = it.next() else { return Ok(()) };
+        let ty = self.intern_type_text(tyt.as_str(), tyt.as_span().start())?;
+        let lit = second.as_str();
+        let attr = self.literal_attr(lit, second.as_span().start(), Some(ty))?;
+        let mut data = OpData::new(Opcode::ArithConstant);
+        data.attrs.push(("value".into(), attr));
+        let op = self.m.add_op(data, vspan);
+        let v = self.m.add_result(op, ty, name.to_string(), vspan);
+        self.define(name, v, vspan);
+        self.m.append(block, op);
+        Ok(())
+    }
+
+    fn build_block_label(&mut self, stmt: Pair<'i, Rule>, region: RegionId) -> BResult<BlockId> {
+        let mut it = stmt.into_inner();
+        let label = it.next().map(|l| l.as_str()[1..].to_string());
+        let region_blocks = &self.m.region(region).blocks;
+        // A label on an empty entry block names that block instead of starting a new one.
+        let block = match region_blocks.last() {
+            Some(&b) if region_blocks.len() == 1 && self.m.block(b).ops.is_empty() && self.m.block(b).label.is_none() => {
+                self.m.blocks[b.index()].label = label;
+                b
+            }
+            _ => self.m.add_block(region, label),
+        };
+        if let Some(group) = it.next() {
+            let node = Node::from_pair(group);
+            if let Syn::Group(_, inner) = &node.syn {
+                for part in split_commas(inner) {
+                    let [v @ Node { syn: Syn::Value(name), .. }, Node { syn: Syn::Punct(":"), .. }, t] = part else {
+                        let at = part.first().map(|n| self.node_span(n)).unwrap_or(self.node_span(&node));
+                        return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, at, "expected a block argument `%name: type`"));
+                    };
+                    let ty = self.type_of(t)?;
+                    let span = self.node_span(v);
+                    let arg = self.m.add_block_arg(block, ty, strip_pct(name).to_string(), span);
+                    self.define(strip_pct(name), arg, span);
+                }
+            }
+        }
+        Ok(block)
+    }
+
+    fn set_form(&mut self, form: TextForm) {
+        if self.m.form.is_none() {
+            self.m.form = Some(form);
+        }
+    }
+
+    fn build_op_stmt(&mut self, stmt: Pair<'i, Rule>, block: BlockId) {
+        let span = stmt.as_span();
+        let op_span = self.span(span.start(), span.end());
+        let mut results: Vec<(&'i str, Span)> = Vec::new();
+        let mut name: &'i str = "";
+        let mut name_start = span.start();
+        let mut pieces: Vec<Node<'i>> = Vec::new();
+        for p in stmt.into_inner() {
+            match p.as_rule() {
+                Rule::result_list => {
+                    for r in p.into_inner() {
+                        let rs = self.span(r.as_span().start(), r.as_span().end());
+                        let text = r.as_str();
+                        match text.split_once(':') {
+                            Some((base, count)) => {
+                                let n: usize = count.trim().parse().unwrap_or(0);
+                                if n == 0 {
+                                    self.diags.push(Diagnostic::error(DiagClass::ParseBadLiteral, rs, "result group count must be positive"));
+                                }
+                                results.extend(std::iter::repeat_n((base, rs), n));
+                            }
+                            None => results.push((text, rs)),
+                        }
+                    }
+                }
+                Rule::op_name => {
+                    name = p.as_str();
+                    name_start = p.as_span().start();
+                }
+                _ => pieces.push(Node::from_pair(p)),
+            }
+        }
+        let name_span = self.span(name_start, name_start + name.len());
+        let Some(opcode) = ops::lookup(name.trim_matches('"')) else {
+            let mut d = Diagnostic::error(DiagClass::ParseUnknownOp, name_span, format!("unknown op `{name}`"));
+            if let Some(s) = suggest(name) {
+                d.notes.push(format!("did you mean `{s}`?"));
+            }
+            self.diags.push(d);
+            self.poison(&results);
+            return;
+        };
+        let spec = opcode.spec();
+        let short = spec.dialect == ops::Dialect::Pto && !name.starts_with("pto.");
+        let cursor = Cursor { nodes: &pieces, pos: 0, op: name, file: self.file, end: span.end() };
+        let built = match spec.syntax {
+            Syntax::Tile => self.fmt_tile(opcode, cursor, short, results.len()),
+            Syntax::AllocTile => self.fmt_alloc_tile(cursor),
+            Syntax::MakeTensorView => self.fmt_make_tensor_view(opcode, cursor),
+            Syntax::PartitionView => self.fmt_partition_view(opcode, cursor),
+            Syntax::BracketArgs => self.fmt_bracket_args(opcode, cursor),
+            Syntax::AngleArg => self.fmt_angle_arg(opcode, cursor),
+            Syntax::Query => self.fmt_query(opcode, cursor),
+            Syntax::Cast | Syntax::ArithCast => self.fmt_cast(opcode, cursor),
+            Syntax::ArithConstant => self.fmt_constant(cursor),
+            Syntax::ArithBinary => self.fmt_arith_binary(opcode, cursor),
+            Syntax::ArithCmp => self.fmt_arith_cmp(opcode, cursor),
+            Syntax::ArithSelect => self.fmt_arith_select(cursor),
+            Syntax::Terminator => self.fmt_terminator(opcode, cursor),
+            Syntax::ScfFor => self.fmt_scf_for(cursor),
+            Syntax::ScfIf => self.fmt_scf_if(cursor),
+            Syntax::ScfWhile => self.fmt_scf_while(cursor),
+            Syntax::ScfCondition => self.fmt_scf_condition(cursor),
+            Syntax::FuncFunc => self.fmt_func(cursor),
+            Syntax::FuncCall => self.fmt_call(cursor, results.len()),
+            Syntax::Module => self.fmt_module(cursor),
+            Syntax::Generic => self.fmt_generic(opcode, cursor, results.len()),
+        };
+        let parts = match built {
+            Ok(p) => p,
+            Err(d) => {
+                self.diags.push(d);
+                self.poison(&results);
+                return;
+            }
+        };
+        if parts.result_types.len() != results.len() {
+            let d = Diagnostic::error(
+                DiagClass::StructArity,
+                results.first().map(|r| r.1).unwrap_or(name_span),
+                format!("`{name}` produces {} result(s) but {} name(s) are bound", parts.result_types.len(), results.len()),
+            )
+            .with_op(name.to_string())
+            .with_expected(parts.result_types.len().to_string(), results.len().to_string());
+            self.diags.push(d);
+            self.poison(&results);
+            return;
+        }
+        let op = self.m.add_op(parts.data, op_span);
+        self.m.append(block, op);
+        let mut region_ids = Vec::new();
+        for plan in parts.regions {
+            region_ids.push(self.build_region(plan));
+        }
+        self.m.op_mut(op).regions = region_ids;
+        let grouped = results.len() > 1 && results.iter().all(|r| r.0 == results[0].0);
+        for (i, (&(rname, rspan), &ty)) in results.iter().zip(&parts.result_types).enumerate() {
+            let base = strip_pct(rname);
+            let full = if grouped { format!("{base}#{i}") } else { base.to_string() };
+            let v = self.m.add_result(op, ty, full.clone(), rspan);
+            if grouped {
+                self.define(full, v, rspan);
+            } else {
+                self.define(base, v, rspan);
+            }
+        }
+    }
+
+    fn poison(&mut self, results: &[(&'i str, Span)]) {
+        for (r, _) in results {
+            self.poisoned.insert(strip_pct(r));
+        }
+    }
+
+    fn build_region(&mut self, plan: RegionPlan<'i>) -> RegionId {
+        let region = self.m.add_region();
+        let block = self.m.add_block(region, None);
+        self.scopes.push(Scope { names: HashMap::new(), isolated: plan.isolated });
+        for (name, ty, span) in plan.args {
+            let v = self.m.add_block_arg(block, ty, strip_pct(name).to_string(), span);
+            self.define(strip_pct(name), v, span);
+        }
+        let mut current = block;
+        if let Some(pair) = plan.pair {
+            for stmt in pair.into_inner() {
+                if let Some(b) = self.build_stmt(stmt, region, current) {
+                    current = b;
+                }
+            }
+        }
+        self.scopes.pop();
+        region
+    }
+
+    fn region_plan(&self, n: &Node<'i>, args: Vec<(&'i str, TypeId, Span)>, isolated: bool) -> Option<RegionPlan<'i>> {
+        match &n.syn {
+            Syn::Region(p) => Some(RegionPlan { pair: Some(p.clone()), args, isolated }),
+            // `{}` / `{\n}` parse as an empty dictionary; in region position they are an empty region.
+            Syn::Dict(p) if p.clone().into_inner().next().is_none() => Some(RegionPlan { pair: None, args, isolated }),
+            _ => None,
+        }
+    }
+
+    fn expect_region(&self, c: &mut Cursor<'_, 'i>, args: Vec<(&'i str, TypeId, Span)>, isolated: bool) -> BResult<RegionPlan<'i>> {
+        match c.peek().and_then(|n| self.region_plan(n, args, isolated)) {
+            Some(plan) => {
+                c.pos += 1;
+                Ok(plan)
+            }
+            None => Err(c.error("a region `{ ... }`")),
+        }
+    }
+
+    /// Optional trailing attribute dictionary.
+    fn opt_dict(&mut self, c: &mut Cursor<'_, 'i>, into: &mut Vec<(String, Attr)>) -> BResult<()> {
+        if let Some(Node { syn: Syn::Dict(p), .. }) = c.peek() {
+            c.pos += 1;
+            let attrs = self.dict_attrs(p)?;
+            into.extend(attrs);
+        }
+        Ok(())
+    }
+
+    fn value_of(&mut self, n: &Node<'i>) -> BResult<ValueId> {
+        match n.syn {
+            Syn::Value(text) => {
+                let span = self.node_span(n);
+                self.lookup(text, span)
+            }
+            _ => Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.node_span(n), format!("expected a value, found {}", n.describe()))),
+        }
+    }
+
+    // ------------------------------------------------------------------ tile ops
+
+    fn fmt_tile(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>, short: bool, nresults: usize) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        let dps = matches!(c.peek(), Some(Node { syn: Syn::Word("ins"), .. }));
+        if dps {
+            self.set_form(TextForm::Dps);
+            c.expect_word("ins")?;
+            let ins = c.expect_group('(')?;
+            let Syn::Group(_, ins_nodes) = &ins.syn else { unreachable!("expect_group returns a group") };
+            let (vals, segs) = self.typed_operands(ins_nodes, &mut parts.data.attrs, ins)?;
+            parts.data.num_ins = vals.len() as u32;
+            parts.data.operands = vals;
+            if segs.iter().any(|&s| s != 1) {
+                parts.data.payload = Payload::Segments(segs);
+            }
+            if c.eat_word("outs") {
+                let outs = c.expect_group('(')?;
+                let Syn::Group(_, out_nodes) = &outs.syn else { unreachable!("expect_group returns a group") };
+                let (vals, _) = self.typed_operands(out_nodes, &mut parts.data.attrs, outs)?;
+                parts.data.operands.extend(vals);
+            }
+            self.opt_waits(&mut c, &mut parts.data)?;
+            self.opt_dict(&mut c, &mut parts.data.attrs)?;
+            self.opt_waits(&mut c, &mut parts.data)?;
+            c.expect_end()?;
+            return Ok(parts);
+        }
+        self.set_form(if short { TextForm::Short } else { TextForm::Ssa });
+        // SSA / short form: operands, attributes, optional wait(...), `: signature`.
+        let mut segs = Vec::new();
+        while let Some(n) = c.peek() {
+            match &n.syn {
+                Syn::Value(_) => {
+                    c.pos += 1;
+                    let v = self.value_of(n)?;
+                    parts.data.operands.push(v);
+                    let mut size = 1;
+                    if let Some(Node { syn: Syn::Group('[', idx), .. }) = c.peek() {
+                        c.pos += 1;
+                        for part in split_commas(idx) {
+                            let [iv] = part else { return Err(c.error("an index value")) };
+                            let iv = self.value_of(iv)?;
+                            parts.data.operands.push(iv);
+                            size += 1;
+                        }
+                    }
+                    segs.push(size);
+                    self.opt_dict(&mut c, &mut parts.data.attrs)?;
+                    if !c.eat_punct(",") {
+                        break;
+                    }
+                }
+                Syn::Dict(_) => {
+                    self.opt_dict(&mut c, &mut parts.data.attrs)?;
+                    let _ = c.eat_punct(",");
+                }
+                _ => break,
+            }
+        }
+        parts.data.num_ins = parts.data.operands.len() as u32;
+        if segs.iter().any(|&s| s != 1) {
+            parts.data.payload = Payload::Segments(segs);
+        }
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        self.opt_waits(&mut c, &mut parts.data)?;
+        if c.eat_punct(":") {
+            let rest = &c.nodes[c.pos..];
+            c.pos = c.nodes.len();
+            match find_punct(rest, "->") {
+                Some(arrow) => {
+                    let ins_t = self.type_list(&rest[..arrow])?;
+                    let outs_t = self.type_list(&rest[arrow + 1..])?;
+                    if ins_t.len() != parts.data.operands.len() {
+                        let at = rest.first().map(|n| self.node_span(n)).unwrap_or(c.here());
+                        return Err(Diagnostic::error(DiagClass::StructArity, at, "the signature lists a different number of operand types than there are operands")
+                            .with_op(c.op.to_string())
+                            .with_expected(parts.data.operands.len().to_string(), ins_t.len().to_string()));
+                    }
+                    for (i, (&v, &t)) in parts.data.operands.clone().iter().zip(&ins_t).enumerate() {
+                        let span = rest.get(i).map(|n| self.node_span(n)).unwrap_or(c.here());
+                        self.check_use_type(v, t, span);
+                    }
+                    parts.result_types = outs_t;
+                }
+                None => {
+                    // `: T` — the result type (PTO-AS short form); operand types come from their definitions.
+                    let tys = self.type_list(rest)?;
+                    if nresults == 0 && !tys.is_empty() {
+                        // A zero-result op may list its operand types (`tstore %t, %v : T, V`).
+                        for (&v, &t) in parts.data.operands.clone().iter().zip(&tys) {
+                            let span = c.here();
+                            self.check_use_type(v, t, span);
+                        }
+                    } else {
+                        parts.result_types = tys;
+                    }
+                }
+            }
+        } else if nresults > 0 {
+            return Err(c.error("`:` and the result type"));
+        }
+        c.expect_end()?;
+        Ok(parts)
+    }
+
+    /// `wait(%e0, ...)`: legacy ordering annotation.
+    fn opt_waits(&mut self, c: &mut Cursor<'_, 'i>, data: &mut OpData) -> BResult<()> {
+        if !matches!(c.peek(), Some(Node { syn: Syn::Word("wait"), .. })) {
+            return Ok(());
+        }
+        let start = c.here();
+        c.pos += 1;
+        let g = c.expect_group('(')?;
+        let Syn::Group(_, inner) = &g.syn else { unreachable!("expect_group returns a group") };
+        for part in split_commas(inner) {
+            let [v] = part else { return Err(c.error("an event value")) };
+            let v = self.value_of(v)?;
+            data.waits.push(v);
+        }
+        self.diags.push(
+            Diagnostic::warning(DiagClass::OrderDeprecatedWait, Span { end: g.end as u32, ..start }, "`wait(...)` is deprecated; kept as an ordering annotation")
+                .with_note("write an explicit `tsync` with the events instead"),
+        );
+        Ok(())
+    }
+
+    /// `%a, %b {attrs} : T1, T2` inside `ins(...)` / `outs(...)`.
+    fn typed_operands(&mut self, nodes: &[Node<'i>], attrs: &mut Vec<(String, Attr)>, group: &Node<'i>) -> BResult<(Vec<ValueId>, Vec<u32>)> {
+        let colon = find_punct(nodes, ":");
+        let (vals_part, types_part) = match colon {
+            Some(i) => (&nodes[..i], &nodes[i + 1..]),
+            None => (nodes, &nodes[nodes.len()..]),
+        };
+        let mut values: Vec<(ValueId, Span)> = Vec::new();
+        for part in split_commas(vals_part) {
+            let mut it = part.iter();
+            while let Some(n) = it.next() {
+                match &n.syn {
+                    Syn::Value(_) => {
+                        let v = self.value_of(n)?;
+                        values.push((v, self.node_span(n)));
+                    }
+                    Syn::Dict(p) => attrs.extend(self.dict_attrs(p)?),
+                    _ => {
+                        return Err(Diagnostic::error(
+                            DiagClass::ParseBadOpSyntax,
+                            self.node_span(n),
+                            format!("expected an operand, found {}", n.describe()),
+                        ));
+                    }
+                }
+            }
+        }
+        let types = self.type_list(types_part)?;
+        if types.len() != values.len() {
+            let at = if colon.is_some() { types_part.first().map(|n| self.node_span(n)) } else { None }
+                .unwrap_or(self.span(group.end.saturating_sub(1), group.end));
+            return Err(Diagnostic::error(
+                DiagClass::ParseBadOpSyntax,
+                at,
+                format!("{} operand(s) but {} type(s)", values.len(), types.len()),
+            )
+            .with_expected(format!("{} type(s) after `:`", values.len()), types.len().to_string()));
+        }
+        for (&(v, span), &t) in values.iter().zip(&types) {
+            self.check_use_type(v, t, span);
+        }
+        Ok((values.iter().map(|x| x.0).collect(), vec![1; values.len()]))
+    }
+
+    // ------------------------------------------------------------------ PTOAS infrastructure
+
+    fn fmt_alloc_tile(&mut self, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(Opcode::AllocTile);
+        let mut segs = vec![0u32; 3];
+        for (i, key) in ["addr", "valid_row", "valid_col"].iter().enumerate() {
+            if c.eat_word(key) {
+                c.expect_punct("=")?;
+                let n = c.expect_value()?;
+                let v = self.value_of(n)?;
+                parts.data.operands.push(v);
+                segs[i] = 1;
+                let _ = c.eat_punct(",");
+            }
+        }
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        c.expect_punct(":")?;
+        let t = c.next().ok_or_else(|| c.error("the tile_buf type"))?;
+        let ty = self.type_of(t)?;
+        c.expect_end()?;
+        parts.data.num_ins = parts.data.operands.len() as u32;
+        parts.data.payload = Payload::Segments(segs);
+        parts.result_types.push(ty);
+        Ok(parts)
+    }
+
+    /// `[%a, %b]` value list.
+    fn value_list(&mut self, g: &Node<'i>) -> BResult<Vec<ValueId>> {
+        let Syn::Group(_, inner) = &g.syn else { unreachable!("callers pass groups") };
+        let mut out = Vec::new();
+        for part in split_commas(inner) {
+            let [n] = part else {
+                let at = part.first().map(|n| self.node_span(n)).unwrap_or(self.node_span(g));
+                return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, at, "expected one value per list entry"));
+            };
+            out.push(self.value_of(n)?);
+        }
+        Ok(out)
+    }
+
+    fn fmt_make_tensor_view(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        let ptr = c.expect_value()?;
+        parts.data.operands.push(self.value_of(ptr)?);
+        let mut segs = vec![1u32];
+        for key in ["shape", "strides"] {
+            c.expect_punct(",")?;
+            c.expect_word(key)?;
+            c.expect_punct("=")?;
+            let g = c.expect_group('[')?;
+            let vals = self.value_list(g)?;
+            segs.push(vals.len() as u32);
+            parts.data.operands.extend(vals);
+        }
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        c.expect_punct(":")?;
+        let t = c.next().ok_or_else(|| c.error("the tensor_view type"))?;
+        parts.result_types.push(self.type_of(t)?);
+        c.expect_end()?;
+        parts.data.num_ins = parts.data.operands.len() as u32;
+        parts.data.payload = Payload::Segments(segs);
+        Ok(parts)
+    }
+
+    fn fmt_partition_view(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        let src = c.expect_value()?;
+        let src_v = self.value_of(src)?;
+        parts.data.operands.push(src_v);
+        let mut lists = Vec::new();
+        for key in ["offsets", "sizes"] {
+            c.expect_punct(",")?;
+            c.expect_word(key)?;
+            c.expect_punct("=")?;
+            let g = c.expect_group('[')?;
+            let Syn::Group(_, inner) = &g.syn else { unreachable!("expect_group returns a group") };
+            let mut list = Vec::new();
+            for part in split_commas(inner) {
+                match part {
+                    [n @ Node { syn: Syn::Value(_), .. }] => {
+                        let v = self.value_of(n)?;
+                        parts.data.operands.push(v);
+                        list.push(None);
+                    }
+                    [n @ Node { syn: Syn::Lit(text, LitKind::Int), .. }] => {
+                        let v: i64 = text.parse().map_err(|_| {
+                            Diagnostic::error(DiagClass::ParseBadLiteral, self.node_span(n), format!("integer out of range `{text}`"))
+                        })?;
+                        list.push(Some(v));
+                    }
+                    _ => return Err(c.error("a value or an integer in the list")),
+                }
+            }
+            lists.push(list);
+        }
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        c.expect_punct(":")?;
+        let src_t = c.next().ok_or_else(|| c.error("the source view type"))?;
+        let st = self.type_of(src_t)?;
+        let sspan = self.node_span(src_t);
+        self.check_use_type(src_v, st, sspan);
+        c.expect_punct("->")?;
+        let t = c.next().ok_or_else(|| c.error("the result view type"))?;
+        parts.result_types.push(self.type_of(t)?);
+        c.expect_end()?;
+        parts.data.num_ins = parts.data.operands.len() as u32;
+        parts.data.payload = Payload::IndexLists(lists);
+        Ok(parts)
+    }
+
+    /// `[<PIPE_A>, <PIPE_B>, <EVENT_ID0>]` / `[#pto.pipe_event_type<TLOAD>, 0]`.
+    fn fmt_bracket_args(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        let g = c.expect_group('[')?;
+        let Syn::Group(_, inner) = &g.syn else { unreachable!("expect_group returns a group") };
+        let mut args = Vec::new();
+        for part in split_commas(inner) {
+            let [n] = part else { return Err(c.error("one argument per list entry")) };
+            args.push(self.enum_arg(n)?);
+        }
+        parts.data.attrs.push(("args".into(), Attr::Array(args)));
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        c.expect_end()?;
+        Ok(parts)
+    }
+
+    /// An enum argument written `<VALUE>` (kind inferred), `#pto.kind<VALUE>` or an integer.
+    fn enum_arg(&mut self, n: &Node<'i>) -> BResult<Attr> {
+        let span = self.node_span(n);
+        match &n.syn {
+            Syn::Angle(text) => pto_ir::attr::ENUM_KINDS
+                .iter()
+                .enumerate()
+                .find_map(|(k, kind)| {
+                    kind.values.iter().position(|v| *v == text.trim()).map(|v| Attr::Enum(pto_ir::attr::EnumAttr { kind: k as u16, value: v as u16 }))
+                })
+                .ok_or_else(|| Diagnostic::error(DiagClass::ParseBadAttribute, span, format!("unknown enum value `<{text}>`"))),
+            Syn::Attr(text) => parse_attr_text(text).map_err(|m| Diagnostic::error(DiagClass::ParseBadAttribute, span, m)),
+            Syn::Lit(text, LitKind::Int) => self.literal_attr(text, n.start, None),
+            _ => Err(Diagnostic::error(DiagClass::ParseBadAttribute, span, format!("expected an enum argument, found {}", n.describe()))),
+        }
+    }
+
+    fn fmt_angle_arg(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        let n = c.next().ok_or_else(|| c.error("`<PIPE_...>`"))?;
+        let a = self.enum_arg(n)?;
+        parts.data.attrs.push(("pipe".into(), a));
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        c.expect_end()?;
+        Ok(parts)
+    }
+
+    fn fmt_query(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        let ty = if c.eat_punct(":") {
+            let t = c.next().ok_or_else(|| c.error("a result type"))?;
+            self.type_of(t)?
+        } else {
+            self.int_type(ElemType::I64)
+        };
+        c.expect_end()?;
+        parts.result_types.push(ty);
+        Ok(parts)
+    }
+
+    /// `%r = op %x : A -> B` (treshape, bitcast) and `%r = arith.index_cast %x : A to B`.
+    fn fmt_cast(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        let x = c.expect_value()?;
+        let v = self.value_of(x)?;
+        parts.data.operands.push(v);
+        parts.data.num_ins = 1;
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        c.expect_punct(":")?;
+        let a = c.next().ok_or_else(|| c.error("the source type"))?;
+        let at = self.type_of(a)?;
+        let aspan = self.node_span(a);
+        self.check_use_type(v, at, aspan);
+        if !c.eat_punct("->") && !c.eat_word("to") {
+            return Err(c.error(if opcode.spec().syntax == Syntax::ArithCast { "`to`" } else { "`->`" }));
+        }
+        let b = c.next().ok_or_else(|| c.error("the result type"))?;
+        parts.result_types.push(self.type_of(b)?);
+        c.expect_end()?;
+        Ok(parts)
+    }
+
+    fn fmt_constant(&mut self, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(Opcode::ArithConstant);
+        let n = c.next().ok_or_else(|| c.error("a constant value"))?;
+        let mut attrs = Vec::new();
+        self.opt_dict(&mut c, &mut attrs)?;
+        let ty = if c.eat_punct(":") {
+            let t = c.next().ok_or_else(|| c.error("the constant's type"))?;
+            Some(self.type_of(t)?)
+        } else {
+            None
+        };
+        c.expect_end()?;
+        let (value, ty) = match (&n.syn, ty) {
+            (Syn::Word("true"), _) => (Attr::Bool(true), self.int_type(ElemType::I1)),
+            (Syn::Word("false"), _) => (Attr::Bool(false), self.int_type(ElemType::I1)),
+            (Syn::Lit(text, kind), Some(ty)) if *kind != LitKind::Str => (self.literal_attr(text, n.start, Some(ty))?, ty),
+            (Syn::Lit(..), None) => return Err(c.error("`: type` after the constant")),
+            _ => {
+                return Err(Diagnostic::error(
+                    DiagClass::ParseBadLiteral,
+                    self.node_span(n),
+                    format!("expected a number, `true` or `false`, found {}", n.describe()),
+                ));
+            }
+        };
+        parts.data.attrs.push(("value".into(), value));
+        parts.data.attrs.extend(attrs);
+        parts.result_types.push(ty);
+        Ok(parts)
+    }
+
+    /// Same-type scalar ops: `arith.addi %a, %b : T` (and unary `arith.negf %a : T`).
+    fn fmt_arith_binary(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        let arity = if opcode == Opcode::ArithNegf { 1 } else { 2 };
+        let mut spans = Vec::new();
+        for i in 0..arity {
+            if i > 0 {
+                c.expect_punct(",")?;
+            }
+            let n = c.expect_value()?;
+            parts.data.operands.push(self.value_of(n)?);
+            spans.push(self.node_span(n));
+        }
+        parts.data.num_ins = arity as u32;
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        c.expect_punct(":")?;
+        let t = c.next().ok_or_else(|| c.error("the operand type"))?;
+        let ty = self.type_of(t)?;
+        for (v, s) in parts.data.operands.clone().into_iter().zip(spans) {
+            self.check_use_type(v, ty, s);
+        }
+        c.expect_end()?;
+        parts.result_types.push(ty);
+        Ok(parts)
+    }
+
+    fn fmt_arith_cmp(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        let pred = match c.next() {
+            Some(Node { syn: Syn::Word(w), .. }) => *w,
+            _ => return Err(c.error("a predicate (`eq`, `slt`, ...)")),
+        };
+        const INT_PREDS: [&str; 10] = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
+        const FLOAT_PREDS: [&str; 16] =
+            ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"];
+        let ok = if opcode == Opcode::ArithCmpi { INT_PREDS.contains(&pred) } else { FLOAT_PREDS.contains(&pred) };
+        if !ok {
+            c.pos -= 1;
+            return Err(c.error("a valid comparison predicate"));
+        }
+        parts.data.attrs.push(("predicate".into(), Attr::Opaque(pred.to_string())));
+        c.expect_punct(",")?;
+        let a = c.expect_value()?;
+        c.expect_punct(",")?;
+        let b = c.expect_value()?;
+        let (va, vb) = (self.value_of(a)?, self.value_of(b)?);
+        parts.data.operands = vec![va, vb];
+        parts.data.num_ins = 2;
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        c.expect_punct(":")?;
+        let t = c.next().ok_or_else(|| c.error("the operand type"))?;
+        let ty = self.type_of(t)?;
+        let (sa, sb) = (self.node_span(a), self.node_span(b));
+        self.check_use_type(va, ty, sa);
+        self.check_use_type(vb, ty, sb);
+        c.expect_end()?;
+        parts.result_types.push(self.int_type(ElemType::I1));
+        Ok(parts)
+    }
+
+    fn fmt_arith_select(&mut self, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(Opcode::ArithSelect);
+        let mut nodes = Vec::new();
+        for i in 0..3 {
+            if i > 0 {
+                c.expect_punct(",")?;
+            }
+            let n = c.expect_value()?;
+            parts.data.operands.push(self.value_of(n)?);
+            nodes.push(self.node_span(n));
+        }
+        parts.data.num_ins = 3;
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        c.expect_punct(":")?;
+        let t = c.next().ok_or_else(|| c.error("the result type"))?;
+        let ty = self.type_of(t)?;
+        let ops = parts.data.operands.clone();
+        self.check_use_type(ops[1], ty, nodes[1]);
+        self.check_use_type(ops[2], ty, nodes[2]);
+        c.expect_end()?;
+        parts.result_types.push(ty);
+        Ok(parts)
+    }
+
+    /// `return %a, %b : A, B` / `scf.yield ...` (both lists may be empty).
+    fn fmt_terminator(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        self.operand_list_with_types(&mut c, &mut parts.data)?;
+        c.expect_end()?;
+        Ok(parts)
+    }
+
+    /// `%a, %b : A, B` (types required when values are present).
+    fn operand_list_with_types(&mut self, c: &mut Cursor<'_, 'i>, data: &mut OpData) -> BResult<()> {
+        let mut spans = Vec::new();
+        while let Some(n @ Node { syn: Syn::Value(_), .. }) = c.peek() {
+            c.pos += 1;
+            data.operands.push(self.value_of(n)?);
+            spans.push(self.node_span(n));
+            if !c.eat_punct(",") {
+                break;
+            }
+        }
+        data.num_ins = data.operands.len() as u32;
+        self.opt_dict(c, &mut data.attrs)?;
+        if data.operands.is_empty() {
+            return Ok(());
+        }
+        c.expect_punct(":")?;
+        let rest = &c.nodes[c.pos..];
+        c.pos = c.nodes.len();
+        let tys = self.type_list(rest)?;
+        if tys.len() != data.operands.len() {
+            return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, spans[0], format!("{} value(s) but {} type(s)", data.operands.len(), tys.len())));
+        }
+        for ((&v, &t), s) in data.operands.clone().iter().zip(&tys).zip(spans) {
+            self.check_use_type(v, t, s);
+        }
+        Ok(())
+    }
+
+    /// `-> T` or `-> (T, U)`; empty when absent.
+    fn opt_result_types(&mut self, c: &mut Cursor<'_, 'i>) -> BResult<Vec<TypeId>> {
+        if !c.eat_punct("->") {
+            return Ok(Vec::new());
+        }
+        let n = c.next().ok_or_else(|| c.error("result types"))?;
+        self.type_list(std::slice::from_ref(n))
+    }
+
+    fn fmt_scf_for(&mut self, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(Opcode::ScfFor);
+        let iv = c.expect_value()?;
+        c.expect_punct("=")?;
+        let lb = c.expect_value()?;
+        c.expect_word("to")?;
+        let ub = c.expect_value()?;
+        c.expect_word("step")?;
+        let step = c.expect_value()?;
+        for n in [lb, ub, step] {
+            let v = self.value_of(n)?;
+            parts.data.operands.push(v);
+        }
+        let mut iter_names = Vec::new();
+        if c.eat_word("iter_args") {
+            let g = c.expect_group('(')?;
+            let Syn::Group(_, inner) = &g.syn else { unreachable!("expect_group returns a group") };
+            for part in split_commas(inner) {
+                let [name @ Node { syn: Syn::Value(nm), .. }, Node { syn: Syn::Punct("="), .. }, init] = part else {
+                    return Err(c.error("`%arg = %init` in iter_args"));
+                };
+                let v = self.value_of(init)?;
+                parts.data.operands.push(v);
+                iter_names.push((*nm, self.node_span(name)));
+            }
+        }
+        parts.data.num_ins = parts.data.operands.len() as u32;
+        parts.result_types = self.opt_result_types(&mut c)?;
+        let iv_ty = if c.eat_punct(":") {
+            let t = c.next().ok_or_else(|| c.error("the induction variable type"))?;
+            self.type_of(t)?
+        } else {
+            self.m.intern(Type::Scalar(ElemType::Index))
+        };
+        if parts.result_types.len() != iter_names.len() {
+            return Err(c.error(&format!("{} result type(s) for {} iter_args", iter_names.len(), iter_names.len())));
+        }
+        let Syn::Value(iv_name) = iv.syn else { unreachable!("expect_value returns a value") };
+        let mut args = vec![(iv_name, iv_ty, self.node_span(iv))];
+        for ((name, span), &ty) in iter_names.into_iter().zip(&parts.result_types) {
+            args.push((name, ty, span));
+        }
+        let plan = self.expect_region(&mut c, args, false)?;
+        parts.regions.push(plan);
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        c.expect_end()?;
+        Ok(parts)
+    }
+
+    fn fmt_scf_if(&mut self, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(Opcode::ScfIf);
+        let cond = c.expect_value()?;
+        parts.data.operands.push(self.value_of(cond)?);
+        parts.data.num_ins = 1;
+        parts.result_types = self.opt_result_types(&mut c)?;
+        parts.regions.push(self.expect_region(&mut c, Vec::new(), false)?);
+        if c.eat_word("else") {
+            parts.regions.push(self.expect_region(&mut c, Vec::new(), false)?);
+        }
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        c.expect_end()?;
+        Ok(parts)
+    }
+
+    fn fmt_scf_while(&mut self, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(Opcode::ScfWhile);
+        let g = c.expect_group('(')?;
+        let Syn::Group(_, inner) = &g.syn else { unreachable!("expect_group returns a group") };
+        let mut names = Vec::new();
+        for part in split_commas(inner) {
+            let [name @ Node { syn: Syn::Value(nm), .. }, Node { syn: Syn::Punct("="), .. }, init] = part else {
+                return Err(c.error("`%arg = %init`"));
+            };
+            let v = self.value_of(init)?;
+            parts.data.operands.push(v);
+            names.push((*nm, self.node_span(name)));
+        }
+        parts.data.num_ins = parts.data.operands.len() as u32;
+        c.expect_punct(":")?;
+        let before = c.next().ok_or_else(|| c.error("the argument types"))?;
+        let before_t = self.type_list(std::slice::from_ref(before))?;
+        c.expect_punct("->")?;
+        let after = c.next().ok_or_else(|| c.error("the result types"))?;
+        parts.result_types = self.type_list(std::slice::from_ref(after))?;
+        if before_t.len() != names.len() {
+            return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.node_span(before), "argument count and type count differ"));
+        }
+        for ((&v, &t), (_, s)) in parts.data.operands.clone().iter().zip(&before_t).zip(&names) {
+            self.check_use_type(v, t, *s);
+        }
+        let args = names.into_iter().zip(before_t).map(|((n, s), t)| (n, t, s)).collect();
+        parts.regions.push(self.expect_region(&mut c, args, false)?);
+        c.expect_word("do")?;
+        parts.regions.push(self.expect_region(&mut c, Vec::new(), false)?);
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        c.expect_end()?;
+        Ok(parts)
+    }
+
+    fn fmt_scf_condition(&mut self, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(Opcode::ScfCondition);
+        let g = c.expect_group('(')?;
+        let cond = self.value_list(g)?;
+        if cond.len() != 1 {
+            return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.node_span(g), "expected one condition value"));
+        }
+        let mut rest = OpData::new(Opcode::ScfCondition);
+        self.operand_list_with_types(&mut c, &mut rest)?;
+        c.expect_end()?;
+        parts.data.operands = cond;
+        parts.data.operands.extend(rest.operands);
+        parts.data.num_ins = parts.data.operands.len() as u32;
+        parts.data.attrs = rest.attrs;
+        Ok(parts)
+    }
+
+    fn fmt_func(&mut self, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(Opcode::FuncFunc);
+        let visibility = match c.peek() {
+            Some(Node { syn: Syn::Word(w), .. }) if ["private", "public", "nested"].contains(w) => {
+                c.pos += 1;
+                Some(w.to_string())
+            }
+            _ => None,
+        };
+        let name = match c.next() {
+            Some(Node { syn: Syn::Symbol(s), .. }) => s[1..].trim_matches('"').to_string(),
+            _ => {
+                c.pos -= 1;
+                return Err(c.error("the function name `@name`"));
+            }
+        };
+        let g = c.expect_group('(')?;
+        let Syn::Group(_, inner) = &g.syn else { unreachable!("expect_group returns a group") };
+        let mut args = Vec::new();
+        let mut arg_attrs = Vec::new();
+        for part in split_commas(inner) {
+            match part {
+                [v @ Node { syn: Syn::Value(nm), .. }, Node { syn: Syn::Punct(":"), .. }, t, rest @ ..] => {
+                    let ty = self.type_of(t)?;
+                    args.push((*nm, ty, self.node_span(v)));
+                    match rest {
+                        [] => arg_attrs.push(Attr::Dict(Vec::new())),
+                        [Node { syn: Syn::Dict(p), .. }] => arg_attrs.push(Attr::Dict(self.dict_attrs(p)?)),
+                        [n, ..] => {
+                            return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.node_span(n), format!("unexpected {}", n.describe())));
+                        }
+                    }
+                }
+                [n, ..] => {
+                    return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.node_span(n), "expected a function argument `%name: type`"));
+                }
+                [] => {}
+            }
+        }
+        let results = self.opt_result_types(&mut c)?;
+        if c.eat_word("attributes") {
+            match c.next() {
+                Some(Node { syn: Syn::Dict(p), .. }) => {
+                    let attrs = self.dict_attrs(p)?;
+                    parts.data.attrs.extend(attrs);
+                }
+                _ => {
+                    c.pos -= 1;
+                    return Err(c.error("an attribute dictionary"));
+                }
+            }
+        }
+        if arg_attrs.iter().any(|a| !matches!(a, Attr::Dict(d) if d.is_empty())) {
+            parts.data.attrs.push(("arg_attrs".into(), Attr::Array(arg_attrs)));
+        }
+        parts.data.payload = Payload::Func { name, visibility, results };
+        if !c.done() {
+            parts.regions.push(self.expect_region(&mut c, args, true)?);
+        }
+        c.expect_end()?;
+        Ok(parts)
+    }
+
+    fn fmt_call(&mut self, mut c: Cursor<'_, 'i>, nresults: usize) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(Opcode::FuncCall);
+        let callee = match c.next() {
+            Some(Node { syn: Syn::Symbol(s), .. }) => s[1..].to_string(),
+            _ => {
+                c.pos -= 1;
+                return Err(c.error("the callee `@name`"));
+            }
+        };
+        let g = c.expect_group('(')?;
+        parts.data.operands = self.value_list(g)?;
+        parts.data.num_ins = parts.data.operands.len() as u32;
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        if c.eat_punct(":") {
+            let ins = c.next().ok_or_else(|| c.error("the callee's argument types"))?;
+            let ins_t = self.type_list(std::slice::from_ref(ins))?;
+            if ins_t.len() != parts.data.operands.len() {
+                return Err(Diagnostic::error(DiagClass::StructArity, self.node_span(ins), "argument count and signature differ"));
+            }
+            let span = self.node_span(ins);
+            for (&v, &t) in parts.data.operands.clone().iter().zip(&ins_t) {
+                self.check_use_type(v, t, span);
+            }
+            c.expect_punct("->")?;
+            let outs = c.next().ok_or_else(|| c.error("the callee's result types"))?;
+            parts.result_types = self.type_list(std::slice::from_ref(outs))?;
+            parts.data.attrs.push(("signature".into(), Attr::Bool(true)));
+        } else if nresults > 0 {
+            return Err(c.error("`: (argument types) -> (result types)`"));
+        }
+        c.expect_end()?;
+        parts.data.payload = Payload::Call { callee };
+        Ok(parts)
+    }
+
+    fn fmt_module(&mut self, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(Opcode::Module);
+        if let Some(Node { syn: Syn::Symbol(s), .. }) = c.peek() {
+            parts.data.attrs.push(("sym_name".into(), Attr::Symbol(s[1..].to_string())));
+            c.pos += 1;
+        }
+        if c.eat_word("attributes") {
+            match c.next() {
+                Some(Node { syn: Syn::Dict(p), .. }) => {
+                    let attrs = self.dict_attrs(p)?;
+                    parts.data.attrs.extend(attrs);
+                }
+                _ => {
+                    c.pos -= 1;
+                    return Err(c.error("an attribute dictionary"));
+                }
+            }
+        }
+        parts.regions.push(self.expect_region(&mut c, Vec::new(), true)?);
+        c.expect_end()?;
+        Ok(parts)
+    }
+
+    /// Any other op: pieces kept verbatim, values resolved.
+    fn fmt_generic(&mut self, opcode: Opcode, c: Cursor<'_, 'i>, nresults: usize) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        let mut operands = Vec::new();
+        let mut regions = Vec::new();
+        let pieces = self.generic_pieces(c.nodes, &mut operands, &mut regions)?;
+        // Result types: after the last top-level `->`, else after the last top-level `:`.
+        if nresults > 0 {
+            let tail = if let Some(i) = c.nodes.iter().rposition(|n| matches!(n.syn, Syn::Punct("->"))) {
+                &c.nodes[i + 1..]
+            } else if let Some(i) = c.nodes.iter().rposition(|n| matches!(n.syn, Syn::Punct(":"))) {
+                &c.nodes[i + 1..]
+            } else {
+                &c.nodes[c.nodes.len()..]
+            };
+            let tail: Vec<&Node<'i>> = tail.iter().filter(|n| !matches!(n.syn, Syn::Region(_) | Syn::Dict(_))).collect();
+            let mut tys = Vec::new();
+            for n in tail {
+                match &n.syn {
+                    Syn::Group('(', inner) => tys.extend(self.type_list(inner)?),
+                    Syn::Type(_) | Syn::Word(_) => tys.push(self.type_of(n)?),
+                    _ => {}
+                }
+            }
+            if tys.is_empty() {
+                let unknown = self.m.intern(Type::Opaque("<untyped>".into()));
+                tys = vec![unknown; nresults];
+            }
+            parts.result_types = tys;
+        }
+        parts.data.operands = operands;
+        parts.data.num_ins = parts.data.operands.len() as u32;
+        parts.data.payload = Payload::Generic(pieces);
+        parts.regions = regions;
+        Ok(parts)
+    }
+
+    fn generic_pieces(&mut self, nodes: &[Node<'i>], operands: &mut Vec<ValueId>, regions: &mut Vec<RegionPlan<'i>>) -> BResult<Vec<Piece>> {
+        let mut out = Vec::with_capacity(nodes.len());
+        for n in nodes {
+            let piece = match &n.syn {
+                Syn::Word(w) => Piece::Word(w.to_string()),
+                Syn::Value(_) => {
+                    let v = self.value_of(n)?;
+                    operands.push(v);
+                    Piece::Value(v)
+                }
+                Syn::Type(_) => Piece::Type(self.type_of(n)?),
+                Syn::Attr(text) => Piece::Attr(
+                    parse_attr_text(text).map_err(|m| Diagnostic::error(DiagClass::ParseBadAttribute, self.node_span(n), m))?,
+                ),
+                Syn::Symbol(s) => Piece::Symbol(s[1..].to_string()),
+                Syn::Lit(l, _) => Piece::Literal(l.to_string()),
+                Syn::Punct(p) => Piece::Punct(match *p {
+                    "," => ",",
+                    ":" => ":",
+                    "=" => "=",
+                    "->" => "->",
+                    "?" => "?",
+                    "*" => "*",
+                    _ => "+",
+                }),
+                Syn::Group(open, inner) => Piece::Group(*open, self.generic_pieces(inner, operands, regions)?),
+                Syn::Angle(text) => Piece::Group('<', vec![Piece::Literal(crate::types::normalize_ws(text))]),
+                Syn::Dict(p) => Piece::Dict(self.dict_attrs(p)?),
+                Syn::Region(p) => {
+                    regions.push(RegionPlan { pair: Some(p.clone()), args: Vec::new(), isolated: false });
+                    Piece::Region(regions.len() as u32 - 1)
+                }
+            };
+            out.push(piece);
+        }
+        Ok(out)
+    }
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A close op name for an unknown one (edit distance ≤ 2 on the mnemonic).
+fn suggest(name: &str) -> Option<String> {
+    let bare = name.strip_prefix("pto.").unwrap_or(name);
+    let mut best: Option<(usize, String)> = None;
+    for s in ops::all() {
+        let d = edit_distance(bare, s.name);
+        if d <= 2 && best.as_ref().is_none_or(|b| d < b.0) {
+            best = Some((d, if name.starts_with("pto.") || s.dialect != ops::Dialect::Pto { s.full_name() } else { s.name.to_string() }));
+        }
+    }
+    best.map(|b| b.1)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

@@ -1,0 +1,673 @@
+//! Canonical printers: PTO-AS short form, Level-1 SSA and Level-2/3 DPS.
+//!
+//! Canonical means: one statement per line, two-space indentation, compact `tile_buf` spelling
+//! with defaults omitted, enum attributes in the spelling PTOAS accepts, attributes of
+//! `tcmp`/`tcmps`/`tcvt`/`tgather`/`tci`/`tcolsum` inside `ins(...)` after the last operand
+//! (where PTOAS expects them) and after `outs(...)` for every other op. Value names are kept.
+//! Parsing the output again yields a structurally equal module.
+
+use pto_ir::attr::{format_float, Attr, EnumStyle};
+use pto_ir::module::{BlockId, Module, OpId, Payload, Piece, RegionId, TextForm, ValueId};
+use pto_ir::ops::{Dialect, Opcode, Syntax};
+use pto_ir::types::{ElemType, Type, TypeId};
+use std::collections::HashSet;
+use std::fmt::Write;
+
+/// Printer options.
+#[derive(Clone, Debug, Default)]
+pub struct PrintOptions {
+    /// Print tile ops in this form instead of the module's own.
+    pub form: Option<TextForm>,
+}
+
+/// Why a module cannot be printed in the requested form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrintError(pub String);
+
+impl std::fmt::Display for PrintError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Prints a module.
+pub fn print_module(m: &Module, opts: &PrintOptions) -> Result<String, PrintError> {
+    let form = opts.form.or(m.form).unwrap_or(TextForm::Dps);
+    if opts.form.is_some_and(|f| f != TextForm::Dps) && m.walk().iter().any(|&op| !m.op(op).outs().is_empty()) {
+        return Err(PrintError(
+            "this module is in destination-passing style (Level 2/3); only Level-1 programs convert between `as` and `ssa`".into(),
+        ));
+    }
+    let mut p = Printer { m, form, out: String::new(), names: Vec::new() };
+    p.assign_names();
+    if let Some(body) = m.body {
+        let blocks = &m.region(body).blocks;
+        if let Some(&top) = blocks.first() {
+            for &arg in &m.block(top).args {
+                let ty = p.ty(m.values[arg.index()].ty);
+                let _ = writeln!(p.out, ".arg {} : {ty}", p.name(arg));
+            }
+            for &op in &m.block(top).ops {
+                p.op(op, 0);
+            }
+        }
+    }
+    Ok(p.out)
+}
+
+struct Printer<'m> {
+    m: &'m Module,
+    form: TextForm,
+    out: String,
+    names: Vec<String>,
+}
+
+/// Ops whose attribute dictionary sits inside `ins(...)` in DPS form (PTOAS custom formats).
+fn attrs_inside_ins(op: Opcode) -> bool {
+    matches!(op, Opcode::TCmp | Opcode::TCmps | Opcode::TCvt | Opcode::TGather | Opcode::TCi | Opcode::TColSum)
+}
+
+impl<'m> Printer<'m> {
+    /// Keeps source names; invents unique `%vN` names for unnamed values.
+    fn assign_names(&mut self) {
+        let used: HashSet<&str> = self.m.values.iter().map(|v| v.name.as_str()).collect();
+        let mut counter = 0usize;
+        self.names = self
+            .m
+            .values
+            .iter()
+            .map(|v| {
+                if !v.name.is_empty() {
+                    return v.name.clone();
+                }
+                loop {
+                    let candidate = format!("v{counter}");
+                    counter += 1;
+                    if !used.contains(candidate.as_str()) {
+                        return candidate;
+                    }
+                }
+            })
+            .collect();
+    }
+
+    fn name(&self, v: ValueId) -> String {
+        format!("%{}", self.names[v.index()])
+    }
+
+    fn ty(&self, t: TypeId) -> String {
+        self.m.ty(t).to_string()
+    }
+
+    fn vty(&self, v: ValueId) -> String {
+        self.ty(self.m.values[v.index()].ty)
+    }
+
+    fn list(&self, vals: &[ValueId]) -> String {
+        vals.iter().map(|&v| self.name(v)).collect::<Vec<_>>().join(", ")
+    }
+
+    fn types(&self, vals: &[ValueId]) -> String {
+        vals.iter().map(|&v| self.vty(v)).collect::<Vec<_>>().join(", ")
+    }
+
+    fn indent(&mut self, depth: usize) {
+        for _ in 0..depth {
+            self.out.push_str("  ");
+        }
+    }
+
+    /// `%a, %b = ` (or `%x:2 = ` for a result group).
+    fn results_prefix(&self, op: OpId) -> String {
+        let res = &self.m.op(op).results;
+        if res.is_empty() {
+            return String::new();
+        }
+        let names: Vec<&str> = res.iter().map(|r| self.names[r.index()].as_str()).collect();
+        if res.len() > 1 {
+            if let Some((base, _)) = names[0].split_once('#') {
+                let grouped = names.iter().enumerate().all(|(i, n)| *n == format!("{base}#{i}"));
+                if grouped {
+                    return format!("%{base}:{} = ", res.len());
+                }
+            }
+        }
+        format!("{} = ", names.iter().map(|n| format!("%{n}")).collect::<Vec<_>>().join(", "))
+    }
+
+    fn op_name(&self, op: Opcode, short: bool) -> String {
+        let spec = op.spec();
+        if short && spec.dialect == Dialect::Pto { spec.name.to_string() } else { spec.full_name() }
+    }
+
+    fn op(&mut self, id: OpId, depth: usize) {
+        let m = self.m;
+        let data = m.op(id);
+        self.indent(depth);
+        let prefix = self.results_prefix(id);
+        self.out.push_str(&prefix);
+        match data.opcode.spec().syntax {
+            Syntax::Tile => self.tile_op(id),
+            Syntax::AllocTile => {
+                let Payload::Segments(segs) = &data.payload else { return self.generic_fallback(id) };
+                let mut s = self.op_name(data.opcode, false);
+                let mut it = data.operands.iter();
+                for (key, &present) in ["addr", "valid_row", "valid_col"].iter().zip(segs) {
+                    if present == 1 {
+                        if let Some(&v) = it.next() {
+                            let _ = write!(s, " {key} = {}", self.name(v));
+                        }
+                    }
+                }
+                s.push_str(&self.dict_suffix(&data.attrs));
+                let _ = write!(s, " : {}", self.vty(data.results[0]));
+                self.out.push_str(&s);
+            }
+            Syntax::MakeTensorView => {
+                let Payload::Segments(segs) = &data.payload else { return self.generic_fallback(id) };
+                let (n_shape, n_strides) = (segs.get(1).copied().unwrap_or(0) as usize, segs.get(2).copied().unwrap_or(0) as usize);
+                let ops = &data.operands;
+                let shape = self.list(&ops[1..1 + n_shape]);
+                let strides = self.list(&ops[1 + n_shape..1 + n_shape + n_strides]);
+                let _ = write!(
+                    self.out,
+                    "{} {}, shape = [{shape}], strides = [{strides}]{} : {}",
+                    self.op_name(data.opcode, false),
+                    self.name(ops[0]),
+                    self.dict_suffix(&data.attrs),
+                    self.vty(data.results[0])
+                );
+            }
+            Syntax::PartitionView => {
+                let Payload::IndexLists(lists) = &data.payload else { return self.generic_fallback(id) };
+                let mut dynamic = data.operands[1..].iter();
+                let mut parts = Vec::new();
+                for list in lists {
+                    let items: Vec<String> = list
+                        .iter()
+                        .map(|e| match e {
+                            Some(n) => n.to_string(),
+                            None => dynamic.next().map(|&v| self.name(v)).unwrap_or_default(),
+                        })
+                        .collect();
+                    parts.push(items.join(", "));
+                }
+                let _ = write!(
+                    self.out,
+                    "{} {}, offsets = [{}], sizes = [{}]{} : {} -> {}",
+                    self.op_name(data.opcode, false),
+                    self.name(data.operands[0]),
+                    parts.first().cloned().unwrap_or_default(),
+                    parts.get(1).cloned().unwrap_or_default(),
+                    self.dict_suffix(&data.attrs),
+                    self.vty(data.operands[0]),
+                    self.vty(data.results[0])
+                );
+            }
+            Syntax::BracketArgs => {
+                let args = match data.attr("args") {
+                    Some(Attr::Array(a)) => a.iter().map(|a| self.enum_arg(a)).collect::<Vec<_>>().join(", "),
+                    _ => String::new(),
+                };
+                let rest: Vec<_> = data.attrs.iter().filter(|(k, _)| k != "args").cloned().collect();
+                let _ = write!(self.out, "{}[{args}]{}", self.op_name(data.opcode, false), self.dict_suffix(&rest));
+            }
+            Syntax::AngleArg => {
+                let arg = data.attr("pipe").map(|a| self.enum_arg(a)).unwrap_or_default();
+                let rest: Vec<_> = data.attrs.iter().filter(|(k, _)| k != "pipe").cloned().collect();
+                let _ = write!(self.out, "{} {arg}{}", self.op_name(data.opcode, false), self.dict_suffix(&rest));
+            }
+            Syntax::Query => {
+                let _ = write!(self.out, "{}{}", self.op_name(data.opcode, false), self.dict_suffix(&data.attrs));
+                let rt = self.m.value_type(data.results[0]);
+                if *rt != Type::Scalar(ElemType::I64) {
+                    let _ = write!(self.out, " : {rt}");
+                }
+            }
+            Syntax::Cast | Syntax::ArithCast => {
+                let sep = if data.opcode.spec().syntax == Syntax::ArithCast { "to" } else { "->" };
+                let _ = write!(
+                    self.out,
+                    "{} {}{} : {} {sep} {}",
+                    self.op_name(data.opcode, false),
+                    self.name(data.operands[0]),
+                    self.dict_suffix(&data.attrs),
+                    self.vty(data.operands[0]),
+                    self.vty(data.results[0])
+                );
+            }
+            Syntax::ArithConstant => self.constant(id),
+            Syntax::ArithBinary | Syntax::ArithSelect => {
+                let _ = write!(
+                    self.out,
+                    "{} {}{} : {}",
+                    self.op_name(data.opcode, false),
+                    self.list(&data.operands),
+                    self.dict_suffix(&data.attrs),
+                    self.vty(data.results[0])
+                );
+            }
+            Syntax::ArithCmp => {
+                let pred = match data.attr("predicate") {
+                    Some(Attr::Opaque(p)) => p.clone(),
+                    _ => "eq".into(),
+                };
+                let rest: Vec<_> = data.attrs.iter().filter(|(k, _)| k != "predicate").cloned().collect();
+                let _ = write!(
+                    self.out,
+                    "{} {pred}, {}{} : {}",
+                    self.op_name(data.opcode, false),
+                    self.list(&data.operands),
+                    self.dict_suffix(&rest),
+                    self.vty(data.operands[0])
+                );
+            }
+            Syntax::Terminator => {
+                let name = if data.opcode == Opcode::FuncReturn { "return".to_string() } else { self.op_name(data.opcode, false) };
+                self.out.push_str(&name);
+                if !data.operands.is_empty() {
+                    let _ = write!(self.out, " {}", self.list(&data.operands));
+                }
+                self.out.push_str(&self.dict_suffix(&data.attrs));
+                if !data.operands.is_empty() {
+                    let _ = write!(self.out, " : {}", self.types(&data.operands));
+                }
+            }
+            Syntax::ScfCondition => {
+                let _ = write!(self.out, "scf.condition({})", self.name(data.operands[0]));
+                let rest = &data.operands[1..];
+                if !rest.is_empty() {
+                    let _ = write!(self.out, " {} : {}", self.list(rest), self.types(rest));
+                }
+                self.out.push_str(&self.dict_suffix(&data.attrs));
+            }
+            Syntax::ScfFor => self.scf_for(id, depth),
+            Syntax::ScfIf => self.scf_if(id, depth),
+            Syntax::ScfWhile => self.scf_while(id, depth),
+            Syntax::FuncFunc => self.func(id, depth),
+            Syntax::FuncCall => {
+                let Payload::Call { callee } = &data.payload else { return self.generic_fallback(id) };
+                let rest: Vec<_> = data.attrs.iter().filter(|(k, _)| k != "signature").cloned().collect();
+                let _ = write!(self.out, "func.call @{callee}({}){}", self.list(&data.operands), self.dict_suffix(&rest));
+                if data.attr("signature").is_some() {
+                    let _ = write!(self.out, " : ({}) -> ({})", self.types(&data.operands), self.types(&data.results));
+                }
+            }
+            Syntax::Module => {
+                self.out.push_str("module");
+                let mut rest = Vec::new();
+                for (k, a) in &data.attrs {
+                    match (k.as_str(), a) {
+                        ("sym_name", Attr::Symbol(s)) => {
+                            let _ = write!(self.out, " @{s}");
+                        }
+                        _ => rest.push((k.clone(), a.clone())),
+                    }
+                }
+                if !rest.is_empty() {
+                    let _ = write!(self.out, " attributes{}", self.dict_suffix(&rest));
+                }
+                if let Some(&r) = data.regions.first() {
+                    self.region(r, depth, 0);
+                }
+            }
+            Syntax::Generic => self.generic_fallback(id),
+        }
+        self.out.push('\n');
+    }
+
+    fn enum_arg(&self, a: &Attr) -> String {
+        match a {
+            Attr::Enum(e) if matches!(e.kind_name(), "pipe" | "event") => format!("<{}>", e.value_name()),
+            other => self.attr(other),
+        }
+    }
+
+    fn constant(&mut self, id: OpId) {
+        let data = self.m.op(id);
+        let res = data.results[0];
+        let value = data.attr("value").cloned().unwrap_or(Attr::Unit);
+        let rest: Vec<_> = data.attrs.iter().filter(|(k, _)| k != "value").cloned().collect();
+        let ty = self.vty(res);
+        let lit = match &value {
+            Attr::Bool(b) => b.to_string(),
+            Attr::Int(v, _) => v.to_string(),
+            Attr::Float(v, _) => format_float(*v),
+            other => self.attr(other),
+        };
+        if self.form == TextForm::Short && self.in_top_block(id) {
+            // `.const %c = 1.0 : f32` (the results prefix was already written; undo it)
+            let prefix = self.results_prefix(id);
+            let cut = self.out.len() - prefix.len();
+            self.out.truncate(cut);
+            let _ = write!(self.out, ".const {} = {lit} : {ty}", self.name(res));
+            return;
+        }
+        match value {
+            Attr::Bool(_) => {
+                let _ = write!(self.out, "arith.constant {lit}{}", self.dict_suffix(&rest));
+            }
+            _ => {
+                let _ = write!(self.out, "arith.constant {lit}{} : {ty}", self.dict_suffix(&rest));
+            }
+        }
+    }
+
+    fn in_top_block(&self, id: OpId) -> bool {
+        let Some(body) = self.m.body else { return false };
+        self.m.region(body).blocks.first().is_some_and(|&b| self.m.block(b).ops.contains(&id))
+    }
+
+    fn tile_op(&mut self, id: OpId) {
+        let data = self.m.op(id);
+        let inside = attrs_inside_ins(data.opcode);
+        let dps = !data.outs().is_empty() || (data.results.is_empty() && self.form == TextForm::Dps);
+        if dps {
+            let ins = data.ins();
+            let mut s = format!("{} ins({}", self.op_name(data.opcode, false), self.list(ins));
+            if inside && !data.attrs.is_empty() {
+                s.push_str(&self.dict_suffix(&data.attrs));
+            }
+            if !ins.is_empty() {
+                let _ = write!(s, " : {}", self.types(ins));
+            }
+            s.push(')');
+            let outs = data.outs();
+            if !outs.is_empty() {
+                let _ = write!(s, " outs({} : {})", self.list(outs), self.types(outs));
+            }
+            if !data.waits.is_empty() {
+                let _ = write!(s, " wait({})", self.list(&data.waits));
+            }
+            if !inside {
+                s.push_str(&self.dict_suffix(&data.attrs));
+            }
+            self.out.push_str(&s);
+            return;
+        }
+        let short = self.form == TextForm::Short;
+        let mut s = self.op_name(data.opcode, short);
+        let ins = data.ins();
+        // Operands, with `%v[%i, %j]` groups when the payload records index segments.
+        let mut pieces = Vec::new();
+        match &data.payload {
+            Payload::Segments(segs) => {
+                let mut pos = 0usize;
+                for &n in segs {
+                    let n = n as usize;
+                    let Some(group) = ins.get(pos..pos + n) else { break };
+                    pos += n;
+                    match group {
+                        [base] => pieces.push(self.name(*base)),
+                        [base, idx @ ..] => pieces.push(format!("{}[{}]", self.name(*base), self.list(idx))),
+                        [] => {}
+                    }
+                }
+            }
+            _ => pieces.extend(ins.iter().map(|&v| self.name(v))),
+        }
+        if !pieces.is_empty() {
+            let _ = write!(s, " {}", pieces.join(", "));
+        }
+        s.push_str(&self.dict_suffix(&data.attrs));
+        if !data.waits.is_empty() {
+            let _ = write!(s, " wait({})", self.list(&data.waits));
+        }
+        let res = &data.results;
+        if short && res.len() == 1 {
+            let _ = write!(s, " : {}", self.vty(res[0]));
+        } else if !short || !res.is_empty() {
+            let outs = if res.len() == 1 { self.vty(res[0]) } else { format!("({})", self.types(res)) };
+            let _ = write!(s, " : ({}) -> {outs}", self.types(ins));
+        }
+        self.out.push_str(&s);
+    }
+
+    fn scf_for(&mut self, id: OpId, depth: usize) {
+        let data = self.m.op(id);
+        let ops = &data.operands;
+        let Some(&region) = data.regions.first() else { return self.generic_fallback(id) };
+        let Some(&entry) = self.m.region(region).blocks.first() else { return };
+        let args = self.m.block(entry).args.clone();
+        let mut s = format!(
+            "scf.for {} = {} to {} step {}",
+            self.name(args[0]),
+            self.name(ops[0]),
+            self.name(ops[1]),
+            self.name(ops[2])
+        );
+        if ops.len() > 3 {
+            let pairs: Vec<String> =
+                args[1..].iter().zip(&ops[3..]).map(|(&a, &i)| format!("{} = {}", self.name(a), self.name(i))).collect();
+            let _ = write!(s, " iter_args({}) -> ({})", pairs.join(", "), self.types(&data.results));
+        }
+        let iv_ty = self.m.value_type(args[0]);
+        if *iv_ty != Type::Scalar(ElemType::Index) {
+            let _ = write!(s, " : {iv_ty}");
+        }
+        self.out.push_str(&s);
+        self.region(region, depth, args.len());
+        self.out.push_str(&self.dict_suffix(&data.attrs));
+    }
+
+    fn scf_if(&mut self, id: OpId, depth: usize) {
+        let data = self.m.op(id);
+        let mut s = format!("scf.if {}", self.name(data.operands[0]));
+        if !data.results.is_empty() {
+            let _ = write!(s, " -> ({})", self.types(&data.results));
+        }
+        self.out.push_str(&s);
+        for (i, &r) in data.regions.iter().enumerate() {
+            if i == 1 {
+                self.out.push_str(" else");
+            }
+            self.region(r, depth, 0);
+        }
+        self.out.push_str(&self.dict_suffix(&data.attrs));
+    }
+
+    fn scf_while(&mut self, id: OpId, depth: usize) {
+        let data = self.m.op(id);
+        let (Some(&before), Some(&after)) = (data.regions.first(), data.regions.get(1)) else { return self.generic_fallback(id) };
+        let Some(&entry) = self.m.region(before).blocks.first() else { return };
+        let args = self.m.block(entry).args.clone();
+        let pairs: Vec<String> =
+            args.iter().zip(&data.operands).map(|(&a, &i)| format!("{} = {}", self.name(a), self.name(i))).collect();
+        let _ = write!(
+            self.out,
+            "scf.while ({}) : ({}) -> ({})",
+            pairs.join(", "),
+            self.types(&data.operands),
+            self.types(&data.results)
+        );
+        self.region(before, depth, args.len());
+        self.out.push_str(" do");
+        self.region(after, depth, 0);
+        self.out.push_str(&self.dict_suffix(&data.attrs));
+    }
+
+    fn func(&mut self, id: OpId, depth: usize) {
+        let data = self.m.op(id);
+        let Payload::Func { name, visibility, results } = &data.payload else { return self.generic_fallback(id) };
+        let mut s = String::from("func.func ");
+        if let Some(v) = visibility {
+            let _ = write!(s, "{v} ");
+        }
+        let _ = write!(s, "@{name}(");
+        let arg_attrs = match data.attr("arg_attrs") {
+            Some(Attr::Array(a)) => a.clone(),
+            _ => Vec::new(),
+        };
+        if let Some(&region) = data.regions.first() {
+            if let Some(&entry) = self.m.region(region).blocks.first() {
+                let args: Vec<String> = self
+                    .m
+                    .block(entry)
+                    .args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &a)| {
+                        let extra = match arg_attrs.get(i) {
+                            Some(Attr::Dict(d)) if !d.is_empty() => self.dict_suffix(d),
+                            _ => String::new(),
+                        };
+                        format!("{}: {}{extra}", self.name(a), self.vty(a))
+                    })
+                    .collect();
+                s.push_str(&args.join(", "));
+            }
+        }
+        s.push(')');
+        match results.len() {
+            0 => {}
+            1 => {
+                let _ = write!(s, " -> {}", self.ty(results[0]));
+            }
+            _ => {
+                let tys: Vec<String> = results.iter().map(|&t| self.ty(t)).collect();
+                let _ = write!(s, " -> ({})", tys.join(", "));
+            }
+        }
+        let attrs: Vec<_> = data.attrs.iter().filter(|(k, _)| k != "arg_attrs").cloned().collect();
+        if !attrs.is_empty() {
+            let _ = write!(s, " attributes{}", self.dict_suffix(&attrs));
+        }
+        self.out.push_str(&s);
+        if let Some(&region) = data.regions.first() {
+            let nargs = self.m.region(region).blocks.first().map(|&b| self.m.block(b).args.len()).unwrap_or(0);
+            self.region(region, depth, nargs);
+        }
+    }
+
+    /// ` {` newline, blocks, `}` at `depth`. `header_args` entry-block arguments are printed by
+    /// the op header; any others get a `^label(...)` line.
+    fn region(&mut self, r: RegionId, depth: usize, header_args: usize) {
+        self.out.push_str(" {\n");
+        let blocks: Vec<BlockId> = self.m.region(r).blocks.clone();
+        for (i, &b) in blocks.iter().enumerate() {
+            let block = self.m.block(b);
+            let needs_label = i > 0 || block.label.is_some() || (block.args.len() > header_args);
+            if needs_label {
+                let label = block.label.clone().unwrap_or_else(|| format!("bb{i}"));
+                self.indent(depth);
+                let _ = write!(self.out, "^{label}");
+                if !block.args.is_empty() {
+                    let args: Vec<String> = block.args.iter().map(|&a| format!("{}: {}", self.name(a), self.vty(a))).collect();
+                    let _ = write!(self.out, "({})", args.join(", "));
+                }
+                self.out.push_str(":\n");
+            }
+            for &op in &self.m.block(b).ops.clone() {
+                self.op(op, depth + 1);
+            }
+        }
+        self.indent(depth);
+        self.out.push('}');
+    }
+
+    fn dict_suffix(&self, attrs: &[(String, Attr)]) -> String {
+        if attrs.is_empty() {
+            return String::new();
+        }
+        format!(" {}", self.dict(attrs))
+    }
+
+    fn dict(&self, attrs: &[(String, Attr)]) -> String {
+        let items: Vec<String> = attrs
+            .iter()
+            .map(|(k, a)| {
+                let key = if k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.') && !k.is_empty() {
+                    k.clone()
+                } else {
+                    format!("\"{k}\"")
+                };
+                match a {
+                    Attr::Unit => key,
+                    other => format!("{key} = {}", self.attr(other)),
+                }
+            })
+            .collect();
+        format!("{{{}}}", items.join(", "))
+    }
+
+    fn attr(&self, a: &Attr) -> String {
+        match a {
+            Attr::Unit => "unit".into(),
+            Attr::Bool(b) => b.to_string(),
+            Attr::Int(v, None) => v.to_string(),
+            Attr::Int(v, Some(t)) => format!("{v} : {}", self.ty(*t)),
+            Attr::Float(v, None) => format_float(*v),
+            Attr::Float(v, Some(t)) => format!("{} : {}", format_float(*v), self.ty(*t)),
+            Attr::Str(s) => format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")),
+            Attr::Array(items) => format!("[{}]", items.iter().map(|i| self.attr(i)).collect::<Vec<_>>().join(", ")),
+            Attr::Enum(e) => match e.kind().style {
+                EnumStyle::Short => format!("#pto<{} {}>", e.kind_name(), e.value_name()),
+                EnumStyle::Dotted => format!("#pto.{}<{}>", e.kind_name(), e.value_name()),
+            },
+            Attr::Type(t) => self.ty(*t),
+            Attr::Symbol(s) => format!("@{s}"),
+            Attr::Dict(d) => self.dict(d),
+            Attr::Opaque(s) => s.clone(),
+        }
+    }
+
+    fn generic_fallback(&mut self, id: OpId) {
+        let data = self.m.op(id);
+        let name = self.op_name(data.opcode, false);
+        self.out.push_str(&name);
+        let Payload::Generic(pieces) = &data.payload else { return };
+        let depth = self.current_depth();
+        let text = self.pieces(pieces, id, depth, true);
+        self.out.push_str(&text);
+    }
+
+    /// Depth of the line being written (counted from its indentation).
+    fn current_depth(&self) -> usize {
+        let line = self.out.rsplit('\n').next().unwrap_or("");
+        (line.len() - line.trim_start().len()) / 2
+    }
+
+    fn pieces(&mut self, pieces: &[Piece], id: OpId, depth: usize, after_name: bool) -> String {
+        let mut s = String::new();
+        for (i, p) in pieces.iter().enumerate() {
+            let attach = match p {
+                Piece::Punct(",") => true,
+                Piece::Group('(' | '[', _) if i == 0 && after_name => true,
+                Piece::Group('(' | '[', _) => matches!(pieces.get(i.wrapping_sub(1)), Some(Piece::Symbol(_))),
+                _ => i == 0 && !after_name,
+            };
+            if !attach {
+                s.push(' ');
+            }
+            match p {
+                Piece::Word(w) => s.push_str(w),
+                Piece::Value(v) => s.push_str(&self.name(*v)),
+                Piece::Type(t) => s.push_str(&self.ty(*t)),
+                Piece::Attr(a) => s.push_str(&self.attr(a)),
+                Piece::Symbol(sym) => {
+                    let _ = write!(s, "@{sym}");
+                }
+                Piece::Literal(l) => s.push_str(l),
+                Piece::Punct(p) => s.push_str(p),
+                Piece::Group('<', inner) => {
+                    let text = self.pieces(inner, id, depth, false);
+                    let _ = write!(s, "<{}>", text.trim());
+                }
+                Piece::Group(open, inner) => {
+                    let close = if *open == '(' { ')' } else { ']' };
+                    let text = self.pieces(inner, id, depth, false);
+                    let _ = write!(s, "{open}{}{close}", text.trim());
+                }
+                Piece::Dict(d) => s.push_str(&self.dict(d)),
+                Piece::Region(r) => {
+                    let Some(&region) = self.m.op(id).regions.get(*r as usize) else { continue };
+                    // Regions are printed straight into the output: flush what we have first.
+                    self.out.push_str(s.trim_end());
+                    s.clear();
+                    self.region(region, depth, 0);
+                }
+            }
+        }
+        s
+    }
+}

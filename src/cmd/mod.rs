@@ -1,0 +1,6 @@
+//! One module per subcommand. Each turns its options into library calls and returns an
+//! [`crate::Outcome`]; nothing here prints or exits.
+
+pub mod fmt;
+pub mod ops;
+pub mod verify;

@@ -1,0 +1,47 @@
+//! `pto verify`: parse and run the structural verifier.
+//!
+//! `--target` is accepted now and recorded in the summary; per-target legality checks are the
+//! lowering pipeline's first pass and plug in here when it lands.
+
+use crate::render::render;
+use crate::{parse_file, read_input, ErrorFormat, Outcome, TargetName};
+use pto_ir::diag::SourceMap;
+use pto_ir::verify::verify;
+
+/// Options of `pto verify`.
+#[derive(Debug, Clone)]
+pub struct VerifyOptions {
+    /// Input path (`-` for stdin).
+    pub input: String,
+    /// Target profile.
+    pub target: Option<TargetName>,
+    /// Diagnostic format.
+    pub error_format: ErrorFormat,
+}
+
+/// Runs `pto verify`.
+pub fn run(opts: &VerifyOptions) -> Outcome {
+    let mut sources = SourceMap::default();
+    let file = match read_input(&opts.input, &mut sources) {
+        Ok(f) => f,
+        Err(e) => return Outcome::usage_error(e),
+    };
+    let (module, mut diags) = match parse_file(&sources, file) {
+        Ok(ok) => ok,
+        Err(diags) => return Outcome { stdout: String::new(), stderr: render(&sources, &diags.0, opts.error_format), code: 1 },
+    };
+    diags.0.extend(verify(&module).0);
+    let code = if diags.has_errors() { 1 } else { 0 };
+    let stdout = if code == 0 {
+        let name = sources.get(file).map(|f| f.name.clone()).unwrap_or_default();
+        let target = match opts.target {
+            Some(TargetName::A2A3) => ", target a2a3",
+            Some(TargetName::A5) => ", target a5",
+            None => "",
+        };
+        format!("{name}: ok ({:?}, {} ops{target})\n", module.level(), module.walk().len())
+    } else {
+        String::new()
+    };
+    Outcome { stdout, stderr: render(&sources, &diags.0, opts.error_format), code }
+}

@@ -1,0 +1,83 @@
+//! # pto — the command-line toolchain for the PTO tile ISA
+//!
+//! This crate is the thin layer between the command line and the library crates: it reads
+//! inputs, calls [`pto_asm`], [`pto_ir`] (and later `pto-lower` / `pto-sim`), and renders
+//! diagnostics. Every subcommand lives in its own module under [`cmd`] and returns an
+//! [`Outcome`] (stdout text, rendered diagnostics, exit code) so tests can run it in-process.
+//!
+//! Exit codes: 0 success, 1 the input has errors (diagnostics printed), 2 usage or I/O error.
+
+#![deny(missing_docs)]
+
+pub mod cmd;
+pub mod render;
+
+use pto_ir::diag::{Diagnostics, FileId, SourceMap};
+
+/// What a subcommand produced.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Outcome {
+    /// Text for stdout.
+    pub stdout: String,
+    /// Text for stderr (rendered diagnostics, messages).
+    pub stderr: String,
+    /// Process exit code.
+    pub code: i32,
+}
+
+impl Outcome {
+    /// A usage or I/O failure (exit 2).
+    pub fn usage_error(msg: impl Into<String>) -> Outcome {
+        Outcome { stdout: String::new(), stderr: format!("error: {}\n", msg.into()), code: 2 }
+    }
+}
+
+/// Target profile names accepted on the command line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TargetName {
+    /// Ascend A2/A3.
+    A2A3,
+    /// Ascend A5.
+    A5,
+}
+
+impl TargetName {
+    /// Parses `a2a3`, `a3`, `a2` (all A2/A3) and `a5`, case-insensitively (as `ptoas --pto-arch`).
+    pub fn parse(s: &str) -> Result<TargetName, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "a2a3" | "a3" | "a2" => Ok(TargetName::A2A3),
+            "a5" => Ok(TargetName::A5),
+            other => Err(format!("unknown target `{other}` (expected a2a3, a3, a2 or a5)")),
+        }
+    }
+}
+
+/// How diagnostics are printed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum ErrorFormat {
+    /// Source line with a caret (rustc style).
+    #[default]
+    Human,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Reads a file (`-` = stdin) into a source map.
+pub fn read_input(path: &str, sources: &mut SourceMap) -> Result<FileId, String> {
+    let (name, text) = if path == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| format!("cannot read stdin: {e}"))?;
+        ("<stdin>".to_string(), s)
+    } else {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+        let text = String::from_utf8(bytes).map_err(|e| format!("`{path}` is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))?;
+        (path.to_string(), text)
+    };
+    Ok(sources.add(name, text))
+}
+
+/// Parses the file `file` of `sources`.
+pub fn parse_file(sources: &SourceMap, file: FileId) -> Result<(pto_ir::Module, Diagnostics), Diagnostics> {
+    let text = sources.get(file).map(|f| f.text.as_str()).unwrap_or("");
+    pto_asm::parse(text, file)
+}

@@ -1,0 +1,109 @@
+//! Rendering of diagnostics: human (source line + caret, via `codespan-reporting`) or JSON lines.
+
+use crate::ErrorFormat;
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{emit_into_string, Config};
+use pto_ir::diag::{Diagnostic, Severity, SourceMap, Span};
+use serde_json::json;
+
+/// Renders diagnostics in the chosen format.
+pub fn render(sources: &SourceMap, diags: &[Diagnostic], format: ErrorFormat) -> String {
+    match format {
+        ErrorFormat::Human => render_human(sources, diags),
+        ErrorFormat::Json => diags.iter().map(|d| render_json(sources, d) + "\n").collect(),
+    }
+}
+
+fn render_human(sources: &SourceMap, diags: &[Diagnostic]) -> String {
+    let mut files = SimpleFiles::new();
+    let mut ids = Vec::new();
+    let mut i = 0;
+    while let Some(f) = sources.get(pto_ir::FileId(i)) {
+        ids.push(files.add(f.name.clone(), f.text.clone()));
+        i += 1;
+    }
+    let config = Config::default();
+    let mut out = String::new();
+    for d in diags {
+        let severity = match d.severity {
+            Severity::Error => CsSeverity::Error,
+            Severity::Warning => CsSeverity::Warning,
+        };
+        let clamp = |s: Span| -> Option<(usize, std::ops::Range<usize>)> {
+            let f = sources.get(s.file)?;
+            let len = f.text.len();
+            let start = (s.start as usize).min(len);
+            let end = (s.end as usize).clamp(start, len);
+            Some((*ids.get(s.file.0 as usize)?, start..end))
+        };
+        let mut labels = Vec::new();
+        if let Some((fid, range)) = clamp(d.span) {
+            let text = match (&d.expected, &d.actual) {
+                (Some(e), Some(a)) => format!("expected {e}, found {a}"),
+                _ => String::new(),
+            };
+            labels.push(Label::primary(fid, range).with_message(text));
+        }
+        for (span, msg) in &d.labels {
+            if let Some((fid, range)) = clamp(*span) {
+                labels.push(Label::secondary(fid, range).with_message(msg.clone()));
+            }
+        }
+        let mut notes = Vec::new();
+        if let Some(op) = &d.op {
+            let operand = d.operand.as_ref().map(|o| format!(", operand {o}")).unwrap_or_default();
+            notes.push(format!("op: {op}{operand}"));
+        } else if let Some(operand) = &d.operand {
+            notes.push(format!("operand: {operand}"));
+        }
+        notes.extend(d.notes.iter().cloned());
+        let cs = CsDiagnostic::new(severity)
+            .with_code(d.class.as_str())
+            .with_message(d.message.clone())
+            .with_labels(labels)
+            .with_notes(notes);
+        match emit_into_string(&config, &files, &cs) {
+            Ok(s) => out.push_str(&s),
+            Err(_) => out.push_str(&format!("{}: {}[{}]: {}\n", sources.location(d.span), "error", d.class, d.message)),
+        }
+    }
+    out
+}
+
+/// One diagnostic as a JSON object (one line).
+pub fn render_json(sources: &SourceMap, d: &Diagnostic) -> String {
+    let (file, line, col, end_line, end_col) = match sources.get(d.span.file) {
+        Some(f) => {
+            let (l, c) = f.line_col(d.span.start);
+            let (el, ec) = f.line_col(d.span.end);
+            (f.name.clone(), l, c, el, ec)
+        }
+        None => (String::new(), 0, 0, 0, 0),
+    };
+    let labels: Vec<_> = d
+        .labels
+        .iter()
+        .map(|(s, m)| {
+            let (l, c) = sources.get(s.file).map(|f| f.line_col(s.start)).unwrap_or((0, 0));
+            json!({"line": l, "col": c, "message": m})
+        })
+        .collect();
+    json!({
+        "class": d.class.as_str(),
+        "severity": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
+        "message": d.message,
+        "file": file,
+        "line": line,
+        "col": col,
+        "end_line": end_line,
+        "end_col": end_col,
+        "op": d.op,
+        "operand": d.operand,
+        "expected": d.expected,
+        "actual": d.actual,
+        "labels": labels,
+        "notes": d.notes,
+    })
+    .to_string()
+}
