@@ -22,6 +22,7 @@
 
 pub mod attr;
 pub mod diag;
+pub mod equiv;
 pub mod module;
 pub mod ops;
 pub mod tile_rules;
