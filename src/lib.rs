@@ -11,6 +11,7 @@
 
 pub mod cmd;
 pub mod render;
+pub mod workload;
 
 use pto_ir::diag::{Diagnostics, FileId, SourceMap};
 

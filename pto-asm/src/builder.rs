@@ -7,7 +7,7 @@
 //! build are remembered so their later uses do not produce a cascade of follow-up errors.
 
 use crate::attrs::parse_attr_text;
-use crate::syntax::{LitKind, Node, Rule, Syn};
+use crate::syntax::{inner, LitKind, Node, Rule, Syn};
 use crate::types::parse_type;
 use pest::iterators::Pair;
 use pto_ir::attr::Attr;
@@ -176,7 +176,7 @@ impl<'i> Builder<'i> {
         self.m.body = Some(body);
         let block = self.m.add_block(body, None);
         self.scopes.push(Scope { names: HashMap::new(), isolated: true });
-        for stmt in file.into_inner() {
+        for stmt in inner(file) {
             if stmt.as_rule() == Rule::EOI {
                 break;
             }
@@ -311,8 +311,8 @@ impl<'i> Builder<'i> {
 
     fn dict_attrs(&mut self, dict: &Pair<'i, Rule>) -> BResult<Vec<(String, Attr)>> {
         let mut out = Vec::new();
-        for entry in dict.clone().into_inner() {
-            let mut it = entry.into_inner();
+        for entry in inner(dict.clone()) {
+            let mut it = inner(entry);
             let Some(key) = it.next() else { continue };
             let k = key.as_str().trim_matches('"').to_string();
             let v = match it.next() {
@@ -326,9 +326,9 @@ impl<'i> Builder<'i> {
 
     fn attr_value(&mut self, p: Pair<'i, Rule>) -> BResult<Attr> {
         let span = p.as_span();
-        let mut inner = p.into_inner();
-        let Some(first) = inner.next() else { return Ok(Attr::Unit) };
-        let ty = match inner.next() {
+        let mut children = inner(p);
+        let Some(first) = children.next() else { return Ok(Attr::Unit) };
+        let ty = match children.next() {
             Some(t) => Some(self.intern_type_text(t.as_str(), t.as_span().start())?),
             None => None,
         };
@@ -341,7 +341,7 @@ impl<'i> Builder<'i> {
             Rule::literal => self.literal_attr(first.as_str(), start, ty),
             Rule::array_attr => {
                 let mut items = Vec::new();
-                for item in first.into_inner() {
+                for item in inner(first) {
                     items.push(self.attr_value(item)?);
                 }
                 Ok(Attr::Array(items))
@@ -388,9 +388,9 @@ impl<'i> Builder<'i> {
     // ------------------------------------------------------------------ statements
 
     fn build_directive(&mut self, stmt: Pair<'i, Rule>, block: BlockId) -> BResult<()> {
-        let Some(d) = stmt.into_inner().next() else { return Ok(()) };
+        let Some(d) = inner(stmt).next() else { return Ok(()) };
         let rule = d.as_rule();
-        let mut it = d.into_inner();
+        let mut it = inner(d);
         let (Some(value), Some(second)) = (it.next(), it.next()) else { return Ok(()) };
         let vspan = self.span(value.as_span().start(), value.as_span().end());
         let name = strip_pct(value.as_str());
@@ -416,7 +416,7 @@ impl<'i> Builder<'i> {
     }
 
     fn build_block_label(&mut self, stmt: Pair<'i, Rule>, region: RegionId) -> BResult<BlockId> {
-        let mut it = stmt.into_inner();
+        let mut it = inner(stmt);
         let label = it.next().map(|l| l.as_str()[1..].to_string());
         let region_blocks = &self.m.region(region).blocks;
         // A label on an empty entry block names that block instead of starting a new one.
@@ -458,10 +458,10 @@ impl<'i> Builder<'i> {
         let mut name: &'i str = "";
         let mut name_start = span.start();
         let mut pieces: Vec<Node<'i>> = Vec::new();
-        for p in stmt.into_inner() {
+        for p in inner(stmt) {
             match p.as_rule() {
                 Rule::result_list => {
-                    for r in p.into_inner() {
+                    for r in inner(p) {
                         let rs = self.span(r.as_span().start(), r.as_span().end());
                         let text = r.as_str();
                         match text.split_once(':') {
@@ -575,7 +575,7 @@ impl<'i> Builder<'i> {
         }
         let mut current = block;
         if let Some(pair) = plan.pair {
-            for stmt in pair.into_inner() {
+            for stmt in inner(pair) {
                 if let Some(b) = self.build_stmt(stmt, region, current) {
                     current = b;
                 }
@@ -589,7 +589,7 @@ impl<'i> Builder<'i> {
         match &n.syn {
             Syn::Region(p) => Some(RegionPlan { pair: Some(p.clone()), args, isolated }),
             // `{}` / `{\n}` parse as an empty dictionary; in region position they are an empty region.
-            Syn::Dict(p) if p.clone().into_inner().next().is_none() => Some(RegionPlan { pair: None, args, isolated }),
+            Syn::Dict(p) if inner(p.clone()).next().is_none() => Some(RegionPlan { pair: None, args, isolated }),
             _ => None,
         }
     }

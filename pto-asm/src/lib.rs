@@ -19,6 +19,8 @@
 
 #![deny(missing_docs)]
 
+extern crate alloc;
+
 mod attrs;
 mod builder;
 pub mod print;
@@ -35,3 +37,9 @@ pub fn parse(src: &str, file: FileId) -> Result<(Module, Diagnostics), Diagnosti
 }
 
 pub use print::{print_module, PrintOptions};
+
+/// Runs only the grammar (no builder); for profiling the two stages separately.
+#[doc(hidden)]
+pub fn grammar_only(src: &str) -> bool {
+    syntax::parse_file(src, FileId(0)).is_ok()
+}

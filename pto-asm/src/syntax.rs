@@ -12,6 +12,11 @@ use pto_ir::diag::{DiagClass, Diagnostic, FileId, Span};
 #[grammar = "pto.pest"]
 pub(crate) struct PtoGrammar;
 
+/// The children of a pair, comments left out.
+pub(crate) fn inner<'i>(p: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
+    p.into_inner().filter(|c| c.as_rule() != Rule::comment)
+}
+
 /// Kind of a literal token.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum LitKind {
@@ -60,8 +65,8 @@ impl<'i> Node<'i> {
             Rule::arrow => Syn::Punct("->"),
             Rule::punct => Syn::Punct(text),
             Rule::literal => {
-                let inner = p.into_inner().next();
-                let kind = match inner.as_ref().map(|i| i.as_rule()) {
+                let first = inner(p).next();
+                let kind = match first.as_ref().map(|i| i.as_rule()) {
                     Some(Rule::float_lit) => LitKind::Float,
                     Some(Rule::hex_lit) => LitKind::Hex,
                     Some(Rule::string_lit) => LitKind::Str,
@@ -69,9 +74,9 @@ impl<'i> Node<'i> {
                 };
                 Syn::Lit(text, kind)
             }
-            Rule::paren_group => Syn::Group('(', p.into_inner().map(Node::from_pair).collect()),
-            Rule::square_group => Syn::Group('[', p.into_inner().map(Node::from_pair).collect()),
-            Rule::angle_group => Syn::Angle(p.into_inner().next().map(|t| t.as_str()).unwrap_or("")),
+            Rule::paren_group => Syn::Group('(', inner(p).map(Node::from_pair).collect()),
+            Rule::square_group => Syn::Group('[', inner(p).map(Node::from_pair).collect()),
+            Rule::angle_group => Syn::Angle(inner(p).next().map(|t| t.as_str()).unwrap_or("")),
             Rule::dict => Syn::Dict(p),
             Rule::region => Syn::Region(p),
             _ => Syn::Word(text),
@@ -124,8 +129,52 @@ fn friendly(rule: &Rule) -> &'static str {
     }
 }
 
+/// Deepest bracket nesting accepted. pest recurses once per level and runs without its
+/// per-call stack probe (for speed), so depth is bounded here, before parsing.
+pub(crate) const MAX_NESTING: usize = 128;
+
+/// Finds the first bracket that opens level `MAX_NESTING + 1` (outside strings and comments).
+fn too_deep(src: &str) -> Option<usize> {
+    let bytes = src.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' | b'<' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(i);
+                }
+            }
+            b'>' if i > 0 && bytes[i - 1] == b'-' => {}
+            b')' | b']' | b'}' | b'>' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Parses a whole file into its top-level `file` pair, or a located diagnostic.
 pub(crate) fn parse_file(src: &str, file: FileId) -> Result<Pair<'_, Rule>, Diagnostic> {
+    if let Some(at) = too_deep(src) {
+        return Err(Diagnostic::error(
+            DiagClass::ParseUnexpectedToken,
+            Span::new(file, at, at + 1),
+            format!("brackets nested more than {MAX_NESTING} levels deep"),
+        ));
+    }
     match PtoGrammar::parse(Rule::file, src) {
         Ok(mut pairs) => pairs.next().ok_or_else(|| Diagnostic::error(DiagClass::ParseUnexpectedEof, Span::new(file, 0, 0), "empty parse")),
         Err(e) => Err(convert_error(e, src, file)),
@@ -138,7 +187,9 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, file: FileId) -> Diagno
         pest::error::InputLocation::Span((s, _)) => s,
     };
     let mut expected: Vec<&str> = match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } => positives.iter().map(friendly).collect(),
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            positives.iter().filter(|r| **r != Rule::comment).map(friendly).collect()
+        }
         pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
     };
     expected.sort();

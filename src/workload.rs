@@ -1,0 +1,47 @@
+//! Generated workloads for benchmarks and scaling tests.
+
+use std::fmt::Write;
+
+/// How the generated kernel spells its `tile_buf` types.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Spelling {
+    /// `!pto.tile_buf<loc=vec, dtype=f32, rows=32, ...>` (what PTOAS's samples use).
+    Legacy,
+    /// `!pto.tile_buf<vec, 32x32xf32>` (what the PTOAS printer and `pto fmt` emit).
+    Compact,
+}
+
+/// The PTOAS-style Level-2 kernel of the foundation benchmark: three `32x32xf32` Vec tiles
+/// loaded from GM, then `n` repetitions of a `tadd` and a `tmax` on them, then a store.
+pub fn tadd_tmax_kernel(n: usize) -> String {
+    tadd_tmax_kernel_spelled(n, Spelling::Legacy)
+}
+
+/// [`tadd_tmax_kernel`] with a chosen `tile_buf` spelling.
+pub fn tadd_tmax_kernel_spelled(n: usize, spelling: Spelling) -> String {
+    let legacy = "!pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
+    #[allow(non_snake_case)]
+    let TB = if spelling == Spelling::Legacy { legacy } else { "!pto.tile_buf<vec, 32x32xf32>" };
+    let mut s = String::with_capacity(400 * n + 4096);
+    s.push_str("module {\n  func.func @tadd_tmax(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<f32>, %arg2: !pto.ptr<f32>) {\n");
+    s.push_str("    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n    %c32 = arith.constant 32 : index\n");
+    for (i, arg) in ["%arg0", "%arg1", "%arg2"].iter().enumerate() {
+        let _ = writeln!(s, "    %v{i} = pto.make_tensor_view {arg}, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf32>");
+        let _ = writeln!(
+            s,
+            "    %p{i} = pto.partition_view %v{i}, offsets = [%c0, %c0], sizes = [%c32, %c32] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>"
+        );
+    }
+    for t in ["a", "b", "c"] {
+        let _ = writeln!(s, "    %{t} = pto.alloc_tile : {TB}");
+    }
+    let _ = writeln!(s, "    pto.tload ins(%p0 : !pto.partition_tensor_view<32x32xf32>) outs(%a : {TB})");
+    let _ = writeln!(s, "    pto.tload ins(%p1 : !pto.partition_tensor_view<32x32xf32>) outs(%b : {TB})");
+    for _ in 0..n {
+        let _ = writeln!(s, "    pto.tadd ins(%a, %b : {TB}, {TB}) outs(%c : {TB})");
+        let _ = writeln!(s, "    pto.tmax ins(%c, %b : {TB}, {TB}) outs(%a : {TB})");
+    }
+    let _ = writeln!(s, "    pto.tstore ins(%a : {TB}) outs(%p2 : !pto.partition_tensor_view<32x32xf32>)");
+    s.push_str("    return\n  }\n}\n");
+    s
+}
