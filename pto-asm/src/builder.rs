@@ -1280,9 +1280,16 @@ impl<'i> Builder<'i> {
         let g = c.expect_group('(')?;
         let Syn::Group(_, inner) = &g.syn else { unreachable!("expect_group returns a group") };
         let mut args = Vec::new();
+        let mut params = Vec::new();
         let mut arg_attrs = Vec::new();
         for part in split_commas(inner) {
             match part {
+                [t @ Node { syn: Syn::Type(_) | Syn::Word(_), .. }] => {
+                    // Declaration style: `(index, f32)`.
+                    let ty = self.type_of(t)?;
+                    params.push(ty);
+                    arg_attrs.push(Attr::Dict(Vec::new()));
+                }
                 [v @ Node { syn: Syn::Value(nm), .. }, Node { syn: Syn::Punct(":"), .. }, t, rest @ ..] => {
                     let ty = self.type_of(t)?;
                     args.push((*nm, ty, self.node_span(v)));
@@ -1316,8 +1323,16 @@ impl<'i> Builder<'i> {
         if arg_attrs.iter().any(|a| !matches!(a, Attr::Dict(d) if d.is_empty())) {
             parts.data.attrs.push(("arg_attrs".into(), Attr::Array(arg_attrs)));
         }
-        parts.data.payload = Payload::Func { name, visibility, results };
-        if !c.done() {
+        let has_body = !c.done();
+        if has_body && !params.is_empty() {
+            return Err(c.error("named arguments (`%name: type`) in a function with a body"));
+        }
+        if !has_body {
+            // A declaration keeps only the parameter types.
+            params.extend(args.iter().map(|a| a.1));
+        }
+        parts.data.payload = Payload::Func { name, visibility, results, params };
+        if has_body {
             parts.regions.push(self.expect_region(&mut c, args, true)?);
         }
         c.expect_end()?;

@@ -488,7 +488,7 @@ impl<'m> Printer<'m> {
 
     fn func(&mut self, id: OpId, depth: usize) {
         let data = self.m.op(id);
-        let Payload::Func { name, visibility, results } = &data.payload else { return self.generic_fallback(id) };
+        let Payload::Func { name, visibility, results, params } = &data.payload else { return self.generic_fallback(id) };
         let mut s = String::from("func.func ");
         if let Some(v) = visibility {
             let _ = write!(s, "{v} ");
@@ -516,6 +516,8 @@ impl<'m> Printer<'m> {
                     .collect();
                 s.push_str(&args.join(", "));
             }
+        } else {
+            s.push_str(&params.iter().map(|&t| self.ty(t)).collect::<Vec<_>>().join(", "));
         }
         s.push(')');
         match results.len() {

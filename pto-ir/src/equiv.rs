@@ -97,8 +97,9 @@ impl Dumper<'_> {
         let attrs: Vec<String> = data.attrs.iter().map(|(k, a)| format!("{k}={}", self.attr(a))).collect();
         let payload = match &data.payload {
             Payload::Generic(pieces) => pieces.iter().map(|p| self.piece(p)).collect::<Vec<_>>().join(" "),
-            Payload::Func { name, visibility, results } => {
-                format!("func {name} {visibility:?} -> {}", results.iter().map(|t| self.m.ty(*t).to_string()).collect::<Vec<_>>().join(","))
+            Payload::Func { name, visibility, results, params } => {
+                let tys = |ts: &[crate::types::TypeId]| ts.iter().map(|t| self.m.ty(*t).to_string()).collect::<Vec<_>>().join(",");
+                format!("func {name} {visibility:?} ({}) -> {}", tys(params), tys(results))
             }
             other => format!("{other:?}"),
         };

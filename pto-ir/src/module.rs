@@ -115,6 +115,9 @@ pub enum Payload {
         visibility: Option<String>,
         /// Declared result types.
         results: Vec<TypeId>,
+        /// Parameter types of a declaration (a function without a body); empty when the
+        /// function has a body, whose entry-block arguments carry names and types.
+        params: Vec<TypeId>,
     },
     /// `func.call`: callee and whether an explicit signature was written.
     Call {

@@ -1,0 +1,116 @@
+//! File-driven conformance suite: every `tests/conformance/<suite>/*.pto` carries its own
+//! expectations.
+//!
+//! Directives (comment lines anywhere in the file):
+//! * `// check: verify` — parse + structural verify (the default);
+//! * `// check: fmt` / `// check: fmt --to as` / `// check: fmt --to ssa` — print the module
+//!   (canonically, or converted) and pin the text with an insta snapshot; the output must
+//!   re-parse to a structurally equal module (after conversion: must print back to the same
+//!   text when converted again).
+//!
+//! Expected diagnostics are written next to the line they belong to, as a trailing comment:
+//! `pto.tadd ins(...) outs(...)  // error: STRUCT_DTYPE_MISMATCH` (or `// warning: CLASS`).
+//! The set of (line, severity, class) found must equal the set written, exactly: a missing and
+//! an unexpected diagnostic both fail.
+
+use pto_asm::print::{print_module, PrintOptions};
+use pto_ir::diag::{Diagnostic, Severity, SourceMap};
+use pto_ir::equiv::structurally_equal;
+use pto_ir::TextForm;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    let mut out = Vec::new();
+    let Ok(suites) = std::fs::read_dir(&root) else { return out };
+    for suite in suites.flatten() {
+        if suite.path().is_dir() && suite.file_name() != "isa-examples" {
+            for f in std::fs::read_dir(suite.path()).into_iter().flatten().flatten() {
+                if f.path().extension().is_some_and(|e| e == "pto") {
+                    out.push(f.path());
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `(line, severity, class)` expectations from trailing `// error: X` / `// warning: X` comments.
+fn expectations(text: &str) -> BTreeSet<(usize, String, String)> {
+    let mut out = BTreeSet::new();
+    for (i, line) in text.lines().enumerate() {
+        for sev in ["error", "warning"] {
+            let tag = format!("// {sev}: ");
+            if let Some(pos) = line.find(&tag) {
+                let class = line[pos + tag.len()..].split_whitespace().next().unwrap_or("").to_string();
+                out.insert((i + 1, sev.to_string(), class));
+            }
+        }
+    }
+    out
+}
+
+fn found(sources: &SourceMap, diags: &[Diagnostic]) -> BTreeSet<(usize, String, String)> {
+    diags
+        .iter()
+        .map(|d| {
+            let (line, _) = sources.get(d.span.file).map(|f| f.line_col(d.span.start)).unwrap_or((0, 0));
+            let sev = if d.severity == Severity::Error { "error" } else { "warning" };
+            (line, sev.to_string(), d.class.as_str().to_string())
+        })
+        .collect()
+}
+
+fn checks(text: &str) -> Vec<String> {
+    let list: Vec<String> = text.lines().filter_map(|l| l.trim().strip_prefix("// check: ").map(|c| c.trim().to_string())).collect();
+    if list.is_empty() { vec!["verify".to_string()] } else { list }
+}
+
+#[test]
+fn conformance_files() {
+    let files = files();
+    assert!(files.len() >= 10, "expected the conformance suites, found {} files", files.len());
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let rel = path.strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance")).unwrap().display().to_string();
+        assert!(text.starts_with("// "), "{rel}: must start with a comment saying what it checks");
+        let mut sources = SourceMap::default();
+        let fid = sources.add(rel.clone(), text.clone());
+        let mut diags = Vec::new();
+        let module = match pto_asm::parse(&text, fid) {
+            Ok((m, warnings)) => {
+                diags.extend(warnings.0);
+                diags.extend(pto_ir::verify::verify(&m).0);
+                Some(m)
+            }
+            Err(d) => {
+                diags.extend(d.0);
+                None
+            }
+        };
+        let want = expectations(&text);
+        let got = found(&sources, &diags);
+        assert_eq!(got, want, "{rel}: diagnostics (line, severity, class) differ; messages: {:#?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>());
+        for check in checks(&text) {
+            let form = match check.as_str() {
+                "verify" => continue,
+                "fmt" => None,
+                "fmt --to as" => Some(TextForm::Short),
+                "fmt --to ssa" => Some(TextForm::Ssa),
+                other => panic!("{rel}: unknown check `{other}`"),
+            };
+            let module = module.as_ref().unwrap_or_else(|| panic!("{rel}: `{check}` needs a file that parses"));
+            let printed = print_module(module, &PrintOptions { form }).unwrap_or_else(|e| panic!("{rel}: {e}"));
+            let (again, _) = pto_asm::parse(&printed, fid).unwrap_or_else(|d| panic!("{rel}: output does not re-parse: {:?}\n{printed}", d.0));
+            if form.is_none() {
+                structurally_equal(module, &again).unwrap_or_else(|e| panic!("{rel}: round trip changed the IR: {e}"));
+            }
+            let reprinted = print_module(&again, &PrintOptions { form }).expect("prints");
+            assert_eq!(printed, reprinted, "{rel}: `{check}` output is not stable");
+            let name = format!("{}__{}", rel.replace(['/', '.'], "_"), check.replace([' ', '-'], "_"));
+            insta::assert_snapshot!(name, printed);
+        }
+    }
+}
