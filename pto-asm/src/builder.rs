@@ -7,9 +7,9 @@
 //! build are remembered so their later uses do not produce a cascade of follow-up errors.
 
 use crate::attrs::parse_attr_text;
-use crate::syntax::{inner, LitKind, Node, Rule, Syn};
+use crate::reader::{AttrKind, AttrNode, DictEntry, LitKind, Node, OpStmt, Stmt, Syn};
 use crate::types::parse_type;
-use pest::iterators::Pair;
+use std::rc::Rc;
 use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics, FileId, Span};
 use pto_ir::module::{BlockId, Module, OpData, Payload, Piece, RegionId, TextForm, ValueId};
@@ -27,7 +27,7 @@ struct Scope<'i> {
 
 /// A region still to be built: its syntax and the arguments of its entry block.
 struct RegionPlan<'i> {
-    pair: Option<Pair<'i, Rule>>,
+    stmts: Option<Rc<Vec<Stmt<'i>>>>,
     args: Vec<(&'i str, TypeId, Span)>,
     isolated: bool,
 }
@@ -171,41 +171,30 @@ impl<'i> Builder<'i> {
 
     // ------------------------------------------------------------------ entry point
 
-    pub(crate) fn build_file(mut self, file: Pair<'i, Rule>) -> Result<(Module, Diagnostics), Diagnostics> {
+    pub(crate) fn build_file(mut self, stmts: &[Stmt<'i>]) -> Result<(Module, Diagnostics), Diagnostics> {
         let body = self.m.add_region();
         self.m.body = Some(body);
         let block = self.m.add_block(body, None);
         self.scopes.push(Scope { names: HashMap::new(), isolated: true });
-        for stmt in inner(file) {
-            if stmt.as_rule() == Rule::EOI {
-                break;
-            }
+        for stmt in stmts {
             self.build_stmt(stmt, body, block);
         }
         if self.diags.has_errors() { Err(self.diags) } else { Ok((self.m, self.diags)) }
     }
 
-    fn build_stmt(&mut self, stmt: Pair<'i, Rule>, region: RegionId, block: BlockId) -> Option<BlockId> {
-        match stmt.as_rule() {
-            Rule::directive => {
-                if let Err(d) = self.build_directive(stmt, block) {
-                    self.diags.push(d);
-                }
-                None
+    fn build_stmt(&mut self, stmt: &Stmt<'i>, region: RegionId, block: BlockId) -> Option<BlockId> {
+        let result = match stmt {
+            Stmt::Arg { .. } | Stmt::Const { .. } => self.build_directive(stmt, block).map(|_| None),
+            Stmt::Label { name, args } => self.build_block_label(name.text, args.as_ref(), region).map(Some),
+            Stmt::Op(op) => {
+                self.build_op_stmt(op, block);
+                Ok(None)
             }
-            Rule::block_label => match self.build_block_label(stmt, region) {
-                Ok(b) => Some(b),
-                Err(d) => {
-                    self.diags.push(d);
-                    None
-                }
-            },
-            Rule::op_stmt => {
-                self.build_op_stmt(stmt, block);
-                None
-            }
-            _ => None,
-        }
+        };
+        result.unwrap_or_else(|d| {
+            self.diags.push(d);
+            None
+        })
     }
 
     // ------------------------------------------------------------------ names and types
@@ -309,47 +298,40 @@ impl<'i> Builder<'i> {
 
     // ------------------------------------------------------------------ attributes
 
-    fn dict_attrs(&mut self, dict: &Pair<'i, Rule>) -> BResult<Vec<(String, Attr)>> {
-        let mut out = Vec::new();
-        for entry in inner(dict.clone()) {
-            let mut it = inner(entry);
-            let Some(key) = it.next() else { continue };
-            let k = key.as_str().trim_matches('"').to_string();
-            let v = match it.next() {
+    fn dict_attrs(&mut self, entries: &[DictEntry<'i>]) -> BResult<Vec<(String, Attr)>> {
+        let mut out = Vec::with_capacity(entries.len());
+        for e in entries {
+            let v = match &e.value {
                 Some(val) => self.attr_value(val)?,
                 None => Attr::Unit,
             };
-            out.push((k, v));
+            out.push((e.key.text.trim_matches('"').to_string(), v));
         }
         Ok(out)
     }
 
-    fn attr_value(&mut self, p: Pair<'i, Rule>) -> BResult<Attr> {
-        let span = p.as_span();
-        let mut children = inner(p);
-        let Some(first) = children.next() else { return Ok(Attr::Unit) };
-        let ty = match children.next() {
-            Some(t) => Some(self.intern_type_text(t.as_str(), t.as_span().start())?),
+    fn attr_value(&mut self, a: &AttrNode<'i>) -> BResult<Attr> {
+        let ty = match &a.ty {
+            Some(t) => Some(self.intern_type_text(t.text, t.start)?),
             None => None,
         };
-        let start = first.as_span().start();
-        match first.as_rule() {
-            Rule::attr_item => parse_attr_text(first.as_str()).map_err(|msg| {
-                Diagnostic::error(DiagClass::ParseBadAttribute, self.span(start, span.end()), msg)
-            }),
-            Rule::type_item => Ok(Attr::Type(self.intern_type_text(first.as_str(), start)?)),
-            Rule::literal => self.literal_attr(first.as_str(), start, ty),
-            Rule::array_attr => {
-                let mut items = Vec::new();
-                for item in inner(first) {
-                    items.push(self.attr_value(item)?);
-                }
-                Ok(Attr::Array(items))
+        match &a.kind {
+            AttrKind::Attr(text) => {
+                parse_attr_text(text).map_err(|msg| Diagnostic::error(DiagClass::ParseBadAttribute, self.span(a.start, a.end), msg))
             }
-            Rule::dict => Ok(Attr::Dict(self.dict_attrs(&first)?)),
-            Rule::symbol => Ok(Attr::Symbol(first.as_str()[1..].to_string())),
-            Rule::angle_group => Ok(Attr::Opaque(first.as_str().to_string())),
-            _ => match first.as_str() {
+            AttrKind::Type(text) => Ok(Attr::Type(self.intern_type_text(text, a.start)?)),
+            AttrKind::Lit(text) => self.literal_attr(text, a.start, ty),
+            AttrKind::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(self.attr_value(item)?);
+                }
+                Ok(Attr::Array(out))
+            }
+            AttrKind::Dict(entries) => Ok(Attr::Dict(self.dict_attrs(entries)?)),
+            AttrKind::Symbol(text) => Ok(Attr::Symbol(text[1..].trim_matches('"').to_string())),
+            AttrKind::Angle(text) => Ok(Attr::Opaque(text.to_string())),
+            AttrKind::Word(w) => match *w {
                 "true" => Ok(Attr::Bool(true)),
                 "false" => Ok(Attr::Bool(false)),
                 "unit" => Ok(Attr::Unit),
@@ -387,37 +369,36 @@ impl<'i> Builder<'i> {
 
     // ------------------------------------------------------------------ statements
 
-    fn build_directive(&mut self, stmt: Pair<'i, Rule>, block: BlockId) -> BResult<()> {
-        let Some(d) = inner(stmt).next() else { return Ok(()) };
-        let rule = d.as_rule();
-        let mut it = inner(d);
-        let (Some(value), Some(second)) = (it.next(), it.next()) else { return Ok(()) };
-        let vspan = self.span(value.as_span().start(), value.as_span().end());
-        let name = strip_pct(value.as_str());
+    fn build_directive(&mut self, stmt: &Stmt<'i>, block: BlockId) -> BResult<()> {
         self.set_form(TextForm::Short);
-        if rule == Rule::arg_dir {
-            let ty = self.intern_type_text(second.as_str(), second.as_span().start())?;
-            let v = self.m.add_block_arg(block, ty, name.to_string(), vspan);
-            self.define(name, v, vspan);
-            return Ok(());
+        match stmt {
+            Stmt::Arg { value, ty } => {
+                let vspan = self.span(value.start, value.end());
+                let name = strip_pct(value.text);
+                let ty = self.intern_type_text(ty.text, ty.start)?;
+                let v = self.m.add_block_arg(block, ty, name.to_string(), vspan);
+                self.define(name, v, vspan);
+            }
+            Stmt::Const { value, lit, ty } => {
+                // `.const %c = literal : type` is an `arith.constant`.
+                let vspan = self.span(value.start, value.end());
+                let name = strip_pct(value.text);
+                let ty = self.intern_type_text(ty.text, ty.start)?;
+                let attr = self.literal_attr(lit.text, lit.start, Some(ty))?;
+                let mut data = OpData::new(Opcode::ArithConstant);
+                data.attrs.push(("value".into(), attr));
+                let op = self.m.add_op(data, vspan);
+                let v = self.m.add_result(op, ty, name.to_string(), vspan);
+                self.define(name, v, vspan);
+                self.m.append(block, op);
+            }
+            _ => {}
         }
-        // `.const %c = literal : type` is an `arith.constant`.
-        let Some(tyt) = it.next() else { return Ok(()) };
-        let ty = self.intern_type_text(tyt.as_str(), tyt.as_span().start())?;
-        let lit = second.as_str();
-        let attr = self.literal_attr(lit, second.as_span().start(), Some(ty))?;
-        let mut data = OpData::new(Opcode::ArithConstant);
-        data.attrs.push(("value".into(), attr));
-        let op = self.m.add_op(data, vspan);
-        let v = self.m.add_result(op, ty, name.to_string(), vspan);
-        self.define(name, v, vspan);
-        self.m.append(block, op);
         Ok(())
     }
 
-    fn build_block_label(&mut self, stmt: Pair<'i, Rule>, region: RegionId) -> BResult<BlockId> {
-        let mut it = inner(stmt);
-        let label = it.next().map(|l| l.as_str()[1..].to_string());
+    fn build_block_label(&mut self, label: &'i str, args: Option<&Node<'i>>, region: RegionId) -> BResult<BlockId> {
+        let label = Some(label[1..].to_string());
         let region_blocks = &self.m.region(region).blocks;
         // A label on an empty entry block names that block instead of starting a new one.
         let block = match region_blocks.last() {
@@ -427,12 +408,11 @@ impl<'i> Builder<'i> {
             }
             _ => self.m.add_block(region, label),
         };
-        if let Some(group) = it.next() {
-            let node = Node::from_pair(group);
+        if let Some(node) = args {
             if let Syn::Group(_, inner) = &node.syn {
                 for part in split_commas(inner) {
                     let [v @ Node { syn: Syn::Value(name), .. }, Node { syn: Syn::Punct(":"), .. }, t] = part else {
-                        let at = part.first().map(|n| self.node_span(n)).unwrap_or(self.node_span(&node));
+                        let at = part.first().map(|n| self.node_span(n)).unwrap_or(self.node_span(node));
                         return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, at, "expected a block argument `%name: type`"));
                     };
                     let ty = self.type_of(t)?;
@@ -451,38 +431,25 @@ impl<'i> Builder<'i> {
         }
     }
 
-    fn build_op_stmt(&mut self, stmt: Pair<'i, Rule>, block: BlockId) {
-        let span = stmt.as_span();
-        let op_span = self.span(span.start(), span.end());
+    fn build_op_stmt(&mut self, stmt: &OpStmt<'i>, block: BlockId) {
+        let op_span = self.span(stmt.start, stmt.end);
         let mut results: Vec<(&'i str, Span)> = Vec::new();
-        let mut name: &'i str = "";
-        let mut name_start = span.start();
-        let mut pieces: Vec<Node<'i>> = Vec::new();
-        for p in inner(stmt) {
-            match p.as_rule() {
-                Rule::result_list => {
-                    for r in inner(p) {
-                        let rs = self.span(r.as_span().start(), r.as_span().end());
-                        let text = r.as_str();
-                        match text.split_once(':') {
-                            Some((base, count)) => {
-                                let n: usize = count.trim().parse().unwrap_or(0);
-                                if n == 0 {
-                                    self.diags.push(Diagnostic::error(DiagClass::ParseBadLiteral, rs, "result group count must be positive"));
-                                }
-                                results.extend(std::iter::repeat_n((base, rs), n));
-                            }
-                            None => results.push((text, rs)),
-                        }
+        for r in &stmt.results {
+            let rs = self.span(r.start, r.end);
+            match &r.count {
+                Some(count) => {
+                    let n: usize = count.text.parse().unwrap_or(0);
+                    if n == 0 {
+                        self.diags.push(Diagnostic::error(DiagClass::ParseBadLiteral, rs, "result group count must be positive"));
                     }
+                    results.extend(std::iter::repeat_n((r.name, rs), n));
                 }
-                Rule::op_name => {
-                    name = p.as_str();
-                    name_start = p.as_span().start();
-                }
-                _ => pieces.push(Node::from_pair(p)),
+                None => results.push((r.name, rs)),
             }
         }
+        let name = stmt.name.text;
+        let name_start = stmt.name.start;
+        let pieces = &stmt.pieces;
         let name_span = self.span(name_start, name_start + name.len());
         let Some(opcode) = ops::lookup(name.trim_matches('"')) else {
             let mut d = Diagnostic::error(DiagClass::ParseUnknownOp, name_span, format!("unknown op `{name}`"));
@@ -495,7 +462,7 @@ impl<'i> Builder<'i> {
         };
         let spec = opcode.spec();
         let short = spec.dialect == ops::Dialect::Pto && !name.starts_with("pto.");
-        let cursor = Cursor { nodes: &pieces, pos: 0, op: name, file: self.file, end: span.end() };
+        let cursor = Cursor { nodes: pieces, pos: 0, op: name, file: self.file, end: stmt.end };
         let built = match spec.syntax {
             Syntax::Tile => self.fmt_tile(opcode, cursor, short, results.len()),
             Syntax::AllocTile => self.fmt_alloc_tile(cursor),
@@ -574,8 +541,8 @@ impl<'i> Builder<'i> {
             self.define(strip_pct(name), v, span);
         }
         let mut current = block;
-        if let Some(pair) = plan.pair {
-            for stmt in inner(pair) {
+        if let Some(stmts) = plan.stmts {
+            for stmt in stmts.iter() {
                 if let Some(b) = self.build_stmt(stmt, region, current) {
                     current = b;
                 }
@@ -587,9 +554,9 @@ impl<'i> Builder<'i> {
 
     fn region_plan(&self, n: &Node<'i>, args: Vec<(&'i str, TypeId, Span)>, isolated: bool) -> Option<RegionPlan<'i>> {
         match &n.syn {
-            Syn::Region(p) => Some(RegionPlan { pair: Some(p.clone()), args, isolated }),
+            Syn::Region(stmts) => Some(RegionPlan { stmts: Some(stmts.clone()), args, isolated }),
             // `{}` / `{\n}` parse as an empty dictionary; in region position they are an empty region.
-            Syn::Dict(p) if inner(p.clone()).next().is_none() => Some(RegionPlan { pair: None, args, isolated }),
+            Syn::Dict(entries) if entries.is_empty() => Some(RegionPlan { stmts: None, args, isolated }),
             _ => None,
         }
     }
@@ -1462,8 +1429,8 @@ impl<'i> Builder<'i> {
                 Syn::Group(open, inner) => Piece::Group(*open, self.generic_pieces(inner, operands, regions)?),
                 Syn::Angle(text) => Piece::Group('<', vec![Piece::Literal(crate::types::normalize_ws(text))]),
                 Syn::Dict(p) => Piece::Dict(self.dict_attrs(p)?),
-                Syn::Region(p) => {
-                    regions.push(RegionPlan { pair: Some(p.clone()), args: Vec::new(), isolated: false });
+                Syn::Region(stmts) => {
+                    regions.push(RegionPlan { stmts: Some(stmts.clone()), args: Vec::new(), isolated: false });
                     Piece::Region(regions.len() as u32 - 1)
                 }
             };

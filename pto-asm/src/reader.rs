@@ -506,18 +506,18 @@ impl<'i> Parser<'i> {
                 let value = self.expect_tok(T::Value, "a value (`%name`)")?;
                 self.expect_punct("=")?;
                 let lit = match self.kind() {
-                    T::Lit(_) => self.tok_of(self.bump()),
+                    T::Lit(_) => self.take(),
                     _ => return Err(self.expected("a number")),
                 };
                 self.expect_punct(":")?;
                 let ty = match self.kind() {
-                    T::Type | T::Word => self.tok_of(self.bump()),
+                    T::Type | T::Word => self.take(),
                     _ => return Err(self.expected("a type")),
                 };
                 Ok(Stmt::Const { value, lit, ty })
             }
             T::Caret => {
-                let name = self.tok_of(self.bump());
+                let name = self.take();
                 let args = if self.kind() == T::Open(b'(') { Some(self.group(b'(')?) } else { None };
                 self.expect_punct(":")?;
                 Ok(Stmt::Label { name, args })
@@ -527,12 +527,17 @@ impl<'i> Parser<'i> {
         }
     }
 
+    fn take(&mut self) -> Tok<'i> {
+        let t = self.bump();
+        self.tok_of(t)
+    }
+
     fn tok_of(&self, t: Token) -> Tok<'i> {
         Tok { text: self.text(t), start: t.start as usize }
     }
 
     fn expect_tok(&mut self, kind: T, what: &str) -> Result<Tok<'i>, Diagnostic> {
-        if self.kind() == kind { Ok(self.tok_of(self.bump())) } else { Err(self.expected(what)) }
+        if self.kind() == kind { Ok(self.take()) } else { Err(self.expected(what)) }
     }
 
     fn expect_punct(&mut self, p: &str) -> Result<(), Diagnostic> {
@@ -553,7 +558,7 @@ impl<'i> Parser<'i> {
                 let mut end = v.end();
                 let count = if self.is_punct(":") && matches!(self.kind_at(self.pos + 1), T::Lit(LitKind::Int)) {
                     self.bump();
-                    let c = self.tok_of(self.bump());
+                    let c = self.take();
                     end = c.end();
                     Some(c)
                 } else {
@@ -569,7 +574,7 @@ impl<'i> Parser<'i> {
             self.expect_punct("=")?;
         }
         let name = match self.kind() {
-            T::Word | T::Lit(LitKind::Str) => self.tok_of(self.bump()),
+            T::Word | T::Lit(LitKind::Str) => self.take(),
             _ => return Err(self.expected("an op name")),
         };
         let mut pieces = Vec::new();
@@ -711,7 +716,7 @@ impl<'i> Parser<'i> {
         loop {
             self.skip_newlines();
             let key = match self.kind() {
-                T::Word | T::Lit(LitKind::Str) => self.tok_of(self.bump()),
+                T::Word | T::Lit(LitKind::Str) => self.take(),
                 _ => return Err(self.expected("an attribute name")),
             };
             let value = if self.is_punct("=") {
@@ -798,7 +803,7 @@ impl<'i> Parser<'i> {
         let mut ty = None;
         if typed && self.is_punct(":") && matches!(self.kind_at(self.pos + 1), T::Type | T::Word) {
             self.bump();
-            ty = Some(self.tok_of(self.bump()));
+            ty = Some(self.take());
         }
         let end = self.toks[self.pos.saturating_sub(1)].end as usize;
         self.depth -= 1;

@@ -1,6 +1,9 @@
-//! The pest grammar and the light syntax tree (`Node`) the builder works on.
+//! The normative pest grammar (`pto.pest`) of PTO text.
 //!
-//! pest errors are turned into our own [`Diagnostic`] here, and only here.
+//! The production reader ([`crate::reader`]) implements the same language by hand for
+//! throughput; this grammar is the readable specification, and the test suite checks that both
+//! accept and reject the same inputs (corpus, conformance files, mutated inputs). pest errors
+//! are turned into our own [`Diagnostic`] here, and only here.
 
 use pest::Parser;
 use pest::iterators::Pair;
@@ -11,96 +14,6 @@ use pto_ir::diag::{DiagClass, Diagnostic, FileId, Span};
 #[derive(Parser)]
 #[grammar = "pto.pest"]
 pub(crate) struct PtoGrammar;
-
-/// The children of a pair, comments left out.
-pub(crate) fn inner<'i>(p: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
-    p.into_inner().filter(|c| c.as_rule() != Rule::comment)
-}
-
-/// Kind of a literal token.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum LitKind {
-    Int,
-    Float,
-    Hex,
-    Str,
-}
-
-/// One piece of an op's text.
-#[derive(Debug)]
-pub(crate) enum Syn<'i> {
-    Word(&'i str),
-    Value(&'i str),
-    Type(&'i str),
-    Attr(&'i str),
-    Symbol(&'i str),
-    Lit(&'i str, LitKind),
-    Punct(&'i str),
-    Group(char, Vec<Node<'i>>),
-    Angle(&'i str),
-    Dict(Pair<'i, Rule>),
-    Region(Pair<'i, Rule>),
-}
-
-/// A piece with its byte range.
-#[derive(Debug)]
-pub(crate) struct Node<'i> {
-    pub syn: Syn<'i>,
-    pub start: usize,
-    pub end: usize,
-}
-
-impl<'i> Node<'i> {
-    /// Converts one `piece` pair.
-    pub(crate) fn from_pair(p: Pair<'i, Rule>) -> Node<'i> {
-        let span = p.as_span();
-        let (start, end) = (span.start(), span.end());
-        let text = p.as_str();
-        let syn = match p.as_rule() {
-            Rule::word => Syn::Word(text),
-            Rule::value => Syn::Value(text),
-            Rule::type_item => Syn::Type(text),
-            Rule::attr_item => Syn::Attr(text),
-            Rule::symbol => Syn::Symbol(text),
-            Rule::arrow => Syn::Punct("->"),
-            Rule::punct => Syn::Punct(text),
-            Rule::literal => {
-                let first = inner(p).next();
-                let kind = match first.as_ref().map(|i| i.as_rule()) {
-                    Some(Rule::float_lit) => LitKind::Float,
-                    Some(Rule::hex_lit) => LitKind::Hex,
-                    Some(Rule::string_lit) => LitKind::Str,
-                    _ => LitKind::Int,
-                };
-                Syn::Lit(text, kind)
-            }
-            Rule::paren_group => Syn::Group('(', inner(p).map(Node::from_pair).collect()),
-            Rule::square_group => Syn::Group('[', inner(p).map(Node::from_pair).collect()),
-            Rule::angle_group => Syn::Angle(inner(p).next().map(|t| t.as_str()).unwrap_or("")),
-            Rule::dict => Syn::Dict(p),
-            Rule::region => Syn::Region(p),
-            _ => Syn::Word(text),
-        };
-        Node { syn, start, end }
-    }
-
-    /// Short description for "found ..." messages.
-    pub(crate) fn describe(&self) -> String {
-        match &self.syn {
-            Syn::Word(w) => format!("`{w}`"),
-            Syn::Value(v) => format!("value `{v}`"),
-            Syn::Type(t) => format!("type `{t}`"),
-            Syn::Attr(a) => format!("attribute `{a}`"),
-            Syn::Symbol(s) => format!("symbol `{s}`"),
-            Syn::Lit(l, _) => format!("literal `{l}`"),
-            Syn::Punct(p) => format!("`{p}`"),
-            Syn::Group(c, _) => format!("`{c}...`"),
-            Syn::Angle(a) => format!("`<{a}>`"),
-            Syn::Dict(_) => "an attribute dictionary".into(),
-            Syn::Region(_) => "a region".into(),
-        }
-    }
-}
 
 fn friendly(rule: &Rule) -> &'static str {
     match rule {
