@@ -7,27 +7,27 @@
 //! build are remembered so their later uses do not produce a cascade of follow-up errors.
 
 use crate::attrs::parse_attr_text;
-use crate::reader::{AttrKind, AttrNode, DictEntry, LitKind, Node, OpStmt, Stmt, Syn};
+use crate::reader::{AttrKind, AttrNode, DictEntry, LitKind, Node, OpStmt, RegionSrc, Source, Stmt, Syn};
 use crate::types::parse_type;
-use std::rc::Rc;
 use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics, FileId, Span};
 use pto_ir::module::{BlockId, Module, OpData, Payload, Piece, RegionId, TextForm, ValueId};
 use pto_ir::ops::{self, Opcode, Syntax};
 use pto_ir::types::{ElemType, Type, TypeId};
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::FxHashMap;
+use std::collections::HashSet;
 
 type BResult<T> = Result<T, Diagnostic>;
 
 struct Scope<'i> {
-    names: HashMap<Cow<'i, str>, ValueId>,
+    names: FxHashMap<Cow<'i, str>, ValueId>,
     isolated: bool,
 }
 
 /// A region still to be built: its syntax and the arguments of its entry block.
 struct RegionPlan<'i> {
-    stmts: Option<Rc<Vec<Stmt<'i>>>>,
+    stmts: Option<RegionSrc>,
     args: Vec<(&'i str, TypeId, Span)>,
     isolated: bool,
 }
@@ -45,12 +45,13 @@ impl<'i> OpParts<'i> {
     }
 }
 
-pub(crate) struct Builder<'i> {
+pub(crate) struct Builder<'i, 't> {
+    source: &'t Source<'i>,
     m: Module,
     file: FileId,
     diags: Diagnostics,
     scopes: Vec<Scope<'i>>,
-    type_cache: HashMap<&'i str, TypeId>,
+    type_cache: FxHashMap<&'i str, TypeId>,
     poisoned: HashSet<&'i str>,
 }
 
@@ -149,14 +150,15 @@ fn find_punct(nodes: &[Node<'_>], p: &str) -> Option<usize> {
     nodes.iter().position(|n| matches!(n.syn, Syn::Punct(q) if q == p))
 }
 
-impl<'i> Builder<'i> {
-    pub(crate) fn new(file: FileId) -> Builder<'i> {
+impl<'i, 't> Builder<'i, 't> {
+    pub(crate) fn new(file: FileId, source: &'t Source<'i>) -> Builder<'i, 't> {
         Builder {
+            source,
             m: Module::new(),
             file,
             diags: Diagnostics::default(),
             scopes: Vec::new(),
-            type_cache: HashMap::new(),
+            type_cache: FxHashMap::default(),
             poisoned: HashSet::new(),
         }
     }
@@ -171,13 +173,18 @@ impl<'i> Builder<'i> {
 
     // ------------------------------------------------------------------ entry point
 
-    pub(crate) fn build_file(mut self, stmts: &[Stmt<'i>]) -> Result<(Module, Diagnostics), Diagnostics> {
+    pub(crate) fn build_file(mut self) -> Result<(Module, Diagnostics), Diagnostics> {
         let body = self.m.add_region();
         self.m.body = Some(body);
         let block = self.m.add_block(body, None);
-        self.scopes.push(Scope { names: HashMap::new(), isolated: true });
-        for stmt in stmts {
-            self.build_stmt(stmt, body, block);
+        self.scopes.push(Scope { names: FxHashMap::default(), isolated: true });
+        for stmt in self.source.top() {
+            match stmt {
+                Ok(stmt) => {
+                    self.build_stmt(&stmt, body, block);
+                }
+                Err(d) => self.diags.push(d),
+            }
         }
         if self.diags.has_errors() { Err(self.diags) } else { Ok((self.m, self.diags)) }
     }
@@ -535,16 +542,21 @@ impl<'i> Builder<'i> {
     fn build_region(&mut self, plan: RegionPlan<'i>) -> RegionId {
         let region = self.m.add_region();
         let block = self.m.add_block(region, None);
-        self.scopes.push(Scope { names: HashMap::new(), isolated: plan.isolated });
+        self.scopes.push(Scope { names: FxHashMap::default(), isolated: plan.isolated });
         for (name, ty, span) in plan.args {
             let v = self.m.add_block_arg(block, ty, strip_pct(name).to_string(), span);
             self.define(strip_pct(name), v, span);
         }
         let mut current = block;
-        if let Some(stmts) = plan.stmts {
-            for stmt in stmts.iter() {
-                if let Some(b) = self.build_stmt(stmt, region, current) {
-                    current = b;
+        if let Some(src) = plan.stmts {
+            for stmt in self.source.region(src) {
+                match stmt {
+                    Ok(stmt) => {
+                        if let Some(b) = self.build_stmt(&stmt, region, current) {
+                            current = b;
+                        }
+                    }
+                    Err(d) => self.diags.push(d),
                 }
             }
         }
@@ -554,7 +566,7 @@ impl<'i> Builder<'i> {
 
     fn region_plan(&self, n: &Node<'i>, args: Vec<(&'i str, TypeId, Span)>, isolated: bool) -> Option<RegionPlan<'i>> {
         match &n.syn {
-            Syn::Region(stmts) => Some(RegionPlan { stmts: Some(stmts.clone()), args, isolated }),
+            Syn::Region(src) => Some(RegionPlan { stmts: Some(*src), args, isolated }),
             // `{}` / `{\n}` parse as an empty dictionary; in region position they are an empty region.
             Syn::Dict(entries) if entries.is_empty() => Some(RegionPlan { stmts: None, args, isolated }),
             _ => None,
@@ -1429,8 +1441,8 @@ impl<'i> Builder<'i> {
                 Syn::Group(open, inner) => Piece::Group(*open, self.generic_pieces(inner, operands, regions)?),
                 Syn::Angle(text) => Piece::Group('<', vec![Piece::Literal(crate::types::normalize_ws(text))]),
                 Syn::Dict(p) => Piece::Dict(self.dict_attrs(p)?),
-                Syn::Region(stmts) => {
-                    regions.push(RegionPlan { stmts: Some(stmts.clone()), args: Vec::new(), isolated: false });
+                Syn::Region(src) => {
+                    regions.push(RegionPlan { stmts: Some(*src), args: Vec::new(), isolated: false });
                     Piece::Region(regions.len() as u32 - 1)
                 }
             };

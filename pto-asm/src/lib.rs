@@ -33,15 +33,15 @@ use pto_ir::module::Module;
 
 /// Parses `src` (the text of file `file`) into a module. Warnings are returned alongside.
 pub fn parse(src: &str, file: FileId) -> Result<(Module, Diagnostics), Diagnostics> {
-    let stmts = reader::read(src, file).map_err(|d| Diagnostics(vec![d]))?;
-    builder::Builder::new(file).build_file(&stmts)
+    let source = reader::Source::new(src, file).map_err(|d| Diagnostics(vec![d]))?;
+    builder::Builder::new(file, &source).build_file()
 }
 
 pub use print::{print_module, PrintOptions};
 
 /// Checks only the syntax (the statement reader, no name resolution or op interpretation).
 pub fn check_syntax(src: &str) -> Result<(), pto_ir::Diagnostic> {
-    reader::read(src, FileId(0)).map(|_| ())
+    reader::Source::new(src, FileId(0))?.check_all()
 }
 
 /// Whether the normative pest grammar (`pto.pest`) accepts `src`. The reader implements the

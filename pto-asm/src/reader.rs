@@ -8,7 +8,6 @@
 //! see docs/design.md, "Why the statement reader is hand-written".
 
 use pto_ir::diag::{DiagClass, Diagnostic, FileId, Span};
-use std::rc::Rc;
 
 /// Kind of a literal token.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -45,7 +44,16 @@ pub(crate) enum Syn<'i> {
     Group(char, Vec<Node<'i>>),
     Angle(&'i str),
     Dict(Vec<DictEntry<'i>>),
-    Region(Rc<Vec<Stmt<'i>>>),
+    Region(RegionSrc),
+}
+
+/// Where a region's statements are: they are read lazily, one statement at a time, when the
+/// builder builds the region (so a kernel's syntax tree is never held whole in memory).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct RegionSrc {
+    first: u32,
+    close: u32,
+    depth: u32,
 }
 
 /// A piece with its byte range.
@@ -401,9 +409,9 @@ fn tokenize(src: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
 
 // ------------------------------------------------------------------------------------ parser
 
-struct Parser<'i> {
+struct Parser<'i, 't> {
     src: &'i str,
-    toks: Vec<Token>,
+    toks: &'t [Token],
     pos: usize,
     file: FileId,
     depth: usize,
@@ -412,7 +420,7 @@ struct Parser<'i> {
 /// Deepest bracket/region nesting accepted (the reader and the builder recurse once per level).
 pub(crate) const MAX_NESTING: usize = 128;
 
-impl<'i> Parser<'i> {
+impl<'i> Parser<'i, '_> {
     fn tok(&self) -> Token {
         self.toks[self.pos.min(self.toks.len() - 1)]
     }
@@ -471,24 +479,6 @@ impl<'i> Parser<'i> {
             ));
         }
         Ok(())
-    }
-
-    fn statements(&mut self, in_region: bool) -> Result<Vec<Stmt<'i>>, Diagnostic> {
-        let mut out = Vec::new();
-        self.skip_blank();
-        loop {
-            match self.kind() {
-                T::Eof if !in_region => return Ok(out),
-                T::Close(b'}') if in_region => return Ok(out),
-                _ => {}
-            }
-            out.push(self.statement()?);
-            match self.kind() {
-                T::Newline | T::Semi => self.skip_blank(),
-                T::Eof if !in_region => {}
-                _ => return Err(self.expected("end of statement")),
-            }
-        }
     }
 
     fn statement(&mut self) -> Result<Stmt<'i>, Diagnostic> {
@@ -694,12 +684,31 @@ impl<'i> Parser<'i> {
                 let end = self.bump().end as usize;
                 Node { syn: Syn::Dict(entries), start, end }
             } else {
-                let stmts = self.statements(true)?;
-                if self.kind() != T::Close(b'}') {
-                    return Err(self.expected("`}`"));
+                // Find the matching `}`; the statements are read later (see `RegionSrc`).
+                let first = self.pos;
+                let mut depth = 1usize;
+                let mut i = self.pos;
+                loop {
+                    match self.kind_at(i) {
+                        T::Open(b'{') => depth += 1,
+                        T::Close(b'}') => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        T::Eof => {
+                            self.pos = i;
+                            return Err(self.expected("`}`"));
+                        }
+                        _ => {}
+                    }
+                    i += 1;
                 }
+                self.pos = i;
                 let end = self.bump().end as usize;
-                Node { syn: Syn::Region(Rc::new(stmts)), start, end }
+                let region = RegionSrc { first: first as u32, close: i as u32, depth: self.depth as u32 };
+                Node { syn: Syn::Region(region), start, end }
             }
         };
         self.depth -= 1;
@@ -811,9 +820,86 @@ impl<'i> Parser<'i> {
     }
 }
 
-/// Reads a whole file into statements, or the first syntax error.
-pub(crate) fn read(src: &str, file: FileId) -> Result<Vec<Stmt<'_>>, Diagnostic> {
-    let toks = tokenize(src, file)?;
-    let mut p = Parser { src, toks, pos: 0, file, depth: 0 };
-    p.statements(false)
+/// A tokenized file: the source of every statement iterator.
+pub(crate) struct Source<'i> {
+    src: &'i str,
+    toks: Vec<Token>,
+    file: FileId,
+}
+
+impl<'i> Source<'i> {
+    /// Tokenizes `src`; a lexical error is returned at once.
+    pub(crate) fn new(src: &'i str, file: FileId) -> Result<Source<'i>, Diagnostic> {
+        Ok(Source { src, toks: tokenize(src, file)?, file })
+    }
+
+    fn parser(&self, pos: usize, depth: usize) -> Parser<'i, '_> {
+        Parser { src: self.src, toks: &self.toks, pos, file: self.file, depth }
+    }
+
+    /// The file's top-level statements.
+    pub(crate) fn top(&self) -> Stmts<'i, '_> {
+        Stmts { p: self.parser(0, 0), limit: self.toks.len() - 1, done: false }
+    }
+
+    /// The statements of a region found by the reader.
+    pub(crate) fn region(&self, r: RegionSrc) -> Stmts<'i, '_> {
+        Stmts { p: self.parser(r.first as usize, r.depth as usize), limit: r.close as usize, done: false }
+    }
+
+    /// Reads every statement of the file, regions included (a syntax-only check).
+    pub(crate) fn check_all(&self) -> Result<(), Diagnostic> {
+        fn walk_nodes(src: &Source<'_>, nodes: &[Node<'_>]) -> Result<(), Diagnostic> {
+            for n in nodes {
+                match &n.syn {
+                    Syn::Region(r) => walk(src, src.region(*r))?,
+                    Syn::Group(_, inner) => walk_nodes(src, inner)?,
+                    _ => {}
+                }
+            }
+            Ok(())
+        }
+        fn walk(src: &Source<'_>, stmts: Stmts<'_, '_>) -> Result<(), Diagnostic> {
+            for stmt in stmts {
+                match stmt? {
+                    Stmt::Op(op) => walk_nodes(src, &op.pieces)?,
+                    Stmt::Label { args: Some(g), .. } => walk_nodes(src, std::slice::from_ref(&g))?,
+                    _ => {}
+                }
+            }
+            Ok(())
+        }
+        walk(self, self.top())
+    }
+}
+
+/// Statements read one at a time; stops after the first syntax error.
+pub(crate) struct Stmts<'i, 't> {
+    p: Parser<'i, 't>,
+    limit: usize,
+    done: bool,
+}
+
+impl<'i> Iterator for Stmts<'i, '_> {
+    type Item = Result<Stmt<'i>, Diagnostic>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        self.p.skip_blank();
+        if self.p.pos >= self.limit || self.p.kind() == T::Eof {
+            self.done = true;
+            return None;
+        }
+        let result = self.p.statement().and_then(|stmt| match self.p.kind() {
+            T::Newline | T::Semi | T::Eof => Ok(stmt),
+            _ if self.p.pos >= self.limit => Ok(stmt),
+            _ => Err(self.p.expected("end of statement")),
+        });
+        if result.is_err() {
+            self.done = true;
+        }
+        Some(result)
+    }
 }

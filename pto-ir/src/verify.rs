@@ -14,7 +14,7 @@ use crate::module::{Level, Module, OpId, ValueDef, ValueId};
 use crate::ops::{Form, Opcode, SlotKind, Syntax};
 use crate::tile_rules::check_tile;
 use crate::types::{Dim, Type};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Proof that a module passed structural verification, with what the verifier learned.
 #[derive(Debug)]
@@ -48,10 +48,10 @@ impl Verified {
 
 /// Runs every structural check; returns all diagnostics (errors and warnings).
 pub fn verify(m: &Module) -> Diagnostics {
-    let mut v = Verifier { m, diags: Diagnostics::default(), order: HashMap::new() };
+    let mut v = Verifier { m, diags: Diagnostics::default(), order: vec![u32::MAX; m.ops.len()] };
     let walk = m.walk();
     for (i, &op) in walk.iter().enumerate() {
-        v.order.insert(op, i);
+        v.order[op.index()] = i as u32;
     }
     v.check_tile_types();
     for &op in &walk {
@@ -64,7 +64,8 @@ pub fn verify(m: &Module) -> Diagnostics {
 struct Verifier<'m> {
     m: &'m Module,
     diags: Diagnostics,
-    order: HashMap<OpId, usize>,
+    /// Position of each op in program order (`u32::MAX`: not placed in any block).
+    order: Vec<u32>,
 }
 
 /// Describes an operand position for diagnostics: `ins[1] (src1)`.
@@ -206,7 +207,7 @@ impl Verifier<'_> {
     /// Every operand must be defined before its use (in walk order) by an op that exists.
     fn check_uses(&mut self, op: OpId) {
         let data = self.m.op(op);
-        let use_pos = self.order.get(&op).copied().unwrap_or(0);
+        let use_pos = self.order.get(op.index()).copied().unwrap_or(0);
         for &v in data.operands.iter().chain(&data.waits) {
             let Some(value) = self.m.values.get(v.index()) else {
                 let span = self.m.op_span(op);
@@ -214,8 +215,8 @@ impl Verifier<'_> {
                 continue;
             };
             if let ValueDef::OpResult(def_op, _) = value.def {
-                let def_pos = self.order.get(&def_op).copied();
-                if def_pos.is_none_or(|p| p >= use_pos) {
+                let def_pos = self.order.get(def_op.index()).copied().unwrap_or(u32::MAX);
+                if def_pos >= use_pos {
                     let span = self.m.op_span(op);
                     let name = value.name.clone();
                     self.err(DiagClass::StructUndefinedValue, span, format!("value `%{name}` is used before its definition"));
@@ -229,17 +230,17 @@ impl Verifier<'_> {
         let spec = data.opcode.spec();
         let parsed = data.opcode.parsed();
         let span = self.m.op_span(op);
-        let ins: Vec<ValueId> = data.ins().to_vec();
+        let ins: &[ValueId] = data.ins();
         let is_ssa = data.outs().is_empty() && !data.results.is_empty();
-        let outs: Vec<ValueId> = if is_ssa { data.results.clone() } else { data.outs().to_vec() };
+        let outs: &[ValueId] = if is_ssa { &data.results } else { data.outs() };
         let out_segment = if is_ssa { "results" } else { "outs" };
 
         // Pick the first form whose arity fits both segments; otherwise report against form 0.
         let mut chosen: Option<(&Form, Vec<usize>, Vec<usize>)> = None;
         for form in &parsed.forms {
             if let (Some(a), Some(b)) = (assign_slots(&form.ins, ins.len()), assign_slots(&form.outs, outs.len())) {
-                if self.kinds_fit(form, &ins, &a, &outs, &b) || chosen.is_none() {
-                    let fits = self.kinds_fit(form, &ins, &a, &outs, &b);
+                if self.kinds_fit(form, ins, &a, outs, &b) || chosen.is_none() {
+                    let fits = self.kinds_fit(form, ins, &a, outs, &b);
                     chosen = Some((form, a, b));
                     if fits {
                         break;
@@ -262,13 +263,15 @@ impl Verifier<'_> {
             return;
         };
 
-        let mut by_slot: HashMap<&str, ValueId> = HashMap::new();
+        let mut by_slot: Vec<(&str, ValueId)> = Vec::with_capacity(ins.len() + outs.len());
         for (segment, values, slots, slot_list) in
-            [("ins", &ins, &in_slots, &form.ins), (out_segment, &outs, &out_slots, &form.outs)]
+            [("ins", ins, &in_slots, &form.ins), (out_segment, outs, &out_slots, &form.outs)]
         {
             for (i, (&v, &s)) in values.iter().zip(slots.iter()).enumerate() {
                 let slot = &slot_list[s];
-                by_slot.entry(slot.name.as_str()).or_insert(v);
+                if !by_slot.iter().any(|(n, _)| *n == slot.name) {
+                    by_slot.push((slot.name.as_str(), v));
+                }
                 let ty = self.m.value_type(v);
                 if !slot_accepts(slot.kind, ty) {
                     let msg = format!("`{}` {} must be {}", spec.full_name(), position(segment, i, Some(&slot.name)), kind_name(slot.kind));
@@ -284,7 +287,7 @@ impl Verifier<'_> {
 
         for group in &parsed.same {
             let present: Vec<(&str, ValueId)> =
-                group.slots.iter().filter_map(|s| by_slot.get(s.as_str()).map(|v| (s.as_str(), *v))).collect();
+                group.slots.iter().filter_map(|s| by_slot.iter().find(|(n, _)| n == s).map(|(_, v)| (s.as_str(), *v))).collect();
             let Some(&(first_name, first)) = present.first() else { continue };
             for &(name, v) in &present[1..] {
                 let (a, b) = (self.m.value_type(first).tile().copied(), self.m.value_type(v).tile().copied());
