@@ -7,6 +7,10 @@
 //!   (canonically, or converted) and pin the text with an insta snapshot; the output must
 //!   re-parse to a structurally equal module (after conversion: must print back to the same
 //!   text when converted again).
+//! * `// check: lower --target a2a3|a5 [--stop-after PASS]` — run the lowering pipeline; the
+//!   printed result is pinned by a snapshot, must re-parse and re-verify. Diagnostics of the
+//!   pipeline are matched like any other: expectations may be tagged with the target,
+//!   `// error[a2a3]: LEGAL_TMP_TOO_SMALL`, to apply to that target's `lower` check only.
 //!
 //! Expected diagnostics are written next to the line they belong to, as a trailing comment:
 //! `pto.tadd ins(...) outs(...)  // error: STRUCT_DTYPE_MISMATCH` (or `// warning: CLASS`).
@@ -37,12 +41,16 @@ fn files() -> Vec<PathBuf> {
     out
 }
 
-/// `(line, severity, class)` expectations from trailing `// error: X` / `// warning: X` comments.
-fn expectations(text: &str) -> BTreeSet<(usize, String, String)> {
+/// `(line, severity, class)` expectations from trailing `// error: X` / `// warning: X`
+/// comments; with `target`, the `// error[target]: X` ones instead.
+fn expectations(text: &str, target: Option<&str>) -> BTreeSet<(usize, String, String)> {
     let mut out = BTreeSet::new();
     for (i, line) in text.lines().enumerate() {
         for sev in ["error", "warning"] {
-            let tag = format!("// {sev}: ");
+            let tag = match target {
+                None => format!("// {sev}: "),
+                Some(t) => format!("// {sev}[{t}]: "),
+            };
             if let Some(pos) = line.find(&tag) {
                 let class = line[pos + tag.len()..].split_whitespace().next().unwrap_or("").to_string();
                 out.insert((i + 1, sev.to_string(), class));
@@ -90,10 +98,14 @@ fn conformance_files() {
                 None
             }
         };
-        let want = expectations(&text);
+        let want = expectations(&text, None);
         let got = found(&sources, &diags);
         assert_eq!(got, want, "{rel}: diagnostics (line, severity, class) differ; messages: {:#?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>());
         for check in checks(&text) {
+            if let Some(args) = check.strip_prefix("lower ") {
+                run_lower_check(&rel, &text, &sources, module.as_ref(), args, &check);
+                continue;
+            }
             let form = match check.as_str() {
                 "verify" => continue,
                 "fmt" => None,
@@ -113,4 +125,38 @@ fn conformance_files() {
             insta::assert_snapshot!(name, printed);
         }
     }
+}
+
+/// `lower --target T [--stop-after P]`: run the pipeline, match `// error[T]:` expectations,
+/// snapshot the output.
+fn run_lower_check(rel: &str, text: &str, sources: &SourceMap, module: Option<&pto_ir::Module>, args: &str, check: &str) {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let arg = |flag: &str| words.iter().position(|w| *w == flag).and_then(|i| words.get(i + 1)).copied();
+    let target_name = arg("--target").unwrap_or_else(|| panic!("{rel}: `{check}` needs --target"));
+    let target = match target_name {
+        "a2a3" => pto_lower::Target::get(pto_lower::TargetId::A2A3),
+        "a5" => pto_lower::Target::get(pto_lower::TargetId::A5),
+        other => panic!("{rel}: unknown target {other}"),
+    };
+    let stop_after = arg("--stop-after");
+    if let Some(p) = stop_after {
+        assert!(pto_lower::PASSES.iter().any(|(n, _)| *n == p), "{rel}: unknown pass {p}");
+    }
+    let module = module.unwrap_or_else(|| panic!("{rel}: `{check}` needs a file that parses")).clone();
+    let verified = pto_ir::Verified::new(module).unwrap_or_else(|d| panic!("{rel}: does not verify: {:?}", d.0));
+    let result = pto_lower::run(verified, target, pto_lower::PipelineOptions { stop_after, after_pass: None });
+    let want = expectations(text, Some(target_name));
+    let (diags, lowered) = match result {
+        Ok((m, w)) => (w.0, Some(m)),
+        Err(d) => (d.0, None),
+    };
+    let got: BTreeSet<_> = found(sources, &diags).into_iter().filter(|(_, sev, _)| sev == "error" || want.iter().any(|w| &w.1 == sev)).collect();
+    assert_eq!(got, want, "{rel}: `{check}` diagnostics differ; messages: {:#?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>());
+    let Some(lowered) = lowered else { return };
+    let printed = print_module(&lowered, &PrintOptions::default()).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let (again, _) = pto_asm::parse(&printed, pto_ir::FileId(0)).unwrap_or_else(|d| panic!("{rel}: lowered output does not re-parse: {:?}\n{printed}", d.0));
+    let re = pto_ir::verify::verify(&again);
+    assert!(!re.has_errors(), "{rel}: lowered output does not re-verify: {:?}\n{printed}", re.0);
+    let name = format!("{}__{}", rel.replace(['/', '.'], "_"), check.replace([' ', '-'], "_"));
+    insta::assert_snapshot!(name, printed);
 }

@@ -1,7 +1,29 @@
-//! # pto-lower — the lowering pipeline (placeholder)
+//! # pto-lower — from any PTO level to Level 3, for an explicit target
 //!
-//! Target profiles, legalization, scratch insertion, bufferization and memory planning land
-//! here (see issue "Lowering pipeline"). The foundation only fixes the crate's place in the
-//! workspace.
+//! The pipeline is an ordered list of passes, each a plain function
+//! `fn(&mut Module, &Target) -> Result<Changed, Diagnostics>`:
+//!
+//! 1. [`legalize`] — per-target legality (dtype / layout / location / shape tuples, scratch
+//!    rules, the runtime valid-shape equalities the NPU code only asserts in debug builds);
+//! 2. [`scratch`] (`insert-scratch`) — on A2A3, give every op that needs a scratch tile one of
+//!    the size the implementation really uses, and check user-supplied ones; on A5, drop them;
+//! 3. [`bufferize`] — Level-1 SSA tile values to Level-2 buffers (`alloc_tile` + `ins/outs`),
+//!    reusing a dead input's buffer for the output where the op allows in-place execution;
+//! 4. [`plan`] (`plan-memory`) — liveness-based placement of every tile in its buffer
+//!    (Level 3: `alloc_tile addr = ...`).
+//!
+//! The target is always an explicit argument ([`Target`]); nothing reads a module-global arch.
+//! The driver ([`pipeline::run`]) re-verifies the module after every pass, so a pass that
+//! breaks an invariant is caught at once, and passes only ever see verified input.
 
 #![deny(missing_docs)]
+
+pub mod bufferize;
+pub mod legalize;
+pub mod pipeline;
+pub mod plan;
+pub mod scratch;
+pub mod target;
+
+pub use pipeline::{run, Changed, PipelineOptions, PASSES};
+pub use target::{Target, TargetId};
