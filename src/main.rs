@@ -1,7 +1,7 @@
 //! The `pto` command: maps flags to the library's subcommand options. No logic lives here.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use pto::cmd::{fmt, ops, verify};
+use pto::cmd::{fmt, lower, ops, verify};
 use pto::{ErrorFormat, Outcome, TargetName};
 use std::io::Write;
 use std::process::ExitCode;
@@ -31,6 +31,14 @@ enum FormArg {
     Ssa,
 }
 
+#[derive(Copy, Clone, ValueEnum)]
+enum EmitArg {
+    /// Level-2/3 DPS text.
+    Dps,
+    /// JSON (ops and memory plan).
+    Json,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Print a file back canonically (in its own form, or converted with --to).
@@ -56,6 +64,30 @@ enum Command {
         /// ptoas-compatible alias of --target (`a3` = a2a3).
         #[arg(long = "pto-arch", value_parser = TargetName::parse, conflicts_with = "target")]
         pto_arch: Option<TargetName>,
+    },
+    /// Lower to Level 3 for a target: legalize, insert scratch, bufferize, plan memory.
+    Lower {
+        /// Input file (`-` for stdin).
+        #[arg(default_value = "-")]
+        file: String,
+        /// Target profile: a2a3 (alias a3, a2) or a5.
+        #[arg(long, value_parser = TargetName::parse, required_unless_present = "pto_arch")]
+        target: Option<TargetName>,
+        /// ptoas-compatible alias of --target (`a3` = a2a3).
+        #[arg(long = "pto-arch", value_parser = TargetName::parse, conflicts_with = "target")]
+        pto_arch: Option<TargetName>,
+        /// Stop after this pass: legalize, insert-scratch, bufferize, plan-memory.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["legalize", "insert-scratch", "bufferize", "plan-memory"]))]
+        stop_after: Option<String>,
+        /// Print the IR after every pass to stderr.
+        #[arg(long)]
+        print_after_all: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = EmitArg::Dps)]
+        emit: EmitArg,
+        /// Draw the memory plan as SVG into this file.
+        #[arg(long)]
+        memory_map: Option<String>,
     },
     /// List the op table.
     Ops {
@@ -86,6 +118,14 @@ fn main() -> ExitCode {
         }
         Command::Verify { file, target, pto_arch } => {
             verify::run(&verify::VerifyOptions { input: file, target: target.or(pto_arch), error_format })
+        }
+        Command::Lower { file, target, pto_arch, stop_after, print_after_all, emit, memory_map } => {
+            let target = target.or(pto_arch).unwrap_or(TargetName::A2A3);
+            let emit = match emit {
+                EmitArg::Dps => lower::Emit::Dps,
+                EmitArg::Json => lower::Emit::Json,
+            };
+            lower::run(&lower::LowerOptions { input: file, target, stop_after, print_after_all, emit, memory_map, error_format })
         }
         Command::Ops { json, isa } => ops::run(&ops::OpsOptions { json, isa_only: isa }),
     };

@@ -105,6 +105,12 @@ diag_classes! {
     LegalTmpTooSmall = "LEGAL_TMP_TOO_SMALL",
     /// A scratch tile is given where the target's form forbids it.
     LegalTmpForbidden = "LEGAL_TMP_FORBIDDEN",
+    /// The tiles live at one point do not fit in their on-chip buffer.
+    LegalBufferOverflow = "LEGAL_BUFFER_OVERFLOW",
+    /// Two tiles live at the same time occupy overlapping bytes (Level-3 addresses).
+    LegalOverlappingTiles = "LEGAL_OVERLAPPING_TILES",
+    /// A tile address that is misaligned or outside its buffer.
+    LegalBadAddress = "LEGAL_BAD_ADDRESS",
     /// A program fault found while simulating.
     SimTrap = "SIM_TRAP",
 }

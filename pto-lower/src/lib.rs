@@ -20,6 +20,7 @@
 
 pub mod bufferize;
 pub mod legalize;
+pub mod liveness;
 pub mod pipeline;
 pub mod plan;
 pub mod scratch;

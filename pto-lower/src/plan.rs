@@ -1,11 +1,353 @@
-//! Pass `plan` (being implemented; currently leaves the module unchanged).
+//! Pass `plan-memory`: liveness-based placement of every tile buffer in its on-chip buffer,
+//! producing Level 3 (`pto.alloc_tile addr = %a`).
+//!
+//! * A buffer is live from its `alloc_tile` (or, for a tile argument, from the start of its
+//!   function) to its last use; uses inside a loop keep outer buffers alive to the loop's end
+//!   ([`crate::liveness`]).
+//! * Tile arguments are provided by the caller; by convention they occupy the bottom of their
+//!   buffer in argument order, and they are live for the whole function.
+//! * Placement is first-fit by start position: each buffer gets the lowest address, aligned as
+//!   the target requires, that overlaps no buffer live at the same time.
+//! * A program that does not fit fails with `LEGAL_BUFFER_OVERFLOW`, listing the peak live set
+//!   (tiles, sizes, source lines) and the capacity.
+//! * Level-3 input keeps its addresses; they are checked (alignment, bounds, and no two live
+//!   tiles on overlapping bytes: `LEGAL_OVERLAPPING_TILES`).
 
+use crate::liveness::Liveness;
 use crate::pipeline::Changed;
 use crate::target::Target;
-use pto_ir::diag::Diagnostics;
-use pto_ir::module::Module;
+use pto_ir::attr::Attr;
+use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics, Span};
+use pto_ir::module::{BlockId, Module, OpData, OpId, Payload, ValueDef, ValueId};
+use pto_ir::ops::Opcode;
+use pto_ir::types::{ElemType, Loc, Type};
+
+/// One tile buffer and its placement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    /// The buffer value (alloc result or tile argument).
+    pub value: ValueId,
+    /// Name for listings.
+    pub name: String,
+    /// Location.
+    pub loc: Loc,
+    /// Bytes.
+    pub size: u64,
+    /// First live position.
+    pub start: u32,
+    /// Last live position.
+    pub end: u32,
+    /// Byte offset in the buffer, once placed.
+    pub addr: Option<u64>,
+    /// Where it was defined.
+    pub span: Span,
+}
+
+impl Placement {
+    fn overlaps_in_time(&self, o: &Placement) -> bool {
+        self.loc == o.loc && self.start <= o.end && o.start <= self.end
+    }
+    fn overlaps_in_space(&self, o: &Placement) -> bool {
+        match (self.addr, o.addr) {
+            (Some(a), Some(b)) => a < b + o.size && b < a + self.size,
+            _ => false,
+        }
+    }
+}
+
+/// The address written in an `alloc_tile addr = %c` (when `%c` is an integer constant).
+fn written_addr(m: &Module, alloc: OpId) -> Option<Option<u64>> {
+    let data = m.op(alloc);
+    let Payload::Segments(segs) = &data.payload else { return Some(None) };
+    if segs.first() != Some(&1) {
+        return Some(None);
+    }
+    let addr = *data.operands.first()?;
+    let ValueDef::OpResult(def, _) = m.values[addr.index()].def else { return None };
+    let d = m.op(def);
+    if d.opcode != Opcode::ArithConstant {
+        return None;
+    }
+    match d.attr("value") {
+        Some(Attr::Int(v, _)) if *v >= 0 => Some(Some(*v as u64)),
+        _ => None,
+    }
+}
+
+/// Collects every tile buffer with its live range (and written address, if any).
+pub fn collect(m: &Module, live: &Liveness) -> Vec<Placement> {
+    let mut out = Vec::new();
+    // Tile arguments of functions and of the top-level block (PTO-AS `.arg`).
+    let mut arg_blocks: Vec<(BlockId, u32)> = Vec::new();
+    if let Some(body) = m.body {
+        if let Some(&b) = m.region(body).blocks.first() {
+            arg_blocks.push((b, 0));
+        }
+    }
+    for &op in &m.walk() {
+        let data = m.op(op);
+        if data.opcode == Opcode::FuncFunc {
+            if let Some(b) = data.regions.first().and_then(|&r| m.region(r).blocks.first()) {
+                arg_blocks.push((*b, live.pos[op.index()]));
+            }
+        }
+        if data.opcode == Opcode::AllocTile {
+            let Some(&v) = data.results.first() else { continue };
+            let Some(t) = m.value_type(v).tile() else { continue };
+            let addr = written_addr(m, op).flatten();
+            out.push(Placement {
+                value: v,
+                name: m.values[v.index()].name.clone(),
+                loc: t.loc,
+                size: t.size_bytes(),
+                start: live.pos[op.index()],
+                end: live.last_use[v.index()].max(live.pos[op.index()]),
+                addr,
+                span: m.op_span(op),
+            });
+        }
+    }
+    for (b, start) in arg_blocks {
+        for &a in &m.block(b).args {
+            let Some(t) = m.value_type(a).tile() else { continue };
+            let end = m.block(b).ops.last().map(|&o| live.end[o.index()]).unwrap_or(start);
+            out.push(Placement {
+                value: a,
+                name: m.values[a.index()].name.clone(),
+                loc: t.loc,
+                size: t.size_bytes(),
+                start,
+                end,
+                addr: None,
+                span: m.value_span(a),
+            });
+        }
+    }
+    out
+}
 
 /// Runs the pass.
-pub fn run(_module: &mut Module, _target: &Target) -> Result<Changed, Diagnostics> {
-    Ok(Changed::No)
+pub fn run(m: &mut Module, target: &Target) -> Result<Changed, Diagnostics> {
+    let live = Liveness::compute(m);
+    let mut tiles = collect(m, &live);
+    if tiles.is_empty() {
+        return Ok(Changed::No);
+    }
+    let mut diags = Diagnostics::default();
+    check_written(&tiles, target, &mut diags);
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    place(&mut tiles, target, &mut diags);
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    let changed = write_addresses(m, &tiles);
+    Ok(if changed { Changed::Yes } else { Changed::No })
+}
+
+/// Level-3 addresses: aligned, inside the buffer, no overlap between live tiles.
+fn check_written(tiles: &[Placement], target: &Target, diags: &mut Diagnostics) {
+    for t in tiles {
+        let Some(a) = t.addr else { continue };
+        let buf = target.buffer(t.loc);
+        if a % buf.align != 0 || a + t.size > buf.capacity {
+            let d = Diagnostic::error(DiagClass::LegalBadAddress, t.span, format!("tile `%{}` at address {a} does not fit its {} buffer", t.name, buf.name))
+                .with_expected(
+                    format!("a multiple of {} with address + {} bytes <= {} ({} capacity on {})", buf.align, t.size, buf.capacity, buf.name, target.name),
+                    format!("address {a}, end {}", a + t.size),
+                );
+            diags.push(d);
+        }
+    }
+    for (i, a) in tiles.iter().enumerate() {
+        for b in &tiles[i + 1..] {
+            if a.overlaps_in_time(b) && a.overlaps_in_space(b) {
+                let (aa, ba) = (a.addr.unwrap_or(0), b.addr.unwrap_or(0));
+                let d = Diagnostic::error(
+                    DiagClass::LegalOverlappingTiles,
+                    b.span,
+                    format!("tiles `%{}` and `%{}` are live at the same time and overlap in {}", a.name, b.name, target.buffer(a.loc).name),
+                )
+                .with_expected("disjoint byte ranges".to_string(), format!("[{aa}, {}) and [{ba}, {})", aa + a.size, ba + b.size))
+                .with_label(a.span, format!("`%{}` allocated here", a.name));
+                diags.push(d);
+            }
+        }
+    }
+}
+
+/// First-fit placement of the tiles without a written address.
+fn place(tiles: &mut [Placement], target: &Target, diags: &mut Diagnostics) {
+    let mut order: Vec<usize> = (0..tiles.len()).filter(|&i| tiles[i].addr.is_none()).collect();
+    // Arguments (which start first) are placed first, then by start position, larger first.
+    order.sort_by_key(|&i| (tiles[i].start, std::cmp::Reverse(tiles[i].size), i));
+    let mut reported: Vec<Loc> = Vec::new();
+    for i in order {
+        let buf = target.buffer(tiles[i].loc);
+        let mut busy: Vec<(u64, u64)> = tiles
+            .iter()
+            .enumerate()
+            .filter(|&(j, o)| j != i && o.addr.is_some() && o.overlaps_in_time(&tiles[i]))
+            .map(|(_, o)| (o.addr.unwrap_or(0), o.addr.unwrap_or(0) + o.size))
+            .collect();
+        busy.sort();
+        let mut addr = 0u64;
+        for (s, e) in busy {
+            if addr + tiles[i].size <= s {
+                break;
+            }
+            addr = addr.max(e.div_ceil(buf.align) * buf.align);
+        }
+        if addr + tiles[i].size > buf.capacity {
+            if !reported.contains(&tiles[i].loc) {
+                reported.push(tiles[i].loc);
+                diags.push(overflow(tiles, i, target));
+            }
+            continue;
+        }
+        tiles[i].addr = Some(addr);
+    }
+}
+
+/// `LEGAL_BUFFER_OVERFLOW` with the peak live set of the buffer that overflowed.
+fn overflow(tiles: &[Placement], failed: usize, target: &Target) -> Diagnostic {
+    let loc = tiles[failed].loc;
+    let buf = target.buffer(loc);
+    // Peak: the position where the sum of live sizes in this buffer is largest.
+    let mut points: Vec<u32> = tiles.iter().filter(|t| t.loc == loc).map(|t| t.start).collect();
+    points.sort();
+    points.dedup();
+    let live_at = |p: u32| tiles.iter().filter(move |t| t.loc == loc && t.start <= p && p <= t.end);
+    let peak = points.iter().copied().max_by_key(|&p| live_at(p).map(|t| t.size).sum::<u64>()).unwrap_or(0);
+    let set: Vec<&Placement> = live_at(peak).collect();
+    let total: u64 = set.iter().map(|t| t.size).sum();
+    let mut d = Diagnostic::error(
+        DiagClass::LegalBufferOverflow,
+        tiles[failed].span,
+        format!("the tiles live here need {total} bytes of {}, which holds {} bytes on {}", buf.name, buf.capacity, target.name),
+    )
+    .with_expected(format!("at most {} bytes live in {}", buf.capacity, buf.name), format!("{total} bytes"));
+    for t in &set {
+        d = d.with_label(t.span, format!("`%{}`: {} bytes", t.name, t.size));
+    }
+    d.with_note(format!(
+        "peak live set ({} tiles): {}",
+        set.len(),
+        set.iter().map(|t| format!("%{} ({} B)", t.name, t.size)).collect::<Vec<_>>().join(", ")
+    ))
+}
+
+/// Adds `addr = %c` to every alloc without one. Returns whether anything changed.
+fn write_addresses(m: &mut Module, tiles: &[Placement]) -> bool {
+    let mut changed = false;
+    let i64_ty = m.intern(Type::Scalar(ElemType::I64));
+    let blocks: Vec<BlockId> = (0..m.blocks.len() as u32).map(BlockId).collect();
+    for b in blocks {
+        let old = std::mem::take(&mut m.blocks[b.index()].ops);
+        let mut new_ops = Vec::with_capacity(old.len());
+        for op in old {
+            let data = m.op(op);
+            let needs = data.opcode == Opcode::AllocTile && matches!(&data.payload, Payload::Segments(s) if s.first() != Some(&1));
+            if needs {
+                let v = data.results[0];
+                if let Some(addr) = tiles.iter().find(|t| t.value == v).and_then(|t| t.addr) {
+                    let mut c = OpData::new(Opcode::ArithConstant);
+                    c.attrs.push(("value".into(), Attr::Int(addr as i64, None)));
+                    let span = m.op_span(op);
+                    let cop = m.add_op(c, span);
+                    let name = format!("{}_addr", m.values[v.index()].name);
+                    let cv = m.add_result(cop, i64_ty, name, span);
+                    new_ops.push(cop);
+                    let data = m.op_mut(op);
+                    data.operands.insert(0, cv);
+                    data.num_ins += 1;
+                    if let Payload::Segments(s) = &mut data.payload {
+                        if s.is_empty() {
+                            s.extend([0, 0, 0]);
+                        }
+                        s[0] = 1;
+                    }
+                    changed = true;
+                }
+            }
+            new_ops.push(op);
+        }
+        m.blocks[b.index()].ops = new_ops;
+    }
+    changed
+}
+
+/// An SVG picture of a plan: one panel per used buffer, program order to the right, byte
+/// offset downwards, one labelled bar per tile live range.
+pub fn memory_map_svg(m: &Module, target: &Target) -> String {
+    let live = Liveness::compute(m);
+    let tiles = collect(m, &live);
+    let max_pos = live.pos.iter().copied().filter(|&p| p != u32::MAX).max().unwrap_or(0).max(1) as f64;
+    let (width, panel_h, left, top) = (900.0f64, 260.0f64, 70.0f64, 30.0f64);
+    let mut locs: Vec<Loc> = tiles.iter().map(|t| t.loc).collect();
+    locs.dedup();
+    locs.sort_by_key(|l| Loc::ALL.iter().position(|(x, _)| x == l));
+    locs.dedup();
+    let height = top + locs.len() as f64 * (panel_h + 50.0) + 20.0;
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{height}\" font-family=\"monospace\" font-size=\"11\">\n",
+        width + left + 20.0
+    );
+    s.push_str(&format!("<text x=\"{left}\" y=\"18\" font-size=\"14\">pto memory plan — target {}</text>\n", target.name));
+    let colors = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
+    for (pi, loc) in locs.iter().enumerate() {
+        let buf = target.buffer(*loc);
+        let y0 = top + pi as f64 * (panel_h + 50.0) + 20.0;
+        let used: u64 = tiles.iter().filter(|t| t.loc == *loc).filter_map(|t| t.addr.map(|a| a + t.size)).max().unwrap_or(0);
+        let scale_max = (used.max(1) as f64 * 1.1).min(buf.capacity as f64).max(used as f64);
+        s.push_str(&format!(
+            "<text x=\"{left}\" y=\"{}\">{} ({}) — capacity {} B, high-water mark {} B</text>\n",
+            y0 - 6.0,
+            buf.name,
+            loc.name(),
+            buf.capacity,
+            used
+        ));
+        s.push_str(&format!(
+            "<rect x=\"{left}\" y=\"{y0}\" width=\"{width}\" height=\"{panel_h}\" fill=\"none\" stroke=\"#999\"/>\n"
+        ));
+        for k in 0..=4 {
+            let off = scale_max * k as f64 / 4.0;
+            let y = y0 + panel_h * k as f64 / 4.0;
+            s.push_str(&format!("<text x=\"4\" y=\"{:.1}\">{:.0}</text>\n", y + 4.0, off));
+        }
+        for (i, t) in tiles.iter().filter(|t| t.loc == *loc).enumerate() {
+            let Some(a) = t.addr else { continue };
+            let x = left + width * t.start as f64 / max_pos;
+            let w = (width * (t.end.saturating_sub(t.start) + 1) as f64 / max_pos).max(2.0);
+            let y = y0 + panel_h * a as f64 / scale_max;
+            let h = (panel_h * t.size as f64 / scale_max).max(2.0);
+            let color = colors[i % colors.len()];
+            s.push_str(&format!(
+                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" fill=\"{color}\" fill-opacity=\"0.75\" stroke=\"#333\"><title>%{} : {} B at {} (ops {}..{})</title></rect>\n",
+                xml(&t.name), t.size, a, t.start, t.end
+            ));
+            if h >= 11.0 {
+                s.push_str(&format!(
+                    "<text x=\"{:.1}\" y=\"{:.1}\" fill=\"#000\">%{} {}B @{}</text>\n",
+                    x + 3.0,
+                    y + 11.0,
+                    xml(&t.name),
+                    t.size,
+                    a
+                ));
+            }
+        }
+        s.push_str(&format!(
+            "<text x=\"{left}\" y=\"{:.1}\">program order → (op 0 .. {max_pos})</text>\n",
+            y0 + panel_h + 14.0
+        ));
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }

@@ -2,5 +2,6 @@
 //! [`crate::Outcome`]; nothing here prints or exits.
 
 pub mod fmt;
+pub mod lower;
 pub mod ops;
 pub mod verify;

@@ -1,0 +1,132 @@
+//! `pto lower`: run the lowering pipeline for a target and print Level-3 text (or JSON), with
+//! `--stop-after`, `--print-after-all` and an SVG memory map.
+
+use crate::render::render;
+use crate::{parse_file, read_input, ErrorFormat, Outcome, TargetName};
+use pto_asm::print::{print_module, PrintOptions};
+use pto_ir::diag::SourceMap;
+use pto_ir::module::Module;
+use pto_ir::verify::Verified;
+use pto_lower::{Target, TargetId};
+use serde_json::json;
+
+/// Output format of `pto lower`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Emit {
+    /// Level-2/3 DPS text.
+    #[default]
+    Dps,
+    /// JSON: the ops in program order and the memory plan.
+    Json,
+}
+
+/// Options of `pto lower`.
+#[derive(Debug, Clone)]
+pub struct LowerOptions {
+    /// Input path (`-` for stdin).
+    pub input: String,
+    /// Target profile.
+    pub target: TargetName,
+    /// Stop after this pass.
+    pub stop_after: Option<String>,
+    /// Print the IR after every pass (to stderr).
+    pub print_after_all: bool,
+    /// Output format.
+    pub emit: Emit,
+    /// Write an SVG memory map here.
+    pub memory_map: Option<String>,
+    /// Diagnostic format.
+    pub error_format: ErrorFormat,
+}
+
+/// The pass names `--stop-after` accepts.
+pub fn pass_names() -> Vec<&'static str> {
+    pto_lower::PASSES.iter().map(|(n, _)| *n).collect()
+}
+
+/// Runs `pto lower`.
+pub fn run(opts: &LowerOptions) -> Outcome {
+    if let Some(p) = &opts.stop_after {
+        if !pass_names().contains(&p.as_str()) {
+            return Outcome::usage_error(format!("unknown pass `{p}` (passes: {})", pass_names().join(", ")));
+        }
+    }
+    let mut sources = SourceMap::default();
+    let file = match read_input(&opts.input, &mut sources) {
+        Ok(f) => f,
+        Err(e) => return Outcome::usage_error(e),
+    };
+    let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome { stdout: String::new(), stderr: render(sources, d, opts.error_format), code: 1 };
+    let (module, mut warnings) = match parse_file(&sources, file) {
+        Ok(ok) => ok,
+        Err(diags) => return fail(&sources, &diags.0),
+    };
+    let verified = match Verified::new(module) {
+        Ok(v) => v,
+        Err(diags) => return fail(&sources, &diags.0),
+    };
+    let target = Target::get(match opts.target {
+        TargetName::A2A3 => TargetId::A2A3,
+        TargetName::A5 => TargetId::A5,
+    });
+    let mut trace = String::new();
+    let mut after = |name: &str, m: &Module| {
+        if opts.print_after_all {
+            trace.push_str(&format!("// -----// IR after {name} ({}) //----- //\n", target.name));
+            trace.push_str(&print_module(m, &PrintOptions::default()).unwrap_or_default());
+        }
+    };
+    let result = pto_lower::run(
+        verified,
+        target,
+        pto_lower::PipelineOptions { stop_after: opts.stop_after.as_deref(), after_pass: Some(&mut after) },
+    );
+    let (lowered, more) = match result {
+        Ok(ok) => ok,
+        Err(diags) => {
+            let mut out = fail(&sources, &diags.0);
+            out.stderr = trace + &out.stderr;
+            return out;
+        }
+    };
+    warnings.0.extend(more.0);
+    if let Some(path) = &opts.memory_map {
+        if let Err(e) = std::fs::write(path, pto_lower::plan::memory_map_svg(&lowered, target)) {
+            return Outcome::usage_error(format!("cannot write `{path}`: {e}"));
+        }
+    }
+    let stdout = match opts.emit {
+        Emit::Dps => match print_module(&lowered, &PrintOptions::default()) {
+            Ok(t) => t,
+            Err(e) => return Outcome::usage_error(e.0),
+        },
+        Emit::Json => json_dump(&lowered, target),
+    };
+    Outcome { stdout, stderr: trace + &render(&sources, &warnings.0, opts.error_format), code: 0 }
+}
+
+/// The lowered module as JSON: ops in program order (name, operands, results with types,
+/// attributes as text) and the memory plan.
+fn json_dump(m: &Module, target: &Target) -> String {
+    let name = |v: pto_ir::ValueId| format!("%{}", m.values[v.index()].name);
+    let ops: Vec<_> = m
+        .walk()
+        .into_iter()
+        .map(|op| {
+            let d = m.op(op);
+            json!({
+                "op": d.opcode.full_name(),
+                "ins": d.ins().iter().map(|&v| json!({"value": name(v), "type": m.value_type(v).to_string()})).collect::<Vec<_>>(),
+                "outs": d.outs().iter().map(|&v| json!({"value": name(v), "type": m.value_type(v).to_string()})).collect::<Vec<_>>(),
+                "results": d.results.iter().map(|&v| json!({"value": name(v), "type": m.value_type(v).to_string()})).collect::<Vec<_>>(),
+                "attrs": d.attrs.iter().map(|(k, a)| (k.clone(), json!(format!("{a:?}")))).collect::<serde_json::Map<_, _>>(),
+            })
+        })
+        .collect();
+    let live = pto_lower::liveness::Liveness::compute(m);
+    let tiles: Vec<_> = pto_lower::plan::collect(m, &live)
+        .into_iter()
+        .map(|t| json!({"tile": format!("%{}", t.name), "loc": t.loc.name(), "bytes": t.size, "addr": t.addr, "live": [t.start, t.end]}))
+        .collect();
+    serde_json::to_string_pretty(&json!({"target": target.name, "ops": ops, "memory": tiles})).unwrap_or_default() + "\n"
+}
