@@ -126,21 +126,24 @@ pub fn collect(m: &Module, live: &Liveness) -> Vec<Placement> {
     out
 }
 
-/// Runs the pass.
-pub fn run(m: &mut Module, target: &Target) -> Result<Changed, Diagnostics> {
+/// Places every tile buffer without changing the module: written (Level-3) addresses are
+/// checked and kept, the others are chosen. The simulator uses it to find tile arguments.
+pub fn assign(m: &Module, target: &Target) -> Result<Vec<Placement>, Diagnostics> {
     let live = Liveness::compute(m);
     let mut tiles = collect(m, &live);
-    if tiles.is_empty() {
-        return Ok(Changed::No);
-    }
     let mut diags = Diagnostics::default();
     check_written(&tiles, target, &mut diags);
-    if diags.has_errors() {
-        return Err(diags);
+    if !diags.has_errors() {
+        place(&mut tiles, target, &mut diags);
     }
-    place(&mut tiles, target, &mut diags);
-    if diags.has_errors() {
-        return Err(diags);
+    if diags.has_errors() { Err(diags) } else { Ok(tiles) }
+}
+
+/// Runs the pass.
+pub fn run(m: &mut Module, target: &Target) -> Result<Changed, Diagnostics> {
+    let tiles = assign(m, target)?;
+    if tiles.is_empty() {
+        return Ok(Changed::No);
     }
     let changed = write_addresses(m, &tiles);
     Ok(if changed { Changed::Yes } else { Changed::No })

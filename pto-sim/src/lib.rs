@@ -1,5 +1,23 @@
-//! # pto-sim — the simulator (placeholder)
+//! # pto-sim — run PTO kernels on a model of the NPU's memories
 //!
-//! A byte-exact model of the on-chip buffers and GM lands here (see issue "Simulator").
+//! A lowered (Level-3) module executes on [`memory::Memory`]: one byte-addressed buffer per
+//! on-chip location with the target's capacity. Tiles are [`view::TileView`]s at a byte address
+//! with their layout and valid region; every access is bounds-checked, and a program fault is a
+//! `SIM_TRAP` diagnostic at the op that caused it, never a panic.
+//!
+//! Element semantics follow the pto-isa CPU simulator (the golden oracle), see [`elem`].
+//! Coverage today: scalar `arith`, `scf.for` / `scf.if`, sync ops (ordering only), and the
+//! elementwise tile families (binary, unary, tile-scalar, bitwise and shifts, `texpands`);
+//! other ops report that they are not executable yet.
 
 #![deny(missing_docs)]
+
+pub mod data;
+pub mod elem;
+pub mod family;
+pub mod interp;
+pub mod memory;
+pub mod view;
+
+pub use data::TileData;
+pub use interp::Sim;

@@ -1,0 +1,644 @@
+//! The A2A3 (Ascend 910B/910C) legality table.
+
+use super::common::*;
+use super::{Applies, CheckKind, Extent, Row, ShapeReq, Table};
+use pto_ir::ops::{Family, Opcode as O};
+use pto_ir::types::ElemType::*;
+use pto_ir::types::Loc;
+
+use Extent::{Cols, Rows, ValidCols, ValidRows};
+
+const PTOAS: &str = "PTOAS verifier (A2A3 branch)";
+
+/// The A2A3 TCVT conversion matrix (pto-isa notes §4.7; `int4` has no element type here).
+pub const TCVT_A2A3: &[(pto_ir::types::ElemType, &[pto_ir::types::ElemType])] = &[
+    (F32, &[F16, F32, BF16, I16, I32, I64]),
+    (F16, &[F32, I32, I16, I8, U8]),
+    (BF16, &[F32, I32]),
+    (I16, &[F16, F32]),
+    (I32, &[F32, I16, I64, F16]),
+    (I64, &[F32, I32]),
+    (U8, &[F16]),
+    (I8, &[F16]),
+];
+
+const MATMUL_IN: &[pto_ir::types::ElemType] = &[I8, F16, BF16, F32];
+const MATMUL_TRIPLES: &[&[pto_ir::types::ElemType]] =
+    &[&[I32, I8, I8], &[F32, F16, F16], &[F32, BF16, BF16], &[F32, F32, F32]];
+
+/// The A2A3 table.
+pub static TABLE: Table = Table { target: crate::target::TargetId::A2A3, name: "a2a3", tmp_rule: tmp_rule, rows: ROWS };
+
+fn tmp_rule(t: &pto_ir::ops::Tmp) -> pto_ir::ops::TmpRule {
+    t.a2a3
+}
+
+static ROWS: &[Row] = &[
+    // ---------------- Elementwise binary ----------------
+    Row {
+        applies: Applies::Family(Family::ElemBinary),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(I16_I32_F16_F32)]), TMP_VEC],
+        source: "pto-isa notes §4.1 (TADD: i32 i16 f16 f32, row-major)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TDiv, O::TPrelu]), operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TPrelu]),
+        operands: &[operand(&["tmp"], &[vec_rm(&[U8])])],
+        source: "PTOAS verifier: A2A3 tprelu tmp is a row-major u8 tile",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TRem]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(I32_F32)]), operand(&["tmp"], &[VEC_RM])],
+        checks: &[TMP_LIKE_DST, le("dst", ValidCols, "tmp", ValidCols, "the scratch row covers the dst valid columns")],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    // ---------------- Bitwise ----------------
+    Row {
+        applies: Applies::Family(Family::Bitwise),
+        operands: &[operand(&["src0", "src1", "src", "dst"], &[vec_rm(INT8_16)]), TMP_VEC],
+        source: "PTOAS verifier (tand/tor/txor: i8/i16 on A2A3)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TNot]), operands: &[operand(&["src", "dst"], &[vec_rm(I16_U16)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TShl, O::TShr]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT8_32)])],
+        source: "pto-isa notes §4.1 (TSHL/TSHR: u8 i8 u16 i16 u32 i32, scalar pipe on A2A3)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TXor]),
+        operands: &[operand(&["tmp"], &[VEC_RM])],
+        checks: &[
+            TMP_LIKE_DST,
+            eq("tmp", ValidRows, "dst", ValidRows, "A2A3 txor uses a dst-shaped scratch tile"),
+            eq("tmp", ValidCols, "dst", ValidCols, "A2A3 txor uses a dst-shaped scratch tile"),
+        ],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    // ---------------- Ternary / fused ----------------
+    Row {
+        applies: Applies::Family(Family::Ternary),
+        operands: &[operand(&["src0", "src1", "src2", "dst"], &[vec_rm(I16_I32_F16_F32)]), TMP_VEC],
+        source: "vector arithmetic types of pto-isa notes §4.1 (no per-op facts)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TAddReluConv, O::TAddDeqRelu]),
+        operands: &[operand(&["src0", "src1", "dst"], &[VEC_RM])],
+        source: "mixed-type fused ops: element types not documented per target; location and layout only",
+        ..Row::DEFAULT
+    },
+    // ---------------- Unary ----------------
+    Row {
+        applies: Applies::Family(Family::Unary),
+        operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)]), TMP_VEC],
+        source: "PTOAS verifier (tabs/texp/tlog/tsqrt/trsqrt/trecip: f16 f32)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TNeg]), operands: &[operand(&["src", "dst"], &[vec_rm(I16_I32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TRelu]), operands: &[operand(&["src", "dst"], &[vec_rm(I32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    // ---------------- Tile-scalar ----------------
+    Row {
+        applies: Applies::Family(Family::TileScalar),
+        operands: &[operand(&["src", "src0", "src1", "dst"], &[vec_rm(I16_I32_F16_F32)]), TMP_VEC],
+        checks: &[
+            eq("src", ValidRows, "dst", ValidRows, "A2A3 tile-scalar ops silently do nothing when src/dst valid shapes differ (PTO_ASSERT is debug-only)"),
+            eq("src", ValidCols, "dst", ValidCols, "A2A3 tile-scalar ops silently do nothing when src/dst valid shapes differ (PTO_ASSERT is debug-only)"),
+        ],
+        source: "pto-isa notes §4.1 (TADDS/TMINS/TMAXS: i32 i16 f16 f32, Vec, row-major), §8.7",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TRems]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(I32_F32)]), operand(&["tmp"], &[VEC_RM])],
+        checks: &[TMP_LIKE_DST, le("dst", ValidCols, "tmp", ValidCols, "the scratch row covers the dst valid columns")],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TAnds, O::TOrs, O::TXors]), operands: &[operand(&["src", "dst"], &[vec_rm(INT8_16)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TShls, O::TShrs]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(INT16_32)])],
+        source: "pto-isa notes §4.1, §8.6 (TSHLS/TSHRS: i32 i16 u32 u16, no 8-bit types on A2A3)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TLrelu]), operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TAxpy]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])],
+        checks: &[check(
+            CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[F32, F32], &[F16, F32]] },
+            "taxpy keeps the element type or widens f16 to f32",
+        )],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TExpands]),
+        operands: &[operand(&["dst"], &[vec_rm(VEC9), var(&[Loc::Mat], Some(VEC9), &[], &[])])],
+        source: "pto-isa notes §4.1 (TEXPANDS: Vec u8 i8 u16 i16 u32 i32 f16 bf16 f32, or Mat)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Compare / select ----------------
+    Row {
+        applies: Applies::Family(Family::CmpSel),
+        operands: &[operand(&["src0", "src1", "src", "dst", "mask", "tmp"], &[VEC])],
+        checks: &[
+            eq("src0", ValidRows, "dst", ValidRows, "one mask row per data row"),
+            eq("src", ValidRows, "dst", ValidRows, "one mask row per data row"),
+        ],
+        source: "PTOAS verifier (compare/select operands live in UB)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TCmp]),
+        operands: &[operand(&["src0", "src1"], &[vec_any(I32_F16_F32)]), operand(&["dst"], &[vec_any(&[I8, U8])])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TCmps]),
+        operands: &[operand(&["src"], &[vec_any(&[I16, U16, I32, F16, F32])])],
+        checks: &[check(
+            CheckKind::AttrWhen { attr: "cmpMode", kind: "cmp", slot: "src", dtypes: &[I32, U32], allowed: &["eq"] },
+            "A2A3 TCMPS on 32-bit integers implements only EQ (other modes silently become EQ)",
+        )],
+        source: "pto-isa notes §4.1, §8.4 (TCMPS: i32 EQ only, f32 f16 u16 i16)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TSel]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT16_32_F16_F32)])],
+        source: "pto-isa notes §4.1 (TSEL: 2/4-byte types, row-major)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TSels]), operands: &[operand(&["src", "dst"], &[vec_rm(I16_I32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    // ---------------- Row reductions ----------------
+    Row {
+        applies: Applies::Family(Family::RowReduce),
+        operands: &[operand(&["src"], &[vec_nd(I16_I32_F16_F32)]), operand(&["dst"], &row_red_dst(I16_I32_F16_F32)), TMP_VEC],
+        checks: &[ROWS_SRC_DST, TMP_LIKE_SRC],
+        source: "pto-isa notes §4.1 (TROWSUM/TROWMAX: f16 f32 i32 i16; src ND; dst ND or DN with one column); PTOAS",
+        ..Row::DEFAULT
+    },
+    // ---------------- Column reductions ----------------
+    Row {
+        applies: Applies::Family(Family::ColReduce),
+        operands: &[operand(&["src", "dst"], &[vec_nd(I16_I32_F16_F32)]), operand(&["tmp"], &[vec_nd(I16_I32_F16_F32)])],
+        checks: &[COLS_SRC_DST, TMP_LIKE_SRC],
+        source: "pto-isa notes §4.1 (TCOLSUM/TCOLMAX: f16 f32 i16 i32, ND)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Arg-reductions ----------------
+    Row {
+        applies: Applies::Family(Family::ArgReduce),
+        operands: &[
+            operand(&["src"], &[vec_nd(I16_I32_F16_F32)]),
+            operand(&["dst", "idx"], &row_red_dst(I32_U32)),
+            operand(&["val"], &row_red_dst(I16_I32_F16_F32)),
+            TMP_VEC,
+        ],
+        checks: &[
+            ROWS_SRC_DST,
+            eq("src", ValidRows, "idx", ValidRows, "one index per src row"),
+            eq("src", ValidRows, "val", ValidRows, "one value per src row"),
+            same_dtype("src", "val", "values keep the src element type"),
+            TMP_LIKE_SRC,
+        ],
+        source: "pto-isa notes §4.1 (TROWARGMAX: f16 f32 i32 i16; dst DN Rx1 or ND with one valid column)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TColArgMax, O::TColArgMin]),
+        operands: &[
+            operand(&["src"], &[vec_nd(&[F16, F32, U16, U32])]),
+            operand(&["dst"], &[col_red_dst(I32_U32)]),
+            operand(&["idx"], &[col_red_dst(INT16_32)]),
+            operand(&["val"], &[col_red_dst(&[F16, F32, U16, U32])]),
+        ],
+        checks: &[
+            COLS_SRC_DST,
+            eq("src", ValidCols, "idx", ValidCols, "one index per src column"),
+            eq("src", ValidCols, "val", ValidCols, "one value per src column"),
+            same_dtype("src", "val", "values keep the src element type"),
+            TMP_LIKE_SRC,
+        ],
+        inherit_checks: false,
+        source: "pto-isa notes §4.1, §4.2 (TCOLARGMAX: src f16 f32 u16 u32; idx i32/u32, 16-bit for 16-bit val+idx)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Expand / broadcast ----------------
+    Row {
+        applies: Applies::Family(Family::Expand),
+        operands: &[operand(&["src0", "src1"], &[vec_any(I16_I32_F16_F32)]), operand(&["dst"], &[vec_rm(I16_I32_F16_F32)]), TMP_VEC],
+        checks: &[
+            eq("src0", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
+            eq("src1", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
+        ],
+        source: "PTOAS verifier (trowexpand{add,sub,mul,max,min}: i16 i32 f16 f32 on A2A3, dst row-major)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TRowExpandDiv, O::TRowExpandExpdif]),
+        operands: &[operand(&["src0", "src1"], &[vec_any(F16_F32)]), operand(&["dst"], &[vec_rm(F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TRowExpand]),
+        operands: &[operand(&["src"], &[var(&[Loc::Vec], Some(VEC9), &[NONE_BOX], &[])]), operand(&["dst"], &[vec_nd(VEC9)])],
+        checks: &[ROWS_SRC_DST],
+        inherit_checks: false,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TColExpand]),
+        operands: &[operand(&["src", "dst"], &[vec_nd(VEC9)])],
+        checks: &[COLS_SRC_DST],
+        inherit_checks: false,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TColExpandAdd, O::TColExpandSub, O::TColExpandMul, O::TColExpandMax, O::TColExpandMin]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(I16_I32_F16_F32)])],
+        checks: &COL_EXPAND_CHECKS,
+        inherit_checks: false,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TColExpandDiv, O::TColExpandExpdif]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(F16_F32)])],
+        checks: &COL_EXPAND_CHECKS,
+        inherit_checks: false,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    // ---------------- Partial ----------------
+    Row {
+        applies: Applies::Family(Family::Partial),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_any(I16_I32_F16_F32)])],
+        checks: &PARTIAL_CHECKS,
+        source: "PTOAS verifier (tpart*: i32 i16 f16 f32, src valid regions within dst)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Gather / scatter ----------------
+    Row {
+        applies: Applies::Family(Family::GatherScatter),
+        operands: &[operand(&["src", "dst", "indices", "offsets", "tmp", "k", "cdst"], &[VEC])],
+        source: "gather/scatter operands live in UB",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TGather]),
+        form: Some(0),
+        operands: &[
+            operand(&["src"], &[vec_any(INT16_32_F16_F32)]),
+            operand(&["dst"], &[var(&[Loc::Vec], Some(INT16_32_F16_F32), &[], &[ShapeReq::Same(ValidCols, Cols)])]),
+            operand(&["indices"], &[var(&[Loc::Vec], Some(I32_U32), &[], &[ShapeReq::Same(ValidCols, Cols)])]),
+            operand(&["tmp"], &[vec_any(I32_U32)]),
+        ],
+        checks: &[
+            same_dtype("indices", "tmp", "A2A3 builds byte offsets in an index-shaped scratch tile"),
+            eq("indices", ValidRows, "tmp", ValidRows, "A2A3 builds byte offsets in an index-shaped scratch tile"),
+            eq("indices", ValidCols, "tmp", ValidCols, "A2A3 builds byte offsets in an index-shaped scratch tile"),
+        ],
+        source: "pto-isa notes §4.1 (TGATHER index: 2/4-byte data, 32-bit idx, contiguous dst)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TGather]),
+        form: Some(1),
+        operands: &[
+            operand(&["src"], &[vec_rm(BYTES_2_4)]),
+            operand(&["dst"], &[var(&[Loc::Vec], Some(BYTES_2_4), &[ROW_MAJOR], &[ShapeReq::Same(ValidCols, Cols)])]),
+        ],
+        checks: &[check(CheckKind::SameWidth("src", "dst"), "mask-pattern gather copies elements")],
+        source: "pto-isa notes §4.1 (TGATHER mask: 2/4-byte types)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TGather]),
+        form: Some(2),
+        operands: &[
+            operand(&["src"], &[vec_rm(&[F16, F32, I32])]),
+            operand(&["k"], &[vec_any(I32_U32)]),
+            operand(&["dst", "cdst"], &[vec_rm(I32_U32)]),
+            operand(&["tmp"], &[VEC_RM]),
+        ],
+        checks: &[
+            same_dtype("dst", "cdst", "indices and counts share a type"),
+            check(
+                CheckKind::AttrWhen { attr: "cmpMode", kind: "cmp", slot: "src", dtypes: &[I32], allowed: &["eq"] },
+                "A2A3 compare-form gather on i32 supports only EQ",
+            ),
+            check(
+                CheckKind::AttrWhen { attr: "cmpMode", kind: "cmp", slot: "src", dtypes: F16_F32, allowed: &["eq", "gt"] },
+                "compare-form gather supports EQ and GT",
+            ),
+        ],
+        source: "pto-isa notes §4.1 (TGATHER compare: dst i32/u32, src f32/f16/i32 (EQ only), k i32/u32)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TGatherB]),
+        operands: &[operand(&["dst"], &[vec_rm(BYTES_1_2_4)]), operand(&["offsets"], &[vec_any(I32_U32)])],
+        source: "pto-isa notes §4.1, §8.8 (TGATHERB: row-major dst, 1/2/4-byte, one u32 offset per block)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TScatter]),
+        operands: &[operand(&["src", "dst"], &[vec_any(VEC9)]), operand(&["indices"], &[vec_any(INT16_32)])],
+        checks: &SCATTER_CHECKS,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::MGather, O::MScatter]),
+        supported: false,
+        source: "PTOAS notes §4: mgather/mscatter are A5-only",
+        ..Row::DEFAULT
+    },
+    // ---------------- Sort ----------------
+    Row {
+        applies: Applies::Family(Family::Sort),
+        operands: &SORT_OPERANDS,
+        source: "pto-isa notes §4.1 (TSORT32/TMRGSORT: f16/f32, u32 idx; TMRGSORT rows == 1)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TMrgSort]),
+        operands: &[operand(&["src", "dst", "src0", "src1", "src2", "src3", "tmp"], &[var(&[Loc::Vec], Some(F16_F32), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])])],
+        source: "pto-isa notes §4.1 (TMRGSORT: all tiles have one row)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Conversion ----------------
+    Row {
+        applies: Applies::Family(Family::Convert),
+        operands: &[operand(&["src", "dst"], &[VEC_RM]), TMP_VEC],
+        checks: &[check(CheckKind::DtypeMap { from: "src", to: "dst", map: TCVT_A2A3 }, "A2A3 TCVT conversion matrix (pto-isa notes §4.7)")],
+        source: "pto-isa notes §4.7",
+        ..Row::DEFAULT
+    },
+    // ---------------- Matmul ----------------
+    Row {
+        applies: Applies::Family(Family::Matmul),
+        operands: &[
+            operand(&["a"], &[var(&[Loc::Left], Some(MATMUL_IN), &[ZZ], MKN_A)]),
+            operand(&["b"], &[var(&[Loc::Right], Some(MATMUL_IN), &[ZN], MKN_B)]),
+            operand(&["c", "c_in"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[])]),
+            operand(&["bias"], &[var(&[Loc::Bias], None, &[], &[ShapeReq::Eq(Rows, 1)])]),
+        ],
+        checks: &[
+            check(CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES }, "supported (c, a, b) element types"),
+            MATMUL_SHAPES[0],
+            MATMUL_SHAPES[1],
+            MATMUL_SHAPES[2],
+            same_dtype("c_in", "c", "accumulation keeps the accumulator type"),
+            same_dtype("bias", "c", "the bias has the accumulator type"),
+        ],
+        source: "pto-isa notes §2.4 (A2A3 TileLeft is Zz, TileRight Zn, TileAcc Nz), §4.1 (TMATMUL triples, m/k/n in [1, 4095])",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TGemv, O::TGemvAcc, O::TGemvBias]),
+        operands: &[operand(&["a"], &[var(&[Loc::Left], Some(MATMUL_IN), &[ZZ], &GEMV_A)]), operand(&["c"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[ShapeReq::Eq(ValidRows, 1)])])],
+        checks: &[
+            check(CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES }, "supported (c, a, b) element types"),
+            eq("a", ValidCols, "b", ValidRows, "gemv tiles are a[1,K], b[K,N], c[1,N]"),
+            eq("b", ValidCols, "c", ValidCols, "gemv tiles are a[1,K], b[K,N], c[1,N]"),
+            same_dtype("c_in", "c", "accumulation keeps the accumulator type"),
+            same_dtype("bias", "c", "the bias has the accumulator type"),
+        ],
+        inherit_checks: false,
+        source: "PTOAS verifier (tgemv: lhs valid rows 1)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[
+            O::TMatmulMx,
+            O::TMatmulMxAcc,
+            O::TMatmulMxBias,
+            O::TMatmulMxHif4,
+            O::TGemvMx,
+            O::TGemvMxAcc,
+            O::TGemvMxBias,
+        ]),
+        supported: false,
+        source: "microscaled (MX) matmul needs fp8/hif4 operands and the MX scale buffers, A5 only (pto-isa notes §1.4, §2.1; PTOAS tgemv.mx*)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Memory ----------------
+    Row {
+        applies: Applies::Family(Family::Memory),
+        operands: &[operand(&["dst"], &[var(&[Loc::Vec, Loc::Mat], Some(LOAD_STORE), &[], &[])])],
+        checks: &[check(CheckKind::SameWidth("src", "dst"), "GM data is copied without conversion")],
+        source: "PTOAS verifier (A2A3 tload: dst vec or mat, i8..i64/f16/bf16/f32, same element size)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TStore]),
+        operands: &[operand(
+            &["src"],
+            &[
+                var(&[Loc::Vec, Loc::Mat], Some(LOAD_STORE), &[], &[]),
+                var(&[Loc::Acc], Some(I32_F32), &[], &[ShapeReq::Range(Cols, 1, 4095), ShapeReq::Range(ValidCols, 1, 4095)]),
+            ],
+        )],
+        checks: &[
+            check(CheckKind::SameWidth("src", "dst"), "vec/mat stores copy without conversion").when_loc("src", &[Loc::Vec, Loc::Mat]),
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(I32, &[I32, F32, F16, BF16]), (F32, &[I32, F32, F16, BF16])] },
+                "the fixpipe converts acc data to i32/f32/f16/bf16",
+            )
+            .when_loc("src", &[Loc::Acc]),
+        ],
+        inherit_checks: false,
+        source: "PTOAS notes §4 (A2A3 tstore src loc vec, mat or acc; acc src i32/f32, cols in [1, 4095])",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TStoreFp]),
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[], &[ShapeReq::Range(Cols, 1, 4095), ShapeReq::Range(ValidCols, 1, 4095)])]),
+            operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
+        ],
+        inherit_checks: false,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    // ---------------- Move / layout ----------------
+    Row {
+        applies: Applies::Family(Family::Move),
+        source: "no family-wide facts (moves connect every location); see the per-op rows",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TMov]),
+        operands: &[
+            operand(
+                &["dst"],
+                &[
+                    var(&[Loc::Left], None, &[ZZ], &[]),
+                    var(&[Loc::Right], None, &[ZN], &[]),
+                    var(&[Loc::Mat], None, &[FRACTAL_512], &[]),
+                    var(&[Loc::Vec, Loc::Bias, Loc::Scaling], None, &[], &[]),
+                ],
+            ),
+            TMP_VEC,
+        ],
+        checks: &[
+            check(
+                CheckKind::LocPairs {
+                    from: "src",
+                    to: "dst",
+                    pairs: &[
+                        (Loc::Mat, &[Loc::Left, Loc::Right, Loc::Bias, Loc::Scaling]),
+                        (Loc::Vec, &[Loc::Vec]),
+                        (Loc::Acc, &[Loc::Mat, Loc::Vec]),
+                    ],
+                },
+                "A2A3 tmov location pairs",
+            ),
+            eq("src", Rows, "dst", Rows, "A2A3 tmov keeps the static shape"),
+            eq("src", Cols, "dst", Cols, "A2A3 tmov keeps the static shape"),
+        ],
+        source: "PTOAS verifier (tmov pairs; acc->mat dst fractal 512); pto-isa notes §2.4 (A2A3 left Zz, right Zn)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TMovFp, O::TExtractFp, O::TInsertFp]),
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[NZ], &[])]),
+            operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
+            operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ_512], &[])]),
+        ],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TExtractFp, O::TInsertFp]),
+        checks: &[check(
+            CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[I8, U8]), (I32, &[I8, U8, F16, I16, U16])] },
+            "A2A3 fixpipe pre-quantisation pairs",
+        )],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TExtract]),
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Mat], Some(&[I8, U8, F16, BF16, F32]), &[ROW_MAJOR, NZ], &[])]),
+            operand(&["dst"], &[var(&[Loc::Left], Some(&[I8, U8, F16, BF16, F32]), &[ZZ], &[]), var(&[Loc::Right], Some(&[I8, U8, F16, BF16, F32]), &[ZN], &[])]),
+        ],
+        checks: &[same_dtype("src", "dst", "extraction copies elements")],
+        source: "PTOAS verifier (A2A3 textract: mat -> left (Zz) / right (Zn), i8 f16 bf16 f32)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TInsert]),
+        operands: &[operand(&["src"], &[var(&[Loc::Acc], None, &[NZ], &[])]), operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ_512], &[])])],
+        checks: &[check(CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16]] }, "A2A3 tinsert converts f32 acc data to f16/bf16")],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TTrans]),
+        operands: &[operand(&["src"], &[vec_rm(BYTES_1_2_4)]), operand(&["dst", "tmp"], &[vec_any(BYTES_1_2_4)])],
+        checks: &[TMP_LIKE_SRC],
+        source: "PTOAS verifier (A2A3 ttrans: row-major src, 1/2/4-byte types)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TReshape]),
+        checks: &[check(CheckKind::SameLoc("src", "dst"), "a reshape reinterprets the same bytes")],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TFillPad, O::TFillPadInplace, O::TFillPadExpand]),
+        operands: &[operand(&["src", "dst"], &[var(&[], Some(BYTES_1_2_4), &[], &[])])],
+        checks: &[check(CheckKind::SameWidth("src", "dst"), "padding copies elements")],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TConcat]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_any(&[I8, I16, I32, F16, BF16, F32])])],
+        checks: &[
+            eq("src0", ValidRows, "dst", ValidRows, "concatenation along columns keeps the rows"),
+            eq("src1", ValidRows, "dst", ValidRows, "concatenation along columns keeps the rows"),
+        ],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TPack]), supported: false, source: "PTOAS notes §4: tpack is A5-only", ..Row::DEFAULT },
+    // ---------------- Generation ----------------
+    Row {
+        applies: Applies::Family(Family::Generate),
+        operands: &[operand(&["dst"], &[VEC])],
+        source: "generated tiles live in UB",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TCi]), operands: &[operand(&["dst"], &[vec_any(INT16_32)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TTri]), operands: &[operand(&["dst"], &[vec_rm(INT16_32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TPrint]),
+        operands: &[operand(&["src"], &[vec_any(&[I8, U8, I16, U16, I32, U32, F16, F32])])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TRandom, O::THistogram]), supported: false, source: "PTOAS notes §4: trandom/thistogram are A5-only", ..Row::DEFAULT },
+    // ---------------- Assign / config ----------------
+    Row { applies: Applies::Ops(&[O::TGetScaleAddr]), supported: false, source: "PTOAS notes §4: tget_scale_addr is A5-only", ..Row::DEFAULT },
+];
+
+const COL_EXPAND_CHECKS: [super::Check; 3] = [
+    eq("src0", ValidRows, "dst", ValidRows, "the full operand matches dst"),
+    eq("src0", ValidCols, "dst", ValidCols, "the full operand matches dst"),
+    eq("src1", ValidCols, "dst", ValidCols, "the per-column operand has the dst columns"),
+];
+
+const GEMV_A: [ShapeReq; 2] = [ShapeReq::Eq(ValidRows, 1), ShapeReq::Range(ValidCols, 1, 4095)];
+
+/// Shared with A5: partial ops read src valid regions inside dst.
+pub(super) const PARTIAL_CHECKS: [super::Check; 4] = [
+    le("src0", ValidRows, "dst", ValidRows, "partial ops read src valid regions inside the dst valid region"),
+    le("src0", ValidCols, "dst", ValidCols, "partial ops read src valid regions inside the dst valid region"),
+    le("src1", ValidRows, "dst", ValidRows, "partial ops read src valid regions inside the dst valid region"),
+    le("src1", ValidCols, "dst", ValidCols, "partial ops read src valid regions inside the dst valid region"),
+];
+
+/// Shared with A5: index element size (2 bytes for 1-byte data, else the data size).
+pub(super) const SCATTER_CHECKS: [super::Check; 1] = [check(
+    CheckKind::DtypeMap {
+        from: "src",
+        to: "indices",
+        map: &[
+            (I8, I16_U16),
+            (U8, I16_U16),
+            (I16, I16_U16),
+            (U16, I16_U16),
+            (F16, I16_U16),
+            (BF16, I16_U16),
+            (I32, I32_U32),
+            (U32, I32_U32),
+            (F32, I32_U32),
+        ],
+    },
+    "index size follows the data size (2 bytes for 1-byte data)",
+)];
+
+/// Shared with A5: sort operands.
+pub(super) const SORT_OPERANDS: [super::OperandRule; 3] = [
+    operand(&["src", "dst", "src0", "src1", "src2", "src3"], &[var(&[Loc::Vec], Some(F16_F32), &[ROW_MAJOR], &[])]),
+    operand(&["idx"], &[vec_rm(&[U32])]),
+    TMP_VEC,
+];

@@ -1,0 +1,647 @@
+//! The A5 legality table.
+
+use super::a2a3::{PARTIAL_CHECKS, SCATTER_CHECKS, SORT_OPERANDS};
+use super::common::*;
+use super::{Applies, CheckKind, Extent, Row, ShapeReq, Table};
+use pto_ir::ops::{Family, Opcode as O};
+use pto_ir::types::ElemType::{self, *};
+use pto_ir::types::Loc;
+
+use Extent::{Cols, Rows, ValidCols, ValidRows};
+
+const PTOAS: &str = "PTOAS verifier (A5 branch)";
+
+/// The A5 TCVT conversion matrix (pto-isa notes §4.7; fp4 has no element type here).
+pub const TCVT_A5: &[(ElemType, &[ElemType])] = &[
+    (F32, &[F32, F16, BF16, I16, I32, I64, F8E4M3, F8E5M2, HiF8]),
+    (F16, &[F32, I32, I16, I8, U8, HiF8]),
+    (BF16, &[F32, I32, F16]),
+    (I16, &[U8, F16, F32, U32, I32]),
+    (I32, &[F32, I16, U16, I64, U8]),
+    (I64, &[F32, I32]),
+    (U8, &[F16, U16]),
+    (I8, &[F16, I16, I32]),
+    (U32, &[U8, U16, I16]),
+    (F8E4M3, &[F32]),
+    (F8E5M2, &[F32]),
+    (HiF8, &[F32]),
+];
+
+const MATMUL_IN: &[ElemType] = &[I8, F16, BF16, F32, F8E4M3, F8E5M2, HiF8];
+const MATMUL_TRIPLES: &[&[ElemType]] = &[
+    &[I32, I8, I8],
+    &[F32, F16, F16],
+    &[F32, BF16, BF16],
+    &[F32, F32, F32],
+    &[F32, F8E4M3, F8E4M3],
+    &[F32, F8E5M2, F8E5M2],
+    &[F32, HiF8, HiF8],
+];
+/// Row sums also accumulate 64-bit integers on A5.
+const ROWSUM: &[ElemType] = &[I16, I32, I64, U64, F16, F32];
+/// Row max/min also take 8-bit and 64-bit integers on A5.
+const ROWMAXMIN: &[ElemType] = &[I8, U8, I16, I32, I64, U64, F16, F32];
+/// Mask-pattern gather: 1/2/4-byte types including the 8-bit floats.
+const MASK_GATHER: &[ElemType] = &[I8, U8, I16, U16, I32, U32, F16, BF16, F32, F8E4M3, F8E5M2, HiF8];
+/// Cube-side extract types.
+const EXTRACT: &[ElemType] = &[I8, U8, F16, BF16, F32, F8E4M3, F8E5M2, HiF8];
+/// Vec -> mat/vec insert types.
+const INSERT_VEC: &[ElemType] = &[I8, U8, I32, U32, F16, BF16, F32, F8E4M3, F8E5M2, HiF8];
+/// mgather/mscatter payloads.
+const MGATHER: &[ElemType] = &[I8, U8, I16, U16, I32, U32, F16, BF16, F32, F8E4M3, F8E5M2];
+
+/// The A5 table.
+pub static TABLE: Table = Table { target: crate::target::TargetId::A5, name: "a5", tmp_rule, rows: ROWS };
+
+fn tmp_rule(t: &pto_ir::ops::Tmp) -> pto_ir::ops::TmpRule {
+    t.a5
+}
+
+static ROWS: &[Row] = &[
+    // ---------------- Elementwise binary ----------------
+    Row {
+        applies: Applies::Family(Family::ElemBinary),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(VEC11)]), TMP_VEC],
+        source: "pto-isa notes §4.1 (TADD on A5 adds u32 i64 u64 u16 bf16 u8 i8)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TSub, O::TMin, O::TMax]), operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT8_32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TMul, O::TDiv, O::TFmod]), operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT16_32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TPrelu]), operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TRem]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT16_32_F16_F32)]), operand(&["tmp"], &[VEC_RM])],
+        checks: &[TMP_LIKE_DST, le("dst", ValidCols, "tmp", ValidCols, "the scratch row covers the dst valid columns")],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    // ---------------- Bitwise ----------------
+    Row {
+        applies: Applies::Family(Family::Bitwise),
+        operands: &[operand(&["src0", "src1", "src", "dst"], &[vec_rm(INT8_32)]), TMP_VEC],
+        source: "PTOAS verifier (tand/tor/txor/tnot: i8/i16/i32 on A5)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TShl, O::TShr]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT8_64)])],
+        source: "pto-isa notes §4.1 (TSHL/TSHR on A5 add i64/u64)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Ternary / fused ----------------
+    Row {
+        applies: Applies::Family(Family::Ternary),
+        operands: &[operand(&["src0", "src1", "src2", "dst"], &[vec_rm(VEC9)]), TMP_VEC],
+        source: "A5 vector types (PTOAS isSupportedVecElemType; no per-op facts)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TAddReluConv, O::TAddDeqRelu]),
+        operands: &[operand(&["src0", "src1", "dst"], &[VEC_RM])],
+        source: "mixed-type fused ops: element types not documented per target; location and layout only",
+        ..Row::DEFAULT
+    },
+    // ---------------- Unary ----------------
+    Row {
+        applies: Applies::Family(Family::Unary),
+        operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)]), TMP_VEC],
+        source: "PTOAS verifier (tabs/texp/tlog/tsqrt/trsqrt/trecip: f16 f32)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TNeg]), operands: &[operand(&["src", "dst"], &[vec_rm(VEC9)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TRelu]), operands: &[operand(&["src", "dst"], &[vec_rm(I32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    // ---------------- Tile-scalar ----------------
+    Row {
+        applies: Applies::Family(Family::TileScalar),
+        operands: &[operand(&["src", "src0", "src1", "dst"], &[vec_rm(VEC11)]), TMP_VEC],
+        checks: &[eq("src", ValidCols, "dst", ValidCols, "A5 tile-scalar ops iterate the dst valid columns over src (only the valid columns must agree)")],
+        source: "pto-isa notes §4.1 (TADDS/TMINS/TMAXS on A5: 11 types; only validCol checked)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TMuls, O::TSubs]), operands: &[operand(&["src", "dst"], &[vec_rm(VEC9)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TDivs]), operands: &[operand(&["src", "dst"], &[vec_rm(INT8_32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TFmods]), operands: &[operand(&["src", "dst"], &[vec_rm(INT16_32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TRems]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(INT16_32_F16_F32)]), operand(&["tmp"], &[VEC_RM])],
+        checks: &[TMP_LIKE_DST, le("dst", ValidCols, "tmp", ValidCols, "the scratch row covers the dst valid columns")],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TAnds, O::TOrs, O::TXors]), operands: &[operand(&["src", "dst"], &[vec_rm(INT8_32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TShls, O::TShrs]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(INT8_64)])],
+        source: "pto-isa notes §4.1 (TSHLS/TSHRS on A5: i8..u64, 64-bit emulated)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TLrelu]), operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TAxpy]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(F16_BF16_F32)])],
+        checks: &[check(
+            CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[BF16, BF16], &[F32, F32], &[F16, F32]] },
+            "taxpy keeps the element type or widens f16 to f32",
+        )],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TExpands]),
+        operands: &[operand(&["dst"], &[vec_rm(VEC11), var(&[Loc::Mat], Some(VEC11), &[], &[])])],
+        source: "pto-isa notes §4.1 (TEXPANDS on A5 adds i64/u64; Vec must be row-major)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Compare / select ----------------
+    Row {
+        applies: Applies::Family(Family::CmpSel),
+        operands: &[operand(&["src0", "src1", "src", "dst", "mask", "tmp"], &[VEC])],
+        checks: &[
+            eq("src0", ValidRows, "dst", ValidRows, "one mask row per data row"),
+            eq("src", ValidRows, "dst", ValidRows, "one mask row per data row"),
+        ],
+        source: "PTOAS verifier (compare/select operands live in UB)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TCmp]),
+        operands: &[operand(&["src0", "src1"], &[vec_any(VEC9)]), operand(&["dst"], &[vec_any(&[I8, U8])])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TCmps]),
+        operands: &[operand(&["src"], &[vec_any(VEC11)])],
+        source: "pto-isa notes §4.1 (TCMPS on A5: 11 types, every compare mode)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TSel]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(VEC11)])],
+        source: "pto-isa notes §4.1 (TSEL on A5: 1/2/4/8-byte types)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TSels]), operands: &[operand(&["src", "dst"], &[vec_rm(&[I8, I16, I32, F16, F32])])], source: PTOAS, ..Row::DEFAULT },
+    // ---------------- Row reductions ----------------
+    Row {
+        applies: Applies::Family(Family::RowReduce),
+        operands: &[operand(&["src"], &[vec_nd(I16_I32_F16_F32)]), operand(&["dst"], &row_red_dst(I16_I32_F16_F32)), TMP_VEC],
+        checks: &[ROWS_SRC_DST, TMP_LIKE_SRC],
+        source: "pto-isa notes §4.1, §4.3 (A5 row reductions; src ND; dst ND or DN with one column)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TRowSum]),
+        operands: &[operand(&["src"], &[vec_nd(ROWSUM)]), operand(&["dst"], &row_red_dst(ROWSUM))],
+        source: "pto-isa notes §4.1 (TROWSUM on A5 adds i64/u64)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TRowMax, O::TRowMin]),
+        operands: &[operand(&["src"], &[vec_nd(ROWMAXMIN)]), operand(&["dst"], &row_red_dst(ROWMAXMIN))],
+        source: "pto-isa notes §4.1 (TROWMAX on A5 adds i8/u8 and i64/u64)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Column reductions ----------------
+    Row {
+        applies: Applies::Family(Family::ColReduce),
+        operands: &[operand(&["src", "dst"], &[vec_nd(VEC11)]), operand(&["tmp"], &[vec_nd(VEC11)])],
+        checks: &[COLS_SRC_DST, TMP_LIKE_SRC],
+        source: "pto-isa notes §4.1 (TCOLSUM/TCOLMAX on A5: 11 types, ND)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TColProd]),
+        operands: &[operand(&["src", "dst"], &[vec_nd(&[I16, U16, I32, U32, F16, BF16, F32])])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    // ---------------- Arg-reductions ----------------
+    Row {
+        applies: Applies::Family(Family::ArgReduce),
+        operands: &[
+            operand(&["src"], &[vec_nd(BYTES_2_4)]),
+            operand(&["dst", "idx"], &row_red_dst(I32_U32)),
+            operand(&["val"], &row_red_dst(BYTES_2_4)),
+            TMP_VEC,
+        ],
+        checks: &[
+            ROWS_SRC_DST,
+            eq("src", ValidRows, "idx", ValidRows, "one index per src row"),
+            eq("src", ValidRows, "val", ValidRows, "one value per src row"),
+            same_dtype("src", "val", "values keep the src element type"),
+            TMP_LIKE_SRC,
+        ],
+        source: "pto-isa notes §4.1 (TROWARGMAX on A5: any 2/4-byte type; dst DN Rx1 or ND with one valid column)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TColArgMax, O::TColArgMin]),
+        operands: &[
+            operand(&["src"], &[vec_nd(BYTES_1_2_4)]),
+            operand(&["dst"], &[col_red_dst(I32_U32)]),
+            operand(&["idx"], &[col_red_dst(INT16_32)]),
+            operand(&["val"], &[col_red_dst(BYTES_2_4)]),
+        ],
+        checks: &[
+            COLS_SRC_DST,
+            eq("src", ValidCols, "idx", ValidCols, "one index per src column"),
+            eq("src", ValidCols, "val", ValidCols, "one value per src column"),
+            same_dtype("src", "val", "values keep the src element type"),
+            TMP_LIKE_SRC,
+        ],
+        inherit_checks: false,
+        source: "pto-isa notes §4.1, §4.2 (TCOLARGMAX on A5: any 1/2/4-byte src, 8-bit not in val+idx)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Expand / broadcast ----------------
+    Row {
+        applies: Applies::Family(Family::Expand),
+        operands: &[operand(&["src0", "src1"], &[vec_any(INT8_32_F16_F32)]), operand(&["dst"], &[vec_rm(INT8_32_F16_F32)]), TMP_VEC],
+        checks: &[
+            eq("src0", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
+            eq("src1", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
+        ],
+        source: "PTOAS verifier (trowexpand{add,sub,mul,max,min}: i8 i16 i32 f16 f32 on A5, dst row-major)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TRowExpandDiv, O::TRowExpandExpdif]),
+        operands: &[operand(&["src0", "src1"], &[vec_any(F16_F32)]), operand(&["dst"], &[vec_rm(F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TRowExpand]),
+        operands: &[operand(&["src"], &[var(&[Loc::Vec], Some(VEC9), &[NONE_BOX], &[])]), operand(&["dst"], &[vec_nd(VEC9)])],
+        checks: &[ROWS_SRC_DST],
+        inherit_checks: false,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TColExpand]),
+        operands: &[operand(&["src", "dst"], &[vec_nd(VEC9)])],
+        checks: &[COLS_SRC_DST],
+        inherit_checks: false,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TColExpandAdd, O::TColExpandSub, O::TColExpandMul, O::TColExpandMax, O::TColExpandMin]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT8_32_F16_F32)])],
+        checks: &COL_EXPAND_CHECKS,
+        inherit_checks: false,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TColExpandDiv, O::TColExpandExpdif]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(F16_F32)])],
+        checks: &COL_EXPAND_CHECKS,
+        inherit_checks: false,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    // ---------------- Partial ----------------
+    Row {
+        applies: Applies::Family(Family::Partial),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_any(VEC9)])],
+        checks: &PARTIAL_CHECKS,
+        source: "PTOAS verifier (tpart* on A5: i8 i16 i32 f16 bf16 f32)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Gather / scatter ----------------
+    Row {
+        applies: Applies::Family(Family::GatherScatter),
+        operands: &[operand(&["src", "dst", "indices", "offsets", "tmp", "k", "cdst"], &[VEC])],
+        source: "gather/scatter operands live in UB",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TGather]),
+        form: Some(0),
+        operands: &[
+            operand(&["src"], &[vec_any(VEC11)]),
+            operand(&["dst"], &[var(&[Loc::Vec], Some(VEC11), &[], &[ShapeReq::Same(ValidCols, Cols)])]),
+            operand(&["indices"], &[var(&[Loc::Vec], Some(INT16_32), &[], &[ShapeReq::Same(ValidCols, Cols)])]),
+        ],
+        source: "pto-isa notes §4.1 (TGATHER index on A5: 1/2/4/8-byte data, 16/32-bit idx; tmp unused)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TGather]),
+        form: Some(1),
+        operands: &[
+            operand(&["src"], &[vec_rm(MASK_GATHER)]),
+            operand(&["dst"], &[var(&[Loc::Vec], Some(MASK_GATHER), &[ROW_MAJOR], &[ShapeReq::Same(ValidCols, Cols)])]),
+        ],
+        checks: &[check(CheckKind::SameWidth("src", "dst"), "mask-pattern gather copies elements")],
+        source: "pto-isa notes §4.1 (TGATHER mask on A5 adds 1-byte types and fp8/hif8)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TGather]),
+        form: Some(2),
+        operands: &[
+            operand(&["src"], &[vec_rm(INT16_32_F16_F32)]),
+            operand(&["k"], &[vec_any(&[U16, U32])]),
+            operand(&["dst", "cdst"], &[vec_rm(I32_U32)]),
+        ],
+        checks: &[
+            same_dtype("dst", "cdst", "indices and counts share a type"),
+            check(
+                CheckKind::AttrWhen { attr: "cmpMode", kind: "cmp", slot: "src", dtypes: INT16_32_F16_F32, allowed: &["eq", "gt"] },
+                "compare-form gather supports EQ and GT",
+            ),
+        ],
+        source: "pto-isa notes §4.1 (TGATHER compare on A5: src i16/u16/i32/u32/f16/f32, k u16/u32)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TGatherB]),
+        operands: &[operand(&["dst"], &[vec_any(BYTES_1_2_4)]), operand(&["offsets"], &[vec_any(I32_U32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TScatter]),
+        operands: &[operand(&["src", "dst"], &[vec_any(VEC9)]), operand(&["indices"], &[vec_any(INT16_32)])],
+        checks: &SCATTER_CHECKS,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::MGather, O::MScatter]),
+        operands: &[operand(&["src", "dst"], &[vec_any(MGATHER)]), operand(&["indices"], &[vec_any(&[I32])])],
+        source: "PTOAS verifier (mgather/mscatter: A5 only, i32 indices, fp8 payloads allowed)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Sort ----------------
+    Row {
+        applies: Applies::Family(Family::Sort),
+        operands: &SORT_OPERANDS,
+        source: "pto-isa notes §4.1 (TSORT32/TMRGSORT: f16/f32, u32 idx; TMRGSORT rows == 1)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TMrgSort]),
+        operands: &[operand(&["src", "dst", "src0", "src1", "src2", "src3", "tmp"], &[var(&[Loc::Vec], Some(F16_F32), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])])],
+        source: "pto-isa notes §4.1 (TMRGSORT: all tiles have one row)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Conversion ----------------
+    Row {
+        applies: Applies::Family(Family::Convert),
+        operands: &[operand(&["src", "dst"], &[VEC_RM]), TMP_VEC],
+        checks: &[check(CheckKind::DtypeMap { from: "src", to: "dst", map: TCVT_A5 }, "A5 TCVT conversion matrix (pto-isa notes §4.7)")],
+        source: "pto-isa notes §4.7",
+        ..Row::DEFAULT
+    },
+    // ---------------- Matmul ----------------
+    Row {
+        applies: Applies::Family(Family::Matmul),
+        operands: &[
+            operand(&["a"], &[var(&[Loc::Left], Some(MATMUL_IN), &[NZ], MKN_A)]),
+            operand(&["b"], &[var(&[Loc::Right], Some(MATMUL_IN), &[ZN], MKN_B)]),
+            operand(&["c", "c_in"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[])]),
+            operand(&["bias"], &[var(&[Loc::Bias], None, &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])]),
+            operand(&["a_scale", "b_scale"], &[var(&[Loc::Scaling], None, &[], &[])]),
+        ],
+        checks: &[
+            check(CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES }, "supported (c, a, b) element types"),
+            MATMUL_SHAPES[0],
+            MATMUL_SHAPES[1],
+            MATMUL_SHAPES[2],
+            same_dtype("c_in", "c", "accumulation keeps the accumulator type"),
+            same_dtype("bias", "c", "the bias has the accumulator type"),
+        ],
+        source: "pto-isa notes §2.4 (A5 TileLeft is Nz, TileRight Zn, TileAcc Nz), §4.1 (TMATMUL layout asserts on A5); PTOAS notes §4",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TGemv, O::TGemvAcc, O::TGemvBias, O::TGemvMx, O::TGemvMxAcc, O::TGemvMxBias]),
+        operands: &[operand(&["a"], &[var(&[Loc::Left], Some(MATMUL_IN), &[NZ], &GEMV_A)]), operand(&["c"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[ShapeReq::Eq(ValidRows, 1)])])],
+        checks: &[
+            check(CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES }, "supported (c, a, b) element types"),
+            eq("a", ValidCols, "b", ValidRows, "gemv tiles are a[1,K], b[K,N], c[1,N]"),
+            eq("b", ValidCols, "c", ValidCols, "gemv tiles are a[1,K], b[K,N], c[1,N]"),
+            same_dtype("c_in", "c", "accumulation keeps the accumulator type"),
+            same_dtype("bias", "c", "the bias has the accumulator type"),
+        ],
+        inherit_checks: false,
+        source: "PTOAS verifier (tgemv: lhs valid rows 1; A5 matmul layouts)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TMatmulMx, O::TMatmulMxAcc, O::TMatmulMxBias, O::TGemvMx, O::TGemvMxAcc, O::TGemvMxBias]),
+        operands: &[
+            operand(&["a"], &[var(&[Loc::Left], Some(FP8), &[NZ], MKN_A)]),
+            operand(&["b"], &[var(&[Loc::Right], Some(FP8), &[ZN], MKN_B)]),
+            operand(&["c", "c_in"], &[var(&[Loc::Acc], Some(&[F32]), &[NZ], &[])]),
+            operand(&["bias"], &[var(&[Loc::Bias], Some(&[F32]), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])]),
+        ],
+        source: "PTOAS verifier (A5 mx: fp8 operands, f32 result, scale tiles in the scaling buffer)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TGemvMx, O::TGemvMxAcc, O::TGemvMxBias]),
+        operands: &[operand(&["a"], &[var(&[Loc::Left], Some(FP8), &[NZ], &GEMV_A)])],
+        source: "PTOAS verifier (tgemv.mx: lhs valid rows 1)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Memory ----------------
+    Row {
+        applies: Applies::Family(Family::Memory),
+        operands: &[operand(&["dst"], &[var(&[Loc::Vec, Loc::Mat], Some(LOAD_STORE_A5), &[], &[])])],
+        checks: &[check(CheckKind::SameWidth("src", "dst"), "GM data is copied without conversion")],
+        source: "PTOAS verifier (A5 tload: 1/2/4/8-byte elements of the same size); pto-isa TLOAD targets Vec or Mat",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TStore]),
+        operands: &[operand(&["src"], &[var(&[Loc::Vec], Some(LOAD_STORE_A5), &[], &[]), var(&[Loc::Acc], Some(I32_F32), &[], &[])])],
+        checks: &[
+            check(CheckKind::SameWidth("src", "dst"), "vec stores copy without conversion").when_loc("src", &[Loc::Vec]),
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(I32, &[I32, F32, F16, BF16]), (F32, &[I32, F32, F16, BF16])] },
+                "the fixpipe converts acc data to i32/f32/f16/bf16",
+            )
+            .when_loc("src", &[Loc::Acc]),
+        ],
+        inherit_checks: false,
+        source: "PTOAS notes §4 (A5 tstore src loc vec or acc: mat is rejected)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TStoreFp]),
+        operands: &[operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[], &[])]), operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])])],
+        inherit_checks: false,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    // ---------------- Move / layout ----------------
+    Row {
+        applies: Applies::Family(Family::Move),
+        source: "no family-wide facts (moves connect every location); see the per-op rows",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TMov]),
+        operands: &[
+            operand(
+                &["dst"],
+                &[
+                    var(&[Loc::Left], None, &[NZ], &[]),
+                    var(&[Loc::Right], None, &[ZN], &[]),
+                    var(&[Loc::Vec, Loc::Mat, Loc::Bias, Loc::Scaling], None, &[], &[]),
+                ],
+            ),
+            TMP_VEC,
+        ],
+        checks: &[
+            check(
+                CheckKind::LocPairs {
+                    from: "src",
+                    to: "dst",
+                    pairs: &[
+                        (Loc::Mat, &[Loc::Left, Loc::Right, Loc::Bias, Loc::Scaling]),
+                        (Loc::Vec, &[Loc::Vec, Loc::Mat]),
+                        (Loc::Acc, &[Loc::Mat, Loc::Vec]),
+                    ],
+                },
+                "A5 tmov location pairs (adds vec -> mat)",
+            ),
+            eq("src", Rows, "dst", Rows, "mat-source tmov keeps the static shape").when_loc("src", &[Loc::Mat]),
+            eq("src", Cols, "dst", Cols, "mat-source tmov keeps the static shape").when_loc("src", &[Loc::Mat]),
+        ],
+        source: "PTOAS verifier (tmov pairs); pto-isa notes §2.4 (A5 left Nz, right Zn)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TMovFp]),
+        operands: &[operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[NZ], &[])]), operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TExtractFp, O::TInsertFp]),
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[])]),
+            operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
+            operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ], &[])]),
+        ],
+        checks: &[check(
+            CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[I8, U8, F8E4M3, F8E5M2, HiF8, F16, BF16, F32]), (I32, &[I8, U8, F16, BF16])] },
+            "A5 fixpipe pre-quantisation pairs",
+        )],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TExtract]),
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Mat], Some(EXTRACT), &[ROW_MAJOR, NZ], &[]), var(&[Loc::Vec], Some(EXTRACT), &[ND], &[])]),
+            operand(
+                &["dst"],
+                &[
+                    var(&[Loc::Left], Some(EXTRACT), &[NZ], &[]),
+                    var(&[Loc::Right], Some(EXTRACT), &[ZN], &[]),
+                    var(&[Loc::Scaling, Loc::Mat], Some(EXTRACT), &[], &[]),
+                    var(&[Loc::Vec], Some(EXTRACT), &[ND], &[]),
+                ],
+            ),
+        ],
+        checks: &[
+            same_dtype("src", "dst", "extraction copies elements"),
+            check(
+                CheckKind::LocPairs { from: "src", to: "dst", pairs: &[(Loc::Mat, &[Loc::Left, Loc::Right, Loc::Scaling]), (Loc::Vec, &[Loc::Mat, Loc::Vec])] },
+                "A5 textract location pairs",
+            ),
+        ],
+        source: "PTOAS verifier (A5 textract: mat -> left (Nz) / right (Zn) / scaling, vec -> mat / vec)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TInsert]),
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[]), var(&[Loc::Vec], Some(INSERT_VEC), &[ND, NZ], &[])]),
+            operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ], &[]), var(&[Loc::Vec], None, &[ND], &[])]),
+        ],
+        checks: &[
+            check(
+                CheckKind::LocPairs { from: "src", to: "dst", pairs: &[(Loc::Acc, &[Loc::Mat]), (Loc::Vec, &[Loc::Mat, Loc::Vec])] },
+                "A5 tinsert location pairs",
+            ),
+            check(
+                CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16], &[F32, F32], &[I32, I32]] },
+                "A5 acc -> mat tinsert conversions",
+            )
+            .when_loc("src", &[Loc::Acc]),
+            same_dtype("src", "dst", "vec-source tinsert copies elements").when_loc("src", &[Loc::Vec]),
+        ],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TTrans]),
+        operands: &[operand(&["src", "dst", "tmp"], &[vec_any(BYTES_1_2_4)])],
+        checks: &[TMP_LIKE_SRC],
+        source: "PTOAS verifier (A5 ttrans: 1/2/4-byte types, any layout)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TReshape]),
+        checks: &[check(CheckKind::SameLoc("src", "dst"), "a reshape reinterprets the same bytes")],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TFillPad, O::TFillPadInplace, O::TFillPadExpand]),
+        operands: &[operand(&["src", "dst"], &[var(&[], Some(BYTES_1_2_4), &[], &[])])],
+        checks: &[check(CheckKind::SameWidth("src", "dst"), "padding copies elements")],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TConcat]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(&[I8, I16, I32, F16, BF16, F32])])],
+        checks: &[
+            eq("src0", ValidRows, "dst", ValidRows, "concatenation along columns keeps the rows"),
+            eq("src1", ValidRows, "dst", ValidRows, "concatenation along columns keeps the rows"),
+        ],
+        source: "PTOAS verifier (A5 tconcat is row-major)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TPack]), operands: &[operand(&["src", "dst"], &[VEC_RM])], source: PTOAS, ..Row::DEFAULT },
+    // ---------------- Generation ----------------
+    Row {
+        applies: Applies::Family(Family::Generate),
+        operands: &[operand(&["dst"], &[VEC])],
+        source: "generated tiles live in UB",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TCi]), operands: &[operand(&["dst"], &[vec_any(INT16_32)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TTri]), operands: &[operand(&["dst"], &[vec_rm(VEC9)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TPrint]),
+        operands: &[operand(&["src"], &[vec_any(&[I8, U8, I16, U16, I32, U32, F16, F32])])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TRandom]), operands: &[operand(&["dst"], &[vec_rm(I32_U32)])], source: "PTOAS verifier (trandom: A5 only, i32/u32)", ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::THistogram]),
+        operands: &[operand(&["src"], &[vec_nd(I16_U16)]), operand(&["dst"], &[vec_nd(I32_U32)])],
+        source: "PTOAS verifier (thistogram: A5 only, u16 src, u32 dst)",
+        ..Row::DEFAULT
+    },
+];
+
+const COL_EXPAND_CHECKS: [super::Check; 3] = [
+    eq("src0", ValidRows, "dst", ValidRows, "the full operand matches dst"),
+    eq("src0", ValidCols, "dst", ValidCols, "the full operand matches dst"),
+    eq("src1", ValidCols, "dst", ValidCols, "the per-column operand has the dst columns"),
+];
+
+const GEMV_A: [ShapeReq; 2] = [ShapeReq::Eq(ValidRows, 1), ShapeReq::Range(ValidCols, 1, 4095)];

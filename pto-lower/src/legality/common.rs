@@ -1,0 +1,172 @@
+//! Building blocks shared by both tables: element-type sets, layout patterns, constructors.
+//!
+//! Naming: sets are spelled by their members. Integer widths: PTOAS checks integer *width*
+//! only (MLIR `isInteger(w)`), so sets taken from PTOAS list both signednesses; sets taken from
+//! the pto-isa notes use the notes' explicit lists (e.g. A2A3 elementwise arithmetic: signed
+//! `i16`/`i32` only, A5 adds the unsigned and 8/64-bit types).
+
+use super::{Check, CheckKind, Extent, LayoutPat, OperandRule, ShapeReq, Variant};
+use pto_ir::types::ElemType::{self, *};
+use pto_ir::types::{BLayout, Loc, SLayout};
+
+// ---- Element-type sets ----
+
+/// `f16`, `f32`.
+pub const F16_F32: &[ElemType] = &[F16, F32];
+/// `f16`, `bf16`, `f32`.
+pub const F16_BF16_F32: &[ElemType] = &[F16, BF16, F32];
+/// `i32`, `f32`.
+pub const I32_F32: &[ElemType] = &[I32, F32];
+/// `i32`, `ui32`.
+pub const I32_U32: &[ElemType] = &[I32, U32];
+/// `i16`, `ui16`.
+pub const I16_U16: &[ElemType] = &[I16, U16];
+/// A2A3 vector arithmetic (pto-isa notes §4.1 TADD/TADDS/TMINS): `i16 i32 f16 f32`.
+pub const I16_I32_F16_F32: &[ElemType] = &[I16, I32, F16, F32];
+/// `i32 f16 f32` (A2A3 `tcmp` inputs, `trelu`).
+pub const I32_F16_F32: &[ElemType] = &[I32, F16, F32];
+/// 16/32-bit integers of either sign and `f16 f32` (PTOAS width-based sets).
+pub const INT16_32_F16_F32: &[ElemType] = &[I16, U16, I32, U32, F16, F32];
+/// 8/16/32-bit integers of either sign and `f16 f32`.
+pub const INT8_32_F16_F32: &[ElemType] = &[I8, U8, I16, U16, I32, U32, F16, F32];
+/// 8/16-bit integers of either sign.
+pub const INT8_16: &[ElemType] = &[I8, U8, I16, U16];
+/// 8/16/32-bit integers of either sign.
+pub const INT8_32: &[ElemType] = &[I8, U8, I16, U16, I32, U32];
+/// 16/32-bit integers of either sign.
+pub const INT16_32: &[ElemType] = &[I16, U16, I32, U32];
+/// 8..64-bit integers of either sign.
+pub const INT8_64: &[ElemType] = &[I8, U8, I16, U16, I32, U32, I64, U64];
+/// PTOAS `isSupportedVecElemType(bf16, int8)`: 8/16/32-bit integers, `f16 bf16 f32`.
+pub const VEC9: &[ElemType] = &[I8, U8, I16, U16, I32, U32, F16, BF16, F32];
+/// The 11 A5 vector types of the pto-isa notes (TADDS/TMINS/TCOLMAX): 8..64-bit integers of
+/// either sign, `f16 bf16 f32`.
+pub const VEC11: &[ElemType] = &[I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32];
+/// 2- and 4-byte types.
+pub const BYTES_2_4: &[ElemType] = &[I16, U16, I32, U32, F16, BF16, F32];
+/// 1-, 2- and 4-byte types.
+pub const BYTES_1_2_4: &[ElemType] = &[I8, U8, I16, U16, I32, U32, F16, BF16, F32];
+/// GM <-> tile transfer types on A2A3 (PTOAS `tload`/`tstore`).
+pub const LOAD_STORE: &[ElemType] = &[I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32];
+/// GM <-> tile transfer types on A5: any 1/2/4/8-byte element.
+pub const LOAD_STORE_A5: &[ElemType] = &[I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32, F8E4M3, F8E5M2, HiF8];
+/// The 8-bit float types (A5 only).
+pub const FP8: &[ElemType] = &[F8E4M3, F8E5M2, HiF8];
+
+// ---- Layouts ----
+
+const fn lay(name: &'static str, b: Option<BLayout>, s: Option<SLayout>, f: Option<u32>) -> LayoutPat {
+    LayoutPat { name, blayout: b, slayout: s, fractal: f }
+}
+
+/// Outer layout row-major, any boxes.
+pub const ROW_MAJOR: LayoutPat = lay("row_major", Some(BLayout::RowMajor), None, None);
+/// Plain row-major (`row_major`, `none_box`).
+pub const ND: LayoutPat = lay("ND (row_major/none_box)", Some(BLayout::RowMajor), Some(SLayout::NoneBox), None);
+/// Plain column-major (`col_major`, `none_box`).
+pub const DN: LayoutPat = lay("DN (col_major/none_box)", Some(BLayout::ColMajor), Some(SLayout::NoneBox), None);
+/// Unboxed, either outer layout.
+pub const NONE_BOX: LayoutPat = lay("none_box", None, Some(SLayout::NoneBox), None);
+/// Column-major outer, row-major boxes (A5 `TileLeft`, `TileAcc`).
+pub const NZ: LayoutPat = lay("NZ (col_major/row_major)", Some(BLayout::ColMajor), Some(SLayout::RowMajor), None);
+/// `NZ` with 512-byte fractals (A2A3 `acc -> mat` destinations).
+pub const NZ_512: LayoutPat = lay("NZ (col_major/row_major), fractal 512", Some(BLayout::ColMajor), Some(SLayout::RowMajor), Some(512));
+/// Row-major outer, column-major boxes (`TileRight`).
+pub const ZN: LayoutPat = lay("ZN (row_major/col_major)", Some(BLayout::RowMajor), Some(SLayout::ColMajor), None);
+/// Row-major outer, row-major boxes (A2A3 `TileLeft`).
+pub const ZZ: LayoutPat = lay("ZZ (row_major/row_major)", Some(BLayout::RowMajor), Some(SLayout::RowMajor), None);
+
+// ---- Constructors ----
+
+/// A variant.
+pub const fn var(locs: &'static [Loc], dtypes: Option<&'static [ElemType]>, layouts: &'static [LayoutPat], shape: &'static [ShapeReq]) -> Variant {
+    Variant { locs, dtypes, layouts, shape }
+}
+
+/// Vec tile, row-major outer layout.
+pub const fn vec_rm(dtypes: &'static [ElemType]) -> Variant {
+    var(&[Loc::Vec], Some(dtypes), &[ROW_MAJOR], &[])
+}
+
+/// Vec tile, plain ND.
+pub const fn vec_nd(dtypes: &'static [ElemType]) -> Variant {
+    var(&[Loc::Vec], Some(dtypes), &[ND], &[])
+}
+
+/// Vec tile, any layout.
+pub const fn vec_any(dtypes: &'static [ElemType]) -> Variant {
+    var(&[Loc::Vec], Some(dtypes), &[], &[])
+}
+
+/// Vec tile of any element type and layout.
+pub const VEC: Variant = var(&[Loc::Vec], None, &[], &[]);
+/// Vec tile of any element type, row-major.
+pub const VEC_RM: Variant = var(&[Loc::Vec], None, &[ROW_MAJOR], &[]);
+
+/// An operand rule.
+pub const fn operand(slots: &'static [&'static str], variants: &'static [Variant]) -> OperandRule {
+    OperandRule { slots, variants }
+}
+
+/// `a.ea == b.eb`.
+pub const fn eq(a: &'static str, ea: Extent, b: &'static str, eb: Extent, why: &'static str) -> Check {
+    Check { kind: CheckKind::Eq { a: (a, ea), b: (b, eb) }, why, only: None }
+}
+
+/// `a.ea <= b.eb`.
+pub const fn le(a: &'static str, ea: Extent, b: &'static str, eb: Extent, why: &'static str) -> Check {
+    Check { kind: CheckKind::Le { a: (a, ea), b: (b, eb) }, why, only: None }
+}
+
+/// Same element type.
+pub const fn same_dtype(a: &'static str, b: &'static str, why: &'static str) -> Check {
+    Check { kind: CheckKind::SameDtype(a, b), why, only: None }
+}
+
+// ---- Shared rules ----
+
+/// Row-reduction destinations: a DN `Rx1` column vector, or a legacy ND tile with one valid
+/// column (PTOAS `verifyRowReductionDstLayout` + `verifyRowReductionValidRegion`).
+pub const fn row_red_dst(dtypes: &'static [ElemType]) -> [Variant; 2] {
+    [
+        var(&[Loc::Vec], Some(dtypes), &[DN], &[ShapeReq::Eq(Extent::Cols, 1)]),
+        var(&[Loc::Vec], Some(dtypes), &[ND], &[ShapeReq::Eq(Extent::ValidCols, 1)]),
+    ]
+}
+
+/// Column-reduction-to-one-row destinations: ND with one valid row.
+pub const fn col_red_dst(dtypes: &'static [ElemType]) -> Variant {
+    var(&[Loc::Vec], Some(dtypes), &[ND], &[ShapeReq::Eq(Extent::ValidRows, 1)])
+}
+
+/// `src`/`dst` valid rows equal (row reductions, row expands).
+pub const ROWS_SRC_DST: Check = eq("src", Extent::ValidRows, "dst", Extent::ValidRows, "reductions iterate src rows into dst rows; the NPU code only asserts the equality in debug builds");
+/// `src`/`dst` valid cols equal (column reductions).
+pub const COLS_SRC_DST: Check = eq("src", Extent::ValidCols, "dst", Extent::ValidCols, "column reductions write one dst column per src column; the NPU code only asserts the equality in debug builds");
+/// tmp has the element type of src.
+pub const TMP_LIKE_SRC: Check = same_dtype("src", "tmp", "the scratch tile holds src elements");
+/// tmp has the element type of dst.
+pub const TMP_LIKE_DST: Check = same_dtype("dst", "tmp", "the scratch tile holds dst elements");
+
+/// Scratch tiles live in UB.
+pub const TMP_VEC: OperandRule = operand(&["tmp"], &[VEC]);
+
+/// A check of any kind.
+pub const fn check(kind: CheckKind, why: &'static str) -> Check {
+    Check { kind, why, only: None }
+}
+
+/// Fractal 512, any layout (A2A3 `acc -> mat` destinations).
+pub const FRACTAL_512: LayoutPat = lay("fractal 512", None, None, Some(512));
+
+/// Matmul `m`, `k` (from `a`) and `n` (from `b`) valid sizes in `[1, 4095]`.
+pub const MKN_A: &[ShapeReq] = &[ShapeReq::Range(Extent::ValidRows, 1, 4095), ShapeReq::Range(Extent::ValidCols, 1, 4095)];
+/// See [`MKN_A`].
+pub const MKN_B: &[ShapeReq] = &[ShapeReq::Range(Extent::ValidCols, 1, 4095)];
+
+/// Matmul static shapes `a[M,K]`, `b[K,N]`, `c[M,N]` (both targets).
+pub const MATMUL_SHAPES: [Check; 3] = [
+    eq("a", Extent::Rows, "c", Extent::Rows, "matmul tiles are a[M,K], b[K,N], c[M,N]"),
+    eq("a", Extent::Cols, "b", Extent::Rows, "matmul tiles are a[M,K], b[K,N], c[M,N]"),
+    eq("b", Extent::Cols, "c", Extent::Cols, "matmul tiles are a[M,K], b[K,N], c[M,N]"),
+];

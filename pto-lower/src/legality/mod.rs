@@ -1,0 +1,466 @@
+//! Per-target legality as data: one [`Table`] per target ([`a2a3::TABLE`], [`a5::TABLE`]), read
+//! by the one legalizer in [`crate::legalize`].
+//!
+//! # Model
+//!
+//! A table is a list of [`Row`]s. A row applies either to a whole instruction family
+//! ([`Applies::Family`], the family-level default) or to a list of opcodes ([`Applies::Ops`], a
+//! refinement where the sources give per-op facts), optionally only to one operand form of the
+//! op (`form`, an index into the op's operand pattern, e.g. the three `tgather` forms).
+//!
+//! The *effective rule* of an op on a target ([`Table::effective`]) is the family row refined by
+//! the op rows in table order: an op row's [`OperandRule`] replaces the inherited rule of every
+//! slot it names; its [`Check`]s are added to the inherited ones (or replace them when
+//! `inherit_checks` is false); `supported: false` marks an op the target does not have at all.
+//!
+//! An operand rule lists the tuples a slot accepts as a union of [`Variant`]s, each the product
+//! of a set of element types, a set of locations, a set of layouts ([`LayoutPat`]) and shape
+//! requirements ([`ShapeReq`]). A [`Check`] relates several operands (valid-shape equalities the
+//! NPU code only asserts in debug builds, allowed dtype combinations such as the TCVT conversion
+//! matrix, allowed location pairs, attribute restrictions). Checks on dimensions only fire when
+//! both extents are static.
+//!
+//! The scratch (`tmp`) rule is not restated here: it is the op table's per-target
+//! [`pto_ir::ops::Tmp`], read through [`Table::tmp_rule`].
+//!
+//! Sources: pto-isa notes §2 (tile model, aliases), §4 (per-op A2A3/A5 facts, TCVT matrix),
+//! §8 (implementation quirks); PTOAS notes §4 and the PTOAS verifier (`lib/PTO/IR/PTO.cpp`,
+//! commit a56b18c3) for the per-op dtype/layout tables the pto-isa notes do not cover. Where
+//! the two disagree the pto-isa implementation facts win (they describe what the target runs);
+//! each row names its source.
+
+pub mod a2a3;
+pub mod a5;
+pub mod common;
+
+use crate::target::TargetId;
+use pto_ir::ops::{Family, Opcode, OpSpec, Tmp, TmpRule};
+use pto_ir::types::{BLayout, ElemType, Loc, SLayout};
+
+/// Which ops a row applies to.
+#[derive(Copy, Clone, Debug)]
+pub enum Applies {
+    /// Every op of the family (the family-level default row).
+    Family(Family),
+    /// These ops (a per-op refinement).
+    Ops(&'static [Opcode]),
+}
+
+/// A layout pattern: outer layout, inner box layout and fractal size, each optional (`None`
+/// matches anything).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LayoutPat {
+    /// Name shown in diagnostics and docs (`ND`, `NZ`, `row_major`...).
+    pub name: &'static str,
+    /// Required outer layout.
+    pub blayout: Option<BLayout>,
+    /// Required inner box layout.
+    pub slayout: Option<SLayout>,
+    /// Required fractal size.
+    pub fractal: Option<u32>,
+}
+
+/// A tile extent.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Extent {
+    /// Static capacity, rows.
+    Rows,
+    /// Static capacity, columns.
+    Cols,
+    /// Valid rows (may be dynamic).
+    ValidRows,
+    /// Valid columns (may be dynamic).
+    ValidCols,
+}
+
+impl Extent {
+    /// Spelling used in messages (`valid rows`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Extent::Rows => "rows",
+            Extent::Cols => "cols",
+            Extent::ValidRows => "valid rows",
+            Extent::ValidCols => "valid cols",
+        }
+    }
+}
+
+/// A requirement on one operand's shape.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ShapeReq {
+    /// The extent equals the value.
+    Eq(Extent, u32),
+    /// The extent lies in `[lo, hi]`.
+    Range(Extent, u32, u32),
+    /// Two extents of the same tile are equal (e.g. valid cols == cols).
+    Same(Extent, Extent),
+}
+
+/// One family of accepted tuples: the product of its sets (an empty set / `None` = any).
+#[derive(Copy, Clone, Debug)]
+pub struct Variant {
+    /// Accepted locations (empty: any).
+    pub locs: &'static [Loc],
+    /// Accepted element types (`None`: any).
+    pub dtypes: Option<&'static [ElemType]>,
+    /// Accepted layouts (empty: any).
+    pub layouts: &'static [LayoutPat],
+    /// Shape requirements, all of which must hold.
+    pub shape: &'static [ShapeReq],
+}
+
+/// The tuples accepted by the operands in some slots.
+#[derive(Copy, Clone, Debug)]
+pub struct OperandRule {
+    /// Slot names of the op table's operand patterns (`src0`, `dst`, `tmp`...).
+    pub slots: &'static [&'static str],
+    /// Accepted tuples: any variant may match.
+    pub variants: &'static [Variant],
+}
+
+/// A constraint relating operands.
+#[derive(Copy, Clone, Debug)]
+pub enum CheckKind {
+    /// `a == b` (both static).
+    Eq {
+        /// Left side: slot and extent.
+        a: (&'static str, Extent),
+        /// Right side: slot and extent.
+        b: (&'static str, Extent),
+    },
+    /// `a <= b` (both static).
+    Le {
+        /// Left side: slot and extent.
+        a: (&'static str, Extent),
+        /// Right side: slot and extent.
+        b: (&'static str, Extent),
+    },
+    /// The two slots have the same element type.
+    SameDtype(&'static str, &'static str),
+    /// The two slots have element types of the same size.
+    SameWidth(&'static str, &'static str),
+    /// The two slots live in the same location.
+    SameLoc(&'static str, &'static str),
+    /// The element types of `slots`, in order, form one of `tuples`.
+    DtypeTuples {
+        /// Slots whose element types are combined.
+        slots: &'static [&'static str],
+        /// Accepted combinations.
+        tuples: &'static [&'static [ElemType]],
+    },
+    /// The element type of `to` is one of those listed for the element type of `from`.
+    DtypeMap {
+        /// Key slot.
+        from: &'static str,
+        /// Value slot.
+        to: &'static str,
+        /// `from` type -> accepted `to` types.
+        map: &'static [(ElemType, &'static [ElemType])],
+    },
+    /// The location of `to` is one of those listed for the location of `from`.
+    LocPairs {
+        /// Key slot.
+        from: &'static str,
+        /// Value slot.
+        to: &'static str,
+        /// `from` location -> accepted `to` locations.
+        pairs: &'static [(Loc, &'static [Loc])],
+    },
+    /// When `slot`'s element type is one of `dtypes`, the enum attribute `attr` (kind `kind`)
+    /// must be one of `allowed`.
+    AttrWhen {
+        /// Attribute name.
+        attr: &'static str,
+        /// Enum kind of the attribute.
+        kind: &'static str,
+        /// Slot whose element type triggers the restriction.
+        slot: &'static str,
+        /// Element types that trigger it.
+        dtypes: &'static [ElemType],
+        /// Accepted values (lower case).
+        allowed: &'static [&'static str],
+    },
+}
+
+/// A constraint with its reason.
+#[derive(Copy, Clone, Debug)]
+pub struct Check {
+    /// What is checked.
+    pub kind: CheckKind,
+    /// Why (shown in diagnostics and docs).
+    pub why: &'static str,
+    /// Only when this slot's tile lives in one of these locations.
+    pub only: Option<(&'static str, &'static [Loc])>,
+}
+
+impl Check {
+    /// The same check, applied only when `slot` lives in one of `locs`.
+    pub const fn when_loc(self, slot: &'static str, locs: &'static [Loc]) -> Check {
+        Check { only: Some((slot, locs)), ..self }
+    }
+    /// Description including the location guard.
+    pub fn text(&self) -> String {
+        match self.only {
+            Some((slot, locs)) => format!("{} (when {slot} loc {})", self.kind.text(), locs_text(locs)),
+            None => self.kind.text(),
+        }
+    }
+}
+
+/// One row of a legality table.
+#[derive(Copy, Clone, Debug)]
+pub struct Row {
+    /// Family default or per-op refinement.
+    pub applies: Applies,
+    /// Only for this operand form of the op (index into its `|`-separated pattern).
+    pub form: Option<u8>,
+    /// False when the target does not implement the op at all.
+    pub supported: bool,
+    /// Operand rules (replace inherited rules slot by slot).
+    pub operands: &'static [OperandRule],
+    /// Cross-operand checks.
+    pub checks: &'static [Check],
+    /// Keep the checks of earlier rows.
+    pub inherit_checks: bool,
+    /// Where the facts come from.
+    pub source: &'static str,
+}
+
+impl Row {
+    /// Defaults every row starts from.
+    pub const DEFAULT: Row = Row {
+        applies: Applies::Ops(&[]),
+        form: None,
+        supported: true,
+        operands: &[],
+        checks: &[],
+        inherit_checks: true,
+        source: "",
+    };
+
+    fn applies_to(&self, spec: &OpSpec, form: Option<usize>) -> bool {
+        let op_ok = match self.applies {
+            Applies::Family(f) => f == spec.family,
+            Applies::Ops(ops) => ops.contains(&spec.opcode),
+        };
+        let form_ok = match (self.form, form) {
+            (None, _) => true,
+            (Some(want), Some(got)) => want as usize == got,
+            (Some(_), None) => false,
+        };
+        op_ok && form_ok
+    }
+}
+
+/// One target's legality table.
+#[derive(Debug)]
+pub struct Table {
+    /// The target it describes.
+    pub target: TargetId,
+    /// Target name (`a2a3`, `a5`).
+    pub name: &'static str,
+    /// Reads this target's scratch rule from the op table's per-target [`Tmp`].
+    pub tmp_rule: fn(&Tmp) -> TmpRule,
+    /// Rows, family defaults first within each family by convention (order matters only among
+    /// op rows: later ones refine earlier ones).
+    pub rows: &'static [Row],
+}
+
+/// The rule an op obeys on one target, after merging its rows.
+#[derive(Debug)]
+pub struct Effective<'t> {
+    /// False when the target does not implement the op.
+    pub supported: bool,
+    /// Slot name -> rule.
+    pub operands: Vec<(&'static str, &'t OperandRule)>,
+    /// Checks in order.
+    pub checks: Vec<&'t Check>,
+    /// The rows merged, in order.
+    pub rows: Vec<&'t Row>,
+}
+
+impl<'t> Effective<'t> {
+    /// The rule of a slot.
+    pub fn operand(&self, slot: &str) -> Option<&'t OperandRule> {
+        self.operands.iter().find(|(s, _)| *s == slot).map(|(_, r)| *r)
+    }
+}
+
+impl Table {
+    /// The effective rule of `opcode` for operand form `form` (`None`: rows of every form;
+    /// used by the docs), or `None` when no row describes the op.
+    pub fn effective(&self, opcode: Opcode, form: Option<usize>) -> Option<Effective<'_>> {
+        let spec = opcode.spec();
+        // Family rows first, then op rows, each group in table order.
+        let family_rows = self.rows.iter().filter(|r| matches!(r.applies, Applies::Family(_)));
+        let op_rows = self.rows.iter().filter(|r| matches!(r.applies, Applies::Ops(_)));
+        let rows: Vec<&Row> = family_rows.chain(op_rows).filter(|r| r.applies_to(spec, form)).collect();
+        if rows.is_empty() {
+            return None;
+        }
+        let mut eff = Effective { supported: true, operands: Vec::new(), checks: Vec::new(), rows: Vec::new() };
+        for row in rows {
+            eff.supported &= row.supported;
+            for rule in row.operands {
+                for &slot in rule.slots {
+                    match eff.operands.iter_mut().find(|(s, _)| *s == slot) {
+                        Some(entry) => entry.1 = rule,
+                        None => eff.operands.push((slot, rule)),
+                    }
+                }
+            }
+            if !row.inherit_checks {
+                eff.checks.clear();
+            }
+            eff.checks.extend(row.checks.iter());
+            eff.rows.push(row);
+        }
+        Some(eff)
+    }
+
+    /// The family-level default row of `family`, if any.
+    pub fn family_row(&self, family: Family) -> Option<&Row> {
+        self.rows.iter().find(|r| matches!(r.applies, Applies::Family(f) if f == family))
+    }
+}
+
+/// Every table.
+pub static TABLES: [&Table; 2] = [&a2a3::TABLE, &a5::TABLE];
+
+/// The table of a target.
+pub fn table(target: TargetId) -> &'static Table {
+    TABLES.iter().copied().find(|t| t.target == target).unwrap_or(TABLES[0])
+}
+
+/// The ISA instruction families (pto-isa notes §3.1) every table must describe.
+pub const ISA_FAMILIES: &[Family] = &[
+    Family::ElemBinary,
+    Family::Bitwise,
+    Family::Ternary,
+    Family::Unary,
+    Family::TileScalar,
+    Family::CmpSel,
+    Family::RowReduce,
+    Family::ColReduce,
+    Family::ArgReduce,
+    Family::Expand,
+    Family::Partial,
+    Family::GatherScatter,
+    Family::Sort,
+    Family::Convert,
+    Family::Matmul,
+    Family::Memory,
+    Family::Move,
+    Family::Generate,
+];
+
+// ---- Text ----
+
+/// `{f16, f32}`.
+pub fn dtypes_text(d: &[ElemType]) -> String {
+    let names: Vec<&str> = d.iter().map(|t| t.name()).collect();
+    format!("{{{}}}", names.join(", "))
+}
+
+fn locs_text(l: &[Loc]) -> String {
+    let names: Vec<&str> = l.iter().map(|l| l.name()).collect();
+    if names.len() == 1 { names[0].to_string() } else { format!("{{{}}}", names.join(", ")) }
+}
+
+impl LayoutPat {
+    /// `NZ (col_major/row_major)`, `row_major`, `fractal 512`...
+    pub fn text(&self) -> String {
+        self.name.to_string()
+    }
+    /// True when the tile's layout matches.
+    pub fn matches(&self, b: BLayout, s: SLayout, fractal: u32) -> bool {
+        self.blayout.is_none_or(|x| x == b) && self.slayout.is_none_or(|x| x == s) && self.fractal.is_none_or(|x| x == fractal)
+    }
+}
+
+impl ShapeReq {
+    /// `cols = 1`, `valid cols in [1, 4095]`, `valid cols = cols`.
+    pub fn text(&self) -> String {
+        match self {
+            ShapeReq::Eq(e, v) => format!("{} = {v}", e.name()),
+            ShapeReq::Range(e, lo, hi) => format!("{} in [{lo}, {hi}]", e.name()),
+            ShapeReq::Same(a, b) => format!("{} = {}", a.name(), b.name()),
+        }
+    }
+}
+
+impl Variant {
+    /// `dtype {f16, f32}, loc vec, layout ND, cols = 1`; `any` when unconstrained.
+    pub fn text(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(d) = self.dtypes {
+            parts.push(format!("dtype {}", dtypes_text(d)));
+        }
+        if !self.locs.is_empty() {
+            parts.push(format!("loc {}", locs_text(self.locs)));
+        }
+        if !self.layouts.is_empty() {
+            let names: Vec<String> = self.layouts.iter().map(LayoutPat::text).collect();
+            parts.push(format!("layout {}", if names.len() == 1 { names[0].clone() } else { format!("{{{}}}", names.join(", ")) }));
+        }
+        for s in self.shape {
+            parts.push(s.text());
+        }
+        if parts.is_empty() { "any".to_string() } else { parts.join(", ") }
+    }
+}
+
+impl OperandRule {
+    /// The variants joined by ` | `.
+    pub fn text(&self) -> String {
+        let v: Vec<String> = self.variants.iter().map(Variant::text).collect();
+        v.join(" | ")
+    }
+}
+
+impl CheckKind {
+    /// Short description (`src valid rows = dst valid rows`).
+    pub fn text(&self) -> String {
+        match self {
+            CheckKind::Eq { a, b } => format!("{} {} = {} {}", a.0, a.1.name(), b.0, b.1.name()),
+            CheckKind::Le { a, b } => format!("{} {} <= {} {}", a.0, a.1.name(), b.0, b.1.name()),
+            CheckKind::SameDtype(a, b) => format!("{a} dtype = {b} dtype"),
+            CheckKind::SameWidth(a, b) => format!("{a} element size = {b} element size"),
+            CheckKind::SameLoc(a, b) => format!("{a} loc = {b} loc"),
+            CheckKind::DtypeTuples { slots, tuples } => {
+                let t: Vec<String> = tuples
+                    .iter()
+                    .map(|t| format!("({})", t.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")))
+                    .collect();
+                format!("({}) in {{{}}}", slots.join(", "), t.join(", "))
+            }
+            CheckKind::DtypeMap { from, to, map } => {
+                let t: Vec<String> = map
+                    .iter()
+                    .map(|(k, v)| format!("{} -> {}", k.name(), v.iter().map(|e| e.name()).collect::<Vec<_>>().join("/")))
+                    .collect();
+                format!("{from} -> {to}: {}", t.join("; "))
+            }
+            CheckKind::LocPairs { from, to, pairs } => {
+                let t: Vec<String> = pairs
+                    .iter()
+                    .map(|(k, v)| format!("{} -> {}", k.name(), v.iter().map(|l| l.name()).collect::<Vec<_>>().join("/")))
+                    .collect();
+                format!("{from} loc -> {to} loc: {}", t.join("; "))
+            }
+            CheckKind::AttrWhen { attr, slot, dtypes, allowed, .. } => {
+                format!("{attr} in {{{}}} when {slot} dtype in {}", allowed.join(", "), dtypes_text(dtypes))
+            }
+        }
+    }
+}
+
+/// The scratch rule in words.
+pub fn tmp_text(rule: TmpRule) -> &'static str {
+    match rule {
+        TmpRule::Forbidden => "forbidden",
+        TmpRule::Optional => "optional (inserted when needed)",
+        TmpRule::Required => "required (inserted when missing)",
+        TmpRule::Ignored => "accepted, unused",
+    }
+}

@@ -1,0 +1,87 @@
+//! Tile data exchanged with the outside: typed values in logical row-major order, stored as
+//! little-endian bytes so every element type (f16/bf16 included) is exact.
+
+use crate::dispatch;
+use crate::elem::Elem;
+use pto_ir::types::ElemType;
+use serde_json::{json, Value};
+
+/// A 2-D array of one element type (row-major, little-endian bytes).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileData {
+    /// Element type.
+    pub dtype: ElemType,
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// `rows * cols * size` bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl TileData {
+    /// Builds from JSON numbers (or the strings `"nan"`, `"inf"`, `"-inf"`).
+    pub fn from_json(dtype: ElemType, rows: usize, cols: usize, values: &[Value]) -> Result<TileData, String> {
+        if values.len() != rows * cols {
+            return Err(format!("expected {} values ({rows}x{cols}), found {}", rows * cols, values.len()));
+        }
+        let size = dtype.size_bytes() as usize;
+        let mut bytes = vec![0u8; rows * cols * size];
+        dispatch!(dtype, T => {
+            for (i, v) in values.iter().enumerate() {
+                let x: T = match v {
+                    Value::Number(n) if !<T as Elem>::FLOAT => match (n.as_i64(), n.as_u64()) {
+                        (Some(i), _) => T::from_i64(i),
+                        (None, Some(u)) => T::from_raw_bits(u),
+                        _ => return Err(format!("value {i} (`{n}`) is not an integer")),
+                    },
+                    Value::Number(n) => T::from_f64(n.as_f64().unwrap_or(f64::NAN)),
+                    Value::String(s) if <T as Elem>::FLOAT => T::from_f64(match s.as_str() {
+                        "nan" => f64::NAN,
+                        "inf" => f64::INFINITY,
+                        "-inf" => f64::NEG_INFINITY,
+                        other => return Err(format!("value {i}: `{other}` is not a number")),
+                    }),
+                    other => return Err(format!("value {i}: `{other}` is not a number")),
+                };
+                x.store(&mut bytes[i * size..]);
+            }
+        }, _ => return Err(format!("element type {dtype} is not supported by the simulator")));
+        Ok(TileData { dtype, rows, cols, bytes })
+    }
+
+    /// Values as JSON numbers (floats in shortest exact form).
+    pub fn to_json_values(&self) -> Vec<Value> {
+        let size = self.dtype.size_bytes() as usize;
+        dispatch!(self.dtype, T => {
+            self.bytes.chunks_exact(size).map(|b| {
+                let x = T::load(b);
+                if <T as Elem>::FLOAT {
+                    let f = x.to_f64();
+                    if f.is_finite() { json!(f) } else { json!(if f.is_nan() { "nan" } else if f > 0.0 { "inf" } else { "-inf" }) }
+                } else if <T as Elem>::signed() {
+                    json!(x.to_i64())
+                } else {
+                    json!(x.raw_bits())
+                }
+            }).collect()
+        }, _ => Vec::new())
+    }
+
+    /// Raw bit patterns (unsigned), one per element.
+    pub fn bits(&self) -> Vec<u64> {
+        let size = self.dtype.size_bytes() as usize;
+        dispatch!(self.dtype, T => self.bytes.chunks_exact(size).map(|b| T::load(b).raw_bits()).collect(), _ => Vec::new())
+    }
+
+    /// Values as f64 (for tolerance comparisons).
+    pub fn as_f64(&self) -> Vec<f64> {
+        let size = self.dtype.size_bytes() as usize;
+        dispatch!(self.dtype, T => self.bytes.chunks_exact(size).map(|b| T::load(b).to_f64()).collect(), _ => Vec::new())
+    }
+
+    /// `{"dtype": "f32", "shape": [R, C], "data": [...]}`.
+    pub fn to_json(&self) -> Value {
+        json!({"dtype": self.dtype.name(), "shape": [self.rows, self.cols], "data": self.to_json_values()})
+    }
+}

@@ -1,0 +1,246 @@
+//! The element-access layer: one trait over every element type, so each instruction family is
+//! written once as a generic function and dispatched on the dtype once per op
+//! ([`crate::dispatch!`]), never per element.
+//!
+//! Arithmetic follows the pto-isa CPU simulator (the golden oracle): integers wrap, integer
+//! division truncates toward zero, signed right shifts are arithmetic and unsigned ones logical,
+//! f16/bf16 arithmetic is computed in f32 and rounded once (correctly rounded for + - * / and
+//! sqrt), transcendental functions are computed in f64 and rounded once.
+
+use half::{bf16, f16};
+
+/// One element type as stored in a tile (little-endian bytes).
+pub trait Elem: Copy + PartialOrd + std::fmt::Debug + 'static {
+    /// Bytes per element.
+    const SIZE: usize;
+    /// True for floating-point types.
+    const FLOAT: bool;
+    /// Reads one element.
+    fn load(b: &[u8]) -> Self;
+    /// Writes one element.
+    fn store(self, b: &mut [u8]);
+    /// Exact for integers up to 2^53 and for every float type.
+    fn to_f64(self) -> f64;
+    /// From f64 (float: rounded to nearest even; integer: truncated toward zero, wrapping).
+    fn from_f64(v: f64) -> Self;
+    /// From a 64-bit integer (wrapping for integers).
+    fn from_i64(v: i64) -> Self;
+    /// To a 64-bit integer (floats truncate).
+    fn to_i64(self) -> i64;
+    /// `a + b` (wrapping for integers).
+    fn add(self, o: Self) -> Self;
+    /// `a - b`.
+    fn sub(self, o: Self) -> Self;
+    /// `a * b`.
+    fn mul(self, o: Self) -> Self;
+    /// `a / b`; `None` for an integer division by zero (a program fault).
+    fn div(self, o: Self) -> Option<Self>;
+    /// `min(a, b)` (the first operand when equal).
+    fn minimum(self, o: Self) -> Self {
+        if o < self { o } else { self }
+    }
+    /// `max(a, b)` (the first operand when equal).
+    fn maximum(self, o: Self) -> Self {
+        if o > self { o } else { self }
+    }
+    /// `-a` (wrapping).
+    fn neg(self) -> Self;
+    /// `|a|` (wrapping).
+    fn abs(self) -> Self;
+    /// Applies an f64 function and rounds once (transcendental ops).
+    fn via_f64(self, f: fn(f64) -> f64) -> Self {
+        Self::from_f64(f(self.to_f64()))
+    }
+    /// The raw bits, zero-extended (bitwise ops, masks, JSON `bits`).
+    fn raw_bits(self) -> u64;
+    /// From raw bits (truncated to the element width).
+    fn from_raw_bits(b: u64) -> Self;
+    /// Width in bits.
+    fn width() -> u32 {
+        Self::SIZE as u32 * 8
+    }
+    /// True for signed integer types.
+    fn signed() -> bool;
+}
+
+macro_rules! int_elem {
+    ($t:ty, $signed:expr) => {
+        impl Elem for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            const FLOAT: bool = false;
+            fn load(b: &[u8]) -> Self {
+                let mut a = [0u8; std::mem::size_of::<$t>()];
+                a.copy_from_slice(&b[..Self::SIZE]);
+                <$t>::from_le_bytes(a)
+            }
+            fn store(self, b: &mut [u8]) {
+                b[..Self::SIZE].copy_from_slice(&self.to_le_bytes());
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn from_f64(v: f64) -> Self {
+                v as i128 as $t
+            }
+            fn from_i64(v: i64) -> Self {
+                v as $t
+            }
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+            fn add(self, o: Self) -> Self {
+                self.wrapping_add(o)
+            }
+            fn sub(self, o: Self) -> Self {
+                self.wrapping_sub(o)
+            }
+            fn mul(self, o: Self) -> Self {
+                self.wrapping_mul(o)
+            }
+            fn div(self, o: Self) -> Option<Self> {
+                if o == 0 { None } else { Some(self.wrapping_div(o)) }
+            }
+            fn neg(self) -> Self {
+                (0 as $t).wrapping_sub(self)
+            }
+            fn abs(self) -> Self {
+                if $signed && self.to_i64() < 0 { self.neg() } else { self }
+            }
+            fn raw_bits(self) -> u64 {
+                (self as u64) & (u64::MAX >> (64 - Self::SIZE * 8))
+            }
+            fn from_raw_bits(b: u64) -> Self {
+                b as $t
+            }
+            fn signed() -> bool {
+                $signed
+            }
+        }
+    };
+}
+
+int_elem!(i8, true);
+int_elem!(i16, true);
+int_elem!(i32, true);
+int_elem!(i64, true);
+int_elem!(u8, false);
+int_elem!(u16, false);
+int_elem!(u32, false);
+int_elem!(u64, false);
+
+macro_rules! float_elem {
+    ($t:ty, $bits:ty, $to:expr, $from:expr, $tobits:expr, $frombits:expr) => {
+        impl Elem for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            const FLOAT: bool = true;
+            fn load(b: &[u8]) -> Self {
+                let mut a = [0u8; std::mem::size_of::<$t>()];
+                a.copy_from_slice(&b[..Self::SIZE]);
+                ($frombits)(<$bits>::from_le_bytes(a))
+            }
+            fn store(self, b: &mut [u8]) {
+                b[..Self::SIZE].copy_from_slice(&($tobits)(self).to_le_bytes());
+            }
+            fn to_f64(self) -> f64 {
+                ($to)(self)
+            }
+            fn from_f64(v: f64) -> Self {
+                ($from)(v)
+            }
+            fn from_i64(v: i64) -> Self {
+                ($from)(v as f64)
+            }
+            fn to_i64(self) -> i64 {
+                ($to)(self) as i64
+            }
+            fn add(self, o: Self) -> Self {
+                ($from)(($to)(self) + ($to)(o))
+            }
+            fn sub(self, o: Self) -> Self {
+                ($from)(($to)(self) - ($to)(o))
+            }
+            fn mul(self, o: Self) -> Self {
+                ($from)(($to)(self) * ($to)(o))
+            }
+            fn div(self, o: Self) -> Option<Self> {
+                Some(($from)(($to)(self) / ($to)(o)))
+            }
+            fn neg(self) -> Self {
+                ($from)(-($to)(self))
+            }
+            fn abs(self) -> Self {
+                ($from)(($to)(self).abs())
+            }
+            fn raw_bits(self) -> u64 {
+                ($tobits)(self) as u64
+            }
+            fn from_raw_bits(b: u64) -> Self {
+                ($frombits)(b as $bits)
+            }
+            fn signed() -> bool {
+                true
+            }
+        }
+    };
+}
+
+// f16/bf16: + - * / in f32 then one rounding (exact enough to be correctly rounded); f32 in f32.
+float_elem!(f16, u16, |x: f16| x.to_f64(), |v: f64| f16::from_f64(v), |x: f16| x.to_bits(), f16::from_bits);
+float_elem!(bf16, u16, |x: bf16| x.to_f64(), |v: f64| bf16::from_f64(v), |x: bf16| x.to_bits(), bf16::from_bits);
+float_elem!(f32, u32, |x: f32| x as f64, |v: f64| v as f32, |x: f32| x.to_bits(), f32::from_bits);
+float_elem!(f64, u64, |x: f64| x, |v: f64| v, |x: f64| x.to_bits(), f64::from_bits);
+
+/// Calls `$body` with `$T` bound to the Rust type of element type `$dtype`; `$other` handles
+/// element types the simulator does not model (fp8, hif8, index, i1).
+#[macro_export]
+macro_rules! dispatch {
+    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {{
+        use pto_ir::types::ElemType as E;
+        match $dtype {
+            E::I8 => { type $T = i8; $body }
+            E::I16 => { type $T = i16; $body }
+            E::I32 => { type $T = i32; $body }
+            E::I64 => { type $T = i64; $body }
+            E::U8 => { type $T = u8; $body }
+            E::U16 => { type $T = u16; $body }
+            E::U32 => { type $T = u32; $body }
+            E::U64 => { type $T = u64; $body }
+            E::F16 => { type $T = half::f16; $body }
+            E::BF16 => { type $T = half::bf16; $body }
+            E::F32 => { type $T = f32; $body }
+            E::F64 => { type $T = f64; $body }
+            E::I1 | E::Index | E::F8E4M3 | E::F8E5M2 | E::HiF8 => $other,
+        }
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_wrap_and_divide_toward_zero() {
+        assert_eq!(i16::MAX.add(1), i16::MIN);
+        assert_eq!((-7i32).div(2), Some(-3));
+        assert_eq!(5u32.div(0), None);
+        assert_eq!(Elem::abs(-5i8), 5);
+        assert_eq!(Elem::abs(i8::MIN), i8::MIN);
+    }
+
+    #[test]
+    fn half_rounds_once() {
+        let a = f16::from_f32(1.0);
+        let b = f16::from_f32(0.0004883); // about 2^-11: 1 + b rounds to even
+        assert_eq!(a.add(b).to_f64(), 1.0);
+        assert_eq!(f16::from_f64(3.0).via_f64(f64::sqrt).to_bits(), f16::from_f64(3f64.sqrt()).to_bits());
+    }
+
+    #[test]
+    fn bits_round_trip() {
+        for v in [0u64, 1, 0x7FFF, 0x8000, 0xFFFF] {
+            assert_eq!(i16::from_raw_bits(v).raw_bits(), v);
+        }
+        assert_eq!((-1i32).raw_bits(), 0xFFFF_FFFF);
+        assert_eq!(f32::from_bits(0x3F80_0000).to_f64(), 1.0);
+    }
+}

@@ -1,0 +1,440 @@
+//! The interpreter: executes a Level-3 module op by op on [`Memory`].
+//!
+//! State: one [`Val`] per IR value (tile views, scalars). Tile ops dispatch on the element type
+//! once and run one generic helper per family ([`crate::family`]). Program faults become
+//! `SIM_TRAP` diagnostics located at the op that faulted; ops the simulator does not model yet
+//! are reported the same way ("not executable yet"), never by a panic.
+
+use crate::data::TileData;
+use crate::family::{self, Num};
+use crate::memory::{Fault, Memory};
+use crate::view::TileView;
+use pto_ir::attr::Attr;
+use pto_ir::diag::{DiagClass, Diagnostic};
+use pto_ir::module::{BlockId, Module, OpId, Payload, ValueDef, ValueId};
+use pto_ir::ops::{Family, Opcode};
+use pto_ir::types::{Dim, Type};
+use pto_lower::Target;
+
+/// The run-time value of an IR value.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Val {
+    /// Not computed (yet).
+    Unset,
+    /// A tile in memory.
+    Tile(TileView),
+    /// An integer or index scalar.
+    Int(i64),
+    /// A float scalar.
+    Float(f64),
+}
+
+impl Val {
+    fn num(self) -> Option<Num> {
+        match self {
+            Val::Int(i) => Some(Num::I(i)),
+            Val::Float(f) => Some(Num::F(f)),
+            _ => None,
+        }
+    }
+}
+
+/// What executing a block ended with.
+enum Flow {
+    /// Fell off the end or hit `return`.
+    Done,
+    /// Hit a `scf.yield` / `scf.condition` with these values.
+    Yield(Vec<Val>),
+}
+
+/// A simulation of one module on one target.
+pub struct Sim<'m> {
+    m: &'m Module,
+    target: &'static Target,
+    mem: Memory,
+    vals: Vec<Val>,
+    /// Executed ops, one line each, when tracing.
+    pub trace: Option<Vec<String>>,
+}
+
+fn trap(m: &Module, op: OpId, msg: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(DiagClass::SimTrap, m.op_span(op), msg).with_op(m.op(op).opcode.full_name())
+}
+
+impl<'m> Sim<'m> {
+    /// Prepares a simulation: memories sized for `target`, tile arguments placed as the
+    /// memory planner places them.
+    pub fn new(m: &'m Module, target: &'static Target) -> Result<Sim<'m>, Vec<Diagnostic>> {
+        let mut sim = Sim { m, target, mem: Memory::new(target), vals: vec![Val::Unset; m.values.len()], trace: None };
+        let placements = pto_lower::plan::assign(m, target).map_err(|d| d.0)?;
+        for p in placements {
+            if let (Some(addr), ValueDef::BlockArg(..)) = (p.addr, m.values[p.value.index()].def) {
+                if let Some(t) = m.value_type(p.value).tile() {
+                    sim.vals[p.value.index()] = Val::Tile(view_of(t, p.loc, addr, None, None));
+                }
+            }
+        }
+        Ok(sim)
+    }
+
+    /// The value named `%name` (without `%`), if any.
+    pub fn find(&self, name: &str) -> Option<ValueId> {
+        let name = name.strip_prefix('%').unwrap_or(name);
+        self.m.values.iter().position(|v| v.name == name).map(|i| ValueId(i as u32))
+    }
+
+    /// Writes `data` into the tile argument `name`: a full-capacity array fills the storage
+    /// in storage order; a valid-shape array fills the valid region and the rest is poisoned
+    /// with 0xA5 bytes.
+    pub fn bind_tile(&mut self, name: &str, data: &TileData) -> Result<(), String> {
+        let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
+        let Val::Tile(view) = self.vals[v.index()] else {
+            return Err(format!("`%{name}` is not a tile argument (inputs bind to `.arg` / function tile arguments)"));
+        };
+        if data.dtype != view.desc.dtype {
+            return Err(format!("`%{name}` holds {}, the data is {}", view.desc.dtype, data.dtype));
+        }
+        let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
+        let size = view.elem_size();
+        let storage = self.mem.slice_mut(view.loc, view.addr, rows * cols * size).map_err(|f| f.0)?;
+        if (data.rows, data.cols) == (rows, cols) || data.rows * data.cols == rows * cols {
+            storage.copy_from_slice(&data.bytes);
+            Ok(())
+        } else if (data.rows, data.cols) == (view.vrows, view.vcols) {
+            storage.fill(0xA5);
+            for r in 0..view.vrows {
+                for c in 0..view.vcols {
+                    let (src, dst) = ((r * view.vcols + c) * size, view.offset(r, c) * size);
+                    storage[dst..dst + size].copy_from_slice(&data.bytes[src..src + size]);
+                }
+            }
+            Ok(())
+        } else {
+            Err(format!(
+                "`%{name}` is {rows}x{cols} (valid {}x{}), the data is {}x{}",
+                view.vrows, view.vcols, data.rows, data.cols
+            ))
+        }
+    }
+
+    /// Binds a scalar argument.
+    pub fn bind_scalar(&mut self, name: &str, value: f64) -> Result<(), String> {
+        let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
+        self.vals[v.index()] = match self.m.value_type(v) {
+            Type::Scalar(e) if e.is_float() => Val::Float(value),
+            Type::Scalar(_) => Val::Int(value as i64),
+            other => return Err(format!("`%{name}` is a {}, not a scalar", other.class_name())),
+        };
+        Ok(())
+    }
+
+    /// The valid region of the tile value `name` after the run (row-major).
+    pub fn read_tile(&self, name: &str) -> Result<TileData, String> {
+        let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
+        let Val::Tile(view) = self.vals[v.index()] else { return Err(format!("`%{name}` is not a computed tile")) };
+        family::read_region(&self.mem, &view).map_err(|f| f.0)
+    }
+
+    /// Runs the entry function (the one marked `pto.entry`, else the first with a body), or
+    /// the top-level statements of a PTO-AS program.
+    pub fn run(&mut self) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let Some(body) = m.body else { return Ok(()) };
+        let Some(&top) = m.region(body).blocks.first() else { return Ok(()) };
+        let mut funcs = Vec::new();
+        let mut stack = vec![top];
+        while let Some(b) = stack.pop() {
+            for &op in &m.block(b).ops {
+                match m.op(op).opcode {
+                    Opcode::FuncFunc if !m.op(op).regions.is_empty() => funcs.push(op),
+                    Opcode::Module => stack.extend(m.op(op).regions.iter().flat_map(|&r| m.region(r).blocks.iter().copied())),
+                    _ => {}
+                }
+            }
+        }
+        let entry = funcs.iter().copied().find(|&f| m.op(f).attr("pto.entry").is_some()).or(funcs.first().copied());
+        let block = match entry {
+            Some(f) => m.region(m.op(f).regions[0]).blocks[0],
+            None => top,
+        };
+        self.exec_block(block).map(|_| ())
+    }
+
+    fn exec_block(&mut self, b: BlockId) -> Result<Flow, Diagnostic> {
+        for &op in &self.m.block(b).ops {
+            match self.m.op(op).opcode {
+                Opcode::FuncFunc | Opcode::Module => continue,
+                Opcode::FuncReturn => return Ok(Flow::Done),
+                Opcode::ScfYield | Opcode::ScfCondition => {
+                    let vals = self.m.op(op).operands.iter().map(|v| self.vals[v.index()]).collect();
+                    return Ok(Flow::Yield(vals));
+                }
+                _ => self.exec_op(op)?,
+            }
+            if let Some(t) = self.trace.as_mut() {
+                t.push(format!("{}", self.m.op(op).opcode.full_name()));
+            }
+        }
+        Ok(Flow::Done)
+    }
+
+    fn int(&self, op: OpId, v: ValueId) -> Result<i64, Diagnostic> {
+        match self.vals[v.index()] {
+            Val::Int(i) => Ok(i),
+            other => Err(trap(self.m, op, format!("`%{}` is not an integer ({other:?})", self.m.values[v.index()].name))),
+        }
+    }
+
+    fn set_results(&mut self, op: OpId, vals: Vec<Val>) {
+        for (&r, v) in self.m.op(op).results.iter().zip(vals) {
+            self.vals[r.index()] = v;
+        }
+    }
+
+    fn exec_op(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let spec = data.opcode.spec();
+        match data.opcode {
+            Opcode::ArithConstant => {
+                let v = match data.attr("value") {
+                    Some(Attr::Int(i, _)) => Val::Int(*i),
+                    Some(Attr::Bool(b)) => Val::Int(*b as i64),
+                    Some(Attr::Float(f, _)) => Val::Float(*f),
+                    _ => return Err(trap(m, op, "unsupported constant")),
+                };
+                self.set_results(op, vec![v]);
+            }
+            Opcode::ArithAddi
+            | Opcode::ArithSubi
+            | Opcode::ArithMuli
+            | Opcode::ArithDivsi
+            | Opcode::ArithRemsi
+            | Opcode::ArithAndi
+            | Opcode::ArithOri
+            | Opcode::ArithXori
+            | Opcode::ArithMinsi
+            | Opcode::ArithMaxsi => {
+                let (a, b) = (self.int(op, data.operands[0])?, self.int(op, data.operands[1])?);
+                let r = match data.opcode {
+                    Opcode::ArithAddi => a.wrapping_add(b),
+                    Opcode::ArithSubi => a.wrapping_sub(b),
+                    Opcode::ArithMuli => a.wrapping_mul(b),
+                    Opcode::ArithDivsi | Opcode::ArithRemsi if b == 0 => return Err(trap(m, op, "integer division by zero")),
+                    Opcode::ArithDivsi => a.wrapping_div(b),
+                    Opcode::ArithRemsi => a.wrapping_rem(b),
+                    Opcode::ArithAndi => a & b,
+                    Opcode::ArithOri => a | b,
+                    Opcode::ArithXori => a ^ b,
+                    Opcode::ArithMinsi => a.min(b),
+                    _ => a.max(b),
+                };
+                self.set_results(op, vec![Val::Int(r)]);
+            }
+            Opcode::ArithCmpi => {
+                let (a, b) = (self.int(op, data.operands[0])?, self.int(op, data.operands[1])?);
+                let pred = match data.attr("predicate") {
+                    Some(Attr::Opaque(p)) => p.as_str(),
+                    _ => "eq",
+                };
+                let r = match pred {
+                    "eq" => a == b,
+                    "ne" => a != b,
+                    "slt" => a < b,
+                    "sle" => a <= b,
+                    "sgt" => a > b,
+                    "sge" => a >= b,
+                    "ult" => (a as u64) < (b as u64),
+                    "ule" => (a as u64) <= (b as u64),
+                    "ugt" => (a as u64) > (b as u64),
+                    _ => (a as u64) >= (b as u64),
+                };
+                self.set_results(op, vec![Val::Int(r as i64)]);
+            }
+            Opcode::ArithSelect => {
+                let c = self.int(op, data.operands[0])?;
+                let v = self.vals[data.operands[if c != 0 { 1 } else { 2 }].index()];
+                self.set_results(op, vec![v]);
+            }
+            Opcode::ArithIndexCast | Opcode::ArithIndexCastui | Opcode::ArithExtsi | Opcode::ArithExtui | Opcode::ArithTrunci => {
+                let v = self.int(op, data.operands[0])?;
+                self.set_results(op, vec![Val::Int(v)]);
+            }
+            Opcode::ArithSitofp => {
+                let v = self.int(op, data.operands[0])?;
+                self.set_results(op, vec![Val::Float(v as f64)]);
+            }
+            Opcode::ScfFor => return self.exec_for(op),
+            Opcode::ScfIf => {
+                let c = self.int(op, data.operands[0])?;
+                let region = if c != 0 { data.regions.first() } else { data.regions.get(1) };
+                if let Some(&r) = region {
+                    if let Flow::Yield(vals) = self.exec_block(m.region(r).blocks[0])? {
+                        self.set_results(op, vals);
+                    }
+                }
+            }
+            Opcode::AllocTile => self.exec_alloc(op)?,
+            // Ordering only: the simulator executes in program order.
+            Opcode::SetFlag
+            | Opcode::WaitFlag
+            | Opcode::Barrier
+            | Opcode::RecordEvent
+            | Opcode::WaitEvent
+            | Opcode::BarrierSync
+            | Opcode::TSync
+            | Opcode::SyncAll => {}
+            _ if spec.syntax == pto_ir::ops::Syntax::Tile => self.exec_tile(op)?,
+            _ => return Err(trap(m, op, format!("`{}` is not executable by the simulator yet", spec.full_name()))),
+        }
+        Ok(())
+    }
+
+    fn exec_for(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let (lb, ub, step) = (self.int(op, data.operands[0])?, self.int(op, data.operands[1])?, self.int(op, data.operands[2])?);
+        if step <= 0 {
+            return Err(trap(m, op, format!("scf.for step must be positive, found {step}")));
+        }
+        let mut iters: Vec<Val> = data.operands[3..].iter().map(|v| self.vals[v.index()]).collect();
+        let body = m.region(data.regions[0]).blocks[0];
+        let args = m.block(body).args.clone();
+        let mut i = lb;
+        while i < ub {
+            self.vals[args[0].index()] = Val::Int(i);
+            for (a, v) in args[1..].iter().zip(&iters) {
+                self.vals[a.index()] = *v;
+            }
+            if let Flow::Yield(vals) = self.exec_block(body)? {
+                iters = vals;
+            }
+            i += step;
+        }
+        self.set_results(op, iters);
+        Ok(())
+    }
+
+    fn exec_alloc(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let Payload::Segments(segs) = &data.payload else { return Err(trap(m, op, "malformed alloc_tile")) };
+        let mut it = data.operands.iter();
+        let mut next = |present: u32| if present == 1 { it.next().copied() } else { None };
+        let (addr, vr, vc) = (next(segs[0]), next(segs[1]), next(segs[2]));
+        let Some(addr) = addr else { return Err(trap(m, op, "alloc_tile has no address: lower the program first (`pto lower`)")) };
+        let addr = self.int(op, addr)?;
+        let res = data.results[0];
+        let Some(t) = m.value_type(res).tile() else { return Err(trap(m, op, "alloc_tile of a non-tile type")) };
+        let vr = vr.map(|v| self.int(op, v)).transpose()?;
+        let vc = vc.map(|v| self.int(op, v)).transpose()?;
+        let buf = self.target.buffer(t.loc);
+        if addr < 0 || addr as u64 % buf.align != 0 || addr as u64 + t.size_bytes() > buf.capacity {
+            return Err(trap(m, op, format!("tile at address {addr} ({} bytes) is misaligned or outside {} ({} bytes)", t.size_bytes(), buf.name, buf.capacity)));
+        }
+        let view = view_of(t, t.loc, addr as u64, vr, vc);
+        if view.vrows > t.rows as usize || view.vcols > t.cols as usize {
+            return Err(trap(m, op, format!("valid shape {}x{} exceeds the capacity {}x{}", view.vrows, view.vcols, t.rows, t.cols)));
+        }
+        self.vals[res.index()] = Val::Tile(view);
+        Ok(())
+    }
+
+    fn tile(&self, op: OpId, v: ValueId) -> Result<TileView, Diagnostic> {
+        match self.vals[v.index()] {
+            Val::Tile(t) => Ok(t),
+            _ => Err(trap(self.m, op, format!("`%{}` is not a tile in memory", self.m.values[v.index()].name))),
+        }
+    }
+
+    fn exec_tile(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let fault = |f: Fault| trap(m, op, f.0);
+        let ins = data.ins();
+        let Some(&dst) = data.outs().first() else {
+            return Err(trap(m, op, format!("`{}` is not executable by the simulator yet (no outs)", data.opcode.full_name())));
+        };
+        let dst = self.tile(op, dst)?;
+        let tile_ins: Vec<TileView> = ins.iter().filter_map(|v| match self.vals[v.index()] {
+            Val::Tile(t) => Some(t),
+            _ => None,
+        }).collect();
+        let scalar = ins.iter().find_map(|v| self.vals[v.index()].num());
+        let need_scalar = || scalar.ok_or_else(|| trap(m, op, "missing scalar operand"));
+        let not_yet = || trap(m, op, format!("`{}` is not executable by the simulator yet", data.opcode.full_name()));
+        use family::{BinOp, UnOp};
+        let mem = &mut self.mem;
+        match data.opcode.spec().family {
+            Family::ElemBinary | Family::Bitwise if tile_ins.len() >= 2 => {
+                let op2 = match data.opcode {
+                    Opcode::TAdd => BinOp::Add,
+                    Opcode::TSub => BinOp::Sub,
+                    Opcode::TMul => BinOp::Mul,
+                    Opcode::TDiv => BinOp::Div,
+                    Opcode::TMin => BinOp::Min,
+                    Opcode::TMax => BinOp::Max,
+                    Opcode::TAnd => BinOp::And,
+                    Opcode::TOr => BinOp::Or,
+                    Opcode::TXor => BinOp::Xor,
+                    Opcode::TShl => BinOp::Shl,
+                    Opcode::TShr => BinOp::Shr,
+                    _ => return Err(not_yet()),
+                };
+                family::binary(mem, op2, &tile_ins[0], &tile_ins[1], &dst).map_err(fault)
+            }
+            Family::Unary | Family::Bitwise => {
+                let u = match data.opcode {
+                    Opcode::TAbs => UnOp::Abs,
+                    Opcode::TNeg => UnOp::Neg,
+                    Opcode::TExp => UnOp::Exp,
+                    Opcode::TLog => UnOp::Log,
+                    Opcode::TSqrt => UnOp::Sqrt,
+                    Opcode::TRsqrt => UnOp::Rsqrt,
+                    Opcode::TRecip => UnOp::Recip,
+                    Opcode::TRelu => UnOp::Relu,
+                    Opcode::TNot => UnOp::Not,
+                    _ => return Err(not_yet()),
+                };
+                let src = tile_ins.first().ok_or_else(|| trap(m, op, "missing source tile"))?;
+                family::unary(mem, u, src, &dst).map_err(fault)
+            }
+            Family::TileScalar => {
+                let s = need_scalar()?;
+                if data.opcode == Opcode::TExpands {
+                    return family::fill(mem, s, &dst).map_err(fault);
+                }
+                let src = tile_ins.first().ok_or_else(|| trap(m, op, "missing source tile"))?;
+                let round = matches!(data.attr("round"), Some(Attr::Bool(true)) | Some(Attr::Unit));
+                let scalar_first = data.opcode == Opcode::TDivs && matches!(ins.first().map(|v| self.vals[v.index()]), Some(Val::Int(_) | Val::Float(_)));
+                let op2 = match data.opcode {
+                    Opcode::TAdds => BinOp::Add,
+                    Opcode::TSubs => BinOp::Sub,
+                    Opcode::TMuls => BinOp::Mul,
+                    Opcode::TDivs => BinOp::Div,
+                    Opcode::TMins => BinOp::Min,
+                    Opcode::TMaxs => BinOp::Max,
+                    Opcode::TAnds => BinOp::And,
+                    Opcode::TOrs => BinOp::Or,
+                    Opcode::TXors => BinOp::Xor,
+                    Opcode::TShls => BinOp::Shl,
+                    Opcode::TShrs if round => BinOp::ShrRound,
+                    Opcode::TShrs => BinOp::Shr,
+                    _ => return Err(not_yet()),
+                };
+                family::binary_scalar(mem, op2, src, s, scalar_first, &dst).map_err(fault)
+            }
+            _ => Err(not_yet()),
+        }
+    }
+}
+
+/// A view of tile type `t` at `addr`, with dynamic valid extents resolved.
+fn view_of(t: &pto_ir::types::TileDesc, loc: pto_ir::types::Loc, addr: u64, vr: Option<i64>, vc: Option<i64>) -> TileView {
+    let resolve = |d: Dim, given: Option<i64>, cap: u32| match (d, given) {
+        (Dim::Static(n), _) => n as usize,
+        (Dim::Dynamic, Some(g)) => g.max(0) as usize,
+        (Dim::Dynamic, None) => cap as usize,
+    };
+    TileView { loc, addr, desc: *t, vrows: resolve(t.valid_rows, vr, t.rows), vcols: resolve(t.valid_cols, vc, t.cols) }
+}
