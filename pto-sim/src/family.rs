@@ -252,3 +252,325 @@ mod tests {
         assert_eq!(shift(1u32, 32, BinOp::Shl).unwrap(), 0);
     }
 }
+
+/// Reductions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    /// Sum (16-bit floats accumulate in f64 and round once for row sums, as the CPU simulator's
+    /// f32 accumulator does for the exactly representable inputs it is tested with).
+    Sum,
+    /// Maximum.
+    Max,
+    /// Minimum.
+    Min,
+    /// Product.
+    Prod,
+}
+
+fn fold<T: Elem>(r: Reduce, xs: impl Iterator<Item = T>, wide: bool) -> Option<T> {
+    let mut it = xs.peekable();
+    let first = *it.peek()?;
+    if r == Reduce::Sum && wide {
+        return Some(T::from_f64(it.map(|x| x.to_f64()).sum()));
+    }
+    it.next();
+    Some(it.fold(first, |acc, x| match r {
+        Reduce::Sum => acc.add(x),
+        Reduce::Prod => acc.mul(x),
+        Reduce::Max => acc.maximum(x),
+        Reduce::Min => acc.minimum(x),
+    }))
+}
+
+/// Reads element `(r, c)` of a view (bounds were checked when the storage slice was taken).
+fn at<T: Elem>(s: &[u8], v: &TileView, r: usize, c: usize) -> T {
+    T::load(&s[v.offset(r, c) * T::SIZE..])
+}
+
+fn put<T: Elem>(s: &mut [u8], v: &TileView, r: usize, c: usize, x: T) {
+    x.store(&mut s[v.offset(r, c) * T::SIZE..]);
+}
+
+fn check_dst(dst: &TileView, rows: usize, cols: usize) -> Result<(), Fault> {
+    if (dst.desc.rows as usize) < rows || (dst.desc.cols as usize) < cols {
+        return Err(Fault(format!("destination {}x{} cannot hold a {rows}x{cols} result", dst.desc.rows, dst.desc.cols)));
+    }
+    Ok(())
+}
+
+/// `dst[i,0] = reduce_j src[i,j]` (rows) or `dst[0,j] = reduce_i src[i,j]` (columns), over
+/// the source's valid region.
+pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst: &TileView) -> Result<(), Fault> {
+    let (n_out, n_in) = if along_rows { (src.vrows, src.vcols) } else { (src.vcols, src.vrows) };
+    if along_rows { check_dst(dst, n_out, 1)? } else { check_dst(dst, 1, n_out)? }
+    dispatch!(src.desc.dtype, T => {
+        let s = storage(mem, src)?.to_vec();
+        let wide = along_rows && <T as Elem>::FLOAT && T::SIZE == 2;
+        let out: Vec<T> = (0..n_out)
+            .map(|k| fold(r, (0..n_in).map(|x| if along_rows { at::<T>(&s, src, k, x) } else { at::<T>(&s, src, x, k) }), wide).unwrap_or(T::from_i64(0)))
+            .collect();
+        let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+        for (k, &x) in out.iter().enumerate() {
+            if along_rows { put(d, dst, k, 0, x) } else { put(d, dst, 0, k, x) }
+        }
+        Ok(())
+    }, _ => Err(unsupported(src)))
+}
+
+/// Index of the first maximum (or minimum) per row / per column, written as `dst`'s integer type.
+pub fn arg_reduce(mem: &mut Memory, max: bool, along_rows: bool, src: &TileView, dst: &TileView) -> Result<(), Fault> {
+    let (n_out, n_in) = if along_rows { (src.vrows, src.vcols) } else { (src.vcols, src.vrows) };
+    if along_rows { check_dst(dst, n_out, 1)? } else { check_dst(dst, 1, n_out)? }
+    let idx: Vec<i64> = dispatch!(src.desc.dtype, T => {
+        let s = storage(mem, src)?;
+        (0..n_out).map(|k| {
+            let get = |x: usize| if along_rows { at::<T>(s, src, k, x) } else { at::<T>(s, src, x, k) };
+            let mut best = 0usize;
+            for x in 1..n_in {
+                let (cur, b) = (get(x), get(best));
+                if (max && cur > b) || (!max && cur < b) {
+                    best = x;
+                }
+            }
+            best as i64
+        }).collect()
+    }, _ => return Err(unsupported(src)));
+    dispatch!(dst.desc.dtype, U => {
+        let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+        for (k, &i) in idx.iter().enumerate() {
+            if along_rows { put(d, dst, k, 0, U::from_i64(i)) } else { put(d, dst, 0, k, U::from_i64(i)) }
+        }
+        Ok(())
+    }, _ => Err(unsupported(dst)))
+}
+
+/// Broadcast: `dst[i,j] = src[i,0]` (rows) or `src[0,j]` (columns).
+pub fn expand(mem: &mut Memory, along_rows: bool, src: &TileView, dst: &TileView) -> Result<(), Fault> {
+    dispatch!(dst.desc.dtype, T => {
+        let s = storage(mem, src)?.to_vec();
+        let out: Vec<T> = (0..dst.vrows * dst.vcols)
+            .map(|k| {
+                let (i, j) = (k / dst.vcols, k % dst.vcols);
+                if along_rows { at::<T>(&s, src, i, 0) } else { at::<T>(&s, src, 0, j) }
+            })
+            .collect();
+        write(mem, dst, &out)
+    }, _ => Err(unsupported(dst)))
+}
+
+/// Expand-op: `dst[i,j] = full[i,j] op vec[i]` (rows) or `op vec[j]` (columns). The expanded
+/// operand is the one narrower than `dst`; operand order is kept (`src0` may be the vector).
+/// A row vector wider than one column (`R x 32/size` row-major) is read at `j mod width`.
+pub fn expand_op(mem: &mut Memory, op: ExpandOp, along_rows: bool, a: &TileView, b: &TileView, dst: &TileView) -> Result<(), Fault> {
+    let narrow = |v: &TileView| if along_rows { v.vcols < dst.vcols } else { v.vrows < dst.vrows };
+    let a_is_vec = narrow(a) && !narrow(b);
+    dispatch!(dst.desc.dtype, T => {
+        let sa = storage(mem, a)?.to_vec();
+        let sb = storage(mem, b)?.to_vec();
+        let value = |v: &TileView, s: &[u8], i: usize, j: usize, is_vec: bool| -> T {
+            if !is_vec {
+                at::<T>(s, v, i, j)
+            } else if along_rows {
+                at::<T>(s, v, i, j % v.vcols.max(1))
+            } else {
+                at::<T>(s, v, i % v.vrows.max(1), j)
+            }
+        };
+        let out = (0..dst.vrows * dst.vcols)
+            .map(|k| {
+                let (i, j) = (k / dst.vcols, k % dst.vcols);
+                let (x, y) = (value(a, &sa, i, j, a_is_vec), value(b, &sb, i, j, !a_is_vec));
+                match op {
+                    ExpandOp::Bin(o) => apply(o, x, y),
+                    ExpandOp::ExpDif => Ok(T::from_f64((x.to_f64() - y.to_f64()).exp())),
+                }
+            })
+            .collect::<Result<Vec<T>, _>>()?;
+        write(mem, dst, &out)
+    }, _ => Err(unsupported(dst)))
+}
+
+/// The operation of an expand-op.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ExpandOp {
+    /// A binary element op.
+    Bin(BinOp),
+    /// `exp(a - b)`.
+    ExpDif,
+}
+
+/// Comparison modes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl Cmp {
+    /// From the `#pto<cmp ...>` value name.
+    pub fn parse(s: &str) -> Option<Cmp> {
+        Some(match s {
+            "eq" => Cmp::Eq,
+            "ne" => Cmp::Ne,
+            "lt" => Cmp::Lt,
+            "le" => Cmp::Le,
+            "gt" => Cmp::Gt,
+            "ge" => Cmp::Ge,
+            _ => return None,
+        })
+    }
+    fn test<T: Elem>(self, a: T, b: T) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+}
+
+/// Packed comparison mask: bit `j % 8` of byte `(i, j / 8)` of `dst` is `a[i,j] cmp b` (LSB
+/// first); the whole valid region of `dst` is zeroed first, columns beyond `a`'s valid width
+/// give 0 bits. `b` is a tile (`tcmp`) or a scalar (`tcmps`).
+pub fn compare(mem: &mut Memory, cmp: Cmp, a: &TileView, b: Result<&TileView, Num>, dst: &TileView) -> Result<(), Fault> {
+    if dst.desc.dtype.size_bytes() != 1 {
+        return Err(Fault(format!("a compare mask must have 8-bit elements, found {}", dst.desc.dtype)));
+    }
+    let bits: Vec<(usize, usize)> = dispatch!(a.desc.dtype, T => {
+        let sa = storage(mem, a)?.to_vec();
+        let sb = match b { Ok(t) => Some((storage(mem, t)?.to_vec(), *t)), Err(_) => None };
+        let k: Option<T> = match b { Err(n) => Some(n.to()), Ok(_) => None };
+        let mut set = Vec::new();
+        for i in 0..a.vrows {
+            for j in 0..a.vcols {
+                let x = at::<T>(&sa, a, i, j);
+                let y = match (&sb, k) { (Some((s, t)), _) => at::<T>(s, t, i, j), (None, Some(k)) => k, _ => x };
+                if cmp.test(x, y) {
+                    set.push((i, j));
+                }
+            }
+        }
+        set
+    }, _ => return Err(unsupported(a)));
+    let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+    for i in 0..dst.vrows {
+        for c in 0..dst.vcols {
+            d[dst.offset(i, c)] = 0;
+        }
+    }
+    for (i, j) in bits {
+        if i < dst.desc.rows as usize && j / 8 < dst.desc.cols as usize {
+            d[dst.offset(i, j / 8)] |= 1 << (j % 8);
+        }
+    }
+    Ok(())
+}
+
+/// `dst[i,j] = bit (i, j) of mask ? a[i,j] : b[i,j]` (one mask row per data row, LSB first).
+pub fn select(mem: &mut Memory, mask: &TileView, a: &TileView, b: &TileView, dst: &TileView) -> Result<(), Fault> {
+    let m = storage(mem, mask)?.to_vec();
+    dispatch!(dst.desc.dtype, T => {
+        let (x, y) = (read_as::<T>(mem, a, dst)?, read_as::<T>(mem, b, dst)?);
+        let out: Vec<T> = (0..dst.vrows * dst.vcols)
+            .map(|k| {
+                let (i, j) = (k / dst.vcols, k % dst.vcols);
+                let byte = m.get(mask.offset(i, j / 8) * mask.elem_size()).copied().unwrap_or(0);
+                if byte >> (j % 8) & 1 == 1 { x[k] } else { y[k] }
+            })
+            .collect();
+        write(mem, dst, &out)
+    }, _ => Err(unsupported(dst)))
+}
+
+/// `dst[i, k] = start + k` (or `start - k`) along each valid row.
+pub fn ci(mem: &mut Memory, start: i64, descending: bool, dst: &TileView) -> Result<(), Fault> {
+    dispatch!(dst.desc.dtype, T => {
+        let out: Vec<T> = (0..dst.vrows * dst.vcols)
+            .map(|k| {
+                let j = (k % dst.vcols) as i64;
+                T::from_i64(if descending { start - j } else { start + j })
+            })
+            .collect();
+        write(mem, dst, &out)
+    }, _ => Err(unsupported(dst)))
+}
+
+/// Rounding modes of `tcvt`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Round {
+    /// Ties to even.
+    Rint,
+    /// Ties away from zero.
+    Round,
+    /// Toward -inf.
+    Floor,
+    /// Toward +inf.
+    Ceil,
+    /// Toward zero.
+    Trunc,
+}
+
+impl Round {
+    /// From the `#pto<round_mode ...>` value name (`NONE`, `CAST_RINT`, `ODD` map to ties-to-even).
+    pub fn parse(s: &str) -> Round {
+        match s {
+            "ROUND" => Round::Round,
+            "FLOOR" => Round::Floor,
+            "CEIL" => Round::Ceil,
+            "TRUNC" => Round::Trunc,
+            _ => Round::Rint,
+        }
+    }
+    fn apply(self, v: f64) -> f64 {
+        match self {
+            Round::Rint => v.round_ties_even(),
+            Round::Round => v.round(),
+            Round::Floor => v.floor(),
+            Round::Ceil => v.ceil(),
+            Round::Trunc => v.trunc(),
+        }
+    }
+}
+
+/// `dst = convert(src)`: float to integer rounds with `mode` and saturates to the destination
+/// range (NaN gives 0); everything else converts to the nearest value (ties to even), integers
+/// narrowing with wrap-around unless `saturate`.
+pub fn convert(mem: &mut Memory, mode: Round, saturate: bool, src: &TileView, dst: &TileView) -> Result<(), Fault> {
+    let vals: Vec<(f64, i64)> = dispatch!(src.desc.dtype, T => {
+        let s = storage(mem, src)?;
+        (0..dst.vrows * dst.vcols).map(|k| {
+            let x = at::<T>(s, src, k / dst.vcols, k % dst.vcols);
+            (x.to_f64(), x.to_i64())
+        }).collect()
+    }, _ => return Err(unsupported(src)));
+    let from_float = src.desc.dtype.is_float();
+    dispatch!(dst.desc.dtype, U => {
+        let w = U::width();
+        let (lo, hi) = if U::signed() { (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1) - 1.0) } else { (0.0, 2f64.powi(w as i32) - 1.0) };
+        let out: Vec<U> = vals.iter().map(|&(f, i)| {
+            if <U as Elem>::FLOAT {
+                U::from_f64(f)
+            } else if from_float {
+                let r = mode.apply(f);
+                if r.is_nan() { U::from_i64(0) } else { U::from_f64(r.clamp(lo, hi)) }
+            } else if saturate {
+                U::from_f64((i as f64).clamp(lo, hi))
+            } else {
+                U::from_i64(i)
+            }
+        }).collect();
+        write(mem, dst, &out)
+    }, _ => Err(unsupported(dst)))
+}

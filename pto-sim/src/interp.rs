@@ -424,8 +424,86 @@ impl<'m> Sim<'m> {
                 };
                 family::binary_scalar(mem, op2, src, s, scalar_first, &dst).map_err(fault)
             }
+            Family::RowReduce | Family::ColReduce | Family::ArgReduce | Family::Expand | Family::CmpSel | Family::Convert | Family::Generate => {
+                self.exec_tile_more(op, &tile_ins, scalar, dst)
+            }
             _ => Err(not_yet()),
         }
+    }
+
+    /// Reductions, arg-reductions, expands, compare/select, `tci`, `tcvt`.
+    fn exec_tile_more(&mut self, op: OpId, tiles: &[TileView], scalar: Option<Num>, dst: TileView) -> Result<(), Diagnostic> {
+        use family::{BinOp, Cmp, ExpandOp, Reduce, Round};
+        let m = self.m;
+        let data = m.op(op);
+        let fault = |f: Fault| trap(m, op, f.0);
+        let not_yet = || trap(m, op, format!("`{}` is not executable by the simulator yet", data.opcode.full_name()));
+        let src = |k: usize| tiles.get(k).copied().ok_or_else(|| trap(m, op, format!("missing tile operand {k}")));
+        let outs: Vec<TileView> = data.outs().iter().map(|&v| self.tile(op, v)).collect::<Result<_, _>>()?;
+        let enum_attr = |name: &str, kind: &str| data.attr(name).and_then(|a| a.as_enum(kind));
+        let mem = &mut self.mem;
+        let r = match data.opcode {
+            Opcode::TRowSum | Opcode::TRowMax | Opcode::TRowMin | Opcode::TRowProd | Opcode::TColSum | Opcode::TColMax | Opcode::TColMin | Opcode::TColProd => {
+                let kind = match data.opcode {
+                    Opcode::TRowSum | Opcode::TColSum => Reduce::Sum,
+                    Opcode::TRowMax | Opcode::TColMax => Reduce::Max,
+                    Opcode::TRowMin | Opcode::TColMin => Reduce::Min,
+                    _ => Reduce::Prod,
+                };
+                let rows = matches!(data.opcode, Opcode::TRowSum | Opcode::TRowMax | Opcode::TRowMin | Opcode::TRowProd);
+                family::reduce(mem, kind, rows, &src(0)?, &dst)
+            }
+            Opcode::TRowArgMax | Opcode::TRowArgMin | Opcode::TColArgMax | Opcode::TColArgMin => {
+                let max = matches!(data.opcode, Opcode::TRowArgMax | Opcode::TColArgMax);
+                let rows = matches!(data.opcode, Opcode::TRowArgMax | Opcode::TRowArgMin);
+                let s = src(0)?;
+                let idx = outs.last().copied().unwrap_or(dst);
+                if outs.len() == 2 {
+                    family::reduce(mem, if max { Reduce::Max } else { Reduce::Min }, rows, &s, &outs[0]).map_err(fault)?;
+                }
+                family::arg_reduce(mem, max, rows, &s, &idx)
+            }
+            Opcode::TRowExpand => family::expand(mem, true, &src(0)?, &dst),
+            Opcode::TColExpand => family::expand(mem, false, &src(0)?, &dst),
+            Opcode::TRowExpandAdd | Opcode::TRowExpandSub | Opcode::TRowExpandMul | Opcode::TRowExpandDiv | Opcode::TRowExpandMax
+            | Opcode::TRowExpandMin | Opcode::TRowExpandExpdif | Opcode::TColExpandAdd | Opcode::TColExpandSub | Opcode::TColExpandMul
+            | Opcode::TColExpandDiv | Opcode::TColExpandMax | Opcode::TColExpandMin | Opcode::TColExpandExpdif => {
+                let name = data.opcode.spec().name;
+                let rows = name.starts_with("trow");
+                let eop = match &name[if rows { 10 } else { 10 }..] {
+                    "add" => ExpandOp::Bin(BinOp::Add),
+                    "sub" => ExpandOp::Bin(BinOp::Sub),
+                    "mul" => ExpandOp::Bin(BinOp::Mul),
+                    "div" => ExpandOp::Bin(BinOp::Div),
+                    "max" => ExpandOp::Bin(BinOp::Max),
+                    "min" => ExpandOp::Bin(BinOp::Min),
+                    _ => ExpandOp::ExpDif,
+                };
+                family::expand_op(mem, eop, rows, &src(0)?, &src(1)?, &dst)
+            }
+            Opcode::TCmp | Opcode::TCmps => {
+                let cmp = enum_attr("cmpMode", "cmp").and_then(Cmp::parse).ok_or_else(|| trap(m, op, "missing cmpMode"))?;
+                let rhs = if data.opcode == Opcode::TCmp { Ok(src(1)?) } else { Err(scalar.ok_or_else(|| trap(m, op, "missing scalar"))?) };
+                family::compare(mem, cmp, &src(0)?, rhs.as_ref().map_err(|n| *n), &dst)
+            }
+            Opcode::TSel => family::select(mem, &src(0)?, &src(1)?, &src(2)?, &dst),
+            Opcode::TCi => {
+                let start = match scalar {
+                    Some(Num::I(i)) => i,
+                    Some(Num::F(f)) => f as i64,
+                    None => return Err(trap(m, op, "missing start scalar")),
+                };
+                let desc = matches!(data.attr("descending"), Some(Attr::Bool(true)) | Some(Attr::Unit));
+                family::ci(mem, start, desc, &dst)
+            }
+            Opcode::TCvt => {
+                let mode = Round::parse(enum_attr("rmode", "round_mode").unwrap_or("RINT"));
+                let sat = enum_attr("sat_mode", "saturation_mode") == Some("ON");
+                family::convert(mem, mode, sat, &src(0)?, &dst)
+            }
+            _ => return Err(not_yet()),
+        };
+        r.map_err(fault)
     }
 }
 

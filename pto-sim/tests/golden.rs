@@ -11,7 +11,10 @@ use std::path::Path;
 const EXECUTABLE: &[&str] = &[
     "tadd", "tsub", "tmul", "tdiv", "tmin", "tmax", "tand", "tor", "txor", "tshl", "tshr", "tnot", "tabs", "tneg", "texp",
     "tlog", "tsqrt", "trsqrt", "trecip", "trelu", "tadds", "tsubs", "tmuls", "tdivs", "tmins", "tmaxs", "tands", "tors",
-    "tshls", "tshrs", "texpands",
+    "tshls", "tshrs", "texpands", "trowsum", "trowmax", "trowmin", "tcolsum", "tcolmax", "tcolmin", "trowargmax", "trowargmin",
+    "tcolargmax", "tcolargmin", "trowexpand", "tcolexpand", "trowexpandadd", "trowexpandsub", "trowexpandmul", "trowexpanddiv",
+    "trowexpandmax", "trowexpandmin", "tcolexpandadd", "tcolexpandsub", "tcolexpandmul", "tcolexpandmax", "tcmp", "tcmps",
+    "tsel", "tci", "tcvt",
 ];
 const TRANSCENDENTAL: &[&str] = &["texp", "tlog", "tsqrt", "trsqrt", "trecip"];
 
@@ -63,6 +66,25 @@ fn program(case: &Value) -> String {
         s.push_str(&format!(".const %{name} = {lit} : {dt}\n"));
         ins.push(format!("%{name}"));
         ins_t.push(dt);
+    }
+    for o in operands.iter().filter(|o| o["role"] == "tmp") {
+        ins.push(format!("%{}", o["name"].as_str().unwrap_or("")));
+        ins_t.push(tile_type(o));
+    }
+    let mut attrs = Vec::new();
+    for (k, v) in case["attrs"].as_object().into_iter().flatten() {
+        let text = match k.as_str() {
+            "cmpMode" => format!("#pto<cmp {}>", v.as_str().unwrap_or("")),
+            "rmode" => format!("#pto<round_mode {}>", v.as_str().unwrap_or("")),
+            "sat_mode" => format!("#pto<saturation_mode {}>", v.as_str().unwrap_or("")),
+            "maskPattern" => format!("#pto.mask_pattern<{}>", v.as_str().unwrap_or("")),
+            _ => v.to_string(),
+        };
+        attrs.push(format!("{k} = {text}"));
+    }
+    let attr_dict = if attrs.is_empty() { String::new() } else { format!(" {{{}}}", attrs.join(", ")) };
+    if let Some(last) = ins.last_mut() {
+        last.push_str(&attr_dict);
     }
     let out = operands.iter().find(|o| o["role"] == "out").expect("an output");
     let ins_part = if ins.is_empty() { String::new() } else { format!("{} : {}", ins.join(", "), ins_t.join(", ")) };
