@@ -1,7 +1,7 @@
 //! The `pto` command: maps flags to the library's subcommand options. No logic lives here.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use pto::cmd::{fmt, lower, ops, verify};
+use pto::cmd::{fmt, lower, ops, run, verify};
 use pto::{ErrorFormat, Outcome, TargetName};
 use std::io::Write;
 use std::process::ExitCode;
@@ -89,6 +89,36 @@ enum Command {
         #[arg(long)]
         memory_map: Option<String>,
     },
+    /// Lower for a target and run on the simulator.
+    Run {
+        /// Input file (`-` for stdin).
+        #[arg(default_value = "-")]
+        file: String,
+        /// Target profile: a2a3 (alias a3, a2) or a5.
+        #[arg(long, value_parser = TargetName::parse, required_unless_present = "pto_arch")]
+        target: Option<TargetName>,
+        /// ptoas-compatible alias of --target (`a3` = a2a3).
+        #[arg(long = "pto-arch", value_parser = TargetName::parse, conflicts_with = "target")]
+        pto_arch: Option<TargetName>,
+        /// `NAME=PATH` (a .npy or JSON tile) or `NAME=NUMBER` (a scalar argument); repeatable.
+        #[arg(long = "input", short = 'i')]
+        inputs: Vec<String>,
+        /// Tile value to output (default: every tile argument); repeatable.
+        #[arg(long = "output", short = 'o')]
+        outputs: Vec<String>,
+        /// Write NAME.npy files here instead of printing JSON.
+        #[arg(long)]
+        output_dir: Option<String>,
+        /// Output whole tiles (capacity, storage order) instead of the valid region.
+        #[arg(long)]
+        full: bool,
+        /// Print JSON on stdout (the default when no --output-dir is given).
+        #[arg(long)]
+        json: bool,
+        /// Print each executed op to stderr.
+        #[arg(long)]
+        trace: bool,
+    },
     /// List the op table.
     Ops {
         /// Print JSON.
@@ -126,6 +156,11 @@ fn main() -> ExitCode {
                 EmitArg::Json => lower::Emit::Json,
             };
             lower::run(&lower::LowerOptions { input: file, target, stop_after, print_after_all, emit, memory_map, error_format })
+        }
+        Command::Run { file, target, pto_arch, inputs, outputs, output_dir, full, json, trace } => {
+            let target = target.or(pto_arch).unwrap_or(TargetName::A2A3);
+            let output_dir = if json { None } else { output_dir };
+            run::run(&run::RunOptions { input: file, target, inputs, outputs, output_dir, full, trace, error_format })
         }
         Command::Ops { json, isa } => ops::run(&ops::OpsOptions { json, isa_only: isa }),
     };

@@ -55,6 +55,10 @@ pub struct Sim<'m> {
     vals: Vec<Val>,
     /// Executed ops, one line each, when tracing.
     pub trace: Option<Vec<String>>,
+    /// Level-1 result values that bufferization moved into `outs`: per op, (out index, value).
+    orphans: std::collections::HashMap<OpId, Vec<(usize, ValueId)>>,
+    /// Their contents right after the op that defined them ran.
+    snapshots: std::collections::HashMap<ValueId, TileData>,
 }
 
 fn trap(m: &Module, op: OpId, msg: impl Into<String>) -> Diagnostic {
@@ -65,7 +69,23 @@ impl<'m> Sim<'m> {
     /// Prepares a simulation: memories sized for `target`, tile arguments placed as the
     /// memory planner places them.
     pub fn new(m: &'m Module, target: &'static Target) -> Result<Sim<'m>, Vec<Diagnostic>> {
-        let mut sim = Sim { m, target, mem: Memory::new(target), vals: vec![Val::Unset; m.values.len()], trace: None };
+        let mut orphans: std::collections::HashMap<OpId, Vec<(usize, ValueId)>> = std::collections::HashMap::new();
+        for (i, v) in m.values.iter().enumerate() {
+            if let ValueDef::OpResult(op, n) = v.def {
+                if m.ops.get(op.index()).is_some_and(|d| !d.results.contains(&ValueId(i as u32))) {
+                    orphans.entry(op).or_default().push((n as usize, ValueId(i as u32)));
+                }
+            }
+        }
+        let mut sim = Sim {
+            m,
+            target,
+            mem: Memory::new(target),
+            vals: vec![Val::Unset; m.values.len()],
+            trace: None,
+            orphans,
+            snapshots: std::collections::HashMap::new(),
+        };
         let placements = pto_lower::plan::assign(m, target).map_err(|d| d.0)?;
         for p in placements {
             if let (Some(addr), ValueDef::BlockArg(..)) = (p.addr, m.values[p.value.index()].def) {
@@ -128,11 +148,23 @@ impl<'m> Sim<'m> {
         Ok(())
     }
 
-    /// The valid region of the tile value `name` after the run (row-major).
+    /// The valid region of the tile value `name` (row-major): its contents at the end of the
+    /// run, or — for a Level-1 value whose buffer later ops reused — right after it was computed.
     pub fn read_tile(&self, name: &str) -> Result<TileData, String> {
         let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
+        if let Some(snap) = self.snapshots.get(&v) {
+            return Ok(snap.clone());
+        }
         let Val::Tile(view) = self.vals[v.index()] else { return Err(format!("`%{name}` is not a computed tile")) };
         family::read_region(&self.mem, &view).map_err(|f| f.0)
+    }
+
+    /// The whole storage of the tile value `name` (capacity, storage order).
+    pub fn read_tile_full(&self, name: &str) -> Result<TileData, String> {
+        let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
+        let Val::Tile(view) = self.vals[v.index()] else { return Err(format!("`%{name}` is not a computed tile")) };
+        let bytes = self.mem.slice(view.loc, view.addr, view.size_bytes() as usize).map_err(|f| f.0)?.to_vec();
+        Ok(TileData { dtype: view.desc.dtype, rows: view.desc.rows as usize, cols: view.desc.cols as usize, bytes })
     }
 
     /// Runs the entry function (the one marked `pto.entry`, else the first with a body), or
@@ -284,7 +316,19 @@ impl<'m> Sim<'m> {
             | Opcode::BarrierSync
             | Opcode::TSync
             | Opcode::SyncAll => {}
-            _ if spec.syntax == pto_ir::ops::Syntax::Tile => self.exec_tile(op)?,
+            _ if spec.syntax == pto_ir::ops::Syntax::Tile => {
+                self.exec_tile(op)?;
+                if let Some(list) = self.orphans.get(&op) {
+                    for &(i, v) in list {
+                        if let Some(&out) = data.outs().get(i) {
+                            if let Val::Tile(view) = self.vals[out.index()] {
+                                let snap = family::read_region(&self.mem, &view).map_err(|f| trap(m, op, f.0))?;
+                                self.snapshots.insert(v, snap);
+                            }
+                        }
+                    }
+                }
+            }
             _ => return Err(trap(m, op, format!("`{}` is not executable by the simulator yet", spec.full_name()))),
         }
         Ok(())

@@ -17,6 +17,7 @@ pub mod elem;
 pub mod family;
 pub mod interp;
 pub mod memory;
+pub mod npy;
 pub mod view;
 
 pub use data::TileData;

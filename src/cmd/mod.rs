@@ -4,4 +4,5 @@
 pub mod fmt;
 pub mod lower;
 pub mod ops;
+pub mod run;
 pub mod verify;

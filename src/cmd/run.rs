@@ -1,0 +1,156 @@
+//! `pto run`: lower a program for a target and execute it on the simulator, with inputs from
+//! `.npy` / JSON files (or numbers for scalar arguments) and outputs as `.npy` files or JSON.
+
+use crate::render::render;
+use crate::{parse_file, read_input, ErrorFormat, Outcome, TargetName};
+use pto_ir::diag::SourceMap;
+use pto_ir::types::{ElemType, Type};
+use pto_ir::verify::Verified;
+use pto_lower::{Target, TargetId};
+use pto_sim::{Sim, TileData};
+use serde_json::{json, Value};
+
+/// Options of `pto run`.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Input path (`-` for stdin).
+    pub input: String,
+    /// Target profile.
+    pub target: TargetName,
+    /// `NAME=PATH` (a `.npy` or JSON tile file) or `NAME=NUMBER` (a scalar argument).
+    pub inputs: Vec<String>,
+    /// Tile values to output (default: every tile argument).
+    pub outputs: Vec<String>,
+    /// Write `NAME.npy` files here instead of printing JSON.
+    pub output_dir: Option<String>,
+    /// Output the whole capacity (storage order) instead of the valid region.
+    pub full: bool,
+    /// Print each executed op to stderr.
+    pub trace: bool,
+    /// Diagnostic format.
+    pub error_format: ErrorFormat,
+}
+
+/// Reads a JSON tile `{"dtype": "f32", "shape": [R, C], "data": [...]}`.
+fn json_tile(text: &str, want: ElemType) -> Result<TileData, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let dtype_name = v["dtype"].as_str().ok_or("missing \"dtype\"")?;
+    let dtype = ElemType::parse(dtype_name).ok_or_else(|| format!("unknown dtype `{dtype_name}`"))?;
+    if dtype != want {
+        return Err(format!("the file holds {dtype}, the tile holds {want}"));
+    }
+    let shape: Vec<usize> = v["shape"].as_array().ok_or("missing \"shape\"")?.iter().map(|d| d.as_u64().unwrap_or(0) as usize).collect();
+    let (rows, cols) = match shape.as_slice() {
+        [n] => (1, *n),
+        [r, c] => (*r, *c),
+        _ => return Err(format!("\"shape\" must have 1 or 2 dimensions, found {shape:?}")),
+    };
+    let data = v["data"].as_array().ok_or("missing \"data\"")?;
+    TileData::from_json(dtype, rows, cols, data)
+}
+
+/// Runs `pto run`.
+pub fn run(opts: &RunOptions) -> Outcome {
+    let mut sources = SourceMap::default();
+    let file = match read_input(&opts.input, &mut sources) {
+        Ok(f) => f,
+        Err(e) => return Outcome::usage_error(e),
+    };
+    let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome { stdout: String::new(), stderr: render(sources, d, opts.error_format), code: 1 };
+    let (module, _) = match parse_file(&sources, file) {
+        Ok(ok) => ok,
+        Err(d) => return fail(&sources, &d.0),
+    };
+    let verified = match Verified::new(module) {
+        Ok(v) => v,
+        Err(d) => return fail(&sources, &d.0),
+    };
+    let target = Target::get(match opts.target {
+        TargetName::A2A3 => TargetId::A2A3,
+        TargetName::A5 => TargetId::A5,
+    });
+    let (lowered, _) = match pto_lower::run(verified, target, Default::default()) {
+        Ok(ok) => ok,
+        Err(d) => return fail(&sources, &d.0),
+    };
+    let mut sim = match Sim::new(&lowered, target) {
+        Ok(s) => s,
+        Err(d) => return fail(&sources, &d),
+    };
+    if opts.trace {
+        sim.trace = Some(Vec::new());
+    }
+    for spec in &opts.inputs {
+        let Some((name, path)) = spec.split_once('=') else {
+            return Outcome::usage_error(format!("--input `{spec}`: expected NAME=PATH"));
+        };
+        let name = name.trim_start_matches('%');
+        let Some(v) = sim.find(name) else { return Outcome::usage_error(format!("--input {name}: the program has no value `%{name}`")) };
+        let ty = lowered.value_type(v).clone();
+        let bound = match &ty {
+            Type::Scalar(_) => match path.parse::<f64>() {
+                Ok(x) => sim.bind_scalar(name, x),
+                Err(_) => Err(format!("`%{name}` is a scalar: give a number, not `{path}`")),
+            },
+            Type::Tile(t) | Type::TileBuf(t) => {
+                let bytes = match std::fs::read(path) {
+                    Ok(b) => b,
+                    Err(e) => return Outcome::usage_error(format!("--input {name}: cannot read `{path}`: {e}")),
+                };
+                let data = if path.ends_with(".npy") {
+                    pto_sim::npy::read(&bytes, t.dtype)
+                } else {
+                    json_tile(&String::from_utf8_lossy(&bytes), t.dtype)
+                };
+                data.and_then(|d| sim.bind_tile(name, &d))
+            }
+            other => Err(format!("`%{name}` is a {}; inputs bind to tiles and scalars", other.class_name())),
+        };
+        if let Err(e) = bound {
+            return Outcome { stdout: String::new(), stderr: format!("error: --input {name}: {e}\n"), code: 1 };
+        }
+    }
+    if let Err(d) = sim.run() {
+        let mut out = fail(&sources, &[d]);
+        if let Some(t) = &sim.trace {
+            out.stderr = t.join("\n") + "\n" + &out.stderr;
+        }
+        return out;
+    }
+    let names: Vec<String> = if opts.outputs.is_empty() {
+        lowered
+            .values
+            .iter()
+            .filter(|v| matches!(v.def, pto_ir::ValueDef::BlockArg(..)) && lowered.types.get(v.ty).tile().is_some())
+            .map(|v| v.name.clone())
+            .collect()
+    } else {
+        opts.outputs.iter().map(|n| n.trim_start_matches('%').to_string()).collect()
+    };
+    let mut results = serde_json::Map::new();
+    for name in &names {
+        let data = if opts.full { sim.read_tile_full(name) } else { sim.read_tile(name) };
+        let data = match data {
+            Ok(d) => d,
+            Err(e) => return Outcome { stdout: String::new(), stderr: format!("error: --output {name}: {e}\n"), code: 1 },
+        };
+        match &opts.output_dir {
+            Some(dir) => {
+                let path = std::path::Path::new(dir).join(format!("{name}.npy"));
+                let bytes = match pto_sim::npy::write(&data) {
+                    Ok(b) => b,
+                    Err(e) => return Outcome::usage_error(format!("cannot encode `{name}`: {e}")),
+                };
+                if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, bytes)) {
+                    return Outcome::usage_error(format!("cannot write `{}`: {e}", path.display()));
+                }
+            }
+            None => {
+                results.insert(name.clone(), data.to_json());
+            }
+        }
+    }
+    let stdout = if opts.output_dir.is_none() { serde_json::to_string_pretty(&json!(results)).unwrap_or_default() + "\n" } else { String::new() };
+    let stderr = sim.trace.as_ref().map(|t| t.join("\n") + "\n").unwrap_or_default();
+    Outcome { stdout, stderr, code: 0 }
+}
