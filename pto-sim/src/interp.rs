@@ -8,6 +8,7 @@
 use crate::data::TileData;
 use crate::family::{self, Num};
 use crate::memory::{Fault, Memory};
+use crate::gm::{GmArray, GmView};
 use crate::view::TileView;
 use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic};
@@ -27,6 +28,10 @@ pub enum Val {
     Int(i64),
     /// A float scalar.
     Float(f64),
+    /// A GM pointer argument (index into the GM arrays).
+    Ptr(usize),
+    /// A tensor or partition view of GM.
+    View(GmView),
 }
 
 impl Val {
@@ -59,6 +64,8 @@ pub struct Sim<'m> {
     orphans: std::collections::HashMap<OpId, Vec<(usize, ValueId)>>,
     /// Their contents right after the op that defined them ran.
     snapshots: std::collections::HashMap<ValueId, TileData>,
+    /// One array per GM pointer argument.
+    gm: Vec<GmArray>,
 }
 
 fn trap(m: &Module, op: OpId, msg: impl Into<String>) -> Diagnostic {
@@ -85,7 +92,14 @@ impl<'m> Sim<'m> {
             trace: None,
             orphans,
             snapshots: std::collections::HashMap::new(),
+            gm: Vec::new(),
         };
+        for (i, v) in m.values.iter().enumerate() {
+            if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
+                sim.vals[i] = Val::Ptr(sim.gm.len());
+                sim.gm.push(GmArray { name: v.name.clone(), elem_size: e.size_bytes() as usize, bytes: Vec::new(), bound: false });
+            }
+        }
         let placements = pto_lower::plan::assign(m, target).map_err(|d| d.0)?;
         for p in placements {
             if let (Some(addr), ValueDef::BlockArg(..)) = (p.addr, m.values[p.value.index()].def) {
@@ -135,6 +149,33 @@ impl<'m> Sim<'m> {
                 view.vrows, view.vcols, data.rows, data.cols
             ))
         }
+    }
+
+    /// Binds the GM array of pointer argument `name` (flat, in element order).
+    pub fn bind_gm(&mut self, name: &str, data: &TileData) -> Result<(), String> {
+        let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
+        let Val::Ptr(i) = self.vals[v.index()] else { return Err(format!("`%{name}` is not a pointer argument")) };
+        let Type::Ptr(e) = self.m.value_type(v) else { return Err(format!("`%{name}` is not a pointer argument")) };
+        if *e != data.dtype {
+            return Err(format!("`%{name}` points to {e}, the data is {}", data.dtype));
+        }
+        self.gm[i].bytes = data.bytes.clone();
+        self.gm[i].bound = true;
+        Ok(())
+    }
+
+    /// Every GM array after the run, as 1-D data (name, element type, bytes).
+    pub fn gm_outputs(&self) -> Vec<(String, TileData)> {
+        let mut out = Vec::new();
+        for v in &self.m.values {
+            if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, self.m.types.get(v.ty)) {
+                if let Some(a) = self.gm.iter().find(|a| a.name == v.name) {
+                    let n = a.bytes.len() / a.elem_size.max(1);
+                    out.push((v.name.clone(), TileData { dtype: *e, rows: 1, cols: n, bytes: a.bytes.clone() }));
+                }
+            }
+        }
+        out
     }
 
     /// Binds a scalar argument.
@@ -307,6 +348,39 @@ impl<'m> Sim<'m> {
                 }
             }
             Opcode::AllocTile => self.exec_alloc(op)?,
+            Opcode::MakeTensorView => {
+                let Payload::Segments(segs) = &data.payload else { return Err(trap(m, op, "malformed make_tensor_view")) };
+                let Val::Ptr(arg) = self.vals[data.operands[0].index()] else {
+                    return Err(trap(m, op, "make_tensor_view needs a pointer argument"));
+                };
+                let n = segs.get(1).copied().unwrap_or(0) as usize;
+                let ints = |sim: &Self, vs: &[ValueId]| vs.iter().map(|&v| sim.int(op, v)).collect::<Result<Vec<i64>, _>>();
+                let shape = ints(self, &data.operands[1..1 + n])?;
+                let strides = ints(self, &data.operands[1 + n..])?;
+                let view = GmView::new(arg, &shape, &strides).map_err(|f| trap(m, op, f.0))?;
+                self.set_results(op, vec![Val::View(view)]);
+            }
+            Opcode::PartitionView | Opcode::Subview => {
+                let Payload::IndexLists(lists) = &data.payload else { return Err(trap(m, op, "malformed partition_view")) };
+                let Val::View(src) = self.vals[data.operands[0].index()] else { return Err(trap(m, op, "partition of a non-view")) };
+                let mut dynamic = data.operands[1..].iter();
+                let mut resolved = Vec::new();
+                for list in lists {
+                    let mut vals = Vec::new();
+                    for e in list {
+                        vals.push(match e {
+                            Some(c) => *c,
+                            None => match dynamic.next() {
+                                Some(&v) => self.int(op, v)?,
+                                None => return Err(trap(m, op, "malformed partition_view operands")),
+                            },
+                        });
+                    }
+                    resolved.push(vals);
+                }
+                let view = src.partition(&resolved[0], &resolved[1]).map_err(|f| trap(m, op, f.0))?;
+                self.set_results(op, vec![Val::View(view)]);
+            }
             // Ordering only: the simulator executes in program order.
             Opcode::SetFlag
             | Opcode::WaitFlag
@@ -391,9 +465,45 @@ impl<'m> Sim<'m> {
         }
     }
 
+    /// `tload` (GM view -> tile) and `tstore` (tile -> GM view) over the tile's valid region.
+    fn exec_move(&mut self, op: OpId, load: bool) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let (view_v, tile_v) = if load { (data.operands[0], data.outs()[0]) } else { (data.outs()[0], data.operands[0]) };
+        let Val::View(view) = self.vals[view_v.index()] else { return Err(trap(m, op, "expected a GM view operand")) };
+        let tile = self.tile(op, tile_v)?;
+        let size = tile.elem_size();
+        let gm = &mut self.gm[view.arg];
+        if gm.elem_size != size {
+            return Err(trap(m, op, format!("GM elements are {} bytes, tile elements {size}", gm.elem_size)));
+        }
+        let (vr, vc) = view.extent();
+        if tile.vrows as i64 > vr || tile.vcols as i64 > vc {
+            return Err(trap(m, op, format!("the tile's valid region {}x{} exceeds the view {vr}x{vc}", tile.vrows, tile.vcols)));
+        }
+        let storage = self.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize).map_err(|f| trap(m, op, f.0))?;
+        for r in 0..tile.vrows {
+            for c in 0..tile.vcols {
+                let g = gm.element(view.index(r, c)).map_err(|f| trap(m, op, f.0))?;
+                let t = tile.offset(r, c) * size;
+                if load {
+                    storage[t..t + size].copy_from_slice(g);
+                } else {
+                    g.copy_from_slice(&storage[t..t + size]);
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn exec_tile(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
+        match data.opcode {
+            Opcode::TLoad => return self.exec_move(op, true),
+            Opcode::TStore => return self.exec_move(op, false),
+            _ => {}
+        }
         let fault = |f: Fault| trap(m, op, f.0);
         let ins = data.ins();
         let Some(&dst) = data.outs().first() else {

@@ -15,6 +15,7 @@
 pub mod data;
 pub mod elem;
 pub mod family;
+pub mod gm;
 pub mod interp;
 pub mod memory;
 pub mod npy;

@@ -19,7 +19,7 @@ pub struct RunOptions {
     pub target: TargetName,
     /// `NAME=PATH` (a `.npy` or JSON tile file) or `NAME=NUMBER` (a scalar argument).
     pub inputs: Vec<String>,
-    /// Tile values to output (default: every tile argument).
+    /// Tile values to output (default: every tile argument). GM arrays are always output.
     pub outputs: Vec<String>,
     /// Write `NAME.npy` files here instead of printing JSON.
     pub output_dir: Option<String>,
@@ -104,7 +104,15 @@ pub fn run(opts: &RunOptions) -> Outcome {
                 };
                 data.and_then(|d| sim.bind_tile(name, &d))
             }
-            other => Err(format!("`%{name}` is a {}; inputs bind to tiles and scalars", other.class_name())),
+            Type::Ptr(e) => {
+                let bytes = match std::fs::read(path) {
+                    Ok(b) => b,
+                    Err(e) => return Outcome::usage_error(format!("--input {name}: cannot read `{path}`: {e}")),
+                };
+                let data = if path.ends_with(".npy") { pto_sim::npy::read(&bytes, *e) } else { json_tile(&String::from_utf8_lossy(&bytes), *e) };
+                data.and_then(|d| sim.bind_gm(name, &d))
+            }
+            other => Err(format!("`%{name}` is a {}; inputs bind to tiles, scalars and GM pointers", other.class_name())),
         };
         if let Err(e) = bound {
             return Outcome { stdout: String::new(), stderr: format!("error: --input {name}: {e}\n"), code: 1 };
@@ -128,8 +136,13 @@ pub fn run(opts: &RunOptions) -> Outcome {
         opts.outputs.iter().map(|n| n.trim_start_matches('%').to_string()).collect()
     };
     let mut results = serde_json::Map::new();
+    let gm = sim.gm_outputs();
+    let mut all: Vec<(String, Result<TileData, String>)> = gm.into_iter().map(|(n, d)| (n, Ok(d))).collect();
     for name in &names {
-        let data = if opts.full { sim.read_tile_full(name) } else { sim.read_tile(name) };
+        all.push((name.clone(), if opts.full { sim.read_tile_full(name) } else { sim.read_tile(name) }));
+    }
+    for (name, data) in all {
+        let name = &name;
         let data = match data {
             Ok(d) => d,
             Err(e) => return Outcome { stdout: String::new(), stderr: format!("error: --output {name}: {e}\n"), code: 1 },
