@@ -1,7 +1,5 @@
-//! `pto verify`: parse and run the structural verifier.
-//!
-//! `--target` is accepted now and recorded in the summary; per-target legality checks are the
-//! lowering pipeline's first pass and plug in here when it lands.
+//! `pto verify`: parse and run the structural verifier; with `--target`, also the target's
+//! legality checks (the `legalize` pass of the lowering pipeline, which changes nothing).
 
 use crate::render::render;
 use crate::{parse_file, read_input, ErrorFormat, Outcome, TargetName};
@@ -31,6 +29,16 @@ pub fn run(opts: &VerifyOptions) -> Outcome {
         Err(diags) => return Outcome { stdout: String::new(), stderr: render(&sources, &diags.0, opts.error_format), code: 1 },
     };
     diags.0.extend(verify(&module).0);
+    if let (Some(t), false) = (opts.target, diags.has_errors()) {
+        let target = pto_lower::Target::get(match t {
+            TargetName::A2A3 => pto_lower::TargetId::A2A3,
+            TargetName::A5 => pto_lower::TargetId::A5,
+        });
+        let mut scratch = module.clone();
+        if let Err(d) = pto_lower::legalize::run(&mut scratch, target) {
+            diags.0.extend(d.0);
+        }
+    }
     let code = if diags.has_errors() { 1 } else { 0 };
     let stdout = if code == 0 {
         let name = sources.get(file).map(|f| f.name.clone()).unwrap_or_default();
