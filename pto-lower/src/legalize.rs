@@ -1,11 +1,570 @@
-//! Pass `legalize` (being implemented; currently leaves the module unchanged).
+//! Pass `legalize`: checks every tile op against the target's legality table.
+//!
+//! The tables ([`crate::legality`], one per target) say, per instruction family and refined per
+//! op, which (dtype, location, layout, shape) tuples each operand slot accepts, which
+//! cross-operand relations must hold (valid-shape equalities the NPU code only asserts in debug
+//! builds, conversion matrices, location pairs, attribute restrictions), and whether the target
+//! implements the op at all. `check_op` is the one function that reads them; nothing here
+//! depends on which target it is.
+//!
+//! Reported problems:
+//! * `LEGAL_UNSUPPORTED_TUPLE` — an operand tuple outside the table, a failed cross-operand
+//!   check, or an op the target does not implement;
+//! * `LEGAL_TMP_FORBIDDEN` — a scratch operand where the target's form must omit it (the op
+//!   table's per-target [`TmpRule::Forbidden`]). A *missing* scratch operand is never reported
+//!   here: `insert-scratch` adds the ones a target requires.
+//!
+//! Ops no table row describes (infrastructure, `arith`, `scf`, loose-pattern ops) pass. Ops
+//! with a `memref` operand are the lowered form and are skipped, like PTOAS does. The pass
+//! never modifies the module.
 
+use crate::legality::{self, CheckKind, Effective, Extent, ShapeReq, Table, Variant};
 use crate::pipeline::Changed;
 use crate::target::Target;
-use pto_ir::diag::Diagnostics;
-use pto_ir::module::Module;
+use pto_ir::attr::{Attr, EnumKind};
+use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
+use pto_ir::module::{Module, OpId, ValueId};
+use pto_ir::ops::{Family, Opcode, Slot, SlotKind, TmpRule};
+use pto_ir::types::{BLayout, Dim, ElemType, SLayout, TileDesc, Type};
 
-/// Runs the pass.
-pub fn run(_module: &mut Module, _target: &Target) -> Result<Changed, Diagnostics> {
-    Ok(Changed::No)
+/// Runs the pass: reports every illegal tuple of the module for `target`.
+pub fn run(module: &mut Module, target: &Target) -> Result<Changed, Diagnostics> {
+    let diags = check_module(module, legality::table(target.id));
+    if diags.has_errors() { Err(diags) } else { Ok(Changed::No) }
+}
+
+/// Checks a module against one table without modifying it; returns every diagnostic.
+pub fn check_module(module: &Module, table: &Table) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for op in module.walk() {
+        check_op(module, op, table, &mut diags);
+    }
+    diags
+}
+
+/// One bound operand: its slot, its position text (`ins[0] (src0)`) and its value.
+struct Bound {
+    slot: &'static str,
+    position: String,
+    value: ValueId,
+}
+
+/// Assigns `n` values to a slot list (optional slots filled left to right, the variadic last
+/// slot takes the rest), as the structural verifier does.
+fn assign(slots: &[Slot], n: usize) -> Option<Vec<usize>> {
+    let required = slots.iter().filter(|s| !s.optional).count();
+    let variadic = slots.last().is_some_and(|s| s.variadic);
+    if n < required || (!variadic && n > slots.len()) {
+        return None;
+    }
+    let mut surplus = n - required;
+    let mut out = Vec::with_capacity(n);
+    for (i, s) in slots.iter().enumerate() {
+        if s.variadic {
+            out.extend(std::iter::repeat_n(i, surplus));
+            surplus = 0;
+        } else if s.optional {
+            if surplus > 0 {
+                out.push(i);
+                surplus -= 1;
+            }
+        } else {
+            out.push(i);
+        }
+    }
+    Some(out)
+}
+
+fn kind_fits(kind: SlotKind, ty: &Type) -> bool {
+    match kind {
+        SlotKind::Tile => matches!(ty, Type::Tile(_) | Type::TileBuf(_)) || is_memref(ty),
+        SlotKind::Scalar => matches!(ty, Type::Scalar(_)),
+        SlotKind::View => {
+            matches!(ty, Type::PartitionView(..) | Type::TensorView(..) | Type::Ptr(_) | Type::Opaque(_))
+        }
+        SlotKind::Event => matches!(ty, Type::Event),
+        SlotKind::Any => true,
+    }
+}
+
+fn is_memref(ty: &Type) -> bool {
+    matches!(ty, Type::Opaque(s) if s.starts_with("memref<"))
+}
+
+/// Picks the first operand form of the op whose arity and operand kinds fit; returns its index
+/// and the bound operands.
+fn bind(m: &Module, op: OpId) -> Option<(usize, Vec<Bound>)> {
+    let data = m.op(op);
+    let parsed = data.opcode.parsed();
+    let ins = data.ins();
+    let ssa = data.outs().is_empty() && !data.results.is_empty();
+    let (outs, out_seg) = if ssa { (&data.results[..], "results") } else { (data.outs(), "outs") };
+    for (fi, form) in parsed.forms.iter().enumerate() {
+        let (Some(a), Some(b)) = (assign(&form.ins, ins.len()), assign(&form.outs, outs.len())) else { continue };
+        let fits = ins.iter().zip(&a).all(|(v, &s)| kind_fits(form.ins[s].kind, m.value_type(*v)))
+            && outs.iter().zip(&b).all(|(v, &s)| kind_fits(form.outs[s].kind, m.value_type(*v)));
+        if !fits {
+            continue;
+        }
+        let mut bound = Vec::with_capacity(ins.len() + outs.len());
+        for (seg, values, idx, slots) in [("ins", ins, &a, &form.ins), (out_seg, outs, &b, &form.outs)] {
+            for (i, (&v, &s)) in values.iter().zip(idx.iter()).enumerate() {
+                let slot = slots[s].name.as_str();
+                bound.push(Bound { slot, position: format!("{seg}[{i}] ({slot})"), value: v });
+            }
+        }
+        return Some((fi, bound));
+    }
+    None
+}
+
+fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
+    let data = m.op(op);
+    let spec = data.opcode.spec();
+    let Some((form, bound)) = bind(m, op) else { return };
+    let Some(rule) = table.effective(data.opcode, Some(form)) else { return };
+    // The lowered form (memref operands) is not checked, as in PTOAS.
+    if data.operands.iter().chain(&data.results).any(|&v| is_memref(m.value_type(v))) {
+        return;
+    }
+    let span = m.op_span(op);
+    let name = spec.full_name();
+    let sources = sources_text(&rule);
+
+    if !rule.supported {
+        diags.push(
+            Diagnostic::error(
+                DiagClass::LegalUnsupportedTuple,
+                span,
+                format!("`{name}` is not available on {}", table.name),
+            )
+            .with_op(name.clone())
+            .with_expected(format!("an op {} implements", table.name), name.clone())
+            .with_note(sources),
+        );
+        return;
+    }
+
+    if (table.tmp_rule)(&spec.tmp) == TmpRule::Forbidden {
+        for b in bound.iter().filter(|b| b.slot == "tmp") {
+            diags.push(
+                Diagnostic::error(
+                    DiagClass::LegalTmpForbidden,
+                    span,
+                    format!("`{name}` {}: the {} form of `{name}` takes no scratch tile", b.position, table.name),
+                )
+                .with_op(name.clone())
+                .with_operand(b.position.clone())
+                .with_expected(format!("no tmp operand on {}", table.name), m.value_type(b.value).to_string()),
+            );
+        }
+    }
+
+    for b in &bound {
+        let Some(r) = rule.operand(b.slot) else { continue };
+        let Some(tile) = m.value_type(b.value).tile() else { continue };
+        if r.variants.iter().any(|v| variant_matches(v, tile)) {
+            continue;
+        }
+        diags.push(
+            Diagnostic::error(
+                DiagClass::LegalUnsupportedTuple,
+                span,
+                format!("`{name}` {}: tuple ({}) is not supported on {}", b.position, tuple_text(tile), table.name),
+            )
+            .with_op(name.clone())
+            .with_operand(b.position.clone())
+            .with_expected(r.text(), tuple_text(tile))
+            .with_note(sources.clone()),
+        );
+    }
+
+    for c in &rule.checks {
+        if let Some((slot, locs)) = c.only {
+            match first(&bound, slot).and_then(|v| m.value_type(v).tile()) {
+                Some(t) if locs.contains(&t.loc) => {}
+                _ => continue,
+            }
+        }
+        let Some((at, actual)) = evaluate(m, op, &bound, &c.kind) else { continue };
+        let position =
+            bound.iter().find(|b| b.slot == at).map(|b| b.position.clone()).unwrap_or_else(|| at.to_string());
+        diags.push(
+            Diagnostic::error(
+                DiagClass::LegalUnsupportedTuple,
+                span,
+                format!("`{name}` {position}: {actual} breaks `{}` on {}", c.kind.text(), table.name),
+            )
+            .with_op(name.clone())
+            .with_operand(position)
+            .with_expected(c.text(), actual)
+            .with_note(c.why.to_string()),
+        );
+    }
+}
+
+fn sources_text(rule: &Effective<'_>) -> String {
+    let mut s: Vec<&str> = Vec::new();
+    for r in &rule.rows {
+        if !r.source.is_empty() && !s.contains(&r.source) {
+            s.push(r.source);
+        }
+    }
+    format!("source: {}", s.join("; "))
+}
+
+fn first(bound: &[Bound], slot: &str) -> Option<ValueId> {
+    bound.iter().find(|b| b.slot == slot).map(|b| b.value)
+}
+
+fn extent(t: &TileDesc, e: Extent) -> Option<u32> {
+    let dim = |d: Dim| match d {
+        Dim::Static(n) => Some(n),
+        Dim::Dynamic => None,
+    };
+    match e {
+        Extent::Rows => Some(t.rows),
+        Extent::Cols => Some(t.cols),
+        Extent::ValidRows => dim(t.valid_rows),
+        Extent::ValidCols => dim(t.valid_cols),
+    }
+}
+
+fn shape_ok(s: &ShapeReq, t: &TileDesc) -> bool {
+    match *s {
+        ShapeReq::Eq(e, v) => extent(t, e).is_none_or(|x| x == v),
+        ShapeReq::Range(e, lo, hi) => extent(t, e).is_none_or(|x| lo <= x && x <= hi),
+        ShapeReq::Same(a, b) => match (extent(t, a), extent(t, b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => true,
+        },
+    }
+}
+
+/// True when a tile's tuple is one the variant accepts.
+pub fn variant_matches(v: &Variant, t: &TileDesc) -> bool {
+    (v.locs.is_empty() || v.locs.contains(&t.loc))
+        && v.dtypes.is_none_or(|d| d.contains(&t.dtype))
+        && (v.layouts.is_empty() || v.layouts.iter().any(|l| l.matches(t.blayout, t.slayout, t.fractal)))
+        && v.shape.iter().all(|s| shape_ok(s, t))
+}
+
+/// `ND (row_major/none_box)`...
+fn layout_text(b: BLayout, s: SLayout) -> String {
+    let short = match (b, s) {
+        (BLayout::RowMajor, SLayout::NoneBox) => "ND",
+        (BLayout::ColMajor, SLayout::NoneBox) => "DN",
+        (BLayout::ColMajor, SLayout::RowMajor) => "NZ",
+        (BLayout::RowMajor, SLayout::ColMajor) => "ZN",
+        (BLayout::RowMajor, SLayout::RowMajor) => "ZZ",
+        (BLayout::ColMajor, SLayout::ColMajor) => "NN",
+    };
+    format!("{short} ({}/{})", b.name(), s.name())
+}
+
+/// The tuple of a tile: `f32, vec, ND (row_major/none_box), 16x8 valid 16x?`.
+pub fn tuple_text(t: &TileDesc) -> String {
+    let mut s = format!("{}, {}, {}, {}x{}", t.dtype, t.loc.name(), layout_text(t.blayout, t.slayout), t.rows, t.cols);
+    if t.valid_rows != Dim::Static(t.rows) || t.valid_cols != Dim::Static(t.cols) {
+        s.push_str(&format!(" valid {}x{}", t.valid_rows, t.valid_cols));
+    }
+    if t.fractal != 512 {
+        s.push_str(&format!(", fractal {}", t.fractal));
+    }
+    s
+}
+
+fn dtype_of(ty: &Type) -> Option<ElemType> {
+    match ty {
+        Type::Tile(t) | Type::TileBuf(t) => Some(t.dtype),
+        Type::PartitionView(_, e) | Type::TensorView(_, e) | Type::Ptr(e) | Type::Scalar(e) | Type::Vector(_, e) => {
+            Some(*e)
+        }
+        _ => None,
+    }
+}
+
+/// Evaluates one check; `Some((slot to blame, actual text))` when it fails.
+fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind) -> Option<(&'static str, String)> {
+    let ty = |slot: &str| first(bound, slot).map(|v| m.value_type(v));
+    let tile = |slot: &str| ty(slot).and_then(Type::tile);
+    let dtype = |slot: &str| ty(slot).and_then(dtype_of);
+    match *kind {
+        CheckKind::Eq { a, b } | CheckKind::Le { a, b } => {
+            let x = extent(tile(a.0)?, a.1)?;
+            let y = extent(tile(b.0)?, b.1)?;
+            let ok = if matches!(kind, CheckKind::Eq { .. }) { x == y } else { x <= y };
+            (!ok).then(|| (b.0, format!("{} {} {x}, {} {} {y}", a.0, a.1.name(), b.0, b.1.name())))
+        }
+        CheckKind::SameDtype(a, b) => {
+            let (x, y) = (dtype(a)?, dtype(b)?);
+            (x != y).then(|| (b, format!("{a} {x}, {b} {y}")))
+        }
+        CheckKind::SameWidth(a, b) => {
+            let (x, y) = (dtype(a)?, dtype(b)?);
+            (x.size_bytes() != y.size_bytes())
+                .then(|| (b, format!("{a} {x} ({} bytes), {b} {y} ({} bytes)", x.size_bytes(), y.size_bytes())))
+        }
+        CheckKind::SameLoc(a, b) => {
+            let (x, y) = (tile(a)?.loc, tile(b)?.loc);
+            (x != y).then(|| (b, format!("{a} {}, {b} {}", x.name(), y.name())))
+        }
+        CheckKind::DtypeTuples { slots, tuples } => {
+            let got: Option<Vec<ElemType>> = slots.iter().map(|s| dtype(s)).collect();
+            let got = got?;
+            let ok = tuples.iter().any(|t| t.len() == got.len() && t.iter().zip(&got).all(|(a, b)| a == b));
+            let text = slots.iter().zip(&got).map(|(s, d)| format!("{s} {d}")).collect::<Vec<_>>().join(", ");
+            (!ok).then(|| (slots.last().copied().unwrap_or(""), text))
+        }
+        CheckKind::DtypeMap { from, to, map } => {
+            let (x, y) = (dtype(from)?, dtype(to)?);
+            let ok = map.iter().any(|(k, v)| *k == x && v.contains(&y));
+            (!ok).then(|| (to, format!("{from} {x}, {to} {y}")))
+        }
+        CheckKind::LocPairs { from, to, pairs } => {
+            let (x, y) = (tile(from)?.loc, tile(to)?.loc);
+            let ok = pairs.iter().any(|(k, v)| *k == x && v.contains(&y));
+            (!ok).then(|| (to, format!("{from} {}, {to} {}", x.name(), y.name())))
+        }
+        CheckKind::AttrWhen { attr, kind, slot, dtypes, allowed } => {
+            let d = dtype(slot)?;
+            if !dtypes.contains(&d) {
+                return None;
+            }
+            let value = attr_value(m.op(op).attr(attr)?, kind)?;
+            let ok = allowed.iter().any(|a| a.eq_ignore_ascii_case(&value));
+            (!ok).then(|| (slot, format!("{slot} {d} with {attr} = {}", value.to_ascii_lowercase())))
+        }
+    }
+}
+
+/// The value name of an enum attribute written as `#pto<cmp gt>` or as a raw integer.
+fn attr_value(a: &Attr, kind: &str) -> Option<String> {
+    match a {
+        Attr::Enum(e) if e.kind_name() == kind => Some(e.value_name().to_string()),
+        Attr::Int(i, _) => {
+            let (_, k) = EnumKind::find(kind)?;
+            k.values.get(usize::try_from(*i).ok()?).map(|s| s.to_string())
+        }
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documentation
+// ---------------------------------------------------------------------------------------------
+
+/// Renders the per-target legality tables as Markdown (the content of `docs/legality.md`).
+pub fn markdown() -> String {
+    let tables = legality::TABLES;
+    let mut out = String::new();
+    out.push_str(HEADER);
+    let mut families: Vec<Family> = legality::ISA_FAMILIES.to_vec();
+    for s in pto_ir::ops::all() {
+        let described = tables.iter().any(|t| t.effective(s.opcode, None).is_some());
+        if described && !families.contains(&s.family) {
+            families.push(s.family);
+        }
+    }
+    for family in families {
+        out.push_str(&format!("\n## {} (`{family:?}`)\n\n", family.title()));
+        out.push_str(&format!("| Ops | Operand | {} | {} |\n|---|---|---|---|\n", tables[0].name, tables[1].name));
+        // (ops, body) groups in first-appearance order.
+        let mut groups: Vec<(Vec<String>, Vec<[String; 3]>)> = Vec::new();
+        for s in pto_ir::ops::all().iter().filter(|s| s.family == family) {
+            if !tables.iter().any(|t| t.effective(s.opcode, None).is_some() || has_form_rows(t, s.opcode)) {
+                continue;
+            }
+            for (label, form) in doc_entries(s.opcode) {
+                let body = doc_body(s.opcode, form);
+                let op_label = format!("`{}`{label}", s.name);
+                match groups.iter_mut().find(|(_, b)| *b == body) {
+                    Some(g) => g.0.push(op_label),
+                    None => groups.push((vec![op_label], body)),
+                }
+            }
+        }
+        for (ops, body) in &groups {
+            for (i, row) in body.iter().enumerate() {
+                let ops_cell = if i == 0 { ops.join(", ") } else { String::new() };
+                out.push_str(&format!("| {ops_cell} | {} | {} | {} |\n", cell(&row[0]), cell(&row[1]), cell(&row[2])));
+            }
+        }
+        let mut sources: Vec<String> = Vec::new();
+        for t in tables {
+            for r in t.rows.iter() {
+                let applies = match r.applies {
+                    legality::Applies::Family(f) => f == family,
+                    legality::Applies::Ops(ops) => ops.iter().any(|o| o.spec().family == family),
+                };
+                let line = format!("{}: {}", t.name, r.source);
+                if applies && !r.source.is_empty() && !sources.contains(&line) {
+                    sources.push(line);
+                }
+            }
+        }
+        out.push_str("\nSources:\n");
+        for s in sources {
+            out.push_str(&format!("- {s}\n"));
+        }
+    }
+    out
+}
+
+const HEADER: &str = "# Per-target legality (A2A3 and A5)
+
+<!-- Generated by `pto_lower::legalize::markdown()` from `pto-lower/src/legality/`; do not edit.
+     Regenerate with: PTO_REGENERATE_DOCS=1 cargo test --test legality -->
+
+The `legalize` pass checks every tile op against the table of the target given on the command
+line (`--target a2a3|a5`); the module's own `pto.target_arch` attribute is never read. Each
+table has a family-level default row per ISA instruction family, refined by per-op rows where
+the sources give per-op facts. An operand is legal when its tuple (element type, location,
+layout, shape) matches one of the alternatives listed for its slot (alternatives are separated
+by `|`); `checks` relate operands and fire only when the extents involved are static. Problems
+are reported as `LEGAL_UNSUPPORTED_TUPLE` (or `LEGAL_TMP_FORBIDDEN` for a scratch operand the
+target's form must omit), naming the op, the operand position, the tuple found and the tuples
+allowed.
+
+Layouts: `ND` = row_major/none_box, `DN` = col_major/none_box, `NZ` = col_major outer with
+row_major boxes, `ZN` = row_major outer with col_major boxes, `ZZ` = row_major/row_major;
+`row_major` alone constrains only the outer layout.
+
+Scratch: `required`/`optional` scratch tiles may be omitted in the input — `insert-scratch`
+adds them; `accepted, unused` means the target ignores a given one; `forbidden` means a given
+`tmp` operand is an error.
+
+Choices made where the sources differ:
+- pto-isa implementation facts (pto-isa notes §4) win over the PTOAS verifier, which is
+  stricter in places (e.g. A5 `tadd` accepts 64-bit integers). Integer sets taken from PTOAS
+  accept both signednesses (PTOAS checks only the width); sets from the pto-isa notes use the
+  notes' explicit lists (A2A3 elementwise arithmetic: signed `i16`/`i32`).
+- `left` tiles must have the target's TileLeft layout: `ZZ` on A2A3, `NZ` on A5 (PTOAS
+  instead rewrites the written `blayout` of every `left` tile from the target at parse time).
+- The runtime valid-shape equalities the NPU code only asserts in debug builds are enforced
+  (A2A3 tile-scalar ops silently do nothing when they fail).
+";
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+fn has_form_rows(t: &Table, op: Opcode) -> bool {
+    let forms = op.parsed().forms.len();
+    (0..forms).any(|f| t.effective(op, Some(f)).is_some_and(|e| e.rows.iter().any(|r| r.form.is_some())))
+}
+
+/// The doc entries of an op: one per form when some row is form-specific, else one.
+fn doc_entries(op: Opcode) -> Vec<(String, Option<usize>)> {
+    let tables = legality::TABLES;
+    let forms = &op.parsed().forms;
+    let specific = tables.iter().any(|t| has_form_rows(t, op));
+    if !specific {
+        return vec![(String::new(), None)];
+    }
+    forms
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let ins: Vec<&str> = f.ins.iter().map(|s| s.name.as_str()).collect();
+            let outs: Vec<&str> = f.outs.iter().map(|s| s.name.as_str()).collect();
+            (format!(" ({} -> {})", ins.join(", "), outs.join(", ")), Some(i))
+        })
+        .collect()
+}
+
+/// Rows `[aspect, a2a3 text, a5 text]` describing one op (form) on both targets.
+fn doc_body(op: Opcode, form: Option<usize>) -> Vec<[String; 3]> {
+    let tables = legality::TABLES;
+    let spec = op.spec();
+    let forms = &op.parsed().forms;
+    let slot_lists: Vec<&pto_ir::ops::Form> = match form {
+        Some(i) => forms.get(i).into_iter().collect(),
+        None => forms.iter().collect(),
+    };
+    // Every slot name (for checks) and the slots that can hold a tile (for operand rows; views
+    // and scalars are described by their own types, not by tile tuples).
+    let mut slots: Vec<&str> = Vec::new();
+    let mut tile_slots: Vec<&str> = Vec::new();
+    for f in &slot_lists {
+        for s in f.ins.iter().chain(&f.outs) {
+            if !slots.contains(&s.name.as_str()) {
+                slots.push(s.name.as_str());
+            }
+            if matches!(s.kind, SlotKind::Tile | SlotKind::Any) && !tile_slots.contains(&s.name.as_str()) {
+                tile_slots.push(s.name.as_str());
+            }
+        }
+    }
+    let effs: Vec<Option<Effective<'_>>> = tables.iter().map(|t| t.effective(op, form)).collect();
+    let mut body: Vec<[String; 3]> = Vec::new();
+    if effs.iter().any(|e| e.as_ref().is_some_and(|e| !e.supported)) {
+        let avail = |e: &Option<Effective<'_>>| match e {
+            Some(e) if !e.supported => "not available".to_string(),
+            _ => "available".to_string(),
+        };
+        body.push(["op".to_string(), avail(&effs[0]), avail(&effs[1])]);
+    }
+    let text_of = |e: &Option<Effective<'_>>, slot: &str| match e {
+        Some(e) if !e.supported => "—".to_string(),
+        Some(e) => e.operand(slot).map(|r| r.text()).unwrap_or_else(|| "any".to_string()),
+        None => "any".to_string(),
+    };
+    // One row per run of slots with identical texts on both targets.
+    let mut slot_rows: Vec<(Vec<&str>, String, String)> = Vec::new();
+    for slot in tile_slots.iter().copied().filter(|s| *s != "tmp") {
+        let a = text_of(&effs[0], slot);
+        let b = text_of(&effs[1], slot);
+        if ["any", "—"].contains(&a.as_str()) && ["any", "—"].contains(&b.as_str()) {
+            continue;
+        }
+        match slot_rows.iter_mut().find(|(_, x, y)| *x == a && *y == b) {
+            Some(r) => r.0.push(slot),
+            None => slot_rows.push((vec![slot], a, b)),
+        }
+    }
+    for (s, a, b) in slot_rows {
+        body.push([s.join(", "), a, b]);
+    }
+    if slots.contains(&"tmp") {
+        let tmp = |i: usize| {
+            let rule = tmp_text((tables[i].tmp_rule)(&spec.tmp));
+            match &effs[i] {
+                Some(e) if e.supported => match e.operand("tmp") {
+                    Some(r) => format!("{rule}; {}", r.text()),
+                    None => rule.to_string(),
+                },
+                _ => rule.to_string(),
+            }
+        };
+        body.push(["tmp".to_string(), tmp(0), tmp(1)]);
+    }
+    let checks = |e: &Option<Effective<'_>>| -> String {
+        let Some(e) = e else { return String::new() };
+        if !e.supported {
+            return "—".to_string();
+        }
+        let mut v: Vec<String> = Vec::new();
+        for c in &e.checks {
+            if c.kind.slots().iter().all(|s| slots.contains(s)) && c.only.is_none_or(|(s, _)| slots.contains(&s)) {
+                let t = c.text();
+                if !v.contains(&t) {
+                    v.push(t);
+                }
+            }
+        }
+        v.join("<br>")
+    };
+    let (ca, cb) = (checks(&effs[0]), checks(&effs[1]));
+    if [&ca, &cb].iter().any(|c| !c.is_empty() && c.as_str() != "—") {
+        body.push(["checks".to_string(), ca, cb]);
+    }
+    if body.is_empty() {
+        body.push(["—".to_string(), "no constraints".to_string(), "no constraints".to_string()]);
+    }
+    body
+}
+
+fn tmp_text(r: TmpRule) -> &'static str {
+    legality::tmp_text(r)
 }

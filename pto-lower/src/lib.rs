@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod bufferize;
+pub mod legality;
 pub mod legalize;
 pub mod liveness;
 pub mod pipeline;

@@ -10,7 +10,7 @@
 use half::{bf16, f16};
 
 /// One element type as stored in a tile (little-endian bytes).
-pub trait Elem: Copy + PartialOrd + std::fmt::Debug + 'static {
+pub trait Elem: Copy + PartialOrd + std::fmt::Debug + bytemuck::Pod + 'static {
     /// Bytes per element.
     const SIZE: usize;
     /// True for floating-point types.
@@ -129,7 +129,7 @@ int_elem!(u32, false);
 int_elem!(u64, false);
 
 macro_rules! float_elem {
-    ($t:ty, $bits:ty, $to:expr, $from:expr, $tobits:expr, $frombits:expr) => {
+    ($t:ty, $bits:ty, $wide:ty, $to_wide:expr, $from_wide:expr, $to64:expr, $from64:expr, $tobits:expr, $frombits:expr) => {
         impl Elem for $t {
             const SIZE: usize = std::mem::size_of::<$t>();
             const FLOAT: bool = true;
@@ -142,34 +142,42 @@ macro_rules! float_elem {
                 b[..Self::SIZE].copy_from_slice(&($tobits)(self).to_le_bytes());
             }
             fn to_f64(self) -> f64 {
-                ($to)(self)
+                ($to64)(self)
             }
             fn from_f64(v: f64) -> Self {
-                ($from)(v)
+                ($from64)(v)
             }
             fn from_i64(v: i64) -> Self {
-                ($from)(v as f64)
+                ($from64)(v as f64)
             }
             fn to_i64(self) -> i64 {
-                ($to)(self) as i64
+                ($to64)(self) as i64
             }
+            #[inline]
             fn add(self, o: Self) -> Self {
-                ($from)(($to)(self) + ($to)(o))
+                let (a, b): ($wide, $wide) = (($to_wide)(self), ($to_wide)(o));
+                ($from_wide)(a + b)
             }
+            #[inline]
             fn sub(self, o: Self) -> Self {
-                ($from)(($to)(self) - ($to)(o))
+                let (a, b): ($wide, $wide) = (($to_wide)(self), ($to_wide)(o));
+                ($from_wide)(a - b)
             }
+            #[inline]
             fn mul(self, o: Self) -> Self {
-                ($from)(($to)(self) * ($to)(o))
+                let (a, b): ($wide, $wide) = (($to_wide)(self), ($to_wide)(o));
+                ($from_wide)(a * b)
             }
             fn div(self, o: Self) -> Option<Self> {
-                Some(($from)(($to)(self) / ($to)(o)))
+                let (a, b): ($wide, $wide) = (($to_wide)(self), ($to_wide)(o));
+                Some(($from_wide)(a / b))
             }
             fn neg(self) -> Self {
-                ($from)(-($to)(self))
+                ($from_wide)(-($to_wide)(self))
             }
             fn abs(self) -> Self {
-                ($from)(($to)(self).abs())
+                let a: $wide = ($to_wide)(self);
+                ($from_wide)(a.abs())
             }
             fn raw_bits(self) -> u64 {
                 ($tobits)(self) as u64
@@ -184,11 +192,12 @@ macro_rules! float_elem {
     };
 }
 
-// f16/bf16: + - * / in f32 then one rounding (exact enough to be correctly rounded); f32 in f32.
-float_elem!(f16, u16, |x: f16| x.to_f64(), |v: f64| f16::from_f64(v), |x: f16| x.to_bits(), f16::from_bits);
-float_elem!(bf16, u16, |x: bf16| x.to_f64(), |v: f64| bf16::from_f64(v), |x: bf16| x.to_bits(), bf16::from_bits);
-float_elem!(f32, u32, |x: f32| x as f64, |v: f64| v as f32, |x: f32| x.to_bits(), f32::from_bits);
-float_elem!(f64, u64, |x: f64| x, |v: f64| v, |x: f64| x.to_bits(), f64::from_bits);
+// f16/bf16: + - * / computed in f32 and rounded once — correctly rounded, since f32 carries
+// more than 2p+2 bits for both. f32/f64 use native arithmetic.
+float_elem!(f16, u16, f32, |x: f16| x.to_f32(), f16::from_f32, |x: f16| x.to_f64(), f16::from_f64, |x: f16| x.to_bits(), f16::from_bits);
+float_elem!(bf16, u16, f32, |x: bf16| x.to_f32(), bf16::from_f32, |x: bf16| x.to_f64(), bf16::from_f64, |x: bf16| x.to_bits(), bf16::from_bits);
+float_elem!(f32, u32, f32, |x: f32| x, |v: f32| v, |x: f32| x as f64, |v: f64| v as f32, |x: f32| x.to_bits(), f32::from_bits);
+float_elem!(f64, u64, f64, |x: f64| x, |v: f64| v, |x: f64| x, |v: f64| v, |x: f64| x.to_bits(), f64::from_bits);
 
 /// Calls `$body` with `$T` bound to the Rust type of element type `$dtype`; `$other` handles
 /// element types the simulator does not model (fp8, hif8, index, i1).

@@ -7,6 +7,7 @@ use crate::dispatch;
 use crate::elem::Elem;
 use crate::memory::{Fault, Memory};
 use crate::view::TileView;
+use bytemuck::Zeroable;
 
 /// A scalar operand.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -185,9 +186,92 @@ fn unsupported(v: &TileView) -> Fault {
     Fault(format!("element type {} is not supported by the simulator", v.desc.dtype))
 }
 
+// ------------------------------------------------------------------ row fast paths
+//
+// When every operand is row-contiguous in one buffer and suitably aligned, rows are processed
+// as typed slices (copied to scratch first, so a destination that aliases a source is safe);
+// otherwise the generic element-by-element path runs. Both compute the same values.
+
+/// Byte range of the first `n` elements of row `r`.
+fn row_range(v: &TileView, r: usize, n: usize) -> std::ops::Range<usize> {
+    let start = v.addr as usize + r * v.desc.cols as usize * v.elem_size();
+    start..start + n * v.elem_size()
+}
+
+/// True when the fast path applies to these views (checked before anything is written).
+fn fast_ok<T: Elem>(mem: &mut Memory, views: &[&TileView]) -> Result<bool, Fault> {
+    for v in views {
+        storage(mem, v)?;
+        if !v.rows_contiguous() || v.loc != views[0].loc || v.desc.dtype.size_bytes() as usize != T::SIZE {
+            return Ok(false);
+        }
+    }
+    let base = mem.buffer_mut(views[0].loc).as_ptr() as usize;
+    Ok(views.iter().all(|v| (base + v.addr as usize) % std::mem::align_of::<T>() == 0))
+}
+
+fn fast_zip<T: Elem>(mem: &mut Memory, a: &TileView, b: Option<&TileView>, dst: &TileView, f: impl Fn(T, T) -> T, k: T) -> Result<bool, Fault> {
+    let views: Vec<&TileView> = [Some(a), b, Some(dst)].into_iter().flatten().collect();
+    if !fast_ok::<T>(mem, &views)? {
+        return Ok(false);
+    }
+    let n = dst.vcols;
+    let buf = mem.buffer_mut(dst.loc);
+    let (mut xa, mut xb) = (vec![T::zeroed(); n], vec![k; n]);
+    for r in 0..dst.vrows {
+        xa.copy_from_slice(bytemuck::cast_slice(&buf[row_range(a, r, n)]));
+        if let Some(b) = b {
+            xb.copy_from_slice(bytemuck::cast_slice(&buf[row_range(b, r, n)]));
+        }
+        let d: &mut [T] = bytemuck::cast_slice_mut(&mut buf[row_range(dst, r, n)]);
+        for ((o, &x), &y) in d.iter_mut().zip(&xa).zip(&xb) {
+            *o = f(x, y);
+        }
+    }
+    Ok(true)
+}
+
+/// The infallible binary ops as a closure for the fast path; `None` for the others.
+fn fast_op<T: Elem>(mem: &mut Memory, op: BinOp, a: &TileView, b: Option<&TileView>, k: T, swap: bool, dst: &TileView) -> Result<bool, Fault> {
+    macro_rules! go {
+        ($f:expr) => {
+            if swap { fast_zip::<T>(mem, a, b, dst, |x, y| $f(y, x), k) } else { fast_zip::<T>(mem, a, b, dst, $f, k) }
+        };
+    }
+    match op {
+        BinOp::Add => go!(|x: T, y: T| x.add(y)),
+        BinOp::Sub => go!(|x: T, y: T| x.sub(y)),
+        BinOp::Mul => go!(|x: T, y: T| x.mul(y)),
+        BinOp::Min => go!(|x: T, y: T| x.minimum(y)),
+        BinOp::Max => go!(|x: T, y: T| x.maximum(y)),
+        BinOp::And => go!(|x: T, y: T| T::from_raw_bits(x.raw_bits() & y.raw_bits())),
+        BinOp::Or => go!(|x: T, y: T| T::from_raw_bits(x.raw_bits() | y.raw_bits())),
+        BinOp::Xor => go!(|x: T, y: T| T::from_raw_bits(x.raw_bits() ^ y.raw_bits())),
+        BinOp::Div | BinOp::Shl | BinOp::Shr | BinOp::ShrRound => Ok(false),
+    }
+}
+
+fn check_operand(src: &TileView, dst: &TileView) -> Result<(), Fault> {
+    if src.desc.dtype != dst.desc.dtype {
+        return Err(Fault(format!("source element type {} differs from destination {}", src.desc.dtype, dst.desc.dtype)));
+    }
+    if (src.desc.rows as usize) < dst.vrows || (src.desc.cols as usize) < dst.vcols {
+        return Err(Fault(format!(
+            "source capacity {}x{} is smaller than the destination's valid shape {}x{}",
+            src.desc.rows, src.desc.cols, dst.vrows, dst.vcols
+        )));
+    }
+    Ok(())
+}
+
 /// `dst = a op b` over dst's valid region.
 pub fn binary(mem: &mut Memory, op: BinOp, a: &TileView, b: &TileView, dst: &TileView) -> Result<(), Fault> {
+    check_operand(a, dst)?;
+    check_operand(b, dst)?;
     dispatch!(dst.desc.dtype, T => {
+        if fast_op::<T>(mem, op, a, Some(b), T::zeroed(), false, dst)? {
+            return Ok(());
+        }
         let (x, y) = (read_as::<T>(mem, a, dst)?, read_as::<T>(mem, b, dst)?);
         let out = x.iter().zip(&y).map(|(&p, &q)| apply(op, p, q)).collect::<Result<Vec<T>, _>>()?;
         write(mem, dst, &out)
@@ -196,8 +280,12 @@ pub fn binary(mem: &mut Memory, op: BinOp, a: &TileView, b: &TileView, dst: &Til
 
 /// `dst = src op s` (or `s op src` when `scalar_first`).
 pub fn binary_scalar(mem: &mut Memory, op: BinOp, src: &TileView, s: Num, scalar_first: bool, dst: &TileView) -> Result<(), Fault> {
+    check_operand(src, dst)?;
     dispatch!(dst.desc.dtype, T => {
         let k: T = s.to();
+        if fast_op::<T>(mem, op, src, None, k, scalar_first, dst)? {
+            return Ok(());
+        }
         let x = read_as::<T>(mem, src, dst)?;
         let out = x.iter().map(|&p| if scalar_first { apply(op, k, p) } else { apply(op, p, k) }).collect::<Result<Vec<T>, _>>()?;
         write(mem, dst, &out)
@@ -206,7 +294,11 @@ pub fn binary_scalar(mem: &mut Memory, op: BinOp, src: &TileView, s: Num, scalar
 
 /// `dst = f(src)`.
 pub fn unary(mem: &mut Memory, op: UnOp, src: &TileView, dst: &TileView) -> Result<(), Fault> {
+    check_operand(src, dst)?;
     dispatch!(dst.desc.dtype, T => {
+        if fast_zip::<T>(mem, src, None, dst, |x, _| unop(op, x), T::zeroed())? {
+            return Ok(());
+        }
         let x = read_as::<T>(mem, src, dst)?;
         let out: Vec<T> = x.iter().map(|&p| unop(op, p)).collect();
         write(mem, dst, &out)
@@ -304,8 +396,20 @@ pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst
     let (n_out, n_in) = if along_rows { (src.vrows, src.vcols) } else { (src.vcols, src.vrows) };
     if along_rows { check_dst(dst, n_out, 1)? } else { check_dst(dst, 1, n_out)? }
     dispatch!(src.desc.dtype, T => {
-        let s = storage(mem, src)?.to_vec();
         let wide = along_rows && <T as Elem>::FLOAT && T::SIZE == 2;
+        if along_rows && fast_ok::<T>(mem, &[src])? {
+            // Same fold (same order) as the generic path below, over typed row slices.
+            let buf = mem.buffer_mut(src.loc);
+            let out: Vec<T> = (0..n_out)
+                .map(|k| fold(r, bytemuck::cast_slice::<u8, T>(&buf[row_range(src, k, n_in)]).iter().copied(), wide).unwrap_or(T::from_i64(0)))
+                .collect();
+            let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+            for (k, &x) in out.iter().enumerate() {
+                put(d, dst, k, 0, x);
+            }
+            return Ok(());
+        }
+        let s = storage(mem, src)?.to_vec();
         let out: Vec<T> = (0..n_out)
             .map(|k| fold(r, (0..n_in).map(|x| if along_rows { at::<T>(&s, src, k, x) } else { at::<T>(&s, src, x, k) }), wide).unwrap_or(T::from_i64(0)))
             .collect();

@@ -39,6 +39,11 @@ impl Memory {
             .ok_or_else(|| Fault(format!("access to bytes [{start}, {end}) of {} is outside its {} bytes", loc.name(), b.len())))
     }
 
+    /// The whole buffer of `loc`, writable (callers check tile bounds with [`Memory::slice`] first).
+    pub fn buffer_mut(&mut self, loc: Loc) -> &mut [u8] {
+        self.buf_mut(loc)
+    }
+
     /// `len` bytes at `addr` in `loc`, writable.
     pub fn slice_mut(&mut self, loc: Loc, addr: u64, len: usize) -> Result<&mut [u8], Fault> {
         let b = self.buf_mut(loc);

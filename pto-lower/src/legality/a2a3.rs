@@ -27,7 +27,7 @@ const MATMUL_TRIPLES: &[&[pto_ir::types::ElemType]] =
     &[&[I32, I8, I8], &[F32, F16, F16], &[F32, BF16, BF16], &[F32, F32, F32]];
 
 /// The A2A3 table.
-pub static TABLE: Table = Table { target: crate::target::TargetId::A2A3, name: "a2a3", tmp_rule: tmp_rule, rows: ROWS };
+pub static TABLE: Table = Table { target: crate::target::TargetId::A2A3, name: "a2a3", tmp_rule, rows: ROWS };
 
 fn tmp_rule(t: &pto_ir::ops::Tmp) -> pto_ir::ops::TmpRule {
     t.a2a3
@@ -41,7 +41,12 @@ static ROWS: &[Row] = &[
         source: "pto-isa notes §4.1 (TADD: i32 i16 f16 f32, row-major)",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TDiv, O::TPrelu]), operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TDiv, O::TPrelu]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     Row {
         applies: Applies::Ops(&[O::TPrelu]),
         operands: &[operand(&["tmp"], &[vec_rm(&[U8])])],
@@ -62,7 +67,12 @@ static ROWS: &[Row] = &[
         source: "PTOAS verifier (tand/tor/txor: i8/i16 on A2A3)",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TNot]), operands: &[operand(&["src", "dst"], &[vec_rm(I16_U16)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TNot]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(I16_U16)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     Row {
         applies: Applies::Ops(&[O::TShl, O::TShr]),
         operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT8_32)])],
@@ -100,15 +110,37 @@ static ROWS: &[Row] = &[
         source: "PTOAS verifier (tabs/texp/tlog/tsqrt/trsqrt/trecip: f16 f32)",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TNeg]), operands: &[operand(&["src", "dst"], &[vec_rm(I16_I32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
-    Row { applies: Applies::Ops(&[O::TRelu]), operands: &[operand(&["src", "dst"], &[vec_rm(I32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TNeg]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(I16_I32_F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TRelu]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(I32_F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     // ---------------- Tile-scalar ----------------
     Row {
         applies: Applies::Family(Family::TileScalar),
         operands: &[operand(&["src", "src0", "src1", "dst"], &[vec_rm(I16_I32_F16_F32)]), TMP_VEC],
         checks: &[
-            eq("src", ValidRows, "dst", ValidRows, "A2A3 tile-scalar ops silently do nothing when src/dst valid shapes differ (PTO_ASSERT is debug-only)"),
-            eq("src", ValidCols, "dst", ValidCols, "A2A3 tile-scalar ops silently do nothing when src/dst valid shapes differ (PTO_ASSERT is debug-only)"),
+            eq(
+                "src",
+                ValidRows,
+                "dst",
+                ValidRows,
+                "A2A3 tile-scalar ops silently do nothing when src/dst valid shapes differ (PTO_ASSERT is debug-only)",
+            ),
+            eq(
+                "src",
+                ValidCols,
+                "dst",
+                ValidCols,
+                "A2A3 tile-scalar ops silently do nothing when src/dst valid shapes differ (PTO_ASSERT is debug-only)",
+            ),
         ],
         source: "pto-isa notes §4.1 (TADDS/TMINS/TMAXS: i32 i16 f16 f32, Vec, row-major), §8.7",
         ..Row::DEFAULT
@@ -120,14 +152,24 @@ static ROWS: &[Row] = &[
         source: PTOAS,
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TAnds, O::TOrs, O::TXors]), operands: &[operand(&["src", "dst"], &[vec_rm(INT8_16)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TAnds, O::TOrs, O::TXors]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(INT8_16)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     Row {
         applies: Applies::Ops(&[O::TShls, O::TShrs]),
         operands: &[operand(&["src", "dst"], &[vec_rm(INT16_32)])],
         source: "pto-isa notes §4.1, §8.6 (TSHLS/TSHRS: i32 i16 u32 u16, no 8-bit types on A2A3)",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TLrelu]), operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TLrelu]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     Row {
         applies: Applies::Ops(&[O::TAxpy]),
         operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])],
@@ -177,11 +219,20 @@ static ROWS: &[Row] = &[
         source: "pto-isa notes §4.1 (TSEL: 2/4-byte types, row-major)",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TSels]), operands: &[operand(&["src", "dst"], &[vec_rm(I16_I32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TSels]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(I16_I32_F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     // ---------------- Row reductions ----------------
     Row {
         applies: Applies::Family(Family::RowReduce),
-        operands: &[operand(&["src"], &[vec_nd(I16_I32_F16_F32)]), operand(&["dst"], &row_red_dst(I16_I32_F16_F32)), TMP_VEC],
+        operands: &[
+            operand(&["src"], &[vec_nd(I16_I32_F16_F32)]),
+            operand(&["dst"], &row_red_dst(I16_I32_F16_F32)),
+            TMP_VEC,
+        ],
         checks: &[ROWS_SRC_DST, TMP_LIKE_SRC],
         source: "pto-isa notes §4.1 (TROWSUM/TROWMAX: f16 f32 i32 i16; src ND; dst ND or DN with one column); PTOAS",
         ..Row::DEFAULT
@@ -189,7 +240,10 @@ static ROWS: &[Row] = &[
     // ---------------- Column reductions ----------------
     Row {
         applies: Applies::Family(Family::ColReduce),
-        operands: &[operand(&["src", "dst"], &[vec_nd(I16_I32_F16_F32)]), operand(&["tmp"], &[vec_nd(I16_I32_F16_F32)])],
+        operands: &[
+            operand(&["src", "dst"], &[vec_nd(I16_I32_F16_F32)]),
+            operand(&["tmp"], &[vec_nd(I16_I32_F16_F32)]),
+        ],
         checks: &[COLS_SRC_DST, TMP_LIKE_SRC],
         source: "pto-isa notes §4.1 (TCOLSUM/TCOLMAX: f16 f32 i16 i32, ND)",
         ..Row::DEFAULT
@@ -235,7 +289,11 @@ static ROWS: &[Row] = &[
     // ---------------- Expand / broadcast ----------------
     Row {
         applies: Applies::Family(Family::Expand),
-        operands: &[operand(&["src0", "src1"], &[vec_any(I16_I32_F16_F32)]), operand(&["dst"], &[vec_rm(I16_I32_F16_F32)]), TMP_VEC],
+        operands: &[
+            operand(&["src0", "src1"], &[vec_any(I16_I32_F16_F32)]),
+            operand(&["dst"], &[vec_rm(I16_I32_F16_F32)]),
+            TMP_VEC,
+        ],
         checks: &[
             eq("src0", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
             eq("src1", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
@@ -251,7 +309,10 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TRowExpand]),
-        operands: &[operand(&["src"], &[var(&[Loc::Vec], Some(VEC9), &[NONE_BOX], &[])]), operand(&["dst"], &[vec_nd(VEC9)])],
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Vec], Some(VEC9), &[NONE_BOX], &[])]),
+            operand(&["dst"], &[vec_nd(VEC9)]),
+        ],
         checks: &[ROWS_SRC_DST],
         inherit_checks: false,
         source: PTOAS,
@@ -266,7 +327,13 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row {
-        applies: Applies::Ops(&[O::TColExpandAdd, O::TColExpandSub, O::TColExpandMul, O::TColExpandMax, O::TColExpandMin]),
+        applies: Applies::Ops(&[
+            O::TColExpandAdd,
+            O::TColExpandSub,
+            O::TColExpandMul,
+            O::TColExpandMax,
+            O::TColExpandMin,
+        ]),
         operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(I16_I32_F16_F32)])],
         checks: &COL_EXPAND_CHECKS,
         inherit_checks: false,
@@ -340,7 +407,13 @@ static ROWS: &[Row] = &[
                 "A2A3 compare-form gather on i32 supports only EQ",
             ),
             check(
-                CheckKind::AttrWhen { attr: "cmpMode", kind: "cmp", slot: "src", dtypes: F16_F32, allowed: &["eq", "gt"] },
+                CheckKind::AttrWhen {
+                    attr: "cmpMode",
+                    kind: "cmp",
+                    slot: "src",
+                    dtypes: F16_F32,
+                    allowed: &["eq", "gt"],
+                },
                 "compare-form gather supports EQ and GT",
             ),
         ],
@@ -375,7 +448,10 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TMrgSort]),
-        operands: &[operand(&["src", "dst", "src0", "src1", "src2", "src3", "tmp"], &[var(&[Loc::Vec], Some(F16_F32), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])])],
+        operands: &[operand(
+            &["src", "dst", "src0", "src1", "src2", "src3", "tmp"],
+            &[var(&[Loc::Vec], Some(F16_F32), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])],
+        )],
         source: "pto-isa notes §4.1 (TMRGSORT: all tiles have one row)",
         ..Row::DEFAULT
     },
@@ -383,7 +459,10 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Family(Family::Convert),
         operands: &[operand(&["src", "dst"], &[VEC_RM]), TMP_VEC],
-        checks: &[check(CheckKind::DtypeMap { from: "src", to: "dst", map: TCVT_A2A3 }, "A2A3 TCVT conversion matrix (pto-isa notes §4.7)")],
+        checks: &[check(
+            CheckKind::DtypeMap { from: "src", to: "dst", map: TCVT_A2A3 },
+            "A2A3 TCVT conversion matrix (pto-isa notes §4.7)",
+        )],
         source: "pto-isa notes §4.7",
         ..Row::DEFAULT
     },
@@ -397,7 +476,10 @@ static ROWS: &[Row] = &[
             operand(&["bias"], &[var(&[Loc::Bias], None, &[], &[ShapeReq::Eq(Rows, 1)])]),
         ],
         checks: &[
-            check(CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES }, "supported (c, a, b) element types"),
+            check(
+                CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES },
+                "supported (c, a, b) element types",
+            ),
             MATMUL_SHAPES[0],
             MATMUL_SHAPES[1],
             MATMUL_SHAPES[2],
@@ -409,9 +491,15 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TGemv, O::TGemvAcc, O::TGemvBias]),
-        operands: &[operand(&["a"], &[var(&[Loc::Left], Some(MATMUL_IN), &[ZZ], &GEMV_A)]), operand(&["c"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[ShapeReq::Eq(ValidRows, 1)])])],
+        operands: &[
+            operand(&["a"], &[var(&[Loc::Left], Some(MATMUL_IN), &[ZZ], &GEMV_A)]),
+            operand(&["c"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[ShapeReq::Eq(ValidRows, 1)])]),
+        ],
         checks: &[
-            check(CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES }, "supported (c, a, b) element types"),
+            check(
+                CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES },
+                "supported (c, a, b) element types",
+            ),
             eq("a", ValidCols, "b", ValidRows, "gemv tiles are a[1,K], b[K,N], c[1,N]"),
             eq("b", ValidCols, "c", ValidCols, "gemv tiles are a[1,K], b[K,N], c[1,N]"),
             same_dtype("c_in", "c", "accumulation keeps the accumulator type"),
@@ -449,13 +537,23 @@ static ROWS: &[Row] = &[
             &["src"],
             &[
                 var(&[Loc::Vec, Loc::Mat], Some(LOAD_STORE), &[], &[]),
-                var(&[Loc::Acc], Some(I32_F32), &[], &[ShapeReq::Range(Cols, 1, 4095), ShapeReq::Range(ValidCols, 1, 4095)]),
+                var(
+                    &[Loc::Acc],
+                    Some(I32_F32),
+                    &[],
+                    &[ShapeReq::Range(Cols, 1, 4095), ShapeReq::Range(ValidCols, 1, 4095)],
+                ),
             ],
         )],
         checks: &[
-            check(CheckKind::SameWidth("src", "dst"), "vec/mat stores copy without conversion").when_loc("src", &[Loc::Vec, Loc::Mat]),
+            check(CheckKind::SameWidth("src", "dst"), "vec/mat stores copy without conversion")
+                .when_loc("src", &[Loc::Vec, Loc::Mat]),
             check(
-                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(I32, &[I32, F32, F16, BF16]), (F32, &[I32, F32, F16, BF16])] },
+                CheckKind::DtypeMap {
+                    from: "src",
+                    to: "dst",
+                    map: &[(I32, &[I32, F32, F16, BF16]), (F32, &[I32, F32, F16, BF16])],
+                },
                 "the fixpipe converts acc data to i32/f32/f16/bf16",
             )
             .when_loc("src", &[Loc::Acc]),
@@ -467,7 +565,15 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TStoreFp]),
         operands: &[
-            operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[], &[ShapeReq::Range(Cols, 1, 4095), ShapeReq::Range(ValidCols, 1, 4095)])]),
+            operand(
+                &["src"],
+                &[var(
+                    &[Loc::Acc],
+                    Some(&[I32, U32, F32]),
+                    &[],
+                    &[ShapeReq::Range(Cols, 1, 4095), ShapeReq::Range(ValidCols, 1, 4095)],
+                )],
+            ),
             operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
         ],
         inherit_checks: false,
@@ -536,7 +642,13 @@ static ROWS: &[Row] = &[
         applies: Applies::Ops(&[O::TExtract]),
         operands: &[
             operand(&["src"], &[var(&[Loc::Mat], Some(&[I8, U8, F16, BF16, F32]), &[ROW_MAJOR, NZ], &[])]),
-            operand(&["dst"], &[var(&[Loc::Left], Some(&[I8, U8, F16, BF16, F32]), &[ZZ], &[]), var(&[Loc::Right], Some(&[I8, U8, F16, BF16, F32]), &[ZN], &[])]),
+            operand(
+                &["dst"],
+                &[
+                    var(&[Loc::Left], Some(&[I8, U8, F16, BF16, F32]), &[ZZ], &[]),
+                    var(&[Loc::Right], Some(&[I8, U8, F16, BF16, F32]), &[ZN], &[]),
+                ],
+            ),
         ],
         checks: &[same_dtype("src", "dst", "extraction copies elements")],
         source: "PTOAS verifier (A2A3 textract: mat -> left (Zz) / right (Zn), i8 f16 bf16 f32)",
@@ -544,8 +656,14 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TInsert]),
-        operands: &[operand(&["src"], &[var(&[Loc::Acc], None, &[NZ], &[])]), operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ_512], &[])])],
-        checks: &[check(CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16]] }, "A2A3 tinsert converts f32 acc data to f16/bf16")],
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Acc], None, &[NZ], &[])]),
+            operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ_512], &[])]),
+        ],
+        checks: &[check(
+            CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16]] },
+            "A2A3 tinsert converts f32 acc data to f16/bf16",
+        )],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -579,7 +697,12 @@ static ROWS: &[Row] = &[
         source: PTOAS,
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TPack]), supported: false, source: "PTOAS notes §4: tpack is A5-only", ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TPack]),
+        supported: false,
+        source: "PTOAS notes §4: tpack is A5-only",
+        ..Row::DEFAULT
+    },
     // ---------------- Generation ----------------
     Row {
         applies: Applies::Family(Family::Generate),
@@ -587,17 +710,37 @@ static ROWS: &[Row] = &[
         source: "generated tiles live in UB",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TCi]), operands: &[operand(&["dst"], &[vec_any(INT16_32)])], source: PTOAS, ..Row::DEFAULT },
-    Row { applies: Applies::Ops(&[O::TTri]), operands: &[operand(&["dst"], &[vec_rm(INT16_32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TCi]),
+        operands: &[operand(&["dst"], &[vec_any(INT16_32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TTri]),
+        operands: &[operand(&["dst"], &[vec_rm(INT16_32_F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     Row {
         applies: Applies::Ops(&[O::TPrint]),
         operands: &[operand(&["src"], &[vec_any(&[I8, U8, I16, U16, I32, U32, F16, F32])])],
         source: PTOAS,
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TRandom, O::THistogram]), supported: false, source: "PTOAS notes §4: trandom/thistogram are A5-only", ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TRandom, O::THistogram]),
+        supported: false,
+        source: "PTOAS notes §4: trandom/thistogram are A5-only",
+        ..Row::DEFAULT
+    },
     // ---------------- Assign / config ----------------
-    Row { applies: Applies::Ops(&[O::TGetScaleAddr]), supported: false, source: "PTOAS notes §4: tget_scale_addr is A5-only", ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TGetScaleAddr]),
+        supported: false,
+        source: "PTOAS notes §4: tget_scale_addr is A5-only",
+        ..Row::DEFAULT
+    },
 ];
 
 const COL_EXPAND_CHECKS: [super::Check; 3] = [

@@ -65,9 +65,24 @@ static ROWS: &[Row] = &[
         source: "pto-isa notes §4.1 (TADD on A5 adds u32 i64 u64 u16 bf16 u8 i8)",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TSub, O::TMin, O::TMax]), operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT8_32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
-    Row { applies: Applies::Ops(&[O::TMul, O::TDiv, O::TFmod]), operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT16_32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
-    Row { applies: Applies::Ops(&[O::TPrelu]), operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TSub, O::TMin, O::TMax]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT8_32_F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TMul, O::TDiv, O::TFmod]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT16_32_F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TPrelu]),
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     Row {
         applies: Applies::Ops(&[O::TRem]),
         operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT16_32_F16_F32)]), operand(&["tmp"], &[VEC_RM])],
@@ -108,19 +123,50 @@ static ROWS: &[Row] = &[
         source: "PTOAS verifier (tabs/texp/tlog/tsqrt/trsqrt/trecip: f16 f32)",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TNeg]), operands: &[operand(&["src", "dst"], &[vec_rm(VEC9)])], source: PTOAS, ..Row::DEFAULT },
-    Row { applies: Applies::Ops(&[O::TRelu]), operands: &[operand(&["src", "dst"], &[vec_rm(I32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TNeg]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(VEC9)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TRelu]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(I32_F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     // ---------------- Tile-scalar ----------------
     Row {
         applies: Applies::Family(Family::TileScalar),
         operands: &[operand(&["src", "src0", "src1", "dst"], &[vec_rm(VEC11)]), TMP_VEC],
-        checks: &[eq("src", ValidCols, "dst", ValidCols, "A5 tile-scalar ops iterate the dst valid columns over src (only the valid columns must agree)")],
+        checks: &[eq(
+            "src",
+            ValidCols,
+            "dst",
+            ValidCols,
+            "A5 tile-scalar ops iterate the dst valid columns over src (only the valid columns must agree)",
+        )],
         source: "pto-isa notes §4.1 (TADDS/TMINS/TMAXS on A5: 11 types; only validCol checked)",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TMuls, O::TSubs]), operands: &[operand(&["src", "dst"], &[vec_rm(VEC9)])], source: PTOAS, ..Row::DEFAULT },
-    Row { applies: Applies::Ops(&[O::TDivs]), operands: &[operand(&["src", "dst"], &[vec_rm(INT8_32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
-    Row { applies: Applies::Ops(&[O::TFmods]), operands: &[operand(&["src", "dst"], &[vec_rm(INT16_32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TMuls, O::TSubs]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(VEC9)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TDivs]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(INT8_32_F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TFmods]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(INT16_32_F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     Row {
         applies: Applies::Ops(&[O::TRems]),
         operands: &[operand(&["src", "dst"], &[vec_rm(INT16_32_F16_F32)]), operand(&["tmp"], &[VEC_RM])],
@@ -128,19 +174,32 @@ static ROWS: &[Row] = &[
         source: PTOAS,
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TAnds, O::TOrs, O::TXors]), operands: &[operand(&["src", "dst"], &[vec_rm(INT8_32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TAnds, O::TOrs, O::TXors]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(INT8_32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     Row {
         applies: Applies::Ops(&[O::TShls, O::TShrs]),
         operands: &[operand(&["src", "dst"], &[vec_rm(INT8_64)])],
         source: "pto-isa notes §4.1 (TSHLS/TSHRS on A5: i8..u64, 64-bit emulated)",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TLrelu]), operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TLrelu]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     Row {
         applies: Applies::Ops(&[O::TAxpy]),
         operands: &[operand(&["src", "dst"], &[vec_rm(F16_BF16_F32)])],
         checks: &[check(
-            CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[BF16, BF16], &[F32, F32], &[F16, F32]] },
+            CheckKind::DtypeTuples {
+                slots: &["src", "dst"],
+                tuples: &[&[F16, F16], &[BF16, BF16], &[F32, F32], &[F16, F32]],
+            },
             "taxpy keeps the element type or widens f16 to f32",
         )],
         source: PTOAS,
@@ -181,11 +240,20 @@ static ROWS: &[Row] = &[
         source: "pto-isa notes §4.1 (TSEL on A5: 1/2/4/8-byte types)",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TSels]), operands: &[operand(&["src", "dst"], &[vec_rm(&[I8, I16, I32, F16, F32])])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TSels]),
+        operands: &[operand(&["src", "dst"], &[vec_rm(&[I8, I16, I32, F16, F32])])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     // ---------------- Row reductions ----------------
     Row {
         applies: Applies::Family(Family::RowReduce),
-        operands: &[operand(&["src"], &[vec_nd(I16_I32_F16_F32)]), operand(&["dst"], &row_red_dst(I16_I32_F16_F32)), TMP_VEC],
+        operands: &[
+            operand(&["src"], &[vec_nd(I16_I32_F16_F32)]),
+            operand(&["dst"], &row_red_dst(I16_I32_F16_F32)),
+            TMP_VEC,
+        ],
         checks: &[ROWS_SRC_DST, TMP_LIKE_SRC],
         source: "pto-isa notes §4.1, §4.3 (A5 row reductions; src ND; dst ND or DN with one column)",
         ..Row::DEFAULT
@@ -257,7 +325,11 @@ static ROWS: &[Row] = &[
     // ---------------- Expand / broadcast ----------------
     Row {
         applies: Applies::Family(Family::Expand),
-        operands: &[operand(&["src0", "src1"], &[vec_any(INT8_32_F16_F32)]), operand(&["dst"], &[vec_rm(INT8_32_F16_F32)]), TMP_VEC],
+        operands: &[
+            operand(&["src0", "src1"], &[vec_any(INT8_32_F16_F32)]),
+            operand(&["dst"], &[vec_rm(INT8_32_F16_F32)]),
+            TMP_VEC,
+        ],
         checks: &[
             eq("src0", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
             eq("src1", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
@@ -273,7 +345,10 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TRowExpand]),
-        operands: &[operand(&["src"], &[var(&[Loc::Vec], Some(VEC9), &[NONE_BOX], &[])]), operand(&["dst"], &[vec_nd(VEC9)])],
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Vec], Some(VEC9), &[NONE_BOX], &[])]),
+            operand(&["dst"], &[vec_nd(VEC9)]),
+        ],
         checks: &[ROWS_SRC_DST],
         inherit_checks: false,
         source: PTOAS,
@@ -288,7 +363,13 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row {
-        applies: Applies::Ops(&[O::TColExpandAdd, O::TColExpandSub, O::TColExpandMul, O::TColExpandMax, O::TColExpandMin]),
+        applies: Applies::Ops(&[
+            O::TColExpandAdd,
+            O::TColExpandSub,
+            O::TColExpandMul,
+            O::TColExpandMax,
+            O::TColExpandMin,
+        ]),
         operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT8_32_F16_F32)])],
         checks: &COL_EXPAND_CHECKS,
         inherit_checks: false,
@@ -351,7 +432,13 @@ static ROWS: &[Row] = &[
         checks: &[
             same_dtype("dst", "cdst", "indices and counts share a type"),
             check(
-                CheckKind::AttrWhen { attr: "cmpMode", kind: "cmp", slot: "src", dtypes: INT16_32_F16_F32, allowed: &["eq", "gt"] },
+                CheckKind::AttrWhen {
+                    attr: "cmpMode",
+                    kind: "cmp",
+                    slot: "src",
+                    dtypes: INT16_32_F16_F32,
+                    allowed: &["eq", "gt"],
+                },
                 "compare-form gather supports EQ and GT",
             ),
         ],
@@ -386,7 +473,10 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TMrgSort]),
-        operands: &[operand(&["src", "dst", "src0", "src1", "src2", "src3", "tmp"], &[var(&[Loc::Vec], Some(F16_F32), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])])],
+        operands: &[operand(
+            &["src", "dst", "src0", "src1", "src2", "src3", "tmp"],
+            &[var(&[Loc::Vec], Some(F16_F32), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])],
+        )],
         source: "pto-isa notes §4.1 (TMRGSORT: all tiles have one row)",
         ..Row::DEFAULT
     },
@@ -394,7 +484,10 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Family(Family::Convert),
         operands: &[operand(&["src", "dst"], &[VEC_RM]), TMP_VEC],
-        checks: &[check(CheckKind::DtypeMap { from: "src", to: "dst", map: TCVT_A5 }, "A5 TCVT conversion matrix (pto-isa notes §4.7)")],
+        checks: &[check(
+            CheckKind::DtypeMap { from: "src", to: "dst", map: TCVT_A5 },
+            "A5 TCVT conversion matrix (pto-isa notes §4.7)",
+        )],
         source: "pto-isa notes §4.7",
         ..Row::DEFAULT
     },
@@ -409,7 +502,10 @@ static ROWS: &[Row] = &[
             operand(&["a_scale", "b_scale"], &[var(&[Loc::Scaling], None, &[], &[])]),
         ],
         checks: &[
-            check(CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES }, "supported (c, a, b) element types"),
+            check(
+                CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES },
+                "supported (c, a, b) element types",
+            ),
             MATMUL_SHAPES[0],
             MATMUL_SHAPES[1],
             MATMUL_SHAPES[2],
@@ -421,9 +517,15 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TGemv, O::TGemvAcc, O::TGemvBias, O::TGemvMx, O::TGemvMxAcc, O::TGemvMxBias]),
-        operands: &[operand(&["a"], &[var(&[Loc::Left], Some(MATMUL_IN), &[NZ], &GEMV_A)]), operand(&["c"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[ShapeReq::Eq(ValidRows, 1)])])],
+        operands: &[
+            operand(&["a"], &[var(&[Loc::Left], Some(MATMUL_IN), &[NZ], &GEMV_A)]),
+            operand(&["c"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[ShapeReq::Eq(ValidRows, 1)])]),
+        ],
         checks: &[
-            check(CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES }, "supported (c, a, b) element types"),
+            check(
+                CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES },
+                "supported (c, a, b) element types",
+            ),
             eq("a", ValidCols, "b", ValidRows, "gemv tiles are a[1,K], b[K,N], c[1,N]"),
             eq("b", ValidCols, "c", ValidCols, "gemv tiles are a[1,K], b[K,N], c[1,N]"),
             same_dtype("c_in", "c", "accumulation keeps the accumulator type"),
@@ -434,7 +536,14 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row {
-        applies: Applies::Ops(&[O::TMatmulMx, O::TMatmulMxAcc, O::TMatmulMxBias, O::TGemvMx, O::TGemvMxAcc, O::TGemvMxBias]),
+        applies: Applies::Ops(&[
+            O::TMatmulMx,
+            O::TMatmulMxAcc,
+            O::TMatmulMxBias,
+            O::TGemvMx,
+            O::TGemvMxAcc,
+            O::TGemvMxBias,
+        ]),
         operands: &[
             operand(&["a"], &[var(&[Loc::Left], Some(FP8), &[NZ], MKN_A)]),
             operand(&["b"], &[var(&[Loc::Right], Some(FP8), &[ZN], MKN_B)]),
@@ -460,11 +569,19 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TStore]),
-        operands: &[operand(&["src"], &[var(&[Loc::Vec], Some(LOAD_STORE_A5), &[], &[]), var(&[Loc::Acc], Some(I32_F32), &[], &[])])],
+        operands: &[operand(
+            &["src"],
+            &[var(&[Loc::Vec], Some(LOAD_STORE_A5), &[], &[]), var(&[Loc::Acc], Some(I32_F32), &[], &[])],
+        )],
         checks: &[
-            check(CheckKind::SameWidth("src", "dst"), "vec stores copy without conversion").when_loc("src", &[Loc::Vec]),
+            check(CheckKind::SameWidth("src", "dst"), "vec stores copy without conversion")
+                .when_loc("src", &[Loc::Vec]),
             check(
-                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(I32, &[I32, F32, F16, BF16]), (F32, &[I32, F32, F16, BF16])] },
+                CheckKind::DtypeMap {
+                    from: "src",
+                    to: "dst",
+                    map: &[(I32, &[I32, F32, F16, BF16]), (F32, &[I32, F32, F16, BF16])],
+                },
                 "the fixpipe converts acc data to i32/f32/f16/bf16",
             )
             .when_loc("src", &[Loc::Acc]),
@@ -475,7 +592,10 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TStoreFp]),
-        operands: &[operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[], &[])]), operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])])],
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[], &[])]),
+            operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
+        ],
         inherit_checks: false,
         source: PTOAS,
         ..Row::DEFAULT
@@ -520,7 +640,10 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TMovFp]),
-        operands: &[operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[NZ], &[])]), operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])])],
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[NZ], &[])]),
+            operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
+        ],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -532,7 +655,11 @@ static ROWS: &[Row] = &[
             operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ], &[])]),
         ],
         checks: &[check(
-            CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[I8, U8, F8E4M3, F8E5M2, HiF8, F16, BF16, F32]), (I32, &[I8, U8, F16, BF16])] },
+            CheckKind::DtypeMap {
+                from: "src",
+                to: "dst",
+                map: &[(F32, &[I8, U8, F8E4M3, F8E5M2, HiF8, F16, BF16, F32]), (I32, &[I8, U8, F16, BF16])],
+            },
             "A5 fixpipe pre-quantisation pairs",
         )],
         source: PTOAS,
@@ -541,7 +668,10 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TExtract]),
         operands: &[
-            operand(&["src"], &[var(&[Loc::Mat], Some(EXTRACT), &[ROW_MAJOR, NZ], &[]), var(&[Loc::Vec], Some(EXTRACT), &[ND], &[])]),
+            operand(
+                &["src"],
+                &[var(&[Loc::Mat], Some(EXTRACT), &[ROW_MAJOR, NZ], &[]), var(&[Loc::Vec], Some(EXTRACT), &[ND], &[])],
+            ),
             operand(
                 &["dst"],
                 &[
@@ -555,7 +685,11 @@ static ROWS: &[Row] = &[
         checks: &[
             same_dtype("src", "dst", "extraction copies elements"),
             check(
-                CheckKind::LocPairs { from: "src", to: "dst", pairs: &[(Loc::Mat, &[Loc::Left, Loc::Right, Loc::Scaling]), (Loc::Vec, &[Loc::Mat, Loc::Vec])] },
+                CheckKind::LocPairs {
+                    from: "src",
+                    to: "dst",
+                    pairs: &[(Loc::Mat, &[Loc::Left, Loc::Right, Loc::Scaling]), (Loc::Vec, &[Loc::Mat, Loc::Vec])],
+                },
                 "A5 textract location pairs",
             ),
         ],
@@ -565,16 +699,26 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TInsert]),
         operands: &[
-            operand(&["src"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[]), var(&[Loc::Vec], Some(INSERT_VEC), &[ND, NZ], &[])]),
+            operand(
+                &["src"],
+                &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[]), var(&[Loc::Vec], Some(INSERT_VEC), &[ND, NZ], &[])],
+            ),
             operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ], &[]), var(&[Loc::Vec], None, &[ND], &[])]),
         ],
         checks: &[
             check(
-                CheckKind::LocPairs { from: "src", to: "dst", pairs: &[(Loc::Acc, &[Loc::Mat]), (Loc::Vec, &[Loc::Mat, Loc::Vec])] },
+                CheckKind::LocPairs {
+                    from: "src",
+                    to: "dst",
+                    pairs: &[(Loc::Acc, &[Loc::Mat]), (Loc::Vec, &[Loc::Mat, Loc::Vec])],
+                },
                 "A5 tinsert location pairs",
             ),
             check(
-                CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16], &[F32, F32], &[I32, I32]] },
+                CheckKind::DtypeTuples {
+                    slots: &["src", "dst"],
+                    tuples: &[&[F32, F16], &[F32, BF16], &[F32, F32], &[I32, I32]],
+                },
                 "A5 acc -> mat tinsert conversions",
             )
             .when_loc("src", &[Loc::Acc]),
@@ -613,7 +757,12 @@ static ROWS: &[Row] = &[
         source: "PTOAS verifier (A5 tconcat is row-major)",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TPack]), operands: &[operand(&["src", "dst"], &[VEC_RM])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TPack]),
+        operands: &[operand(&["src", "dst"], &[VEC_RM])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     // ---------------- Generation ----------------
     Row {
         applies: Applies::Family(Family::Generate),
@@ -621,15 +770,30 @@ static ROWS: &[Row] = &[
         source: "generated tiles live in UB",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TCi]), operands: &[operand(&["dst"], &[vec_any(INT16_32)])], source: PTOAS, ..Row::DEFAULT },
-    Row { applies: Applies::Ops(&[O::TTri]), operands: &[operand(&["dst"], &[vec_rm(VEC9)])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TCi]),
+        operands: &[operand(&["dst"], &[vec_any(INT16_32)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TTri]),
+        operands: &[operand(&["dst"], &[vec_rm(VEC9)])],
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     Row {
         applies: Applies::Ops(&[O::TPrint]),
         operands: &[operand(&["src"], &[vec_any(&[I8, U8, I16, U16, I32, U32, F16, F32])])],
         source: PTOAS,
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TRandom]), operands: &[operand(&["dst"], &[vec_rm(I32_U32)])], source: "PTOAS verifier (trandom: A5 only, i32/u32)", ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TRandom]),
+        operands: &[operand(&["dst"], &[vec_rm(I32_U32)])],
+        source: "PTOAS verifier (trandom: A5 only, i32/u32)",
+        ..Row::DEFAULT
+    },
     Row {
         applies: Applies::Ops(&[O::THistogram]),
         operands: &[operand(&["src"], &[vec_nd(I16_U16)]), operand(&["dst"], &[vec_nd(I32_U32)])],

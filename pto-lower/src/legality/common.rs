@@ -70,7 +70,8 @@ pub const NONE_BOX: LayoutPat = lay("none_box", None, Some(SLayout::NoneBox), No
 /// Column-major outer, row-major boxes (A5 `TileLeft`, `TileAcc`).
 pub const NZ: LayoutPat = lay("NZ (col_major/row_major)", Some(BLayout::ColMajor), Some(SLayout::RowMajor), None);
 /// `NZ` with 512-byte fractals (A2A3 `acc -> mat` destinations).
-pub const NZ_512: LayoutPat = lay("NZ (col_major/row_major), fractal 512", Some(BLayout::ColMajor), Some(SLayout::RowMajor), Some(512));
+pub const NZ_512: LayoutPat =
+    lay("NZ (col_major/row_major), fractal 512", Some(BLayout::ColMajor), Some(SLayout::RowMajor), Some(512));
 /// Row-major outer, column-major boxes (`TileRight`).
 pub const ZN: LayoutPat = lay("ZN (row_major/col_major)", Some(BLayout::RowMajor), Some(SLayout::ColMajor), None);
 /// Row-major outer, row-major boxes (A2A3 `TileLeft`).
@@ -79,7 +80,12 @@ pub const ZZ: LayoutPat = lay("ZZ (row_major/row_major)", Some(BLayout::RowMajor
 // ---- Constructors ----
 
 /// A variant.
-pub const fn var(locs: &'static [Loc], dtypes: Option<&'static [ElemType]>, layouts: &'static [LayoutPat], shape: &'static [ShapeReq]) -> Variant {
+pub const fn var(
+    locs: &'static [Loc],
+    dtypes: Option<&'static [ElemType]>,
+    layouts: &'static [LayoutPat],
+    shape: &'static [ShapeReq],
+) -> Variant {
     Variant { locs, dtypes, layouts, shape }
 }
 
@@ -140,9 +146,21 @@ pub const fn col_red_dst(dtypes: &'static [ElemType]) -> Variant {
 }
 
 /// `src`/`dst` valid rows equal (row reductions, row expands).
-pub const ROWS_SRC_DST: Check = eq("src", Extent::ValidRows, "dst", Extent::ValidRows, "reductions iterate src rows into dst rows; the NPU code only asserts the equality in debug builds");
+pub const ROWS_SRC_DST: Check = eq(
+    "src",
+    Extent::ValidRows,
+    "dst",
+    Extent::ValidRows,
+    "reductions iterate src rows into dst rows; the NPU code only asserts the equality in debug builds",
+);
 /// `src`/`dst` valid cols equal (column reductions).
-pub const COLS_SRC_DST: Check = eq("src", Extent::ValidCols, "dst", Extent::ValidCols, "column reductions write one dst column per src column; the NPU code only asserts the equality in debug builds");
+pub const COLS_SRC_DST: Check = eq(
+    "src",
+    Extent::ValidCols,
+    "dst",
+    Extent::ValidCols,
+    "column reductions write one dst column per src column; the NPU code only asserts the equality in debug builds",
+);
 /// tmp has the element type of src.
 pub const TMP_LIKE_SRC: Check = same_dtype("src", "tmp", "the scratch tile holds src elements");
 /// tmp has the element type of dst.
@@ -160,7 +178,8 @@ pub const fn check(kind: CheckKind, why: &'static str) -> Check {
 pub const FRACTAL_512: LayoutPat = lay("fractal 512", None, None, Some(512));
 
 /// Matmul `m`, `k` (from `a`) and `n` (from `b`) valid sizes in `[1, 4095]`.
-pub const MKN_A: &[ShapeReq] = &[ShapeReq::Range(Extent::ValidRows, 1, 4095), ShapeReq::Range(Extent::ValidCols, 1, 4095)];
+pub const MKN_A: &[ShapeReq] =
+    &[ShapeReq::Range(Extent::ValidRows, 1, 4095), ShapeReq::Range(Extent::ValidCols, 1, 4095)];
 /// See [`MKN_A`].
 pub const MKN_B: &[ShapeReq] = &[ShapeReq::Range(Extent::ValidCols, 1, 4095)];
 

@@ -34,7 +34,7 @@ pub mod a5;
 pub mod common;
 
 use crate::target::TargetId;
-use pto_ir::ops::{Family, Opcode, OpSpec, Tmp, TmpRule};
+use pto_ir::ops::{Family, OpSpec, Opcode, Tmp, TmpRule};
 use pto_ir::types::{BLayout, ElemType, Loc, SLayout};
 
 /// Which ops a row applies to.
@@ -374,7 +374,9 @@ impl LayoutPat {
     }
     /// True when the tile's layout matches.
     pub fn matches(&self, b: BLayout, s: SLayout, fractal: u32) -> bool {
-        self.blayout.is_none_or(|x| x == b) && self.slayout.is_none_or(|x| x == s) && self.fractal.is_none_or(|x| x == fractal)
+        self.blayout.is_none_or(|x| x == b)
+            && self.slayout.is_none_or(|x| x == s)
+            && self.fractal.is_none_or(|x| x == fractal)
     }
 }
 
@@ -401,7 +403,10 @@ impl Variant {
         }
         if !self.layouts.is_empty() {
             let names: Vec<String> = self.layouts.iter().map(LayoutPat::text).collect();
-            parts.push(format!("layout {}", if names.len() == 1 { names[0].clone() } else { format!("{{{}}}", names.join(", ")) }));
+            parts.push(format!(
+                "layout {}",
+                if names.len() == 1 { names[0].clone() } else { format!("{{{}}}", names.join(", ")) }
+            ));
         }
         for s in self.shape {
             parts.push(s.text());
@@ -419,6 +424,17 @@ impl OperandRule {
 }
 
 impl CheckKind {
+    /// The slots the check reads.
+    pub fn slots(&self) -> Vec<&'static str> {
+        match *self {
+            CheckKind::Eq { a, b } | CheckKind::Le { a, b } => vec![a.0, b.0],
+            CheckKind::SameDtype(a, b) | CheckKind::SameWidth(a, b) | CheckKind::SameLoc(a, b) => vec![a, b],
+            CheckKind::DtypeTuples { slots, .. } => slots.to_vec(),
+            CheckKind::DtypeMap { from, to, .. } | CheckKind::LocPairs { from, to, .. } => vec![from, to],
+            CheckKind::AttrWhen { slot, .. } => vec![slot],
+        }
+    }
+
     /// Short description (`src valid rows = dst valid rows`).
     pub fn text(&self) -> String {
         match self {
@@ -437,14 +453,18 @@ impl CheckKind {
             CheckKind::DtypeMap { from, to, map } => {
                 let t: Vec<String> = map
                     .iter()
-                    .map(|(k, v)| format!("{} -> {}", k.name(), v.iter().map(|e| e.name()).collect::<Vec<_>>().join("/")))
+                    .map(|(k, v)| {
+                        format!("{} -> {}", k.name(), v.iter().map(|e| e.name()).collect::<Vec<_>>().join("/"))
+                    })
                     .collect();
                 format!("{from} -> {to}: {}", t.join("; "))
             }
             CheckKind::LocPairs { from, to, pairs } => {
                 let t: Vec<String> = pairs
                     .iter()
-                    .map(|(k, v)| format!("{} -> {}", k.name(), v.iter().map(|l| l.name()).collect::<Vec<_>>().join("/")))
+                    .map(|(k, v)| {
+                        format!("{} -> {}", k.name(), v.iter().map(|l| l.name()).collect::<Vec<_>>().join("/"))
+                    })
                     .collect();
                 format!("{from} loc -> {to} loc: {}", t.join("; "))
             }
