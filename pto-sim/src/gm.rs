@@ -2,6 +2,7 @@
 //! tensor and partition views (shape, strides, offsets; up to 5 dimensions, right-aligned as
 //! in pto-isa: a 2-D tile maps onto the two innermost dimensions).
 
+use crate::elem::Elem;
 use crate::memory::Fault;
 
 /// Most dimensions a view may have.
@@ -72,6 +73,12 @@ impl GmView {
     }
 }
 
+/// The deterministic input pattern: small values, exact in every element type, varying with
+/// the index (`((7 i + 3) mod 17) / 4 - 2`).
+pub fn pattern_value(i: usize) -> f64 {
+    ((i * 7 + 3) % 17) as f64 / 4.0 - 2.0
+}
+
 /// One GM array.
 #[derive(Clone, Debug)]
 pub struct GmArray {
@@ -81,8 +88,12 @@ pub struct GmArray {
     pub elem_size: usize,
     /// Bytes.
     pub bytes: Vec<u8>,
-    /// Bound by the user (bounds are enforced); otherwise it grows on demand (zero-filled).
+    /// Bound by the user (bounds are enforced); otherwise it grows on demand.
     pub bound: bool,
+    /// Element type (for the deterministic fill of unbound arrays).
+    pub dtype: pto_ir::types::ElemType,
+    /// Fill unbound arrays with a deterministic pattern instead of zeros.
+    pub pattern: bool,
 }
 
 impl GmArray {
@@ -97,7 +108,16 @@ impl GmArray {
             if end > (1 << 30) {
                 return Err(Fault(format!("GM access to element {index} of `%{}` is beyond 1 GiB", self.name)));
             }
+            let old = self.bytes.len() / self.elem_size.max(1);
             self.bytes.resize(end, 0);
+            if self.pattern {
+                let size = self.elem_size;
+                crate::dispatch!(self.dtype, T => {
+                    for i in old..(end / size) {
+                        <T as crate::elem::Elem>::from_f64(pattern_value(i)).store(&mut self.bytes[i * size..]);
+                    }
+                }, _ => {});
+            }
         }
         Ok(&mut self.bytes[end - self.elem_size..end])
     }

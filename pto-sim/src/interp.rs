@@ -97,7 +97,7 @@ impl<'m> Sim<'m> {
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
                 sim.vals[i] = Val::Ptr(sim.gm.len());
-                sim.gm.push(GmArray { name: v.name.clone(), elem_size: e.size_bytes() as usize, bytes: Vec::new(), bound: false });
+                sim.gm.push(GmArray { name: v.name.clone(), elem_size: e.size_bytes() as usize, bytes: Vec::new(), bound: false, dtype: *e, pattern: false });
             }
         }
         let placements = pto_lower::plan::assign(m, target).map_err(|d| d.0)?;
@@ -176,6 +176,20 @@ impl<'m> Sim<'m> {
             }
         }
         out
+    }
+
+    /// Deterministic inputs for everything not bound: GM arrays that are not bound get the
+    /// pattern of [`crate::gm::pattern_value`], scalar arguments `0` (integers: block 0) or `1.0`, tile
+    /// arguments keep their (zeroed) storage.
+    pub fn use_default_inputs(&mut self) {
+        for a in &mut self.gm {
+            a.pattern = !a.bound;
+        }
+        for (i, v) in self.m.values.iter().enumerate() {
+            if let (ValueDef::BlockArg(..), Type::Scalar(e), Val::Unset) = (v.def, self.m.types.get(v.ty), self.vals[i]) {
+                self.vals[i] = if e.is_float() { Val::Float(1.0) } else { Val::Int(0) };
+            }
+        }
     }
 
     /// Binds a scalar argument.
