@@ -118,6 +118,9 @@ enum Command {
         /// Print each executed op to stderr.
         #[arg(long)]
         trace: bool,
+        /// Give unbound arguments deterministic values (GM pattern, integers 0, floats 1.0).
+        #[arg(long)]
+        default_inputs: bool,
     },
     /// List the op table.
     Ops {
@@ -157,10 +160,10 @@ fn main() -> ExitCode {
             };
             lower::run(&lower::LowerOptions { input: file, target, stop_after, print_after_all, emit, memory_map, error_format })
         }
-        Command::Run { file, target, pto_arch, inputs, outputs, output_dir, full, json, trace } => {
+        Command::Run { file, target, pto_arch, inputs, outputs, output_dir, full, json, trace, default_inputs } => {
             let target = target.or(pto_arch).unwrap_or(TargetName::A2A3);
             let output_dir = if json { None } else { output_dir };
-            run::run(&run::RunOptions { input: file, target, inputs, outputs, output_dir, full, trace, error_format })
+            run::run(&run::RunOptions { input: file, target, inputs, outputs, output_dir, full, trace, default_inputs, error_format })
         }
         Command::Ops { json, isa } => ops::run(&ops::OpsOptions { json, isa_only: isa }),
     };

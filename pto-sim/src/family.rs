@@ -678,3 +678,82 @@ pub fn convert(mem: &mut Memory, mode: Round, saturate: bool, src: &TileView, ds
         write(mem, dst, &out)
     }, _ => Err(unsupported(dst)))
 }
+
+/// Copies the `rows x cols` window at `(sr, sc)` of `src` to `(dr, dc)` of `dst`, converting
+/// element types if they differ (ties to even). Any layout and location on either side.
+#[allow(clippy::too_many_arguments)]
+pub fn copy_window(mem: &mut Memory, src: &TileView, (sr, sc): (usize, usize), dst: &TileView, (dr, dc): (usize, usize), rows: usize, cols: usize) -> Result<(), Fault> {
+    let fits = |v: &TileView, r: usize, c: usize| r + rows <= v.desc.rows as usize && c + cols <= v.desc.cols as usize;
+    if !fits(src, sr, sc) || !fits(dst, dr, dc) {
+        return Err(Fault(format!(
+            "a {rows}x{cols} window at ({sr}, {sc}) of a {}x{} tile to ({dr}, {dc}) of a {}x{} tile is out of bounds",
+            src.desc.rows, src.desc.cols, dst.desc.rows, dst.desc.cols
+        )));
+    }
+    let vals: Vec<f64> = dispatch!(src.desc.dtype, T => {
+        let s = storage(mem, src)?;
+        (0..rows * cols).map(|k| at::<T>(s, src, sr + k / cols.max(1), sc + k % cols.max(1)).to_f64()).collect()
+    }, _ => return Err(unsupported(src)));
+    dispatch!(dst.desc.dtype, U => {
+        let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+        for (k, &v) in vals.iter().enumerate() {
+            put(d, dst, dr + k / cols.max(1), dc + k % cols.max(1), U::from_f64(v));
+        }
+        Ok(())
+    }, _ => Err(unsupported(dst)))
+}
+
+/// `c = [c_in +] a x b [+ bias]`: M, K, N from `a`'s valid rows and columns and `b`'s valid
+/// columns; products accumulate in the destination type in `k` order (integers wrap).
+pub fn matmul(mem: &mut Memory, a: &TileView, b: &TileView, c_in: Option<&TileView>, bias: Option<&TileView>, c: &TileView) -> Result<(), Fault> {
+    let (m, k, n) = (a.vrows, a.vcols, b.vcols);
+    if b.vrows < k || (c.desc.rows as usize) < m || (c.desc.cols as usize) < n {
+        return Err(Fault(format!("matmul shapes do not fit: a {m}x{k}, b {}x{n}, c {}x{}", b.vrows, c.desc.rows, c.desc.cols)));
+    }
+    let read_all = |mem: &Memory, v: &TileView, rows: usize, cols: usize| -> Result<Vec<f64>, Fault> {
+        dispatch!(v.desc.dtype, T => {
+            let s = storage(mem, v)?;
+            Ok((0..rows * cols).map(|x| at::<T>(s, v, x / cols, x % cols).to_f64()).collect())
+        }, _ => Err(unsupported(v)))
+    };
+    let (av, bv) = (read_all(mem, a, m, k)?, read_all(mem, b, k, n)?);
+    let init = match c_in {
+        Some(ci) => read_all(mem, ci, m, n)?,
+        None => vec![0.0; m * n],
+    };
+    let bias_row = match bias {
+        Some(bt) => Some(read_all(mem, bt, 1, n)?),
+        None => None,
+    };
+    dispatch!(c.desc.dtype, U => {
+        let mut out: Vec<U> = init.iter().map(|&v| U::from_f64(v)).collect();
+        for i in 0..m {
+            for j in 0..n {
+                let mut acc = out[i * n + j];
+                for x in 0..k {
+                    acc = acc.add(U::from_f64(av[i * k + x] * bv[x * n + j]));
+                }
+                if let Some(b) = &bias_row {
+                    acc = acc.add(U::from_f64(b[j]));
+                }
+                out[i * n + j] = acc;
+            }
+        }
+        let d = mem.slice_mut(c.loc, c.addr, c.size_bytes() as usize)?;
+        for i in 0..m {
+            for j in 0..n {
+                put(d, c, i, j, out[i * n + j]);
+            }
+        }
+        Ok(())
+    }, _ => Err(unsupported(c)))
+}
+
+/// `dst = a + b + c` (`taddc`) or `a - b + c` (`tsubc`).
+pub fn ternary(mem: &mut Memory, sub: bool, a: &TileView, b: &TileView, c: &TileView, dst: &TileView) -> Result<(), Fault> {
+    dispatch!(dst.desc.dtype, T => {
+        let (x, y, z) = (read_as::<T>(mem, a, dst)?, read_as::<T>(mem, b, dst)?, read_as::<T>(mem, c, dst)?);
+        let out: Vec<T> = (0..x.len()).map(|i| if sub { x[i].sub(y[i]).add(z[i]) } else { x[i].add(y[i]).add(z[i]) }).collect();
+        write(mem, dst, &out)
+    }, _ => Err(unsupported(dst)))
+}

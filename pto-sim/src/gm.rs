@@ -94,6 +94,8 @@ pub struct GmArray {
     pub dtype: pto_ir::types::ElemType,
     /// Fill unbound arrays with a deterministic pattern instead of zeros.
     pub pattern: bool,
+    /// Written by the kernel (`tstore`): only written arrays are outputs.
+    pub written: bool,
 }
 
 impl GmArray {

@@ -46,8 +46,10 @@ impl Val {
 
 /// What executing a block ended with.
 enum Flow {
-    /// Fell off the end or hit `return`.
+    /// Fell off the end.
     Done,
+    /// Hit `return` with these values.
+    Return(Vec<Val>),
     /// Hit a `scf.yield` / `scf.condition` with these values.
     Yield(Vec<Val>),
 }
@@ -66,6 +68,10 @@ pub struct Sim<'m> {
     snapshots: std::collections::HashMap<ValueId, TileData>,
     /// One array per GM pointer argument.
     gm: Vec<GmArray>,
+    /// Set when a `return` inside a section ends the function.
+    returned: Option<Vec<Val>>,
+    /// Call depth (bounded: recursion is a trap, not a stack overflow).
+    depth: usize,
 }
 
 fn trap(m: &Module, op: OpId, msg: impl Into<String>) -> Diagnostic {
@@ -93,11 +99,13 @@ impl<'m> Sim<'m> {
             orphans,
             snapshots: std::collections::HashMap::new(),
             gm: Vec::new(),
+            returned: None,
+            depth: 0,
         };
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
                 sim.vals[i] = Val::Ptr(sim.gm.len());
-                sim.gm.push(GmArray { name: v.name.clone(), elem_size: e.size_bytes() as usize, bytes: Vec::new(), bound: false, dtype: *e, pattern: false });
+                sim.gm.push(GmArray { name: v.name.clone(), elem_size: e.size_bytes() as usize, bytes: Vec::new(), bound: false, dtype: *e, pattern: false, written: false });
             }
         }
         let placements = pto_lower::plan::assign(m, target).map_err(|d| d.0)?;
@@ -164,12 +172,12 @@ impl<'m> Sim<'m> {
         Ok(())
     }
 
-    /// Every GM array after the run, as 1-D data (name, element type, bytes).
+    /// Every GM array the kernel wrote, after the run, as 1-D data.
     pub fn gm_outputs(&self) -> Vec<(String, TileData)> {
         let mut out = Vec::new();
         for v in &self.m.values {
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, self.m.types.get(v.ty)) {
-                if let Some(a) = self.gm.iter().find(|a| a.name == v.name) {
+                if let Some(a) = self.gm.iter().find(|a| a.name == v.name && a.written) {
                     let n = a.bytes.len() / a.elem_size.max(1);
                     out.push((v.name.clone(), TileData { dtype: *e, rows: 1, cols: n, bytes: a.bytes.clone() }));
                 }
@@ -251,12 +259,20 @@ impl<'m> Sim<'m> {
         for &op in &self.m.block(b).ops {
             match self.m.op(op).opcode {
                 Opcode::FuncFunc | Opcode::Module => continue,
-                Opcode::FuncReturn => return Ok(Flow::Done),
+                Opcode::FuncReturn => {
+                    let vals = self.m.op(op).operands.iter().map(|v| self.vals[v.index()]).collect();
+                    return Ok(Flow::Return(vals));
+                }
                 Opcode::ScfYield | Opcode::ScfCondition => {
                     let vals = self.m.op(op).operands.iter().map(|v| self.vals[v.index()]).collect();
                     return Ok(Flow::Yield(vals));
                 }
-                _ => self.exec_op(op)?,
+                _ => {
+                    self.exec_op(op)?;
+                    if let Some(v) = self.returned.take() {
+                        return Ok(Flow::Return(v));
+                    }
+                }
             }
             if let Some(t) = self.trace.as_mut() {
                 t.push(format!("{}", self.m.op(op).opcode.full_name()));
@@ -268,6 +284,10 @@ impl<'m> Sim<'m> {
     fn int(&self, op: OpId, v: ValueId) -> Result<i64, Diagnostic> {
         match self.vals[v.index()] {
             Val::Int(i) => Ok(i),
+            Val::Unset if matches!(self.m.values[v.index()].def, ValueDef::BlockArg(..)) => {
+                let name = &self.m.values[v.index()].name;
+                Err(trap(self.m, op, format!("argument `%{name}` has no value (give one with `--input {name}=N`, or use `--default-inputs`)")))
+            }
             other => Err(trap(self.m, op, format!("`%{}` is not an integer ({other:?})", self.m.values[v.index()].name))),
         }
     }
@@ -352,6 +372,20 @@ impl<'m> Sim<'m> {
                 self.set_results(op, vec![Val::Float(v as f64)]);
             }
             Opcode::ScfFor => return self.exec_for(op),
+            Opcode::ScfWhile => return self.exec_while(op),
+            Opcode::FuncCall => return self.exec_call(op),
+            Opcode::GetBlockIdx | Opcode::GetSubblockIdx => self.set_results(op, vec![Val::Int(0)]),
+            Opcode::GetBlockNum | Opcode::GetSubblockNum => self.set_results(op, vec![Val::Int(1)]),
+            Opcode::SectionCube | Opcode::SectionVector => {
+                for &r in &data.regions {
+                    for &b in &m.region(r).blocks {
+                        if let Flow::Return(v) = self.exec_block(b)? {
+                            self.returned = Some(v);
+                            return Ok(());
+                        }
+                    }
+                }
+            }
             Opcode::ScfIf => {
                 let c = self.int(op, data.operands[0])?;
                 let region = if c != 0 { data.regions.first() } else { data.regions.get(1) };
@@ -447,6 +481,57 @@ impl<'m> Sim<'m> {
         Ok(())
     }
 
+    fn exec_while(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let (before, after) = (m.region(data.regions[0]).blocks[0], m.region(data.regions[1]).blocks[0]);
+        let mut args: Vec<Val> = data.operands.iter().map(|v| self.vals[v.index()]).collect();
+        for _ in 0..10_000_000u64 {
+            for (a, v) in m.block(before).args.iter().zip(&args) {
+                self.vals[a.index()] = *v;
+            }
+            let Flow::Yield(cond) = self.exec_block(before)? else { return Err(trap(m, op, "scf.while: missing scf.condition")) };
+            let go = matches!(cond.first(), Some(Val::Int(c)) if *c != 0);
+            let carried = cond[1..].to_vec();
+            if !go {
+                self.set_results(op, carried);
+                return Ok(());
+            }
+            for (a, v) in m.block(after).args.iter().zip(&carried) {
+                self.vals[a.index()] = *v;
+            }
+            match self.exec_block(after)? {
+                Flow::Yield(next) => args = next,
+                _ => return Err(trap(m, op, "scf.while: the `do` region must end with scf.yield")),
+            }
+        }
+        Err(trap(m, op, "scf.while ran 10,000,000 iterations; stopping (infinite loop?)"))
+    }
+
+    fn exec_call(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let Payload::Call { callee } = &data.payload else { return Err(trap(m, op, "malformed call")) };
+        let func = m.walk().into_iter().find(|&f| {
+            matches!(&m.op(f).payload, Payload::Func { name, .. } if name == callee) && !m.op(f).regions.is_empty()
+        });
+        let Some(func) = func else { return Err(trap(m, op, format!("`@{callee}` has no body to run"))) };
+        if self.depth >= 64 {
+            return Err(trap(m, op, "calls nested more than 64 deep"));
+        }
+        let entry = m.region(m.op(func).regions[0]).blocks[0];
+        for (a, v) in m.block(entry).args.iter().zip(&data.operands) {
+            self.vals[a.index()] = self.vals[v.index()];
+        }
+        self.depth += 1;
+        let flow = self.exec_block(entry);
+        self.depth -= 1;
+        if let Flow::Return(vals) = flow? {
+            self.set_results(op, vals);
+        }
+        Ok(())
+    }
+
     fn exec_alloc(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
@@ -488,6 +573,7 @@ impl<'m> Sim<'m> {
         let tile = self.tile(op, tile_v)?;
         let size = tile.elem_size();
         let gm = &mut self.gm[view.arg];
+        gm.written |= !load;
         if gm.elem_size != size {
             return Err(trap(m, op, format!("GM elements are {} bytes, tile elements {size}", gm.elem_size)));
         }
@@ -516,6 +602,8 @@ impl<'m> Sim<'m> {
         match data.opcode {
             Opcode::TLoad => return self.exec_move(op, true),
             Opcode::TStore => return self.exec_move(op, false),
+            Opcode::TMov | Opcode::TExtract | Opcode::TInsert | Opcode::TMatmul | Opcode::TMatmulAcc | Opcode::TMatmulBias
+            | Opcode::TGemv | Opcode::TGemvAcc | Opcode::TGemvBias | Opcode::TAddc | Opcode::TSubc => return self.exec_data_move(op),
             _ => {}
         }
         let fault = |f: Fault| trap(m, op, f.0);
@@ -597,6 +685,45 @@ impl<'m> Sim<'m> {
             }
             _ => Err(not_yet()),
         }
+    }
+
+    /// Moves between tiles (`tmov`, `textract`, `tinsert`), matrix products, `taddc`/`tsubc`.
+    fn exec_data_move(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let fault = |f: Fault| trap(m, op, f.0);
+        let tiles: Vec<TileView> = data.ins().iter().filter_map(|v| match self.vals[v.index()] {
+            Val::Tile(t) => Some(t),
+            _ => None,
+        }).collect();
+        let ints: Vec<i64> = data.ins().iter().filter_map(|v| match self.vals[v.index()] {
+            Val::Int(i) => Some(i),
+            _ => None,
+        }).collect();
+        let dst = match data.outs().first() {
+            Some(&d) => self.tile(op, d)?,
+            None => return Err(trap(m, op, "missing destination")),
+        };
+        let t = |k: usize| tiles.get(k).copied().ok_or_else(|| trap(m, op, format!("missing tile operand {k}")));
+        let pos = |k: usize| ints.get(k).map(|&v| v.max(0) as usize).unwrap_or(0);
+        let mem = &mut self.mem;
+        let r = match data.opcode {
+            Opcode::TMov => {
+                let s = t(0)?;
+                family::copy_window(mem, &s, (0, 0), &dst, (0, 0), dst.vrows.min(s.vrows), dst.vcols.min(s.vcols))
+            }
+            Opcode::TExtract => family::copy_window(mem, &t(0)?, (pos(0), pos(1)), &dst, (0, 0), dst.vrows, dst.vcols),
+            Opcode::TInsert => {
+                let s = t(0)?;
+                family::copy_window(mem, &s, (0, 0), &dst, (pos(0), pos(1)), s.vrows, s.vcols)
+            }
+            Opcode::TMatmul | Opcode::TGemv => family::matmul(mem, &t(0)?, &t(1)?, None, None, &dst),
+            Opcode::TMatmulAcc | Opcode::TGemvAcc => family::matmul(mem, &t(1)?, &t(2)?, Some(&t(0)?), None, &dst),
+            Opcode::TMatmulBias | Opcode::TGemvBias => family::matmul(mem, &t(0)?, &t(1)?, None, Some(&t(2)?), &dst),
+            Opcode::TSubc => family::ternary(mem, true, &t(0)?, &t(1)?, &t(2)?, &dst),
+            _ => family::ternary(mem, false, &t(0)?, &t(1)?, &t(2)?, &dst),
+        };
+        r.map_err(fault)
     }
 
     /// Reductions, arg-reductions, expands, compare/select, `tci`, `tcvt`.

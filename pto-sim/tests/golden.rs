@@ -14,9 +14,11 @@ const EXECUTABLE: &[&str] = &[
     "tshls", "tshrs", "texpands", "trowsum", "trowmax", "trowmin", "tcolsum", "tcolmax", "tcolmin", "trowargmax", "trowargmin",
     "tcolargmax", "tcolargmin", "trowexpand", "tcolexpand", "trowexpandadd", "trowexpandsub", "trowexpandmul", "trowexpanddiv",
     "trowexpandmax", "trowexpandmin", "tcolexpandadd", "tcolexpandsub", "tcolexpandmul", "tcolexpandmax", "tcmp", "tcmps",
-    "tsel", "tci", "tcvt",
+    "tsel", "tci", "tcvt", "tmatmul",
 ];
 const TRANSCENDENTAL: &[&str] = &["texp", "tlog", "tsqrt", "trsqrt", "trecip"];
+/// Cases whose expected values depend on the oracle's summation order (README: needs a tolerance).
+const ORDER_DEPENDENT: &[&str] = &["tmatmul_f16_16x32x16_random"];
 
 fn tile_type(o: &Value) -> String {
     let s = |k: &str| o[k].as_str().unwrap_or("").to_string();
@@ -128,7 +130,8 @@ fn check_case(case: &Value, target: &'static Target) -> Result<(), String> {
         return Ok(());
     }
     if got.dtype.is_float() {
-        let tol = if TRANSCENDENTAL.contains(&op) { 1e-3 } else { 1e-6 };
+        let order_dependent = ORDER_DEPENDENT.contains(&case["case"].as_str().unwrap_or(""));
+        let tol = if TRANSCENDENTAL.contains(&op) || order_dependent { 1e-3 } else { 1e-6 };
         for (i, (g, w)) in got.as_f64().iter().zip(&want).enumerate() {
             let w = w.as_f64().unwrap_or(f64::NAN);
             if (g - w).abs() > tol * w.abs().max(1e-30) && g != &w {

@@ -19,7 +19,7 @@ pub struct RunOptions {
     pub target: TargetName,
     /// `NAME=PATH` (a `.npy` or JSON tile file) or `NAME=NUMBER` (a scalar argument).
     pub inputs: Vec<String>,
-    /// Tile values to output (default: every tile argument). GM arrays are always output.
+    /// Tile values to output (default: every tile argument). GM arrays the kernel writes are always output.
     pub outputs: Vec<String>,
     /// Write `NAME.npy` files here instead of printing JSON.
     pub output_dir: Option<String>,
@@ -27,6 +27,8 @@ pub struct RunOptions {
     pub full: bool,
     /// Print each executed op to stderr.
     pub trace: bool,
+    /// Give every unbound argument a deterministic value (GM pattern, scalars 0 / 1.0).
+    pub default_inputs: bool,
     /// Diagnostic format.
     pub error_format: ErrorFormat,
 }
@@ -117,6 +119,9 @@ pub fn run(opts: &RunOptions) -> Outcome {
         if let Err(e) = bound {
             return Outcome { stdout: String::new(), stderr: format!("error: --input {name}: {e}\n"), code: 1 };
         }
+    }
+    if opts.default_inputs {
+        sim.use_default_inputs();
     }
     if let Err(d) = sim.run() {
         let mut out = fail(&sources, &[d]);
