@@ -218,7 +218,9 @@ impl<'i> Lexer<'i> {
             }
             self.pos += 1;
         }
-        Err(self.error(open, "unclosed `<`").with_expected("`>`", "end of input"))
+        let mut d = self.error(open, "unclosed `<`").with_expected("`>`", "end of input");
+        d.class = DiagClass::ParseUnexpectedEof;
+        Err(d)
     }
 
     fn ident_end(&self, mut p: usize) -> usize {

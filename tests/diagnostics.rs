@@ -1,0 +1,77 @@
+//! Malformed input of every kind gives a located diagnostic with a stable class and exit code 1;
+//! the rendered messages (human and JSON) are pinned by snapshots. Each file under
+//! `tests/diagnostics/` starts with a comment saying what is wrong with it.
+
+use pto::cmd::verify::{run, VerifyOptions};
+use pto::ErrorFormat;
+use std::path::{Path, PathBuf};
+
+fn files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diagnostics");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir).expect("tests/diagnostics").flatten().map(|e| e.path()).collect();
+    out.retain(|p| p.extension().is_some_and(|e| e == "pto"));
+    out.sort();
+    out
+}
+
+fn rel(path: &Path) -> String {
+    format!("tests/diagnostics/{}", path.file_name().unwrap().to_string_lossy())
+}
+
+#[test]
+fn every_malformed_file_is_rejected_with_a_located_diagnostic() {
+    let files = files();
+    assert!(files.len() >= 30, "{} cases", files.len());
+    for path in files {
+        let name = rel(&path);
+        let out = run(&VerifyOptions { input: name.clone(), target: None, error_format: ErrorFormat::Human });
+        assert_eq!(out.code, 1, "{name}: exit code (stderr: {})", out.stderr);
+        assert!(out.stdout.is_empty(), "{name}: no summary for a rejected file");
+        assert!(out.stderr.contains("error["), "{name}: {}", out.stderr);
+        assert!(out.stderr.contains(&format!("┌─ {name}:")), "{name}: location missing:\n{}", out.stderr);
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        insta::assert_snapshot!(format!("human__{stem}"), out.stderr);
+        // The JSON form: one object per line, each with a class and a position.
+        let json = run(&VerifyOptions { input: name.clone(), target: None, error_format: ErrorFormat::Json });
+        assert_eq!(json.code, 1);
+        for line in json.stderr.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{name}: not JSON ({e}): {line}"));
+            let class = v["class"].as_str().unwrap_or("");
+            assert!(["PARSE_", "STRUCT_", "LEGAL_", "ORDER_"].iter().any(|p| class.starts_with(p)), "{name}: class {class}");
+            assert!(v["line"].as_u64().unwrap_or(0) >= 1 && v["col"].as_u64().unwrap_or(0) >= 1, "{name}: {line}");
+            assert_eq!(v["file"], name.as_str());
+        }
+    }
+}
+
+#[test]
+fn json_lines_are_pinned_for_some_cases() {
+    for stem in ["dtype_mismatch", "unknown_op", "legacy_keys_out_of_order", "too_many_ins"] {
+        let name = format!("tests/diagnostics/{stem}.pto");
+        let out = run(&VerifyOptions { input: name, target: None, error_format: ErrorFormat::Json });
+        insta::assert_snapshot!(format!("json__{stem}"), out.stderr);
+    }
+}
+
+#[test]
+fn io_problems_exit_with_code_2() {
+    let missing = run(&VerifyOptions { input: "tests/diagnostics/no-such-file.pto".into(), target: None, error_format: ErrorFormat::Human });
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.starts_with("error: cannot read `tests/diagnostics/no-such-file.pto`"), "{}", missing.stderr);
+    let dir = std::env::temp_dir().join(format!("pto-bad-utf8-{}.pto", std::process::id()));
+    std::fs::write(&dir, b"func.func @k() {\n  \xff\xfe\n}\n").unwrap();
+    let bad = run(&VerifyOptions { input: dir.display().to_string(), target: None, error_format: ErrorFormat::Human });
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("is not UTF-8 text (invalid byte at offset 19)"), "{}", bad.stderr);
+    let _ = std::fs::remove_file(dir);
+}
+
+#[test]
+fn an_empty_file_is_an_empty_valid_module() {
+    let dir = std::env::temp_dir().join(format!("pto-empty-{}.pto", std::process::id()));
+    std::fs::write(&dir, "").unwrap();
+    let out = run(&VerifyOptions { input: dir.display().to_string(), target: None, error_format: ErrorFormat::Human });
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains(": ok (Level2, 0 ops)"), "{}", out.stdout);
+    let _ = std::fs::remove_file(dir);
+}
