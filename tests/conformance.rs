@@ -29,7 +29,7 @@ fn files() -> Vec<PathBuf> {
     let mut out = Vec::new();
     let Ok(suites) = std::fs::read_dir(&root) else { return out };
     for suite in suites.flatten() {
-        if suite.path().is_dir() && suite.file_name() != "isa-examples" {
+        if suite.path().is_dir() {
             for f in std::fs::read_dir(suite.path()).into_iter().flatten().flatten() {
                 if f.path().extension().is_some_and(|e| e == "pto") {
                     out.push(f.path());

@@ -676,7 +676,10 @@ impl<'i, 't> Builder<'i, 't> {
                 Some(arrow) => {
                     let ins_t = self.type_list(&rest[..arrow])?;
                     let outs_t = self.type_list(&rest[arrow + 1..])?;
-                    if ins_t.len() != parts.data.operands.len() {
+                    // The PTO-AS short form of the docs may list only the leading (tile) operand
+                    // types: `%d = tcmps %src, %s {..} : !pto.tile<..> -> !pto.tile<..>`.
+                    let short_prefix = short && !ins_t.is_empty() && ins_t.len() < parts.data.operands.len();
+                    if ins_t.len() != parts.data.operands.len() && !short_prefix {
                         let at = rest.first().map(|n| self.node_span(n)).unwrap_or(c.here());
                         return Err(Diagnostic::error(DiagClass::StructArity, at, "the signature lists a different number of operand types than there are operands")
                             .with_op(c.op.to_string())
@@ -689,9 +692,19 @@ impl<'i, 't> Builder<'i, 't> {
                     parts.result_types = outs_t;
                 }
                 None => {
-                    // `: T` — the result type (PTO-AS short form); operand types come from their definitions.
+                    // `: T` — the result type (PTO-AS short form); operand types come from their
+                    // definitions. `: T0, T1` with one type per operand lists the operand types
+                    // instead (the docs' `%d = tshrs %src, %s : !pto.tile<...>, i32`); the result
+                    // then has the first operand's type.
                     let tys = self.type_list(rest)?;
-                    if nresults == 0 && !tys.is_empty() {
+                    let ops_now = parts.data.operands.clone();
+                    if nresults == 1 && tys.len() > 1 && tys.len() == ops_now.len() {
+                        for (&v, &t) in ops_now.iter().zip(&tys) {
+                            let span = c.here();
+                            self.check_use_type(v, t, span);
+                        }
+                        parts.result_types = vec![tys[0]];
+                    } else if nresults == 0 && !tys.is_empty() {
                         // A zero-result op may list its operand types (`tstore %t, %v : T, V`).
                         for (&v, &t) in parts.data.operands.clone().iter().zip(&tys) {
                             let span = c.here();

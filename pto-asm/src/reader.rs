@@ -490,7 +490,10 @@ impl<'i> Parser<'i, '_> {
                 self.bump();
                 let value = self.expect_tok(T::Value, "a value (`%name`)")?;
                 self.expect_punct(":")?;
-                let ty = self.expect_tok(T::Type, "a type")?;
+                let ty = match self.kind() {
+                    T::Type | T::Word => self.take(),
+                    _ => return Err(self.expected("a type")),
+                };
                 Ok(Stmt::Arg { value, ty })
             }
             T::Dot if self.text(t) == ".const" => {
