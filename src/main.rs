@@ -130,6 +130,9 @@ enum Command {
         /// Only instructions with a pto-isa documentation page.
         #[arg(long)]
         isa: bool,
+        /// Print the Markdown ISA coverage table (docs/isa-coverage.md).
+        #[arg(long, conflicts_with = "json")]
+        markdown: bool,
     },
 }
 
@@ -165,7 +168,7 @@ fn main() -> ExitCode {
             let output_dir = if json { None } else { output_dir };
             run::run(&run::RunOptions { input: file, target, inputs, outputs, output_dir, full, trace, default_inputs, error_format })
         }
-        Command::Ops { json, isa } => ops::run(&ops::OpsOptions { json, isa_only: isa }),
+        Command::Ops { json, isa, markdown } => ops::run(&ops::OpsOptions { json, isa_only: isa, markdown }),
     };
     let mut code = outcome.code;
     match output_path {
