@@ -7,8 +7,9 @@
 //!   (canonically, or converted) and pin the text with an insta snapshot; the output must
 //!   re-parse to a structurally equal module (after conversion: must print back to the same
 //!   text when converted again).
-//! * `// check: lower --target a2a3|a5 [--stop-after PASS]` — run the lowering pipeline; the
-//!   printed result is pinned by a snapshot, must re-parse and re-verify. Diagnostics of the
+//! * `// check: lower --target a2a3|a5 [--stop-after PASS] [--print-after-all]` — run the
+//!   lowering pipeline; the printed result (with `--print-after-all`, the IR after every pass)
+//!   is pinned by a snapshot, and the final module must re-parse and re-verify. Diagnostics of the
 //!   pipeline are matched like any other: expectations may be tagged with the target,
 //!   `// error[a2a3]: LEGAL_TMP_TOO_SMALL`, to apply to that target's `lower` check only.
 //!
@@ -144,7 +145,15 @@ fn run_lower_check(rel: &str, text: &str, sources: &SourceMap, module: Option<&p
     }
     let module = module.unwrap_or_else(|| panic!("{rel}: `{check}` needs a file that parses")).clone();
     let verified = pto_ir::Verified::new(module).unwrap_or_else(|d| panic!("{rel}: does not verify: {:?}", d.0));
-    let result = pto_lower::run(verified, target, pto_lower::PipelineOptions { stop_after, after_pass: None });
+    // `--print-after-all`: the snapshot holds the IR after every pass, in pipeline order.
+    let print_all = words.contains(&"--print-after-all");
+    let mut trace = String::new();
+    let mut record = |pass: &str, m: &pto_ir::Module| {
+        let text = print_module(m, &PrintOptions::default()).unwrap_or_else(|e| format!("<print error: {e}>"));
+        trace.push_str(&format!("// ----- after {pass} -----\n{text}"));
+    };
+    let after_pass: Option<&mut dyn FnMut(&str, &pto_ir::Module)> = if print_all { Some(&mut record) } else { None };
+    let result = pto_lower::run(verified, target, pto_lower::PipelineOptions { stop_after, after_pass });
     let want = expectations(text, Some(target_name));
     let (diags, lowered) = match result {
         Ok((m, w)) => (w.0, Some(m)),
@@ -158,5 +167,5 @@ fn run_lower_check(rel: &str, text: &str, sources: &SourceMap, module: Option<&p
     let re = pto_ir::verify::verify(&again);
     assert!(!re.has_errors(), "{rel}: lowered output does not re-verify: {:?}\n{printed}", re.0);
     let name = format!("{}__{}", rel.replace(['/', '.'], "_"), check.replace([' ', '-'], "_"));
-    insta::assert_snapshot!(name, printed);
+    insta::assert_snapshot!(name, if print_all { trace } else { printed });
 }

@@ -46,3 +46,21 @@ fn examples_verify_and_round_trip() {
     }
     assert!(n >= 3, "{n} examples");
 }
+
+/// docs/scratch.md has a row for every op with an A2A3 scratch rule (required or optional), so
+/// the sizing table cannot silently fall behind the op table.
+#[test]
+fn scratch_doc_covers_every_op_with_a2a3_scratch() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/scratch.md")).expect("docs/scratch.md");
+    let table: String = doc.lines().filter(|l| l.starts_with("| `")).collect::<Vec<_>>().join("\n");
+    for spec in pto_ir::ops::all() {
+        if matches!(spec.tmp.a2a3, pto_ir::ops::TmpRule::Required | pto_ir::ops::TmpRule::Optional) {
+            let name = spec.name;
+            let mentioned = table.contains(&format!("`{name}`"))
+                || (name.starts_with("trowexpand") && table.contains("`trowexpand{sub,mul,div,max,min,expdif}`"))
+                || table.contains(&format!("`{name}/"))
+                || table.contains(&format!("/{}", name.trim_start_matches('t')));
+            assert!(mentioned, "docs/scratch.md has no row for `{name}`");
+        }
+    }
+}

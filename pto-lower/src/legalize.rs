@@ -18,13 +18,14 @@
 //! with a `memref` operand are the lowered form and are skipped, like PTOAS does. The pass
 //! never modifies the module.
 
+use crate::binding::{bind, is_memref, Bound};
 use crate::legality::{self, CheckKind, Effective, Extent, ShapeReq, Table, Variant};
 use crate::pipeline::Changed;
 use crate::target::Target;
 use pto_ir::attr::{Attr, EnumKind};
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpId, ValueId};
-use pto_ir::ops::{Family, Opcode, Slot, SlotKind, TmpRule};
+use pto_ir::ops::{Family, Opcode, SlotKind, TmpRule};
 use pto_ir::types::{BLayout, Dim, ElemType, SLayout, TileDesc, Type};
 
 /// Runs the pass: reports every illegal tuple of the module for `target`.
@@ -40,82 +41,6 @@ pub fn check_module(module: &Module, table: &Table) -> Diagnostics {
         check_op(module, op, table, &mut diags);
     }
     diags
-}
-
-/// One bound operand: its slot, its position text (`ins[0] (src0)`) and its value.
-struct Bound {
-    slot: &'static str,
-    position: String,
-    value: ValueId,
-}
-
-/// Assigns `n` values to a slot list (optional slots filled left to right, the variadic last
-/// slot takes the rest), as the structural verifier does.
-fn assign(slots: &[Slot], n: usize) -> Option<Vec<usize>> {
-    let required = slots.iter().filter(|s| !s.optional).count();
-    let variadic = slots.last().is_some_and(|s| s.variadic);
-    if n < required || (!variadic && n > slots.len()) {
-        return None;
-    }
-    let mut surplus = n - required;
-    let mut out = Vec::with_capacity(n);
-    for (i, s) in slots.iter().enumerate() {
-        if s.variadic {
-            out.extend(std::iter::repeat_n(i, surplus));
-            surplus = 0;
-        } else if s.optional {
-            if surplus > 0 {
-                out.push(i);
-                surplus -= 1;
-            }
-        } else {
-            out.push(i);
-        }
-    }
-    Some(out)
-}
-
-fn kind_fits(kind: SlotKind, ty: &Type) -> bool {
-    match kind {
-        SlotKind::Tile => matches!(ty, Type::Tile(_) | Type::TileBuf(_)) || is_memref(ty),
-        SlotKind::Scalar => matches!(ty, Type::Scalar(_)),
-        SlotKind::View => {
-            matches!(ty, Type::PartitionView(..) | Type::TensorView(..) | Type::Ptr(_) | Type::Opaque(_))
-        }
-        SlotKind::Event => matches!(ty, Type::Event),
-        SlotKind::Any => true,
-    }
-}
-
-fn is_memref(ty: &Type) -> bool {
-    matches!(ty, Type::Opaque(s) if s.starts_with("memref<"))
-}
-
-/// Picks the first operand form of the op whose arity and operand kinds fit; returns its index
-/// and the bound operands.
-fn bind(m: &Module, op: OpId) -> Option<(usize, Vec<Bound>)> {
-    let data = m.op(op);
-    let parsed = data.opcode.parsed();
-    let ins = data.ins();
-    let ssa = data.outs().is_empty() && !data.results.is_empty();
-    let (outs, out_seg) = if ssa { (&data.results[..], "results") } else { (data.outs(), "outs") };
-    for (fi, form) in parsed.forms.iter().enumerate() {
-        let (Some(a), Some(b)) = (assign(&form.ins, ins.len()), assign(&form.outs, outs.len())) else { continue };
-        let fits = ins.iter().zip(&a).all(|(v, &s)| kind_fits(form.ins[s].kind, m.value_type(*v)))
-            && outs.iter().zip(&b).all(|(v, &s)| kind_fits(form.outs[s].kind, m.value_type(*v)));
-        if !fits {
-            continue;
-        }
-        let mut bound = Vec::with_capacity(ins.len() + outs.len());
-        for (seg, values, idx, slots) in [("ins", ins, &a, &form.ins), (out_seg, outs, &b, &form.outs)] {
-            for (i, (&v, &s)) in values.iter().zip(idx.iter()).enumerate() {
-                let slot = slots[s].name.as_str();
-                bound.push(Bound { slot, position: format!("{seg}[{i}] ({slot})"), value: v });
-            }
-        }
-        return Some((fi, bound));
-    }
-    None
 }
 
 fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {

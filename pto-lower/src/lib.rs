@@ -18,6 +18,7 @@
 
 #![deny(missing_docs)]
 
+pub mod binding;
 pub mod bufferize;
 pub mod legality;
 pub mod legalize;
