@@ -138,7 +138,7 @@ fn unop<T: Elem>(op: UnOp, a: T) -> T {
 }
 
 /// Storage bytes of a tile.
-fn storage<'a>(mem: &'a Memory, v: &TileView) -> Result<&'a [u8], Fault> {
+pub(crate) fn storage<'a>(mem: &'a Memory, v: &TileView) -> Result<&'a [u8], Fault> {
     mem.slice(v.loc, v.addr, v.size_bytes() as usize)
 }
 
@@ -182,7 +182,7 @@ fn read_as<T: Elem>(mem: &Memory, src: &TileView, dst: &TileView) -> Result<Vec<
     read(mem, &view)
 }
 
-fn unsupported(v: &TileView) -> Fault {
+pub(crate) fn unsupported(v: &TileView) -> Fault {
     Fault(format!("element type {} is not supported by the simulator", v.desc.dtype))
 }
 

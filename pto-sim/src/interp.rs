@@ -15,6 +15,7 @@ use pto_ir::diag::{DiagClass, Diagnostic};
 use pto_ir::module::{BlockId, Module, OpId, Payload, ValueDef, ValueId};
 use pto_ir::ops::{Family, Opcode};
 use pto_ir::types::{Dim, Type};
+use crate::gather_sort;
 use pto_lower::Target;
 
 /// The run-time value of an IR value.
@@ -683,6 +684,7 @@ impl<'m> Sim<'m> {
             Family::RowReduce | Family::ColReduce | Family::ArgReduce | Family::Expand | Family::CmpSel | Family::Convert | Family::Generate => {
                 self.exec_tile_more(op, &tile_ins, scalar, dst)
             }
+            Family::GatherScatter | Family::Sort => self.exec_gather_sort(op, scalar, dst),
             _ => Err(not_yet()),
         }
     }
@@ -722,6 +724,46 @@ impl<'m> Sim<'m> {
             Opcode::TMatmulBias | Opcode::TGemvBias => family::matmul(mem, &t(0)?, &t(1)?, None, Some(&t(2)?), &dst),
             Opcode::TSubc => family::ternary(mem, true, &t(0)?, &t(1)?, &t(2)?, &dst),
             _ => family::ternary(mem, false, &t(0)?, &t(1)?, &t(2)?, &dst),
+        };
+        r.map_err(fault)
+    }
+
+    /// Gathers and sorts, operands taken by slot name (the op-table binding).
+    fn exec_gather_sort(&mut self, op: OpId, scalar: Option<Num>, dst: TileView) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let fault = |f: Fault| trap(m, op, f.0);
+        let not_yet = || trap(m, op, format!("this form of `{}` is not executable by the simulator yet", data.opcode.full_name()));
+        let (_, bound) = pto_lower::binding::bind(m, op).ok_or_else(not_yet)?;
+        let slot = |name: &str| -> Option<TileView> {
+            bound.iter().find(|b| b.slot == name).and_then(|b| match self.vals[b.value.index()] {
+                Val::Tile(t) => Some(t),
+                _ => None,
+            })
+        };
+        let need = |name: &str| slot(name).ok_or_else(|| trap(m, op, format!("missing tile operand `{name}`")));
+        let mem = &mut self.mem;
+        let r = match data.opcode {
+            Opcode::TGather if slot("k").is_some() => return Err(not_yet()),
+            Opcode::TGather => match data.attr("maskPattern").and_then(|a| a.as_enum("mask_pattern")) {
+                Some(p) => gather_sort::gather_mask(mem, p, &need("src")?, &dst),
+                None => gather_sort::gather_index(mem, &need("src")?, &need("indices")?, &dst),
+            },
+            Opcode::TGatherB => gather_sort::gather_blocks(mem, &need("src")?, &need("offsets")?, &dst),
+            Opcode::TSort32 => gather_sort::sort32(mem, &need("src")?, &need("idx")?, &dst),
+            Opcode::TMrgSort if slot("src").is_some() => {
+                let block_len = match scalar {
+                    Some(Num::I(i)) => i,
+                    _ => return Err(trap(m, op, "missing integer blockLen")),
+                };
+                gather_sort::merge_sort_blocks(mem, &need("src")?, block_len, &dst)
+            }
+            Opcode::TMrgSort => {
+                let lists: Vec<TileView> = ["src0", "src1", "src2", "src3"].iter().filter_map(|s| slot(s)).collect();
+                let exhausted = matches!(data.attr("exhausted"), Some(Attr::Bool(true)) | Some(Attr::Unit));
+                gather_sort::merge_sort_lists(mem, &lists, exhausted, &dst)
+            }
+            _ => return Err(not_yet()),
         };
         r.map_err(fault)
     }

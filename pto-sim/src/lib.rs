@@ -6,15 +6,18 @@
 //! `SIM_TRAP` diagnostic at the op that caused it, never a panic.
 //!
 //! Element semantics follow the pto-isa CPU simulator (the golden oracle), see [`elem`].
-//! Coverage today: scalar `arith`, `scf.for` / `scf.if`, sync ops (ordering only), and the
-//! elementwise tile families (binary, unary, tile-scalar, bitwise and shifts, `texpands`);
-//! other ops report that they are not executable yet.
+//! Coverage today: scalar `arith`, `scf.for` / `scf.if` / `scf.while`, `func.call`, sync ops
+//! (ordering only), GM views with `tload` / `tstore`, and the tile families: elementwise
+//! (binary, unary, tile-scalar, bitwise and shifts), reductions and arg-reductions, expands,
+//! compare / select, `tci`, `tcvt`, moves, matmul ([`family`]), gathers and sorts
+//! ([`gather_sort`]). Other ops report that they are not executable yet.
 
 #![deny(missing_docs)]
 
 pub mod data;
 pub mod elem;
 pub mod family;
+pub mod gather_sort;
 pub mod gm;
 pub mod interp;
 pub mod memory;

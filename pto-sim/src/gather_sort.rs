@@ -1,0 +1,303 @@
+//! Gather and sort families: `tgather` (index and mask-pattern forms), `tgatherb` (one byte
+//! offset per 32-byte block), `tsort32` and `tmrgsort` (descending value-index pairs).
+//!
+//! Semantics follow the pto-isa CPU simulator (the golden oracle, `include/pto/cpu/`):
+//! * index gather: `dst[i,j] = src.flat[idx[i,j]]`, the flat index running over the source's
+//!   *capacity* (`r*Cols + c`), not its valid region;
+//! * mask gather: for every valid source row, the columns the pattern selects (`P0101`: even
+//!   columns, `P1010`: odd, `P0001`/`P0010`/`P0100`/`P1000`: column ≡ 0/1/2/3 mod 4, `P1111`:
+//!   all) are written as one compacted stream from `dst` storage element 0;
+//! * block gather: dst row `r`, block `b` = the 32 bytes at byte offset `offsets[r,b]` from the
+//!   source base. An offset whose block leaves the source tile is a trap here (the CPU sim
+//!   silently leaves that block unwritten);
+//! * sorts work on 8-byte (value, index) pairs: the value in the element type at byte 0 (f16
+//!   values followed by a zero half), the u32 index at byte 4. `tsort32` sorts each
+//!   32-element block of a row descending, ties by the smaller index value; `tmrgsort` merges
+//!   descending lists, ties won by the lower-numbered list or block.
+
+use crate::dispatch;
+use crate::elem::Elem;
+use crate::family::{storage, unsupported};
+use crate::memory::{Fault, Memory};
+use crate::view::TileView;
+use pto_ir::types::{BLayout, SLayout};
+use std::cmp::Ordering;
+
+/// Bytes of one (value, index) pair.
+const PAIR: usize = 8;
+/// Elements per `tsort32` block.
+const SORT_BLOCK: usize = 32;
+
+/// Reads the valid region of an integer tile as `i64` (indices, offsets), row-major.
+fn read_ints(mem: &Memory, v: &TileView) -> Result<Vec<i64>, Fault> {
+    dispatch!(v.desc.dtype, T => {
+        let s = storage(mem, v)?;
+        let mut out = Vec::with_capacity(v.vrows * v.vcols);
+        for r in 0..v.vrows {
+            for c in 0..v.vcols {
+                out.push(T::load(&s[v.offset(r, c) * T::SIZE..]).to_i64());
+            }
+        }
+        Ok(out)
+    }, _ => Err(unsupported(v)))
+}
+
+/// Tiles whose rows are contiguous bytes (pairs and compacted streams are written by byte).
+fn require_row_major(v: &TileView, what: &str) -> Result<(), Fault> {
+    if v.desc.blayout == BLayout::RowMajor && v.desc.slayout == SLayout::NoneBox {
+        Ok(())
+    } else {
+        Err(Fault(format!("{what} must be a row-major (ND) tile")))
+    }
+}
+
+/// `dst[i,j] = src.flat[idx[i,j]]`.
+pub fn gather_index(mem: &mut Memory, src: &TileView, idx: &TileView, dst: &TileView) -> Result<(), Fault> {
+    if src.desc.dtype != dst.desc.dtype {
+        return Err(Fault(format!("source element type {} differs from destination {}", src.desc.dtype, dst.desc.dtype)));
+    }
+    let view = TileView { vrows: dst.vrows, vcols: dst.vcols, ..*idx };
+    let flat = read_ints(mem, &view)?;
+    let capacity = src.desc.rows as usize * src.desc.cols as usize;
+    let cols = src.desc.cols as usize;
+    let es = src.elem_size();
+    let s = storage(mem, src)?.to_vec();
+    let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+    for (k, &f) in flat.iter().enumerate() {
+        if f < 0 || f as usize >= capacity {
+            return Err(Fault(format!(
+                "index {f} at ({}, {}) is outside the source tile ({capacity} elements)",
+                k / dst.vcols,
+                k % dst.vcols
+            )));
+        }
+        let from = src.offset(f as usize / cols, f as usize % cols) * es;
+        let to = dst.offset(k / dst.vcols, k % dst.vcols) * es;
+        d[to..to + es].copy_from_slice(&s[from..from + es]);
+    }
+    Ok(())
+}
+
+/// Whether mask pattern `p` selects column `c`.
+fn pattern_selects(p: &str, c: usize) -> Option<bool> {
+    Some(match p {
+        "P0101" => c % 2 == 0,
+        "P1010" => c % 2 == 1,
+        "P0001" => c % 4 == 0,
+        "P0010" => c % 4 == 1,
+        "P0100" => c % 4 == 2,
+        "P1000" => c % 4 == 3,
+        "P1111" => true,
+        _ => return None,
+    })
+}
+
+/// Mask-pattern gather: the selected columns of every valid row, compacted from `dst[0]`.
+pub fn gather_mask(mem: &mut Memory, pattern: &str, src: &TileView, dst: &TileView) -> Result<(), Fault> {
+    require_row_major(dst, "the mask-pattern gather destination")?;
+    if src.desc.dtype != dst.desc.dtype {
+        return Err(Fault(format!("source element type {} differs from destination {}", src.desc.dtype, dst.desc.dtype)));
+    }
+    pattern_selects(pattern, 0).ok_or_else(|| Fault(format!("unknown mask pattern {pattern}")))?;
+    let es = src.elem_size();
+    let s = storage(mem, src)?.to_vec();
+    let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+    let mut k = 0usize;
+    for r in 0..src.vrows {
+        for c in (0..src.vcols).filter(|&c| pattern_selects(pattern, c) == Some(true)) {
+            if (k + 1) * es > d.len() {
+                return Err(Fault(format!("the selected elements do not fit the destination ({} elements)", d.len() / es)));
+            }
+            let from = src.offset(r, c) * es;
+            d[k * es..(k + 1) * es].copy_from_slice(&s[from..from + es]);
+            k += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Block gather: 32 bytes per destination block from `src + offsets[r, b]`.
+pub fn gather_blocks(mem: &mut Memory, src: &TileView, offsets: &TileView, dst: &TileView) -> Result<(), Fault> {
+    require_row_major(dst, "the block gather destination")?;
+    let blocks = (dst.vcols * dst.elem_size()).div_ceil(32);
+    let view = TileView { vrows: dst.vrows, vcols: blocks, ..*offsets };
+    if (offsets.desc.cols as usize) < blocks || (offsets.desc.rows as usize) < dst.vrows {
+        return Err(Fault(format!("the offsets tile needs {}x{blocks} entries (one per 32-byte block)", dst.vrows)));
+    }
+    let offs = read_ints(mem, &view)?;
+    let s = storage(mem, src)?.to_vec();
+    let row_bytes = dst.desc.cols as usize * dst.elem_size();
+    let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+    for r in 0..dst.vrows {
+        for b in 0..blocks {
+            let off = offs[r * blocks + b];
+            if off < 0 || off as usize + 32 > s.len() {
+                return Err(Fault(format!("block ({r}, {b}): byte offset {off} + 32 leaves the source tile ({} bytes)", s.len())));
+            }
+            let to = r * row_bytes + b * 32;
+            let n = 32.min(row_bytes - b * 32);
+            d[to..to + n].copy_from_slice(&s[off as usize..off as usize + n]);
+        }
+    }
+    Ok(())
+}
+
+/// One (value, index) pair.
+#[derive(Copy, Clone)]
+struct Pair<T> {
+    value: T,
+    index: u32,
+}
+
+fn load_pair<T: Elem>(b: &[u8]) -> Pair<T> {
+    Pair { value: T::load(b), index: u32::from_le_bytes([b[4], b[5], b[6], b[7]]) }
+}
+
+fn store_pair<T: Elem>(p: Pair<T>, b: &mut [u8]) {
+    b[..PAIR].fill(0);
+    p.value.store(b);
+    b[4..8].copy_from_slice(&p.index.to_le_bytes());
+}
+
+/// Descending by value; NaN sorts as the largest value.
+fn descending<T: Elem>(a: &T, b: &T) -> Ordering {
+    b.partial_cmp(a).unwrap_or_else(|| b.to_f64().is_nan().cmp(&a.to_f64().is_nan()))
+}
+
+fn pair_type_ok(v: &TileView) -> Result<(), Fault> {
+    match v.elem_size() {
+        2 | 4 if v.desc.dtype.is_float() => Ok(()),
+        _ => Err(Fault(format!("sorts take f16 or f32 values, not {}", v.desc.dtype))),
+    }
+}
+
+/// `tsort32`: each 32-element block of every valid row, sorted descending with its u32 index,
+/// written as pairs from the start of the destination row. A partial last block (valid columns
+/// not a multiple of 32) sorts its real elements only.
+pub fn sort32(mem: &mut Memory, src: &TileView, idx: &TileView, dst: &TileView) -> Result<(), Fault> {
+    pair_type_ok(src)?;
+    require_row_major(dst, "the tsort32 destination")?;
+    let row_bytes = dst.desc.cols as usize * dst.elem_size();
+    if src.vcols * PAIR > row_bytes || (dst.desc.rows as usize) < src.vrows {
+        return Err(Fault(format!(
+            "the destination rows hold {} pairs; {} rows of {} pairs are needed",
+            row_bytes / PAIR,
+            src.vrows,
+            src.vcols
+        )));
+    }
+    let view = TileView { vrows: src.vrows, vcols: src.vcols, ..*idx };
+    let indices = read_ints(mem, &view)?;
+    dispatch!(src.desc.dtype, T => {
+        let s = storage(mem, src)?.to_vec();
+        let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+        for r in 0..src.vrows {
+            for start in (0..src.vcols).step_by(SORT_BLOCK) {
+                let end = (start + SORT_BLOCK).min(src.vcols);
+                let mut block: Vec<Pair<T>> = (start..end)
+                    .map(|c| Pair { value: T::load(&s[src.offset(r, c) * T::SIZE..]), index: indices[r * src.vcols + c] as u32 })
+                    .collect();
+                block.sort_by(|a, b| descending(&a.value, &b.value).then(a.index.cmp(&b.index)));
+                for (k, p) in block.into_iter().enumerate() {
+                    let at = r * row_bytes + (start + k) * PAIR;
+                    store_pair(p, &mut d[at..at + PAIR]);
+                }
+            }
+        }
+        Ok(())
+    }, _ => Err(unsupported(src)))
+}
+
+/// Merges descending lists; on equal values the earlier list wins. With `stop_at_exhausted`,
+/// merging stops as soon as one list runs out.
+fn merge<T: Elem>(lists: &[Vec<Pair<T>>], stop_at_exhausted: bool) -> Vec<Pair<T>> {
+    let mut heads = vec![0usize; lists.len()];
+    let mut out = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+    loop {
+        if stop_at_exhausted && heads.iter().zip(lists).any(|(&h, l)| h == l.len()) {
+            break;
+        }
+        let mut best: Option<usize> = None;
+        for (k, l) in lists.iter().enumerate() {
+            let Some(p) = l.get(heads[k]) else { continue };
+            let better = match best {
+                None => true,
+                Some(b) => descending(&p.value, &lists[b][heads[b]].value) == Ordering::Less,
+            };
+            if better {
+                best = Some(k);
+            }
+        }
+        let Some(b) = best else { break };
+        out.push(lists[b][heads[b]]);
+        heads[b] += 1;
+    }
+    out
+}
+
+fn load_pairs<T: Elem>(s: &[u8], start: usize, n: usize) -> Vec<Pair<T>> {
+    (0..n).map(|k| load_pair::<T>(&s[start + k * PAIR..])).collect()
+}
+
+/// `tmrgsort` single-list form: every group of four consecutive blocks of `block_len` elements
+/// (of the value type) is merged in place of the group.
+pub fn merge_sort_blocks(mem: &mut Memory, src: &TileView, block_len: i64, dst: &TileView) -> Result<(), Fault> {
+    pair_type_ok(src)?;
+    require_row_major(src, "the tmrgsort source")?;
+    require_row_major(dst, "the tmrgsort destination")?;
+    let es = src.elem_size();
+    if block_len <= 0 || (block_len as usize * es) % PAIR != 0 {
+        return Err(Fault(format!("blockLen {block_len} is not a positive whole number of (value, index) pairs")));
+    }
+    let block_pairs = block_len as usize * es / PAIR;
+    let total = src.vcols * es / PAIR;
+    if dst.desc.cols as usize * dst.elem_size() < total * PAIR {
+        return Err(Fault(format!("the destination row holds fewer than {total} pairs")));
+    }
+    dispatch!(src.desc.dtype, T => {
+        let s = storage(mem, src)?.to_vec();
+        let mut out = Vec::with_capacity(total);
+        for group in (0..total).step_by(4 * block_pairs) {
+            let lists: Vec<Vec<Pair<T>>> = (0..4)
+                .map(|b| group + b * block_pairs)
+                .filter(|&start| start < total)
+                .map(|start| load_pairs::<T>(&s, start * PAIR, block_pairs.min(total - start)))
+                .collect();
+            out.extend(merge(&lists, false));
+        }
+        let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+        for (k, p) in out.into_iter().enumerate() {
+            store_pair(p, &mut d[k * PAIR..(k + 1) * PAIR]);
+        }
+        Ok(())
+    }, _ => Err(unsupported(src)))
+}
+
+/// `tmrgsort` multi-list form: two to four one-row lists (their valid columns) merged into
+/// `dst`.
+pub fn merge_sort_lists(mem: &mut Memory, lists: &[TileView], stop_at_exhausted: bool, dst: &TileView) -> Result<(), Fault> {
+    let first = lists.first().ok_or_else(|| Fault("tmrgsort needs at least two lists".into()))?;
+    pair_type_ok(first)?;
+    require_row_major(dst, "the tmrgsort destination")?;
+    for l in lists {
+        require_row_major(l, "a tmrgsort list")?;
+        if l.desc.dtype != first.desc.dtype {
+            return Err(Fault(format!("list element types differ ({} and {})", first.desc.dtype, l.desc.dtype)));
+        }
+    }
+    dispatch!(first.desc.dtype, T => {
+        let loaded: Vec<Vec<Pair<T>>> = lists
+            .iter()
+            .map(|l| storage(mem, l).map(|s| load_pairs::<T>(s, 0, l.vcols * T::SIZE / PAIR)))
+            .collect::<Result<_, _>>()?;
+        let out = merge(&loaded, stop_at_exhausted);
+        if out.len() * PAIR > dst.size_bytes() as usize {
+            return Err(Fault(format!("the merged list ({} pairs) does not fit the destination", out.len())));
+        }
+        let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+        for (k, p) in out.into_iter().enumerate() {
+            store_pair(p, &mut d[k * PAIR..(k + 1) * PAIR]);
+        }
+        Ok(())
+    }, _ => Err(unsupported(first)))
+}
