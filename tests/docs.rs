@@ -31,8 +31,11 @@ fn ops_json_lists_every_isa_page() {
 #[test]
 fn examples_verify_and_round_trip() {
     let mut n = 0;
-    for e in std::fs::read_dir(root().join("examples")).expect("examples/").flatten() {
-        let path = e.path();
+    let mut paths: Vec<std::path::PathBuf> = Vec::new();
+    for dir in ["examples", "examples/seeds"] {
+        paths.extend(std::fs::read_dir(root().join(dir)).expect("examples/").flatten().map(|e| e.path()));
+    }
+    for path in paths {
         if path.extension().is_none_or(|x| x != "pto") {
             continue;
         }
@@ -44,7 +47,7 @@ fn examples_verify_and_round_trip() {
         pto_ir::equiv::structurally_equal(&m, &again).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         n += 1;
     }
-    assert!(n >= 3, "{n} examples");
+    assert!(n >= 13, "{n} examples");
 }
 
 /// docs/scratch.md has a row for every op with an A2A3 scratch rule (required or optional), so

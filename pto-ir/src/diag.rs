@@ -105,6 +105,9 @@ diag_classes! {
     LegalTmpTooSmall = "LEGAL_TMP_TOO_SMALL",
     /// A scratch tile is given where the target's form forbids it.
     LegalTmpForbidden = "LEGAL_TMP_FORBIDDEN",
+    /// An op on `f64` tiles: a `pto` extension the simulator runs but no Ascend target implements
+    /// (a warning; the target's table is not consulted for that op).
+    LegalF64Extension = "LEGAL_F64_EXTENSION",
     /// The tiles live at one point do not fit in their on-chip buffer.
     LegalBufferOverflow = "LEGAL_BUFFER_OVERFLOW",
     /// Two tiles live at the same time occupy overlapping bytes (Level-3 addresses).

@@ -70,6 +70,19 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
         return;
     }
 
+    if let Some(b) = bound.iter().find(|b| m.value_type(b.value).tile().is_some_and(|t| t.dtype == ElemType::F64)) {
+        diags.push(
+            Diagnostic::warning(
+                DiagClass::LegalF64Extension,
+                span,
+                format!("`{name}` {}: f64 tiles are a pto extension; {} cannot run this op (the simulator can)", b.position, table.name),
+            )
+            .with_op(name.clone())
+            .with_operand(b.position.clone()),
+        );
+        return;
+    }
+
     if (table.tmp_rule)(&spec.tmp) == TmpRule::Forbidden {
         for b in bound.iter().filter(|b| b.slot == "tmp") {
             diags.push(

@@ -4,7 +4,8 @@
 //! position (the last position inside its regions, or itself). A value is live from its
 //! definition to its last use; a use inside a loop (`scf.for` / `scf.while`) keeps a value
 //! defined outside that loop alive until the loop ends, because the next iteration may read it
-//! again. Values defined inside a loop body are live within one iteration only.
+//! again. Values defined inside a loop body are live within one iteration only. The result of a
+//! reinterpreting cast (`treshape`, `bitcast`) aliases its operand, which stays live as long.
 
 use pto_ir::module::{Module, OpId, ValueDef, ValueId};
 use pto_ir::ops::Opcode;
@@ -22,6 +23,11 @@ pub struct Liveness {
     pub def: Vec<u32>,
     /// Position of the last use of each value (== `def` when unused).
     pub last_use: Vec<u32>,
+}
+
+/// Ops whose result is another name for their operand's storage.
+pub fn is_alias(op: Opcode) -> bool {
+    matches!(op, Opcode::TReshape | Opcode::Bitcast)
 }
 
 fn is_loop(op: Opcode) -> bool {
@@ -77,6 +83,16 @@ impl Liveness {
                     cur = parent[l.index()];
                 }
                 last_use[vi] = last_use[vi].max(use_end);
+            }
+        }
+        // A reinterpreting cast (`treshape`, `bitcast`) names the same bytes: its source stays
+        // live as long as the result. Reverse order carries the range down chains of casts.
+        for &op in walk.iter().rev() {
+            let data = m.op(op);
+            if is_alias(data.opcode) {
+                if let (Some(&src), Some(&res)) = (data.operands.first(), data.results.first()) {
+                    last_use[src.index()] = last_use[src.index()].max(last_use[res.index()]);
+                }
             }
         }
         Liveness { pos, end, parent, def, last_use }

@@ -598,6 +598,34 @@ pub fn select(mem: &mut Memory, mask: &TileView, a: &TileView, b: &TileView, dst
     }, _ => Err(unsupported(dst)))
 }
 
+/// The storage position of flat element `index` (row-major over the capacity, `r*Cols + c`).
+fn flat_position(v: &TileView, index: i64) -> Result<usize, Fault> {
+    let (rows, cols) = (v.desc.rows as usize, v.desc.cols as usize);
+    if index < 0 || index as usize >= rows * cols {
+        return Err(Fault(format!("element index {index} outside the {rows}x{cols} tile")));
+    }
+    Ok(v.offset(index as usize / cols, index as usize % cols))
+}
+
+/// `tgetval`: element `index` (flat, row-major over the capacity).
+pub fn get_element(mem: &Memory, v: &TileView, index: i64) -> Result<Num, Fault> {
+    let at = flat_position(v, index)?;
+    dispatch!(v.desc.dtype, T => {
+        let x = T::load(&storage(mem, v)?[at * T::SIZE..]);
+        Ok(if <T as Elem>::FLOAT { Num::F(x.to_f64()) } else { Num::I(x.to_i64()) })
+    }, _ => Err(unsupported(v)))
+}
+
+/// `tsetval`: writes element `index` (flat, row-major over the capacity).
+pub fn set_element(mem: &mut Memory, v: &TileView, index: i64, value: Num) -> Result<(), Fault> {
+    let at = flat_position(v, index)?;
+    dispatch!(v.desc.dtype, T => {
+        let s = mem.slice_mut(v.loc, v.addr, v.size_bytes() as usize)?;
+        value.to::<T>().store(&mut s[at * T::SIZE..]);
+        Ok(())
+    }, _ => Err(unsupported(v)))
+}
+
 /// `dst[i, k] = start + k` (or `start - k`) along each valid row.
 pub fn ci(mem: &mut Memory, start: i64, descending: bool, dst: &TileView) -> Result<(), Fault> {
     dispatch!(dst.desc.dtype, T => {

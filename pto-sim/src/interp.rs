@@ -397,6 +397,34 @@ impl<'m> Sim<'m> {
                 }
             }
             Opcode::AllocTile => self.exec_alloc(op)?,
+            Opcode::TGetVal | Opcode::TSetVal => {
+                let tile = self.tile(op, data.operands[0])?;
+                let index = self.int(op, data.operands[1])?;
+                if data.opcode == Opcode::TGetVal {
+                    let v = family::get_element(&self.mem, &tile, index).map_err(|f| trap(m, op, f.0))?;
+                    let is_float = matches!(m.value_type(data.results[0]), pto_ir::Type::Scalar(e) if e.is_float());
+                    let val = match v {
+                        Num::I(i) if is_float => Val::Float(i as f64),
+                        Num::I(i) => Val::Int(i),
+                        Num::F(f) if is_float => Val::Float(f),
+                        Num::F(f) => Val::Int(f as i64),
+                    };
+                    self.set_results(op, vec![val]);
+                } else {
+                    let value = self.vals[data.operands[2].index()].num().ok_or_else(|| trap(m, op, "missing value operand"))?;
+                    family::set_element(&mut self.mem, &tile, index, value).map_err(|f| trap(m, op, f.0))?;
+                }
+            }
+            Opcode::TReshape | Opcode::Bitcast => {
+                // Same bytes, another tile type: a view at the source's address.
+                let src = self.tile(op, data.operands[0])?;
+                let res = data.results[0];
+                let Some(desc) = m.value_type(res).tile().copied() else { return Err(trap(m, op, "the cast result is not a tile")) };
+                if desc.size_bytes() > src.size_bytes() {
+                    return Err(trap(m, op, format!("cast to {} B of storage from a {} B tile", desc.size_bytes(), src.size_bytes())));
+                }
+                self.set_results(op, vec![Val::Tile(view_of(&desc, src.loc, src.addr, None, None))]);
+            }
             Opcode::MakeTensorView => {
                 let Payload::Segments(segs) = &data.payload else { return Err(trap(m, op, "malformed make_tensor_view")) };
                 let Val::Ptr(arg) = self.vals[data.operands[0].index()] else {
@@ -604,7 +632,9 @@ impl<'m> Sim<'m> {
             Opcode::TLoad => return self.exec_move(op, true),
             Opcode::TStore => return self.exec_move(op, false),
             Opcode::TMov | Opcode::TExtract | Opcode::TInsert | Opcode::TMatmul | Opcode::TMatmulAcc | Opcode::TMatmulBias
-            | Opcode::TGemv | Opcode::TGemvAcc | Opcode::TGemvBias | Opcode::TAddc | Opcode::TSubc => return self.exec_data_move(op),
+            | Opcode::TGemv | Opcode::TGemvAcc | Opcode::TGemvBias | Opcode::TAddc | Opcode::TSubc | Opcode::TConcat => {
+                return self.exec_data_move(op)
+            }
             _ => {}
         }
         let fault = |f: Fault| trap(m, op, f.0);
@@ -723,6 +753,11 @@ impl<'m> Sim<'m> {
             Opcode::TMatmulAcc | Opcode::TGemvAcc => family::matmul(mem, &t(1)?, &t(2)?, Some(&t(0)?), None, &dst),
             Opcode::TMatmulBias | Opcode::TGemvBias => family::matmul(mem, &t(0)?, &t(1)?, None, Some(&t(2)?), &dst),
             Opcode::TSubc => family::ternary(mem, true, &t(0)?, &t(1)?, &t(2)?, &dst),
+            Opcode::TConcat => {
+                let (a, b) = (t(0)?, t(1)?);
+                family::copy_window(mem, &a, (0, 0), &dst, (0, 0), a.vrows, a.vcols)
+                    .and_then(|_| family::copy_window(mem, &b, (0, 0), &dst, (0, a.vcols), b.vrows, b.vcols))
+            }
             _ => family::ternary(mem, false, &t(0)?, &t(1)?, &t(2)?, &dst),
         };
         r.map_err(fault)

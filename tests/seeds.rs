@@ -1,0 +1,222 @@
+//! The seed programs of `examples/seeds/`: each runs through `pto run` on the targets it is
+//! written for; the values the issue states are asserted explicitly, and every output is pinned
+//! by a snapshot (one per program and target).
+
+use pto::cmd::run::{run, RunOptions};
+use pto::{ErrorFormat, TargetName};
+use serde_json::Value;
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `examples/seeds/<file>` and returns the JSON outputs (panics with the diagnostics on failure).
+fn run_seed(file: &str, target: TargetName, inputs: &[(&str, &str)], outputs: &[&str]) -> Value {
+    let opts = RunOptions {
+        input: root().join("examples/seeds").join(file).display().to_string(),
+        target,
+        inputs: inputs.iter().map(|(n, p)| format!("{n}={}", root().join("examples/seeds/data").join(p).display())).collect(),
+        outputs: outputs.iter().map(|s| s.to_string()).collect(),
+        output_dir: None,
+        full: false,
+        trace: false,
+        default_inputs: false,
+        error_format: ErrorFormat::Human,
+    };
+    let out = run(&opts);
+    assert_eq!(out.code, 0, "{file} on {target:?}: {}", out.stderr);
+    serde_json::from_str(&out.stdout).expect("JSON outputs")
+}
+
+fn ints(v: &Value, name: &str) -> Vec<i64> {
+    v[name]["data"].as_array().unwrap_or_else(|| panic!("output {name}")).iter().map(|x| x.as_i64().expect("integer")).collect()
+}
+
+fn floats(v: &Value, name: &str) -> Vec<f64> {
+    v[name]["data"].as_array().unwrap_or_else(|| panic!("output {name}")).iter().map(|x| x.as_f64().expect("number")).collect()
+}
+
+fn snapshot(name: &str, target: TargetName, v: &Value) {
+    let t = match target {
+        TargetName::A2A3 => "a2a3",
+        TargetName::A5 => "a5",
+    };
+    insta::assert_snapshot!(format!("{name}__{t}"), serde_json::to_string(v).unwrap());
+}
+
+const BOTH: [TargetName; 2] = [TargetName::A2A3, TargetName::A5];
+
+#[test]
+fn column_argmax_as_the_isa_page_with_ties() {
+    let input = std::fs::read_to_string(root().join("examples/seeds/data/colargmax_src.json")).unwrap();
+    let src: Value = serde_json::from_str(&input).unwrap();
+    let data: Vec<f64> = src["data"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let (rows, cols) = (16, 255);
+    // First (smallest) row of the maximum, computed independently of the simulator.
+    let want: Vec<i64> = (0..cols)
+        .map(|c| {
+            let mut best = 0;
+            for r in 1..rows {
+                if data[r * cols + c] > data[best * cols + c] {
+                    best = r;
+                }
+            }
+            best as i64
+        })
+        .collect();
+    assert_eq!((want[0], want[1]), (0, 15), "the input's deliberate tie and unique maximum");
+    for t in BOTH {
+        let out = run_seed("colargmax.as.pto", t, &[("src", "colargmax_src.json")], &["dst"]);
+        assert_eq!(ints(&out, "dst"), want);
+        assert_eq!(out["dst"]["shape"], serde_json::json!([1, 255]));
+        snapshot("colargmax", t, &out);
+    }
+}
+
+#[test]
+fn shift_right_logical_arithmetic_and_rounding() {
+    let outputs = ["u_shr1", "i_shr1", "i_shr3", "seq_shr2", "v17_shr5", "v17_shr5_round"];
+    for t in BOTH {
+        let out = run_seed("shift_right.as.pto", t, &[], &outputs);
+        assert!(ints(&out, "u_shr1").iter().all(|&x| x == 0b0101_0101_0101_0101));
+        assert!(ints(&out, "i_shr1").iter().all(|&x| x as u16 == 0b1101_0101_0101_0101));
+        assert!(ints(&out, "i_shr3").iter().all(|&x| x as u16 == 0b1111_0101_0101_0101));
+        let seq = ints(&out, "seq_shr2");
+        assert_eq!(seq.len(), 512);
+        assert_eq!(&seq[..8], &[0, 0, 0, 1, 1, 1, 1, 2]);
+        assert_eq!(seq[511], 128);
+        assert!(seq.iter().enumerate().all(|(k, &x)| x == (k as i64 + 1) >> 2));
+        assert!(ints(&out, "v17_shr5").iter().all(|&x| x == 0));
+        assert!(ints(&out, "v17_shr5_round").iter().all(|&x| x == 1), "17 >> 5 with rounding adds the last bit out");
+        snapshot("shift_right", t, &out);
+    }
+}
+
+#[test]
+fn shift_amount_outside_the_element_width_traps_at_its_line() {
+    let opts = RunOptions {
+        input: root().join("examples/seeds/shift_out_of_range.as.pto").display().to_string(),
+        target: TargetName::A2A3,
+        inputs: vec![],
+        outputs: vec![],
+        output_dir: None,
+        full: false,
+        trace: false,
+        default_inputs: false,
+        error_format: ErrorFormat::Json,
+    };
+    let out = run(&opts);
+    assert_eq!(out.code, 1);
+    let d: Value = serde_json::from_str(out.stderr.lines().next().unwrap()).unwrap();
+    assert_eq!(d["class"], "SIM_TRAP");
+    assert_eq!(d["line"], 6);
+    assert!(d["message"].as_str().unwrap().contains("shift amount 17 outside [0, 16]"), "{d}");
+}
+
+#[test]
+fn row_gather_in_f32_and_f64() {
+    let cols_json: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("examples/seeds/data/gather_cols.json")).unwrap()).unwrap();
+    let cols: Vec<i64> = cols_json["data"].as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect();
+    for (file, f32_rounding) in [("gather_rows.as.pto", true), ("gather_rows_f64.as.pto", false)] {
+        for t in BOTH {
+            let out = run_seed(file, t, &[("cols", "gather_cols.json")], &["y"]);
+            let y = floats(&out, "y");
+            assert_eq!(y.len(), 64);
+            for (k, &got) in y.iter().enumerate() {
+                let (i, c) = (k / 16, cols[k] as f64);
+                // X[i, c] = 10000·i + c + 0.1, computed as the program does (c + 0.1, then + row).
+                let want = if f32_rounding {
+                    ((c as f32 + 0.1f32) + 10000.0 * i as f32) as f64
+                } else {
+                    (c + 0.1) + 10000.0 * i as f64
+                };
+                let got = if f32_rounding { got as f32 as f64 } else { got };
+                assert_eq!(got, want, "{file} on {t:?}: y[{i}, {}]", k % 16);
+            }
+            assert_eq!(if f32_rounding { y[0] as f32 as f64 } else { y[0] }, if f32_rounding { 0.1f32 as f64 } else { 0.1 }, "X[0, 0] = 0.1");
+            snapshot(file.trim_end_matches(".as.pto"), t, &out);
+        }
+    }
+}
+
+#[test]
+fn vector_idioms_elementwise() {
+    let v: Vec<i64> = [55, 99, 33, 44, 55, 66, 77, 88, 99, 10].into_iter().chain(11..=32).collect();
+    let names = ["fill0", "fill1", "fill7", "abs", "not", "clamp_hi", "clamp_lo", "add", "sub", "mul", "adds", "subs", "muls", "sub_sat", "mul_sat", "sub_wrap", "shl2", "shr2"];
+    for t in BOTH {
+        let out = run_seed("idioms_elementwise.as.pto", t, &[("v", "v.json"), ("w", "w.json")], &names);
+        assert_eq!(ints(&out, "fill0"), vec![0; 32]);
+        assert_eq!(ints(&out, "fill1"), vec![1; 32]);
+        assert_eq!(ints(&out, "fill7"), vec![7; 32]);
+        assert_eq!(ints(&out, "abs"), v.iter().map(|x| (x - 50).abs()).collect::<Vec<_>>());
+        assert_eq!(ints(&out, "not"), v.iter().map(|x| !x).collect::<Vec<_>>());
+        assert_eq!(ints(&out, "clamp_hi"), v.iter().map(|&x| x.min(20)).collect::<Vec<_>>(), "every element above 20 becomes 20");
+        assert_eq!(ints(&out, "clamp_lo"), v.iter().map(|&x| x.max(20)).collect::<Vec<_>>(), "every element below 20 becomes 20");
+        assert_eq!(ints(&out, "adds"), v.iter().map(|x| x + 5).collect::<Vec<_>>());
+        assert_eq!(ints(&out, "shl2"), v.iter().map(|x| x << 2).collect::<Vec<_>>());
+        assert_eq!(ints(&out, "shr2"), v.iter().map(|x| x >> 2).collect::<Vec<_>>());
+        // 300·55 - (-300·55) = 33000: saturates to 32767, wraps to -32536.
+        assert_eq!(ints(&out, "sub_sat")[0], 32767);
+        assert_eq!(ints(&out, "sub_wrap")[0], 33000 - 65536);
+        assert!(ints(&out, "sub_sat").iter().chain(&ints(&out, "mul_sat")).all(|&x| (-32768..=32767).contains(&x)));
+        assert_eq!(ints(&out, "mul_sat")[9], 30000, "300·10·10 fits");
+        assert_eq!(ints(&out, "mul_sat")[0], 32767);
+        snapshot("idioms_elementwise", t, &out);
+    }
+}
+
+#[test]
+fn vector_idioms_reductions_and_counts() {
+    let names = ["sum", "dot", "max", "min", "count_eq11", "count_gt20", "count_lt20"];
+    for t in BOTH {
+        let out = run_seed("idioms_reduce.as.pto", t, &[("v", "v.json"), ("w", "w.json")], &names);
+        assert_eq!(ints(&out, "max"), vec![99]);
+        assert_eq!(ints(&out, "min"), vec![10]);
+        assert_eq!(ints(&out, "count_eq11"), vec![6]);
+        assert_eq!(ints(&out, "count_gt20"), vec![21]);
+        assert_eq!(ints(&out, "count_lt20"), vec![10]);
+        assert_eq!(ints(&out, "sum"), vec![1099]);
+        assert_eq!(floats(&out, "dot"), vec![45567.0]);
+        snapshot("idioms_reduce", t, &out);
+    }
+}
+
+#[test]
+fn vector_idioms_moves_width_changes_and_accumulation() {
+    let v: Vec<i64> = [55, 99, 33, 44, 55, 66, 77, 88, 99, 10].into_iter().chain(11..=32).collect();
+    let w: Vec<i64> = v.iter().enumerate().map(|(k, &x)| if [1, 4, 21, 24, 29].contains(&k) { 11 } else { x }).collect();
+    let names = ["shift_up3", "shift_down3", "v_i8", "v_u16", "mac"];
+    let out = run_seed("idioms_vector.as.pto", TargetName::A5, &[("v", "v.json"), ("w", "w.json")], &names);
+    let up: Vec<i64> = w[29..].iter().chain(&v[..29]).copied().collect();
+    let down: Vec<i64> = v[3..].iter().chain(&w[..3]).copied().collect();
+    assert_eq!(ints(&out, "shift_up3"), up);
+    assert_eq!(ints(&out, "shift_down3"), down);
+    assert_eq!(ints(&out, "v_i8"), v);
+    assert_eq!(out["v_i8"]["dtype"], "i8");
+    assert_eq!(ints(&out, "v_u16"), v);
+    assert_eq!(out["v_u16"]["dtype"], "ui16");
+    assert_eq!(ints(&out, "mac"), v.iter().map(|x| 1000 + 3 * x).collect::<Vec<_>>());
+    snapshot("idioms_vector", TargetName::A5, &out);
+}
+
+#[test]
+fn vector_idioms_element_access() {
+    for t in BOTH {
+        let out = run_seed("idioms_element_access.pto", t, &[], &["out"]);
+        assert_eq!(ints(&out, "out"), vec![0, 0, 430, 0, 0, 0, 0, 12345]);
+        snapshot("idioms_element_access", t, &out);
+    }
+}
+
+#[test]
+fn crop_a_window_of_a_gm_image_into_fixed_point() {
+    for t in BOTH {
+        let out = run_seed("crop_image.pto", t, &[("img", "image.json")], &["crop", "fixed"]);
+        let want: Vec<i64> = (0..8).flat_map(|r| (0..20).map(move |c| (7 * (10 + r) + 3 * (5 + c)) % 256)).collect();
+        assert_eq!(ints(&out, "crop"), want);
+        assert_eq!(ints(&out, "fixed"), want.iter().map(|p| p * 16).collect::<Vec<_>>(), "q = 12: pixel · 2^(12-8)");
+        snapshot("crop_image", t, &out);
+    }
+}
