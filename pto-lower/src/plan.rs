@@ -156,7 +156,12 @@ fn check_written(tiles: &[Placement], target: &Target, diags: &mut Diagnostics) 
         let Some(a) = t.addr else { continue };
         let buf = target.buffer(t.loc);
         if a % buf.align != 0 || a + t.size > buf.capacity {
-            let d = Diagnostic::error(DiagClass::LegalBadAddress, t.span, format!("tile `%{}` at address {a} does not fit its {} buffer", t.name, buf.name))
+            let what = if a % buf.align != 0 {
+                format!("is not {}-byte aligned", buf.align)
+            } else {
+                format!("ends at {}, past the {} B {} buffer", a + t.size, buf.capacity, buf.name)
+            };
+            let d = Diagnostic::error(DiagClass::LegalBadAddress, t.span, format!("tile `%{}` at address {a} {what}", t.name))
                 .with_expected(
                     format!("a multiple of {} with address + {} bytes <= {} ({} capacity on {})", buf.align, t.size, buf.capacity, buf.name, target.name),
                     format!("address {a}, end {}", a + t.size),
