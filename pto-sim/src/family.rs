@@ -8,6 +8,7 @@ use crate::elem::Elem;
 use crate::memory::{Fault, Memory};
 use crate::view::TileView;
 use bytemuck::Zeroable;
+use std::ops::Range;
 
 /// A scalar operand.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -215,20 +216,65 @@ fn fast_zip<T: Elem>(mem: &mut Memory, a: &TileView, b: Option<&TileView>, dst: 
     if !fast_ok::<T>(mem, &views)? {
         return Ok(false);
     }
-    let n = dst.vcols;
+    // Whole tiles whose valid rows are full rows are one contiguous run; otherwise one run per row.
+    let whole = views.iter().all(|v| v.desc.cols as usize == dst.vcols);
+    let (runs, n) = if whole { (1, dst.vrows * dst.vcols) } else { (dst.vrows, dst.vcols) };
     let buf = mem.buffer_mut(dst.loc);
-    let (mut xa, mut xb) = (vec![T::zeroed(); n], vec![k; n]);
-    for r in 0..dst.vrows {
-        xa.copy_from_slice(bytemuck::cast_slice(&buf[row_range(a, r, n)]));
-        if let Some(b) = b {
-            xb.copy_from_slice(bytemuck::cast_slice(&buf[row_range(b, r, n)]));
+    let mut xa = Vec::new();
+    let mut xb = Vec::new();
+    for r in 0..runs {
+        let (ra, rb, rd) = (row_range(a, r, n), b.map(|b| row_range(b, r, n)), row_range(dst, r, n));
+        if zip_in_place::<T>(buf, &ra, rb.as_ref(), &rd, &f, k) {
+            continue;
         }
-        let d: &mut [T] = bytemuck::cast_slice_mut(&mut buf[row_range(dst, r, n)]);
+        // Partial overlap between a source and dst: copy the sources first.
+        xa.clear();
+        xa.extend_from_slice(bytemuck::cast_slice::<u8, T>(&buf[ra]));
+        xb.clear();
+        match rb {
+            Some(rb) => xb.extend_from_slice(bytemuck::cast_slice::<u8, T>(&buf[rb])),
+            None => xb.resize(n, k),
+        }
+        let d: &mut [T] = bytemuck::cast_slice_mut(&mut buf[rd]);
         for ((o, &x), &y) in d.iter_mut().zip(&xa).zip(&xb) {
             *o = f(x, y);
         }
     }
     Ok(true)
+}
+
+/// `buf[d] = f(buf[a], buf[b])` elementwise without copying, when every source range is either
+/// disjoint from `d` or exactly `d` (in place). Returns false for partial overlaps.
+fn zip_in_place<T: Elem>(buf: &mut [u8], a: &Range<usize>, b: Option<&Range<usize>>, d: &Range<usize>, f: &impl Fn(T, T) -> T, k: T) -> bool {
+    let disjoint = |r: &Range<usize>| r.end <= d.start || r.start >= d.end;
+    let same = |r: &Range<usize>| r == d;
+    if !(disjoint(a) || same(a)) || !b.is_none_or(|b| disjoint(b) || same(b)) {
+        return false;
+    }
+    let (lo, rest) = buf.split_at_mut(d.start);
+    let (dst, hi) = rest.split_at_mut(d.len());
+    // A disjoint source lies wholly below or above `d`.
+    let source = |r: &Range<usize>| -> Option<&[T]> {
+        if same(r) {
+            None
+        } else if r.end <= d.start {
+            Some(bytemuck::cast_slice(&lo[r.clone()]))
+        } else {
+            Some(bytemuck::cast_slice(&hi[r.start - d.end..r.end - d.end]))
+        }
+    };
+    let (sa, sb) = (source(a), b.and_then(|b| source(b)));
+    let dst: &mut [T] = bytemuck::cast_slice_mut(dst);
+    for i in 0..dst.len() {
+        let x = sa.map_or(dst[i], |s| s[i]);
+        let y = match (b, sb) {
+            (None, _) => k,
+            (Some(_), Some(s)) => s[i],
+            (Some(_), None) => dst[i],
+        };
+        dst[i] = f(x, y);
+    }
+    true
 }
 
 /// The infallible binary ops as a closure for the fast path; `None` for the others.
@@ -359,6 +405,51 @@ pub enum Reduce {
     Prod,
 }
 
+/// Lanes of [`fold_slice`]: one per element of a 32-byte datablock of f32.
+const LANES: usize = 8;
+
+/// The row fast path's reduction: element `j` goes to lane `j mod 8`, the lanes are combined
+/// pairwise (0+4, 1+5, 2+6, 3+7, then 0+2, 1+3, then 0+1) — the order of one A2A3 datablock
+/// reduction, and eight independent chains instead of one. Max, min and integer sums are
+/// exact in any order; float sums round in this order (documented in `docs/design.md`).
+/// 16-bit float sums (`wide`) accumulate in f64 and round once, as in [`fold`].
+fn fold_slice<T: Elem>(r: Reduce, xs: &[T], wide: bool) -> Option<T> {
+    if xs.is_empty() {
+        return None;
+    }
+    if r == Reduce::Sum && wide {
+        return Some(T::from_f64(xs.iter().map(|x| x.to_f64()).sum()));
+    }
+    fn lanes<T: Elem>(xs: &[T], f: impl Fn(T, T) -> T) -> T {
+        if xs.len() < 2 * LANES {
+            return xs[1..].iter().fold(xs[0], |acc, &x| f(acc, x));
+        }
+        let mut acc: [T; LANES] = std::array::from_fn(|j| xs[j]);
+        let mut chunks = xs[LANES..].chunks_exact(LANES);
+        for c in &mut chunks {
+            let c: &[T; LANES] = c.try_into().expect("chunks_exact yields LANES elements");
+            acc = std::array::from_fn(|j| f(acc[j], c[j]));
+        }
+        for (j, &x) in chunks.remainder().iter().enumerate() {
+            acc[j] = f(acc[j], x);
+        }
+        let mut width = LANES / 2;
+        while width > 0 {
+            for j in 0..width {
+                acc[j] = f(acc[j], acc[j + width]);
+            }
+            width /= 2;
+        }
+        acc[0]
+    }
+    Some(match r {
+        Reduce::Sum => lanes(xs, |a, x| a.add(x)),
+        Reduce::Prod => xs[1..].iter().fold(xs[0], |acc, &x| acc.mul(x)),
+        Reduce::Max => lanes(xs, |a, x| a.maximum(x)),
+        Reduce::Min => lanes(xs, |a, x| a.minimum(x)),
+    })
+}
+
 fn fold<T: Elem>(r: Reduce, xs: impl Iterator<Item = T>, wide: bool) -> Option<T> {
     let mut it = xs.peekable();
     let first = *it.peek()?;
@@ -401,7 +492,7 @@ pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst
             // Same fold (same order) as the generic path below, over typed row slices.
             let buf = mem.buffer_mut(src.loc);
             let out: Vec<T> = (0..n_out)
-                .map(|k| fold(r, bytemuck::cast_slice::<u8, T>(&buf[row_range(src, k, n_in)]).iter().copied(), wide).unwrap_or(T::from_i64(0)))
+                .map(|k| fold_slice(r, bytemuck::cast_slice::<u8, T>(&buf[row_range(src, k, n_in)]), wide).unwrap_or(T::from_i64(0)))
                 .collect();
             let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
             for (k, &x) in out.iter().enumerate() {
