@@ -32,3 +32,36 @@ fn ops_64x64_f32(bencher: divan::Bencher, op: &str) {
     let mut sim = Sim::new(&m, target).expect("places");
     bencher.counter(divan::counter::ItemsCount::new(100usize * 64 * 64)).bench_local(|| sim.run().expect("runs"));
 }
+
+/// A 1,000-op program cycling through ten common Vec ops on 64x64 f32 tiles (elementwise,
+/// unary, tile-scalar, row reduction and row expand), reported as ns per destination element.
+fn mixed_program() -> String {
+    let mut s = format!(".arg %a : {TB}\n.arg %b : {TB}\n.arg %c : {TB}\n.arg %r : {DN}\n.const %k = 0.5 : f32\n");
+    let cycle = [
+        format!("pto.tadd ins(%a, %b : {TB}, {TB}) outs(%c : {TB})"),
+        format!("pto.tmul ins(%c, %b : {TB}, {TB}) outs(%c : {TB})"),
+        format!("pto.tmax ins(%c, %a : {TB}, {TB}) outs(%c : {TB})"),
+        format!("pto.tmuls ins(%c, %k : {TB}, f32) outs(%c : {TB})"),
+        format!("pto.tadds ins(%c, %k : {TB}, f32) outs(%c : {TB})"),
+        format!("pto.tsub ins(%c, %a : {TB}, {TB}) outs(%c : {TB})"),
+        format!("pto.trowmax ins(%c : {TB}) outs(%r : {DN})"),
+        format!("pto.trowexpandsub ins(%c, %r : {TB}, {DN}) outs(%c : {TB})"),
+        format!("pto.tabs ins(%c : {TB}) outs(%c : {TB})"),
+        format!("pto.trowsum ins(%c : {TB}) outs(%r : {DN})"),
+    ];
+    for i in 0..1000 {
+        s.push_str(&cycle[i % cycle.len()]);
+        s.push('\n');
+    }
+    s
+}
+
+#[divan::bench(sample_count = 20)]
+fn program_1000_ops_64x64_f32(bencher: divan::Bencher) {
+    let text = mixed_program();
+    let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
+    let target = Target::get(TargetId::A2A3);
+    let mut sim = Sim::new(&m, target).expect("places");
+    sim.run().expect("runs");
+    bencher.counter(divan::counter::ItemsCount::new(1000usize * 64 * 64)).bench_local(|| sim.run().expect("runs"));
+}

@@ -211,18 +211,23 @@ fn fast_ok<T: Elem>(mem: &mut Memory, views: &[&TileView]) -> Result<bool, Fault
     Ok(views.iter().all(|v| (base + v.addr as usize) % std::mem::align_of::<T>() == 0))
 }
 
-fn fast_zip<T: Elem>(mem: &mut Memory, a: &TileView, b: Option<&TileView>, dst: &TileView, f: impl Fn(T, T) -> T, k: T) -> Result<bool, Fault> {
+/// The second operand of the fast path when there is no `b` tile: a scalar per row (`k(r)`),
+/// constant for tile-scalar ops, the row's element of a column vector for row expands.
+type RowScalar<'a, T> = &'a dyn Fn(usize) -> T;
+
+fn fast_zip<T: Elem>(mem: &mut Memory, a: &TileView, b: Option<&TileView>, dst: &TileView, f: impl Fn(T, T) -> T, k: RowScalar<T>, per_row: bool) -> Result<bool, Fault> {
     let views: Vec<&TileView> = [Some(a), b, Some(dst)].into_iter().flatten().collect();
     if !fast_ok::<T>(mem, &views)? {
         return Ok(false);
     }
     // Whole tiles whose valid rows are full rows are one contiguous run; otherwise one run per row.
-    let whole = views.iter().all(|v| v.desc.cols as usize == dst.vcols);
+    let whole = !per_row && views.iter().all(|v| v.desc.cols as usize == dst.vcols);
     let (runs, n) = if whole { (1, dst.vrows * dst.vcols) } else { (dst.vrows, dst.vcols) };
     let buf = mem.buffer_mut(dst.loc);
     let mut xa = Vec::new();
     let mut xb = Vec::new();
     for r in 0..runs {
+        let k = k(r);
         let (ra, rb, rd) = (row_range(a, r, n), b.map(|b| row_range(b, r, n)), row_range(dst, r, n));
         if zip_in_place::<T>(buf, &ra, rb.as_ref(), &rd, &f, k) {
             continue;
@@ -278,10 +283,10 @@ fn zip_in_place<T: Elem>(buf: &mut [u8], a: &Range<usize>, b: Option<&Range<usiz
 }
 
 /// The infallible binary ops as a closure for the fast path; `None` for the others.
-fn fast_op<T: Elem>(mem: &mut Memory, op: BinOp, a: &TileView, b: Option<&TileView>, k: T, swap: bool, dst: &TileView) -> Result<bool, Fault> {
+fn fast_op<T: Elem>(mem: &mut Memory, op: BinOp, a: &TileView, b: Option<&TileView>, k: RowScalar<T>, per_row: bool, swap: bool, dst: &TileView) -> Result<bool, Fault> {
     macro_rules! go {
         ($f:expr) => {
-            if swap { fast_zip::<T>(mem, a, b, dst, |x, y| $f(y, x), k) } else { fast_zip::<T>(mem, a, b, dst, $f, k) }
+            if swap { fast_zip::<T>(mem, a, b, dst, |x, y| $f(y, x), k, per_row) } else { fast_zip::<T>(mem, a, b, dst, $f, k, per_row) }
         };
     }
     match op {
@@ -315,7 +320,7 @@ pub fn binary(mem: &mut Memory, op: BinOp, a: &TileView, b: &TileView, dst: &Til
     check_operand(a, dst)?;
     check_operand(b, dst)?;
     dispatch!(dst.desc.dtype, T => {
-        if fast_op::<T>(mem, op, a, Some(b), T::zeroed(), false, dst)? {
+        if fast_op::<T>(mem, op, a, Some(b), &|_| T::zeroed(), false, false, dst)? {
             return Ok(());
         }
         let (x, y) = (read_as::<T>(mem, a, dst)?, read_as::<T>(mem, b, dst)?);
@@ -329,7 +334,7 @@ pub fn binary_scalar(mem: &mut Memory, op: BinOp, src: &TileView, s: Num, scalar
     check_operand(src, dst)?;
     dispatch!(dst.desc.dtype, T => {
         let k: T = s.to();
-        if fast_op::<T>(mem, op, src, None, k, scalar_first, dst)? {
+        if fast_op::<T>(mem, op, src, None, &|_| k, false, scalar_first, dst)? {
             return Ok(());
         }
         let x = read_as::<T>(mem, src, dst)?;
@@ -342,7 +347,7 @@ pub fn binary_scalar(mem: &mut Memory, op: BinOp, src: &TileView, s: Num, scalar
 pub fn unary(mem: &mut Memory, op: UnOp, src: &TileView, dst: &TileView) -> Result<(), Fault> {
     check_operand(src, dst)?;
     dispatch!(dst.desc.dtype, T => {
-        if fast_zip::<T>(mem, src, None, dst, |x, _| unop(op, x), T::zeroed())? {
+        if fast_zip::<T>(mem, src, None, dst, |x, _| unop(op, x), &|_| T::zeroed(), false)? {
             return Ok(());
         }
         let x = read_as::<T>(mem, src, dst)?;
@@ -560,6 +565,17 @@ pub fn expand_op(mem: &mut Memory, op: ExpandOp, along_rows: bool, a: &TileView,
     let narrow = |v: &TileView| if along_rows { v.vcols < dst.vcols } else { v.vrows < dst.vrows };
     let a_is_vec = narrow(a) && !narrow(b);
     dispatch!(dst.desc.dtype, T => {
+        // Fast path: a column vector (one value per row) against a row-major full tile.
+        let (full, vec) = if a_is_vec { (b, a) } else { (a, b) };
+        if let (ExpandOp::Bin(o), true, 1) = (op, along_rows, vec.vcols) {
+            if vec.vrows >= dst.vrows && vec.desc.dtype == dst.desc.dtype {
+                let sv = storage(mem, vec)?.to_vec();
+                let k = |r: usize| at::<T>(&sv, vec, r, 0);
+                if fast_op::<T>(mem, o, full, None, &k, true, a_is_vec, dst)? {
+                    return Ok(());
+                }
+            }
+        }
         let sa = storage(mem, a)?.to_vec();
         let sb = storage(mem, b)?.to_vec();
         let value = |v: &TileView, s: &[u8], i: usize, j: usize, is_vec: bool| -> T {
