@@ -27,6 +27,7 @@ pub mod pipeline;
 pub mod plan;
 pub mod scratch;
 pub mod target;
+pub mod vector;
 
 pub use pipeline::{run, Changed, PipelineOptions, PASSES};
 pub use target::{Target, TargetId};

@@ -1,0 +1,165 @@
+//! # The A2A3 vector level
+//!
+//! On A2A3 a tile instruction is a sequence of vector instructions over the Unified Buffer.
+//! [`ir`] is that instruction set (repeat, per-operand block and repeat strides, normal and
+//! counter masks, the CMPMASK register, UB-to-UB copies) with a printer, a verifier and a
+//! first-order cost model ([`ir::Stats`]). [`lower()`] turns one placed tile op into a
+//! [`ir::Program`] following the dispatch policy of the pto-isa A2A3 implementation
+//! (`include/pto/npu/a2a3/*.hpp`): one helper per operation family —
+//! [`elementwise`] (tile-tile, tile-scalar, shifts, `texpands`), [`reduce`] (row and column
+//! reductions, every path), [`arg_reduce`] (`tcolargmax`/`tcolargmin`) and [`select`]
+//! (`tcmps`, `tsel`, `tgather`).
+//!
+//! The executor lives in `pto-sim` (`pto_sim::vector`); every operand names the tile it belongs
+//! to, so an access outside that tile — a scratch tile one datablock too small — traps.
+
+pub mod arg_reduce;
+pub mod elementwise;
+pub mod ir;
+pub mod reduce;
+pub mod select;
+
+use ir::{CmpKind, Operand, Program, Region, Scalar};
+use pto_ir::ops::Opcode;
+use pto_ir::types::ElemType;
+
+/// One tile operand as the vector level sees it: where it is and what part of it is valid.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct VTile {
+    /// Op-table slot (`src0`, `dst`, `tmp`...).
+    pub slot: &'static str,
+    /// UB byte address.
+    pub addr: u64,
+    /// Bytes the tile may touch (its storage; shrink it to model a smaller allocation).
+    pub bytes: u64,
+    /// Element type.
+    pub dtype: ElemType,
+    /// Static capacity.
+    pub rows: u32,
+    /// Static capacity.
+    pub cols: u32,
+    /// Valid rows at run time.
+    pub vrows: u32,
+    /// Valid columns at run time.
+    pub vcols: u32,
+    /// True when the valid column count is static and equals `cols` (the implementation's
+    /// compile-time "continuous" test).
+    pub static_full_cols: bool,
+    /// True when the valid shape is static (the fast paths are compile-time choices).
+    pub static_valid: bool,
+    /// Row-major, unboxed (ND). Column vectors (DN, `cols == 1`) are accepted where the op
+    /// allows them.
+    pub row_major: bool,
+}
+
+impl VTile {
+    /// The bytes an operand of this tile may touch.
+    pub fn region(&self) -> Region {
+        Region { name: self.slot, start: self.addr, len: self.bytes }
+    }
+
+    /// An operand `elems` elements into the tile, contiguous strides.
+    pub fn at(&self, elems: u64) -> Operand {
+        Operand::at(self.region(), elems * self.es())
+    }
+
+    /// Element size in bytes.
+    pub fn es(&self) -> u64 {
+        self.dtype.size_bytes() as u64
+    }
+
+    /// Elements of one 256-byte iteration.
+    pub fn epr(&self) -> u32 {
+        256 / self.dtype.size_bytes().max(1)
+    }
+
+    /// Elements of one 32-byte datablock.
+    pub fn epb(&self) -> u32 {
+        32 / self.dtype.size_bytes().max(1)
+    }
+}
+
+/// A placed tile op with its operands resolved: what [`lower()`] needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileOp {
+    /// The instruction.
+    pub opcode: Opcode,
+    /// Its tile operands by slot.
+    pub tiles: Vec<VTile>,
+    /// Its scalar operand, if any.
+    pub scalar: Option<Scalar>,
+    /// `cmpMode`, if any.
+    pub cmp: Option<CmpKind>,
+    /// `round` of `tshrs`; `isBinary` of `tcolsum`.
+    pub flag: bool,
+}
+
+impl TileOp {
+    /// The tile bound to `slot`.
+    pub fn tile(&self, slot: &str) -> Result<&VTile, NotLowered> {
+        self.tiles.iter().find(|t| t.slot == slot).ok_or_else(|| NotLowered(format!("no `{slot}` tile operand")))
+    }
+
+    /// The tiles bound to slots starting with `prefix`.
+    pub fn has(&self, slot: &str) -> bool {
+        self.tiles.iter().any(|t| t.slot == slot)
+    }
+
+    fn scalar(&self) -> Result<Scalar, NotLowered> {
+        self.scalar.ok_or_else(|| NotLowered("no scalar operand".into()))
+    }
+}
+
+/// Why an op has no vector lowering (it then runs with tile semantics).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotLowered(pub String);
+
+/// The ops [`lower()`] handles.
+pub fn is_lowered(opcode: Opcode) -> bool {
+    use Opcode as O;
+    matches!(
+        opcode,
+        O::TAdd | O::TSub | O::TMul | O::TDiv | O::TMax | O::TMin | O::TAnd | O::TOr
+            | O::TAdds | O::TSubs | O::TMuls | O::TMaxs | O::TMins | O::TShls | O::TShrs | O::TExpands
+            | O::TRowSum | O::TRowMax | O::TRowMin | O::TColSum | O::TColMax | O::TColMin
+            | O::TColArgMax | O::TColArgMin | O::TCmps | O::TSel | O::TGather
+    )
+}
+
+/// Lowers one tile op to its A2A3 vector program. Every tile must be a Vec tile; the result is
+/// verified ([`Program::verify`]).
+pub fn lower(op: &TileOp) -> Result<Program, NotLowered> {
+    use Opcode as O;
+    let prog = match op.opcode {
+        O::TAdd | O::TSub | O::TMul | O::TDiv | O::TMax | O::TMin | O::TAnd | O::TOr => elementwise::binary(op)?,
+        O::TAdds | O::TSubs | O::TMuls | O::TMaxs | O::TMins | O::TShls | O::TShrs => elementwise::with_scalar(op)?,
+        O::TExpands => elementwise::fill(op)?,
+        O::TRowSum | O::TRowMax | O::TRowMin => reduce::rows(op)?,
+        O::TColSum | O::TColMax | O::TColMin => reduce::cols(op)?,
+        O::TColArgMax | O::TColArgMin => arg_reduce::cols(op)?,
+        O::TCmps => select::compare_scalar(op)?,
+        O::TSel => select::select(op)?,
+        O::TGather => select::gather(op)?,
+        other => return Err(NotLowered(format!("`{}` has no vector lowering", other.full_name()))),
+    };
+    prog.verify().map_err(NotLowered)?;
+    Ok(prog)
+}
+
+/// Collects instructions.
+#[derive(Default)]
+pub(crate) struct Emit {
+    pub(crate) prog: Program,
+}
+
+impl Emit {
+    pub(crate) fn push(&mut self, op: ir::Op, dtype: ElemType, repeat: u32, mask: ir::Mask, operands: Vec<Operand>) {
+        // Counter mode derives the iteration count; a normal-mode instruction with no
+        // iterations does nothing and is not issued.
+        let repeat = if matches!(mask, ir::Mask::Counter(_)) { 0 } else { repeat };
+        if repeat == 0 && !matches!(mask, ir::Mask::Counter(_)) && !matches!(op, ir::Op::Copy { .. } | ir::Op::ScalarReduce { .. } | ir::Op::SetCmpMask) {
+            return;
+        }
+        self.prog.instrs.push(ir::Instr { op, dtype, repeat, mask, operands });
+    }
+}
