@@ -80,7 +80,7 @@ pub enum UnOp {
     Not,
 }
 
-fn shift<T: Elem>(a: T, n: i64, op: BinOp) -> Result<T, Fault> {
+pub(crate) fn shift<T: Elem>(a: T, n: i64, op: BinOp) -> Result<T, Fault> {
     let w = T::width() as i64;
     if !(0..=w).contains(&n) {
         return Err(Fault(format!("shift amount {n} outside [0, {w}] for {w}-bit elements")));
@@ -103,7 +103,7 @@ fn shift<T: Elem>(a: T, n: i64, op: BinOp) -> Result<T, Fault> {
     })
 }
 
-fn apply<T: Elem>(op: BinOp, a: T, b: T) -> Result<T, Fault> {
+pub(crate) fn apply<T: Elem>(op: BinOp, a: T, b: T) -> Result<T, Fault> {
     Ok(match op {
         BinOp::Add => a.add(b),
         BinOp::Sub => a.sub(b),

@@ -73,6 +73,23 @@ pub struct Sim<'m> {
     returned: Option<Vec<Val>>,
     /// Call depth (bounded: recursion is a trap, not a stack overflow).
     depth: usize,
+    /// Run the lowerable tile ops as A2A3 vector programs (`--exec vector`).
+    pub exec_vector: bool,
+    /// Per executed tile op under `exec_vector`: what ran and what it cost.
+    pub vector_log: Vec<VectorRecord>,
+    /// The vector unit's registers.
+    vstate: crate::vector::VectorState,
+}
+
+/// One tile op executed under `--exec vector`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VectorRecord {
+    /// `pto.trowsum`.
+    pub op: String,
+    /// Where the op is in the source.
+    pub span: pto_ir::diag::Span,
+    /// Vector cost, or why the op ran with tile semantics.
+    pub cost: Result<pto_lower::vector::ir::Stats, String>,
 }
 
 fn trap(m: &Module, op: OpId, msg: impl Into<String>) -> Diagnostic {
@@ -102,6 +119,9 @@ impl<'m> Sim<'m> {
             gm: Vec::new(),
             returned: None,
             depth: 0,
+            exec_vector: false,
+            vector_log: Vec::new(),
+            vstate: Default::default(),
         };
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
@@ -628,6 +648,12 @@ impl<'m> Sim<'m> {
     fn exec_tile(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
+        if self.exec_vector && self.target.id == pto_lower::TargetId::A2A3 && pto_lower::vector::is_lowered(data.opcode) {
+            match self.exec_as_vector(op)? {
+                Ok(()) => return Ok(()),
+                Err(reason) => self.log_vector(op, Err(reason)),
+            }
+        }
         match data.opcode {
             Opcode::TLoad => return self.exec_move(op, true),
             Opcode::TStore => return self.exec_move(op, false),
@@ -717,6 +743,35 @@ impl<'m> Sim<'m> {
             Family::GatherScatter | Family::Sort => self.exec_gather_sort(op, scalar, dst),
             _ => Err(not_yet()),
         }
+    }
+
+    /// Lowers `op` to its A2A3 vector program and runs it; `Ok(Err(reason))` when the op has
+    /// no vector lowering in this form (it then runs with tile semantics).
+    fn exec_as_vector(&mut self, op: OpId) -> Result<Result<(), String>, Diagnostic> {
+        use pto_lower::vector::{self, ir::Scalar, Placed};
+        let m = self.m;
+        let vals = &self.vals;
+        let place = |v: ValueId| match vals[v.index()] {
+            Val::Tile(t) => Some(Placed { addr: t.addr, vrows: t.vrows as u32, vcols: t.vcols as u32 }),
+            _ => None,
+        };
+        let value = |v: ValueId| match vals[v.index()] {
+            Val::Int(i) => Some(Scalar::Int(i)),
+            Val::Float(f) => Some(Scalar::Float(f)),
+            _ => None,
+        };
+        let prog = match vector::tile_op(m, op, place, value).and_then(|t| vector::lower(&t)) {
+            Ok(p) => p,
+            Err(e) => return Ok(Err(e.0)),
+        };
+        crate::vector::execute(&mut self.mem, &prog, &mut self.vstate).map_err(|f| trap(m, op, f.0))?;
+        self.log_vector(op, Ok(prog.stats()));
+        Ok(Ok(()))
+    }
+
+    fn log_vector(&mut self, op: OpId, cost: Result<pto_lower::vector::ir::Stats, String>) {
+        let span = self.m.op_span(op);
+        self.vector_log.push(VectorRecord { op: self.m.op(op).opcode.full_name().to_string(), span, cost });
     }
 
     /// Moves between tiles (`tmov`, `textract`, `tinsert`), matrix products, `taddc`/`tsubc`.

@@ -22,6 +22,7 @@ pub mod gm;
 pub mod interp;
 pub mod memory;
 pub mod npy;
+pub mod vector;
 pub mod view;
 
 pub use data::TileData;

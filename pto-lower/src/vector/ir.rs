@@ -116,6 +116,7 @@ impl fmt::Display for Mask {
         match *self {
             Mask::Counter(n) => write!(f, "count({n})"),
             Mask::Normal { hi: u64::MAX, lo: u64::MAX } => write!(f, "full"),
+            Mask::Normal { hi: 0, lo: u64::MAX } => write!(f, "full"),
             Mask::Normal { hi, lo } => {
                 let n = lo.count_ones() + hi.count_ones();
                 if Mask::first(n) == *self {

@@ -157,9 +157,78 @@ impl Emit {
         // Counter mode derives the iteration count; a normal-mode instruction with no
         // iterations does nothing and is not issued.
         let repeat = if matches!(mask, ir::Mask::Counter(_)) { 0 } else { repeat };
+        // `SetFullVecMaskByDType`: for 32-bit lanes the full mask has a zero high word.
+        let mut instr = ir::Instr { op, dtype, repeat, mask, operands };
+        if mask == ir::Mask::FULL && instr.lanes() <= 64 {
+            instr.mask = ir::Mask::Normal { hi: 0, lo: u64::MAX };
+        }
         if repeat == 0 && !matches!(mask, ir::Mask::Counter(_)) && !matches!(op, ir::Op::Copy { .. } | ir::Op::ScalarReduce { .. } | ir::Op::SetCmpMask) {
             return;
         }
-        self.prog.instrs.push(ir::Instr { op, dtype, repeat, mask, operands });
+        self.prog.instrs.push(instr);
     }
+}
+
+/// Where a tile value is and what part of it is valid, as the caller knows it (the memory
+/// plan statically, the simulator at run time).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Placed {
+    /// UB byte address.
+    pub addr: u64,
+    /// Valid rows.
+    pub vrows: u32,
+    /// Valid columns.
+    pub vcols: u32,
+}
+
+/// The [`TileOp`] of `op` in `m`: operands bound to their op-table slots, tiles placed by
+/// `place`, scalars valued by `value` (`None`: unknown).
+pub fn tile_op(
+    m: &pto_ir::module::Module,
+    op: pto_ir::module::OpId,
+    place: impl Fn(pto_ir::module::ValueId) -> Option<Placed>,
+    value: impl Fn(pto_ir::module::ValueId) -> Option<Scalar>,
+) -> Result<TileOp, NotLowered> {
+    use pto_ir::types::{BLayout, Dim, Loc, SLayout};
+    let data = m.op(op);
+    if !is_lowered(data.opcode) {
+        return Err(NotLowered(format!("`{}` has no vector lowering", data.opcode.full_name())));
+    }
+    let (_, bound) = crate::binding::bind(m, op).ok_or_else(|| NotLowered("operands do not fit the op table".into()))?;
+    let mut tiles = Vec::new();
+    let mut scalar = None;
+    for b in &bound {
+        match m.value_type(b.value).tile() {
+            Some(t) => {
+                if t.loc != Loc::Vec {
+                    return Err(NotLowered(format!("`{}` is a {} tile; the vector level works on Vec tiles", b.slot, t.loc.name())));
+                }
+                let p = place(b.value).ok_or_else(|| NotLowered(format!("`{}` has no address", b.slot)))?;
+                tiles.push(VTile {
+                    slot: b.slot,
+                    addr: p.addr,
+                    bytes: t.size_bytes(),
+                    dtype: t.dtype,
+                    rows: t.rows,
+                    cols: t.cols,
+                    vrows: p.vrows,
+                    vcols: p.vcols,
+                    static_full_cols: t.valid_cols == Dim::Static(t.cols),
+                    static_valid: matches!((t.valid_rows, t.valid_cols), (Dim::Static(_), Dim::Static(_))),
+                    row_major: t.slayout == SLayout::NoneBox && t.blayout == BLayout::RowMajor,
+                });
+            }
+            None if b.slot == "scalar" || scalar.is_none() => scalar = Some(value(b.value).unwrap_or(Scalar::Unknown)),
+            None => {}
+        }
+    }
+    let attr_enum = |name: &str, kind: &str| data.attr(name).and_then(|a| a.as_enum(kind));
+    let flag_attr = |name: &str| matches!(data.attr(name), Some(pto_ir::attr::Attr::Bool(true)) | Some(pto_ir::attr::Attr::Unit));
+    Ok(TileOp {
+        opcode: data.opcode,
+        tiles,
+        scalar,
+        cmp: attr_enum("cmpMode", "cmp").and_then(CmpKind::parse),
+        flag: flag_attr("round") || flag_attr("isBinary"),
+    })
 }

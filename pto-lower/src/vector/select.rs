@@ -32,10 +32,17 @@ pub fn compare_scalar(op: &TileOp) -> Result<Program, NotLowered> {
     let epr = src.epr() as u64;
     let repeats = (src.vcols as u64).div_ceil(epr);
     let bytes_per_row = repeats * epr / 8;
+    // `vcmpvs` reads whole iterations: past the valid columns, and past the tile when a row
+    // is narrower than one iteration. The hardware reads those UB bytes (their bits are
+    // don't-cares); the operand's region says so, so that only reads beyond them trap.
+    let mut src_region = src.region();
+    let last_row_end = (src.vrows.max(1) as u64 - 1) * src.cols as u64 * src.es() + repeats * 256;
+    src_region.len = src_region.len.max(last_row_end);
+    src_region.name = "src (whole iterations)";
     let mut e = Emit::default();
     for row in 0..src.vrows as u64 {
         let d = Operand::at(dst.region(), row * dst.cols as u64 * dst.es());
-        let s = src.at(row * src.cols as u64);
+        let s = Operand::at(src_region, row * src.cols as u64 * src.es());
         let first = if cmp == CmpKind::Ne { CmpKind::Eq } else { cmp };
         e.push(Op::CmpScalar(first, scalar), dtype, repeats as u32, Mask::FULL, vec![d, s]);
         if cmp == CmpKind::Ne {
