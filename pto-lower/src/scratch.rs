@@ -221,6 +221,15 @@ fn row_reduce(o: &Operands, is_sum: bool) -> Option<Requirement> {
     if !src.dtype.is_float() {
         return Some(Requirement::flat(src.dtype, BLOCK_BYTES, "one 32-byte block (integer path)".into()));
     }
+    let dst_column = o.tile("dst").is_some_and(|d| d.blayout == pto_ir::types::BLayout::ColMajor && d.cols == 1);
+    let fully_static = (src.valid_rows, src.valid_cols) == (Dim::Static(src.rows), Dim::Static(src.cols));
+    if src.dtype == ElemType::F32 && dst_column && fully_static && matches!((src.rows, src.cols), (64, 128) | (32, 256) | (16, 512) | (8, 1024)) {
+        return Some(Requirement::flat(
+            src.dtype,
+            4096,
+            format!("4 KiB: the {}x{} f32 fast path (vcg{} into [rows, cols/8], halved to [rows, 8])", src.rows, src.cols, if is_sum { "add" } else { "max/min" }),
+        ));
+    }
     if vc <= epr {
         return Some(Requirement::flat(
             src.dtype,
@@ -260,14 +269,16 @@ fn row_arg_reduce(o: &Operands) -> Option<Requirement> {
     Some(Requirement::rows_of(src.dtype, rows, stride, format!("max(⌈2·R1⌉, ⌈R1⌉ + ⌈2·R2⌉) + 2, R1 = {r1}, R2 = {r2}")))
 }
 
-/// TCOLSUM with `isBinary = true` (a2a3/TColSum.hpp): pairwise row sums in ⌈R/2⌉ rows.
+/// TCOLSUM with `isBinary = true` (a2a3/TColSum.hpp `BinarySum`): pairwise row sums in ⌊R/2⌋
+/// rows (an odd last row is added into row 0, not given a row of its own — the pto-isa notes'
+/// ⌈R/2⌉ is one row more than the implementation touches).
 fn col_sum_binary(o: &Operands) -> Option<Requirement> {
     if !o.attr_bool("isBinary") {
         return None;
     }
     let src = o.tile("src")?;
     let (vr, vc) = (valid_rows(src), valid_cols(src));
-    Some(Requirement::rows_of(src.dtype, vr.div_ceil(2), vc, format!("⌈{vr}/2⌉ rows × {vc} valid columns (binary tree)")))
+    Some(Requirement::rows_of(src.dtype, (vr / 2).max(1), vc, format!("⌊{vr}/2⌋ rows × {vc} valid columns (binary tree)")))
 }
 
 /// TSEL/TSELS (a2a3/TSel.hpp, TSels.hpp): the compare-mask address (or the scalar) is written

@@ -16,6 +16,7 @@
 pub mod arg_reduce;
 pub mod elementwise;
 pub mod ir;
+pub mod listing;
 pub mod reduce;
 pub mod select;
 
