@@ -17,6 +17,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub mod cmd;
 pub mod render;
+pub mod vector_report;
 pub mod workload;
 
 use pto_ir::diag::{Diagnostics, FileId, SourceMap};

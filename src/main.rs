@@ -37,6 +37,16 @@ enum EmitArg {
     Dps,
     /// JSON (ops and memory plan).
     Json,
+    /// The A2A3 vector program of every tile op.
+    Vector,
+}
+
+#[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
+enum ExecArg {
+    /// Tile semantics (the pto-isa documentation; default).
+    Tile,
+    /// A2A3 vector programs for the ops that have a vector lowering (the rest: tile semantics).
+    Vector,
 }
 
 #[derive(Subcommand)]
@@ -88,6 +98,9 @@ enum Command {
         /// Draw the memory plan as SVG into this file.
         #[arg(long)]
         memory_map: Option<String>,
+        /// Print the A2A3 vector cost (instructions, repeats) of every tile op to stderr.
+        #[arg(long)]
+        stats: bool,
     },
     /// Lower for a target and run on the simulator.
     Run {
@@ -121,6 +134,12 @@ enum Command {
         /// Give unbound arguments deterministic values (GM pattern, integers 0, floats 1.0).
         #[arg(long)]
         default_inputs: bool,
+        /// Execution level: tile semantics, or A2A3 vector programs.
+        #[arg(long, value_enum, default_value_t = ExecArg::Tile)]
+        exec: ExecArg,
+        /// With `--exec vector`: print the vector cost of every executed tile op to stderr.
+        #[arg(long)]
+        stats: bool,
     },
     /// List the op table.
     Ops {
@@ -155,18 +174,20 @@ fn main() -> ExitCode {
         Command::Verify { file, target, pto_arch } => {
             verify::run(&verify::VerifyOptions { input: file, target: target.or(pto_arch), error_format })
         }
-        Command::Lower { file, target, pto_arch, stop_after, print_after_all, emit, memory_map } => {
+        Command::Lower { file, target, pto_arch, stop_after, print_after_all, emit, memory_map, stats } => {
             let target = target.or(pto_arch).unwrap_or(TargetName::A2A3);
             let emit = match emit {
                 EmitArg::Dps => lower::Emit::Dps,
                 EmitArg::Json => lower::Emit::Json,
+                EmitArg::Vector => lower::Emit::Vector,
             };
-            lower::run(&lower::LowerOptions { input: file, target, stop_after, print_after_all, emit, memory_map, error_format })
+            lower::run(&lower::LowerOptions { input: file, target, stop_after, print_after_all, emit, memory_map, stats, error_format })
         }
-        Command::Run { file, target, pto_arch, inputs, outputs, output_dir, full, json, trace, default_inputs } => {
+        Command::Run { file, target, pto_arch, inputs, outputs, output_dir, full, json, trace, default_inputs, exec, stats } => {
             let target = target.or(pto_arch).unwrap_or(TargetName::A2A3);
             let output_dir = if json { None } else { output_dir };
-            run::run(&run::RunOptions { input: file, target, inputs, outputs, output_dir, full, trace, default_inputs, error_format })
+            let exec_vector = exec == ExecArg::Vector;
+            run::run(&run::RunOptions { input: file, target, inputs, outputs, output_dir, full, trace, default_inputs, exec_vector, stats, error_format })
         }
         Command::Ops { json, isa, markdown } => ops::run(&ops::OpsOptions { json, isa_only: isa, markdown }),
     };

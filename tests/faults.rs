@@ -23,6 +23,8 @@ fn run_fault(file: &str, target: TargetName, inputs: &[(&str, &str)], format: Er
         full: false,
         trace: false,
         default_inputs: false,
+        exec_vector: false,
+        stats: false,
         error_format: format,
     })
 }

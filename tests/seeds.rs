@@ -22,6 +22,8 @@ fn run_seed(file: &str, target: TargetName, inputs: &[(&str, &str)], outputs: &[
         full: false,
         trace: false,
         default_inputs: false,
+        exec_vector: false,
+        stats: false,
         error_format: ErrorFormat::Human,
     };
     let out = run(&opts);
@@ -104,6 +106,8 @@ fn shift_amount_outside_the_element_width_traps_at_its_line() {
         full: false,
         trace: false,
         default_inputs: false,
+        exec_vector: false,
+        stats: false,
         error_format: ErrorFormat::Json,
     };
     let out = run(&opts);

@@ -18,6 +18,8 @@ pub enum Emit {
     Dps,
     /// JSON: the ops in program order and the memory plan.
     Json,
+    /// The A2A3 vector program of every tile op (after planning).
+    Vector,
 }
 
 /// Options of `pto lower`.
@@ -35,6 +37,8 @@ pub struct LowerOptions {
     pub emit: Emit,
     /// Write an SVG memory map here.
     pub memory_map: Option<String>,
+    /// Print the vector cost of every tile op (A2A3) to stderr.
+    pub stats: bool,
     /// Diagnostic format.
     pub error_format: ErrorFormat,
 }
@@ -69,6 +73,13 @@ pub fn run(opts: &LowerOptions) -> Outcome {
         TargetName::A2A3 => TargetId::A2A3,
         TargetName::A5 => TargetId::A5,
     });
+    let wants_vector = opts.emit == Emit::Vector || opts.stats;
+    if wants_vector && target.id != TargetId::A2A3 {
+        return Outcome::usage_error("the vector level models A2A3 (`--emit vector` and `--stats` need `--target a2a3`; A5 has no vector-instruction model)");
+    }
+    if wants_vector && opts.stop_after.as_deref().is_some_and(|p| p != "plan-memory") {
+        return Outcome::usage_error("`--emit vector` and `--stats` need placed tiles: they cannot stop before plan-memory");
+    }
     let mut trace = String::new();
     let mut after = |name: &str, m: &Module| {
         if opts.print_after_all {
@@ -95,14 +106,28 @@ pub fn run(opts: &LowerOptions) -> Outcome {
             return Outcome::usage_error(format!("cannot write `{path}`: {e}"));
         }
     }
+    let listed = if wants_vector {
+        match pto_lower::vector::listing::list(&lowered, target) {
+            Ok(l) => l,
+            Err(diags) => return fail(&sources, &diags.0),
+        }
+    } else {
+        Vec::new()
+    };
     let stdout = match opts.emit {
         Emit::Dps => match print_module(&lowered, &PrintOptions::default()) {
             Ok(t) => t,
             Err(e) => return Outcome::usage_error(e.0),
         },
         Emit::Json => json_dump(&lowered, target),
+        Emit::Vector => crate::vector_report::listing(&sources, &lowered, &listed),
     };
-    Outcome { stdout, stderr: trace + &render(&sources, &warnings.0, opts.error_format), code: 0 }
+    let stats = if opts.stats {
+        crate::vector_report::stats_table(&crate::vector_report::listed_rows(&sources, &lowered, &listed))
+    } else {
+        String::new()
+    };
+    Outcome { stdout, stderr: trace + &stats + &render(&sources, &warnings.0, opts.error_format), code: 0 }
 }
 
 /// The lowered module as JSON: ops in program order (name, operands, results with types,

@@ -29,6 +29,10 @@ pub struct RunOptions {
     pub trace: bool,
     /// Give every unbound argument a deterministic value (GM pattern, scalars 0 / 1.0).
     pub default_inputs: bool,
+    /// Run the tile ops that have an A2A3 vector lowering as vector programs (`--exec vector`).
+    pub exec_vector: bool,
+    /// Print the vector cost of every executed tile op to stderr (needs `exec_vector`).
+    pub stats: bool,
     /// Diagnostic format.
     pub error_format: ErrorFormat,
 }
@@ -71,6 +75,12 @@ pub fn run(opts: &RunOptions) -> Outcome {
         TargetName::A2A3 => TargetId::A2A3,
         TargetName::A5 => TargetId::A5,
     });
+    if (opts.exec_vector || opts.stats) && target.id != TargetId::A2A3 {
+        return Outcome::usage_error("`--exec vector` and `--stats` model the A2A3 vector unit: use `--target a2a3`");
+    }
+    if opts.stats && !opts.exec_vector {
+        return Outcome::usage_error("`--stats` reports the vector programs that ran: add `--exec vector`");
+    }
     let (lowered, _) = match pto_lower::run(verified, target, Default::default()) {
         Ok(ok) => ok,
         Err(d) => return fail(&sources, &d.0),
@@ -82,6 +92,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
     if opts.trace {
         sim.trace = Some(Vec::new());
     }
+    sim.exec_vector = opts.exec_vector;
     for spec in &opts.inputs {
         let Some((name, path)) = spec.split_once('=') else {
             return Outcome::usage_error(format!("--input `{spec}`: expected NAME=PATH"));
@@ -169,6 +180,9 @@ pub fn run(opts: &RunOptions) -> Outcome {
         }
     }
     let stdout = if opts.output_dir.is_none() { serde_json::to_string_pretty(&json!(results)).unwrap_or_default() + "\n" } else { String::new() };
-    let stderr = sim.trace.as_ref().map(|t| t.join("\n") + "\n").unwrap_or_default();
+    let mut stderr = sim.trace.as_ref().map(|t| t.join("\n") + "\n").unwrap_or_default();
+    if opts.stats {
+        stderr.push_str(&crate::vector_report::stats_table(&crate::vector_report::run_rows(&sources, &sim.vector_log)));
+    }
     Outcome { stdout, stderr, code: 0 }
 }

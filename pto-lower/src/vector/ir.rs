@@ -338,7 +338,14 @@ impl Instr {
             Op::Scalar(k, _) => format!("v{}s", format!("{k:?}").to_lowercase()),
             Op::Dup(_) => "vector_dup".into(),
             Op::Not => "vnot".into(),
-            Op::Reduce { kind, group } => format!("vc{}{}", if group { "g" } else { "" }, format!("{kind:?}").to_lowercase()),
+            Op::Reduce { kind, group } => {
+                let k = match kind {
+                    RedKind::Sum => "add",
+                    RedKind::Max => "max",
+                    RedKind::Min => "min",
+                };
+                format!("vc{}{k}", if group { "g" } else { "" })
+            }
             Op::Cmp(k) => format!("vcmp_{}", cmp(k)),
             Op::CmpScalar(k, _) => format!("vcmpvs_{}", cmp(k)),
             Op::Select { mode } => format!("vsel.mode{mode}"),

@@ -1,0 +1,104 @@
+//! The A2A3 vector level through the CLI: `pto lower --emit vector`, `--stats`, and
+//! `pto run --exec vector` against the tile semantics on every example and seed.
+
+use pto::cmd::lower::{run as lower, Emit, LowerOptions};
+use pto::cmd::run::{run, RunOptions};
+use pto::{ErrorFormat, TargetName};
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn lower_vector(file: &str, target: TargetName) -> pto::Outcome {
+    lower(&LowerOptions {
+        input: root().join(file).display().to_string(),
+        target,
+        stop_after: None,
+        print_after_all: false,
+        emit: Emit::Vector,
+        memory_map: None,
+        stats: true,
+        error_format: ErrorFormat::Human,
+    })
+}
+
+/// `(instructions, repeats)` of the total row of a `--stats` table.
+fn totals(stats: &str) -> (u64, u64) {
+    let line = stats.lines().find(|l| l.trim_start_matches("//").trim_start().starts_with("total")).expect("a total row");
+    let n: Vec<u64> = line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    (n[0], n[1])
+}
+
+#[test]
+fn trowsum_worked_example_costs_four_instructions_and_64_repeats() {
+    let out = lower_vector("examples/trowsum_worked_example.as.pto", TargetName::A2A3);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // Fill tmp with rep 0 + rep 1 (counter mode, one row per iteration), add rep 2, add the
+    // 8-element tail under a continuous mask (16 iterations), vcadd tmp into dst.
+    assert_eq!(totals(&out.stderr), (4, 64));
+    assert!(out.stdout.contains("vadd.f32 tmp+0 [1,8], tmp+0 [1,8], src+768 [1,32]  repeat=16 mask=first(8)"), "{}", out.stdout);
+    insta::assert_snapshot!("trowsum_worked_example", format!("{}{}", out.stdout, out.stderr));
+}
+
+#[test]
+fn tcolargmax_doc_example_costs_63_instructions_per_column_block() {
+    let out = lower_vector("tests/conformance/scratch/tcolargmax_doc_example.pto", TargetName::A2A3);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // 4 column blocks (3 full, a 63-column tail in counter mode) × (2 dups + 1 copy + 15 rows × 4).
+    assert_eq!(totals(&out.stderr), (252, 252));
+    assert_eq!(out.stdout.matches("mask=count(63)").count(), 2 + 15 * 4);
+    let stats = out.stderr.clone();
+    insta::assert_snapshot!("tcolargmax_doc_example_stats", stats);
+}
+
+#[test]
+fn the_vector_level_is_a2a3_only() {
+    let out = lower_vector("examples/trowsum_worked_example.as.pto", TargetName::A5);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("the vector level models A2A3"), "{}", out.stderr);
+}
+
+fn run_file(file: &str, inputs: Vec<String>, exec_vector: bool) -> pto::Outcome {
+    run(&RunOptions {
+        input: root().join(file).display().to_string(),
+        target: TargetName::A2A3,
+        inputs,
+        outputs: vec![],
+        output_dir: None,
+        full: false,
+        trace: false,
+        default_inputs: true,
+        exec_vector,
+        stats: exec_vector,
+        error_format: ErrorFormat::Human,
+    })
+}
+
+#[test]
+fn exec_vector_matches_tile_semantics_on_every_example_and_seed() {
+    let mut files: Vec<String> = Vec::new();
+    for dir in ["examples", "examples/seeds"] {
+        for e in std::fs::read_dir(root().join(dir)).unwrap().flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "pto") {
+                files.push(format!("{dir}/{}", p.file_name().unwrap().to_string_lossy()));
+            }
+        }
+    }
+    files.sort();
+    let mut report = Vec::new();
+    for f in &files {
+        let tile = run_file(f, vec![], false);
+        if tile.code != 0 {
+            report.push(format!("{f}: does not run with default inputs ({})", tile.stderr.lines().next().unwrap_or("")));
+            continue;
+        }
+        let vector = run_file(f, vec![], true);
+        assert_eq!(vector.code, 0, "{f} under --exec vector: {}", vector.stderr);
+        let lowered = vector.stderr.lines().filter(|l| l.starts_with("//   pto.") && !l.contains("tile semantics")).count();
+        assert_eq!(tile.stdout, vector.stdout, "{f}: --exec vector changed the outputs");
+        report.push(format!("{f}: identical outputs, {lowered} tile ops ran as vector programs"));
+    }
+    insta::assert_snapshot!(report.join("\n"));
+}
