@@ -2,7 +2,7 @@
 //! written for; the values the issue states are asserted explicitly, and every output is pinned
 //! by a snapshot (one per program and target).
 
-use pto::cmd::run::{run, RunOptions};
+use pto::cmd::run::{RunOptions, run};
 use pto::{ErrorFormat, TargetName};
 use serde_json::Value;
 use std::path::Path;
@@ -131,15 +131,15 @@ fn row_gather_in_f32_and_f64() {
             for (k, &got) in y.iter().enumerate() {
                 let (i, c) = (k / 16, cols[k] as f64);
                 // X[i, c] = 10000·i + c + 0.1, computed as the program does (c + 0.1, then + row).
-                let want = if f32_rounding {
-                    ((c as f32 + 0.1f32) + 10000.0 * i as f32) as f64
-                } else {
-                    (c + 0.1) + 10000.0 * i as f64
-                };
+                let want = if f32_rounding { ((c as f32 + 0.1f32) + 10000.0 * i as f32) as f64 } else { (c + 0.1) + 10000.0 * i as f64 };
                 let got = if f32_rounding { got as f32 as f64 } else { got };
                 assert_eq!(got, want, "{file} on {t:?}: y[{i}, {}]", k % 16);
             }
-            assert_eq!(if f32_rounding { y[0] as f32 as f64 } else { y[0] }, if f32_rounding { 0.1f32 as f64 } else { 0.1 }, "X[0, 0] = 0.1");
+            assert_eq!(
+                if f32_rounding { y[0] as f32 as f64 } else { y[0] },
+                if f32_rounding { 0.1f32 as f64 } else { 0.1 },
+                "X[0, 0] = 0.1"
+            );
             snapshot(file.trim_end_matches(".as.pto"), t, &out);
         }
     }
@@ -148,7 +148,10 @@ fn row_gather_in_f32_and_f64() {
 #[test]
 fn vector_idioms_elementwise() {
     let v: Vec<i64> = [55, 99, 33, 44, 55, 66, 77, 88, 99, 10].into_iter().chain(11..=32).collect();
-    let names = ["fill0", "fill1", "fill7", "abs", "not", "clamp_hi", "clamp_lo", "add", "sub", "mul", "adds", "subs", "muls", "sub_sat", "mul_sat", "sub_wrap", "shl2", "shr2"];
+    let names = [
+        "fill0", "fill1", "fill7", "abs", "not", "clamp_hi", "clamp_lo", "add", "sub", "mul", "adds", "subs", "muls", "sub_sat", "mul_sat",
+        "sub_wrap", "shl2", "shr2",
+    ];
     for t in BOTH {
         let out = run_seed("idioms_elementwise.as.pto", t, &[("v", "v.json"), ("w", "w.json")], &names);
         assert_eq!(ints(&out, "fill0"), vec![0; 32]);
@@ -222,5 +225,52 @@ fn crop_a_window_of_a_gm_image_into_fixed_point() {
         assert_eq!(ints(&out, "crop"), want);
         assert_eq!(ints(&out, "fixed"), want.iter().map(|p| p * 16).collect::<Vec<_>>(), "q = 12: pixel · 2^(12-8)");
         snapshot("crop_image", t, &out);
+    }
+}
+
+/// The `data` array of `examples/seeds/data/<file>` as integers.
+fn data_ints(file: &str) -> Vec<i64> {
+    let text = std::fs::read_to_string(root().join("examples/seeds/data").join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+    v["data"].as_array().unwrap_or_else(|| panic!("{file}: no data")).iter().map(|x| x.as_i64().expect("integer")).collect()
+}
+
+#[test]
+fn insert_key_payload_pairs_into_an_ascending_list() {
+    let (list, new) = (data_ints("sorted_list.json"), data_ints("new_pairs.json"));
+    let key = |w: &i64| w & 0xFFFF;
+    // The inputs are what the program's comment says: an ascending list with distinct keys, new
+    // pairs in no order, two of them with keys already in the list, the extreme keys 0 and 65535.
+    assert!(list.windows(2).all(|p| key(&p[0]) < key(&p[1])));
+    assert!(new.windows(2).any(|p| key(&p[0]) > key(&p[1])));
+    let shared: Vec<i64> = new.iter().map(key).filter(|k| list.iter().any(|w| key(w) == *k)).collect();
+    assert_eq!(shared.len(), 2);
+    // Reference: a stable sort by key of the list followed by the new pairs, i.e. a new pair goes
+    // after the existing pairs with its key.
+    let mut want: Vec<i64> = list.iter().chain(&new).copied().collect();
+    want.sort_by_key(key);
+    let want_keys: Vec<i64> = want.iter().map(key).collect();
+    let want_payloads: Vec<i64> = want.iter().map(|w| w >> 16).collect();
+    assert_eq!((want_keys[0], want_keys[159]), (0, 65535));
+    for t in BOTH {
+        let out =
+            run_seed("insert_sorted.pto", t, &[("list", "sorted_list.json"), ("new", "new_pairs.json")], &["merged", "keys", "payloads"]);
+        assert_eq!(ints(&out, "merged"), want, "{t:?}: the merged words");
+        let keys = ints(&out, "keys");
+        assert!(keys.windows(2).all(|p| p[0] <= p[1]), "{t:?}: keys ascending");
+        assert_eq!(keys, want_keys);
+        assert_eq!(ints(&out, "payloads"), want_payloads);
+        assert_eq!(out["merged"]["shape"], serde_json::json!([1, 160]));
+        for k in &shared {
+            let at = keys.iter().position(|x| x == k).expect("shared key present");
+            let old = list.iter().find(|w| key(w) == *k).unwrap();
+            let added = new.iter().find(|w| key(w) == *k).unwrap();
+            assert_eq!(
+                (keys[at + 1], ints(&out, "merged")[at], ints(&out, "merged")[at + 1]),
+                (*k, *old, *added),
+                "key {k}: the existing pair first"
+            );
+        }
+        snapshot("insert_sorted", t, &out);
     }
 }
