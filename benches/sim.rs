@@ -65,3 +65,22 @@ fn program_1000_ops_64x64_f32(bencher: divan::Bencher) {
     sim.run().expect("runs");
     bencher.counter(divan::counter::ItemsCount::new(1000usize * 64 * 64)).bench_local(|| sim.run().expect("runs"));
 }
+
+/// Issue "A2A3 vector level", item 5: the same lowered 100-op programs executed with tile
+/// semantics and as A2A3 vector programs (`Sim::exec_vector`); target: vector ≤ 3× tile.
+#[divan::bench(args = ["tadd/tile", "tadd/vector", "trowsum/tile", "trowsum/vector"], sample_count = 20)]
+fn lowered_64x64_f32(bencher: divan::Bencher, case: &str) {
+    let (op, exec) = case.split_once('/').expect("op/exec");
+    let (m, _) = pto_asm::parse(&program(op), pto_ir::FileId(0)).expect("parses");
+    let target = Target::get(TargetId::A2A3);
+    let verified = pto_ir::verify::Verified::new(m).expect("verifies");
+    let (lowered, _) = pto_lower::run(verified, target, Default::default()).expect("lowers");
+    let mut sim = Sim::new(&lowered, target).expect("places");
+    sim.exec_vector = exec == "vector";
+    sim.run().expect("runs");
+    assert!(sim.vector_log.iter().all(|r| r.cost.is_ok()), "every op ran as a vector program");
+    bencher.counter(divan::counter::ItemsCount::new(100usize * 64 * 64)).bench_local(|| {
+        sim.vector_log.clear();
+        sim.run().expect("runs")
+    });
+}

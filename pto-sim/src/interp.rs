@@ -79,6 +79,15 @@ pub struct Sim<'m> {
     pub vector_log: Vec<VectorRecord>,
     /// The vector unit's registers.
     vstate: crate::vector::VectorState,
+    /// The last vector program of each op, with the operands it was lowered for.
+    vcache: std::collections::HashMap<OpId, VectorCache>,
+}
+
+/// What `--exec vector` keeps per op: its operand slots and its last program with the
+/// operands it was lowered for.
+struct VectorCache {
+    slots: Vec<(&'static str, ValueId)>,
+    lowered: Option<(pto_lower::vector::TileOp, pto_lower::vector::ir::Program)>,
 }
 
 /// One tile op executed under `--exec vector`.
@@ -122,6 +131,7 @@ impl<'m> Sim<'m> {
             exec_vector: false,
             vector_log: Vec::new(),
             vstate: Default::default(),
+            vcache: Default::default(),
         };
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
@@ -760,12 +770,27 @@ impl<'m> Sim<'m> {
             Val::Float(f) => Some(Scalar::Float(f)),
             _ => None,
         };
-        let prog = match vector::tile_op(m, op, place, value).and_then(|t| vector::lower(&t)) {
-            Ok(p) => p,
+        if !self.vcache.contains_key(&op) {
+            match vector::operand_slots(m, op) {
+                Ok(slots) => self.vcache.insert(op, VectorCache { slots, lowered: None }),
+                Err(e) => return Ok(Err(e.0)),
+            };
+        }
+        let cache = self.vcache.get_mut(&op).expect("inserted above");
+        let resolved = match vector::resolve(m, op, &cache.slots, place, value) {
+            Ok(t) => t,
             Err(e) => return Ok(Err(e.0)),
         };
-        crate::vector::execute(&mut self.mem, &prog, &mut self.vstate).map_err(|f| trap(m, op, f.0))?;
-        self.log_vector(op, Ok(prog.stats()));
+        if cache.lowered.as_ref().is_none_or(|(t, _)| *t != resolved) {
+            match vector::lower(&resolved) {
+                Ok(p) => cache.lowered = Some((resolved, p)),
+                Err(e) => return Ok(Err(e.0)),
+            }
+        }
+        let prog = &cache.lowered.as_ref().expect("lowered above").1;
+        crate::vector::execute(&mut self.mem, prog, &mut self.vstate).map_err(|f| trap(m, op, f.0))?;
+        let stats = prog.stats();
+        self.log_vector(op, Ok(stats));
         Ok(Ok(()))
     }
 

@@ -9,8 +9,9 @@
 //!
 //! Lane `l` of iteration `k` of an operand with block stride `b` and repeat stride `r` lives at
 //! `addr + 32·(k·r + (l / epb)·b) + (l % epb)·size`, `epb = 32 / size`. Reductions within an
-//! iteration add lanes pairwise (a tree, the documented hardware order); the pto-isa CPU
-//! simulator adds sequentially, so float sums may differ in the last bits.
+//! iteration add lanes as a tree (upper half onto lower half; the hardware's exact adder order is
+//! not documented); the pto-isa CPU simulator adds sequentially, so float sums may differ in
+//! the last bits.
 //!
 //! Instructions whose operands are contiguous (block stride 1, repeat stride 8, whole
 //! iterations or counter mode) and whose destination is identical to or disjoint from each
@@ -19,7 +20,8 @@
 use crate::elem::Elem;
 use crate::family;
 use crate::memory::{Fault, Memory};
-use pto_ir::types::{ElemType, Loc};
+use crate::view::TileView;
+use pto_ir::types::{ElemType, Loc, TileDesc};
 use pto_lower::vector::ir::{self, BinKind, CmpKind, Instr, Mask, Op, Operand, Program, RedKind, Scalar, ScalarKind};
 
 /// The vector unit's special registers.
@@ -111,9 +113,9 @@ fn scalar<T: Elem>(s: Scalar) -> Result<T, Fault> {
     }
 }
 
-fn bin<T: Elem>(k: BinKind, a: T, b: T) -> Result<T, Fault> {
+fn bin_op(k: BinKind) -> family::BinOp {
     use family::BinOp as B;
-    let op = match k {
+    match k {
         BinKind::Add => B::Add,
         BinKind::Sub => B::Sub,
         BinKind::Mul => B::Mul,
@@ -122,13 +124,12 @@ fn bin<T: Elem>(k: BinKind, a: T, b: T) -> Result<T, Fault> {
         BinKind::Min => B::Min,
         BinKind::And => B::And,
         BinKind::Or => B::Or,
-    };
-    family::apply(op, a, b)
+    }
 }
 
-fn with_scalar<T: Elem>(k: ScalarKind, a: T, s: Scalar) -> Result<T, Fault> {
+fn scalar_op(k: ScalarKind) -> family::BinOp {
     use family::BinOp as B;
-    let op = match k {
+    match k {
         ScalarKind::Add => B::Add,
         ScalarKind::Mul => B::Mul,
         ScalarKind::Max => B::Max,
@@ -136,7 +137,23 @@ fn with_scalar<T: Elem>(k: ScalarKind, a: T, s: Scalar) -> Result<T, Fault> {
         ScalarKind::Shl => B::Shl,
         ScalarKind::Shr => B::Shr,
         ScalarKind::ShrRound => B::ShrRound,
-    };
+    }
+}
+
+fn num(s: Scalar) -> Result<family::Num, Fault> {
+    match s {
+        Scalar::Int(i) => Ok(family::Num::I(i)),
+        Scalar::Float(f) => Ok(family::Num::F(f)),
+        Scalar::Unknown => Err(Fault("scalar operand not known".into())),
+    }
+}
+
+fn bin<T: Elem>(k: BinKind, a: T, b: T) -> Result<T, Fault> {
+    family::apply(bin_op(k), a, b)
+}
+
+fn with_scalar<T: Elem>(k: ScalarKind, a: T, s: Scalar) -> Result<T, Fault> {
+    let op = scalar_op(k);
     if matches!(k, ScalarKind::Shl | ScalarKind::Shr | ScalarKind::ShrRound) {
         let n = match s {
             Scalar::Int(n) => n,
@@ -160,14 +177,7 @@ fn compare<T: Elem>(k: CmpKind, a: T, b: T) -> bool {
 }
 
 fn fold<T: Elem>(k: RedKind, mut v: Vec<T>) -> Option<T> {
-    if k != RedKind::Sum {
-        let f = if k == RedKind::Max { T::maximum } else { T::minimum };
-        return v.into_iter().reduce(f);
-    }
-    while v.len() > 1 {
-        v = v.chunks(2).map(|p| if p.len() == 2 { p[0].add(p[1]) } else { p[0] }).collect();
-    }
-    v.pop()
+    (!v.is_empty()).then(|| fold_in_place(k, &mut v))
 }
 
 /// The lane-wise instructions.
@@ -291,57 +301,62 @@ fn fast<T: Elem>(mem: &mut Memory, i: &Instr) -> Result<bool, Fault> {
             return Ok(false);
         }
     }
-    let buf = mem.buffer_mut(Loc::Vec);
-    let Ok(all) = bytemuck::try_cast_slice_mut::<u8, T>(buf) else { return Ok(false) };
-    let idx = |x: &Operand| (x.addr / es) as usize;
-    let n = n as usize;
-    let in_buffer = |x: &Operand| x.addr as usize + n * es as usize <= all.len() * es as usize;
-    if !o[src_range].iter().all(in_buffer) || (dst_contig && !in_buffer(&o[0])) {
+    if !o.iter().all(|x| x.addr as usize + n as usize * es as usize <= mem.buffer_mut(Loc::Vec).len()) {
         return Ok(false);
     }
     if dst_contig {
-        check(&o[0], o[0].addr, n as u64 * es)?;
+        check(&o[0], o[0].addr, n * es)?;
     }
+    // A contiguous run is a 1 x n tile: the tile-level elementwise kernels do the work.
+    let view = |x: &Operand| TileView { loc: Loc::Vec, addr: x.addr, desc: TileDesc::vec(i.dtype, 1, n as u32), vrows: 1, vcols: n as usize };
     match i.op {
-        Op::Bin(kind) => {
-            let (d, a, b) = (idx(&o[0]), idx(&o[1]), idx(&o[2]));
-            for j in 0..n {
-                all[d + j] = bin(kind, all[a + j], all[b + j])?;
-            }
-        }
-        Op::Scalar(kind, s) => {
-            let (d, a) = (idx(&o[0]), idx(&o[1]));
-            for j in 0..n {
-                all[d + j] = with_scalar(kind, all[a + j], s)?;
-            }
-        }
-        Op::Not => {
-            let (d, a) = (idx(&o[0]), idx(&o[1]));
-            for j in 0..n {
-                all[d + j] = T::from_raw_bits(!all[a + j].raw_bits());
-            }
-        }
-        Op::Dup(s) => {
-            let d = idx(&o[0]);
-            all[d..d + n].fill(scalar::<T>(s)?);
-        }
+        Op::Bin(kind) => family::binary(mem, bin_op(kind), &view(&o[1]), &view(&o[2]), &view(&o[0]))?,
+        Op::Scalar(kind, s) => family::binary_scalar(mem, scalar_op(kind), &view(&o[1]), num(s)?, false, &view(&o[0]))?,
+        Op::Not => family::unary(mem, family::UnOp::Not, &view(&o[1]), &view(&o[0]))?,
+        Op::Dup(s) => family::fill(mem, num(s)?, &view(&o[0]))?,
         Op::Reduce { kind, .. } => {
             let lanes = i.lanes() as usize;
-            let a = idx(&o[1]);
-            for (k, chunk) in (0..n).step_by(lanes).enumerate() {
-                let at = o[0].addr + k as u64 * o[0].rep as u64 * es;
-                check(&o[0], at, es)?;
-                if (at / es) as usize >= all.len() {
-                    return Err(Fault(format!("access to byte {at} is outside the Vec buffer")));
+            let mut acc = [T::from_i64(0); 128];
+            for (k, start) in (0..n as usize).step_by(lanes).enumerate() {
+                let len = lanes.min(n as usize - start);
+                let src = mem.slice(Loc::Vec, o[1].addr + (start as u64) * es, len * es as usize)?;
+                match bytemuck::try_cast_slice::<u8, T>(src) {
+                    Ok(typed) => acc[..len].copy_from_slice(typed),
+                    Err(_) => {
+                        for (j, a) in acc.iter_mut().take(len).enumerate() {
+                            *a = T::load(&src[j * es as usize..]);
+                        }
+                    }
                 }
-                let end = (chunk + lanes).min(n);
-                let v = fold(kind, all[a + chunk..a + end].to_vec()).unwrap_or(T::from_i64(0));
-                all[(at / es) as usize] = v;
+                let v = fold_in_place(kind, &mut acc[..len]);
+                let at = o[0].addr + k as u64 * o[0].rep as u64 * es;
+                store(mem, &o[0], at, v)?;
             }
         }
         _ => return Ok(false),
     }
     Ok(true)
+}
+
+/// [`fold`] over a scratch slice, without allocating. Sums add the upper half of the lanes onto
+/// the lower half until one is left (a tree; the order of the hardware's adder tree is not
+/// documented — this is the assumption, stated in `docs/vector.md`).
+fn fold_in_place<T: Elem>(k: RedKind, v: &mut [T]) -> T {
+    if k != RedKind::Sum {
+        let f = if k == RedKind::Max { T::maximum } else { T::minimum };
+        return v.iter().copied().reduce(f).unwrap_or(T::from_i64(0));
+    }
+    // A tree: the upper half is added onto the lower half until one lane is left.
+    let mut len = v.len();
+    while len > 1 {
+        let upper = len.div_ceil(2);
+        let (lo, hi) = v.split_at_mut(upper);
+        for (a, b) in lo.iter_mut().zip(&hi[..len - upper]) {
+            *a = a.add(*b);
+        }
+        len = upper;
+    }
+    v.first().copied().unwrap_or(T::from_i64(0))
 }
 
 /// `vconv`: element type `T` to `U` (floats to integers round half away from zero and

@@ -182,6 +182,17 @@ pub struct Placed {
     pub vcols: u32,
 }
 
+/// The operands of `op` by op-table slot (what [`resolve`] needs; static per op, so callers
+/// that run an op many times compute it once).
+pub fn operand_slots(m: &pto_ir::module::Module, op: pto_ir::module::OpId) -> Result<Vec<(&'static str, pto_ir::module::ValueId)>, NotLowered> {
+    let data = m.op(op);
+    if !is_lowered(data.opcode) {
+        return Err(NotLowered(format!("`{}` has no vector lowering", data.opcode.full_name())));
+    }
+    let (_, bound) = crate::binding::bind(m, op).ok_or_else(|| NotLowered("operands do not fit the op table".into()))?;
+    Ok(bound.iter().map(|b| (b.slot, b.value)).collect())
+}
+
 /// The [`TileOp`] of `op` in `m`: operands bound to their op-table slots, tiles placed by
 /// `place`, scalars valued by `value` (`None`: unknown).
 pub fn tile_op(
@@ -190,23 +201,30 @@ pub fn tile_op(
     place: impl Fn(pto_ir::module::ValueId) -> Option<Placed>,
     value: impl Fn(pto_ir::module::ValueId) -> Option<Scalar>,
 ) -> Result<TileOp, NotLowered> {
+    resolve(m, op, &operand_slots(m, op)?, place, value)
+}
+
+/// [`tile_op`] with the slots already known.
+pub fn resolve(
+    m: &pto_ir::module::Module,
+    op: pto_ir::module::OpId,
+    slots: &[(&'static str, pto_ir::module::ValueId)],
+    place: impl Fn(pto_ir::module::ValueId) -> Option<Placed>,
+    value: impl Fn(pto_ir::module::ValueId) -> Option<Scalar>,
+) -> Result<TileOp, NotLowered> {
     use pto_ir::types::{BLayout, Dim, Loc, SLayout};
     let data = m.op(op);
-    if !is_lowered(data.opcode) {
-        return Err(NotLowered(format!("`{}` has no vector lowering", data.opcode.full_name())));
-    }
-    let (_, bound) = crate::binding::bind(m, op).ok_or_else(|| NotLowered("operands do not fit the op table".into()))?;
     let mut tiles = Vec::new();
     let mut scalar = None;
-    for b in &bound {
-        match m.value_type(b.value).tile() {
+    for &(slot, value_id) in slots {
+        match m.value_type(value_id).tile() {
             Some(t) => {
                 if t.loc != Loc::Vec {
-                    return Err(NotLowered(format!("`{}` is a {} tile; the vector level works on Vec tiles", b.slot, t.loc.name())));
+                    return Err(NotLowered(format!("`{slot}` is a {} tile; the vector level works on Vec tiles", t.loc.name())));
                 }
-                let p = place(b.value).ok_or_else(|| NotLowered(format!("`{}` has no address", b.slot)))?;
+                let p = place(value_id).ok_or_else(|| NotLowered(format!("`{slot}` has no address")))?;
                 tiles.push(VTile {
-                    slot: b.slot,
+                    slot,
                     addr: p.addr,
                     bytes: t.size_bytes(),
                     dtype: t.dtype,
@@ -219,7 +237,7 @@ pub fn tile_op(
                     row_major: t.slayout == SLayout::NoneBox && t.blayout == BLayout::RowMajor,
                 });
             }
-            None if b.slot == "scalar" || scalar.is_none() => scalar = Some(value(b.value).unwrap_or(Scalar::Unknown)),
+            None if slot == "scalar" || scalar.is_none() => scalar = Some(value(value_id).unwrap_or(Scalar::Unknown)),
             None => {}
         }
     }
