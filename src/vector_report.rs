@@ -53,36 +53,54 @@ fn cost(s: &Stats) -> String {
     format!("{} vector instructions, {} repeats{scalar}", s.instructions, s.repeats)
 }
 
-/// The cost table: one row per tile op (`op at line:col`), vector instructions and repeats,
-/// and the total.
-pub fn stats_table(rows: &[(String, String, Result<Stats, String>)]) -> String {
-    let mut out = String::from("// vector cost (A2A3): op, instructions, repeats, scalar loops\n");
+/// One row of the cost table: op, `line:col`, how many times it ran, and its total cost (or
+/// why it ran with tile semantics).
+pub type CostRow = (String, String, u64, Result<Stats, String>);
+
+/// The cost table: one row per tile op (`op at line:col`, executions, vector instructions,
+/// repeats, scalar-pipe loops), and the total.
+pub fn stats_table(rows: &[CostRow]) -> String {
+    let mut out = String::from("// vector cost (A2A3): op, at, runs, instructions, repeats, scalar loops\n");
     let mut total = Stats::default();
-    for (op, at, cost) in rows {
+    for (op, at, runs, cost) in rows {
         match cost {
             Ok(s) => {
                 total += *s;
-                out.push_str(&format!("//   {op:<18} {at:<8} {:>6} {:>8} {:>4}\n", s.instructions, s.repeats, s.scalar_ops));
+                out.push_str(&format!("//   {op:<18} {at:<8} {runs:>5} {:>8} {:>9} {:>5}\n", s.instructions, s.repeats, s.scalar_ops));
             }
-            Err(e) => out.push_str(&format!("//   {op:<18} {at:<8} tile semantics: {e}\n")),
+            Err(e) => out.push_str(&format!("//   {op:<18} {at:<8} {runs:>5} tile semantics: {e}\n")),
         }
     }
-    out.push_str(&format!("//   {:<27} {:>6} {:>8} {:>4}\n", "total", total.instructions, total.repeats, total.scalar_ops));
+    out.push_str(&format!("//   {:<33} {:>8} {:>9} {:>5}\n", "total", total.instructions, total.repeats, total.scalar_ops));
     out
 }
 
 /// Rows of [`stats_table`] for a static listing.
-pub fn listed_rows(sources: &SourceMap, m: &Module, listed: &[Listed]) -> Vec<(String, String, Result<Stats, String>)> {
+pub fn listed_rows(sources: &SourceMap, m: &Module, listed: &[Listed]) -> Vec<CostRow> {
     listed
         .iter()
         .map(|l| {
             let op = m.op(l.op).opcode.full_name().to_string();
-            (op, line_col(sources, m.op_span(l.op)), l.program.as_ref().map(|p| p.stats()).map_err(|e| e.0.clone()))
+            (op, line_col(sources, m.op_span(l.op)), 1, l.program.as_ref().map(|p| p.stats()).map_err(|e| e.0.clone()))
         })
         .collect()
 }
 
-/// Rows of [`stats_table`] for a run under `--exec vector`.
-pub fn run_rows(sources: &SourceMap, log: &[pto_sim::interp::VectorRecord]) -> Vec<(String, String, Result<Stats, String>)> {
-    log.iter().map(|r| (r.op.clone(), line_col(sources, r.span), r.cost.clone())).collect()
+/// Rows of [`stats_table`] for a run under `--exec vector`: one per op in source order, its
+/// executions summed.
+pub fn run_rows(sources: &SourceMap, log: &[pto_sim::interp::VectorRecord]) -> Vec<CostRow> {
+    let mut rows: Vec<(u32, CostRow)> = Vec::new();
+    for r in log {
+        match rows.iter_mut().find(|(start, _)| *start == r.span.start) {
+            Some((_, (_, _, runs, cost))) => {
+                *runs += 1;
+                if let (Ok(total), Ok(s)) = (cost.as_mut(), &r.cost) {
+                    *total += *s;
+                }
+            }
+            None => rows.push((r.span.start, (r.op.clone(), line_col(sources, r.span), 1, r.cost.clone()))),
+        }
+    }
+    rows.sort_by_key(|(start, _)| *start);
+    rows.into_iter().map(|(_, row)| row).collect()
 }
