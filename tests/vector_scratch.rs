@@ -30,12 +30,23 @@ fn run(op: &vector::TileOp, shrink: u64) -> Result<(), String> {
     execute(&mut mem, &prog, &mut VectorState::default()).map_err(|f| f.0)
 }
 
+/// The static footprint check of the program with `tmp` shrunk by `shrink` bytes.
+fn footprint(op: &vector::TileOp, shrink: u64) -> Result<(), String> {
+    let mut op = op.clone();
+    op.tiles.iter_mut().filter(|t| t.slot == "tmp").for_each(|t| t.bytes -= shrink);
+    vector::lower(&op).map_err(|e| e.0)?.verify_addresses(192 * 1024)
+}
+
 fn proves(name: &str, text: &str) {
     let op = scratch_op(text);
     let tmp = op.tile("tmp").unwrap();
     run(&op, 0).unwrap_or_else(|e| panic!("{name}: the chosen tmp ({} B) must suffice: {e}", tmp.bytes));
     let err = run(&op, 32).expect_err(&format!("{name}: a tmp one datablock smaller ({} B) must trap", tmp.bytes - 32));
     assert!(err.contains("out-of-tile access: `tmp`"), "{name}: {err}");
+    // The static check of the footprint agrees with execution.
+    footprint(&op, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let err = footprint(&op, 32).expect_err(&format!("{name}: the footprint check must see the short tmp"));
+    assert!(err.contains("`tmp` touches bytes"), "{name}: {err}");
 }
 
 #[test]
@@ -106,4 +117,5 @@ fn paths_without_scratch_use_leave_tmp_untouched() {
     let prog = vector::lower(&op).unwrap();
     assert!(prog.instrs.iter().all(|i| i.operands.iter().all(|o| o.region.name != "tmp")), "{prog:?}");
     run(&op, 32).expect("tmp is not touched");
+    footprint(&op, 32).expect("tmp is not touched");
 }

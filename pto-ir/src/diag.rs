@@ -114,6 +114,9 @@ diag_classes! {
     LegalOverlappingTiles = "LEGAL_OVERLAPPING_TILES",
     /// A tile address that is misaligned or outside its buffer.
     LegalBadAddress = "LEGAL_BAD_ADDRESS",
+    /// An A2A3 vector instruction of a lowered tile op touches bytes outside one of its
+    /// operand tiles (or outside the Vec buffer).
+    LegalVectorOutOfTile = "LEGAL_VECTOR_OUT_OF_TILE",
     /// A program fault found while simulating.
     SimTrap = "SIM_TRAP",
 }

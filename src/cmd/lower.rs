@@ -114,6 +114,17 @@ pub fn run(opts: &LowerOptions) -> Outcome {
     } else {
         Vec::new()
     };
+    let out_of_tile: Vec<pto_ir::Diagnostic> = listed
+        .iter()
+        .filter_map(|l| {
+            let why = l.out_of_tile.as_ref()?;
+            let d = pto_ir::Diagnostic::error(pto_ir::diag::DiagClass::LegalVectorOutOfTile, lowered.op_span(l.op), format!("on A2A3 the vector program of this op {why}"));
+            Some(d.with_op(lowered.op(l.op).opcode.full_name()))
+        })
+        .collect();
+    if !out_of_tile.is_empty() {
+        return fail(&sources, &out_of_tile);
+    }
     let stdout = match opts.emit {
         Emit::Dps => match print_module(&lowered, &PrintOptions::default()) {
             Ok(t) => t,

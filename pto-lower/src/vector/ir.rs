@@ -424,6 +424,29 @@ impl Program {
         s
     }
 
+    /// Checks that every byte each operand touches lies inside `ub` bytes of the Vec buffer and
+    /// inside the operand's tile: the static counterpart of the executor's traps.
+    pub fn verify_addresses(&self, ub: u64) -> Result<(), String> {
+        for (n, i) in self.instrs.iter().enumerate() {
+            for (k, o) in i.operands.iter().enumerate() {
+                let Some((lo, hi)) = i.footprint(k) else { continue };
+                if hi > ub {
+                    return Err(format!("instruction {n} `{i}`: `{}` reaches byte {hi} of the {ub}-byte Vec buffer", o.region.name));
+                }
+                if !o.region.contains(lo, hi - lo) {
+                    let r = o.region;
+                    return Err(format!(
+                        "instruction {n} `{i}`: `{}` touches bytes [{lo}, {hi}), outside its tile [{}, {})",
+                        r.name,
+                        r.start,
+                        r.start + r.len
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Checks every instruction: repeat in 1..=255 (0 only in counter mode), a non-empty mask
     /// within the lanes of the element type, operand counts. Addresses are checked against
     /// their regions when the program runs (the executor knows every byte it touches).
@@ -432,6 +455,80 @@ impl Program {
             check_instr(i).map_err(|e| format!("instruction {n} `{i}`: {e}"))?;
         }
         Ok(())
+    }
+}
+
+impl Instr {
+    /// Element size of operand `n` (the destination of `vconv` has the target type; offsets of
+    /// `vgather` are u32).
+    fn operand_size(&self, n: usize) -> u64 {
+        match (self.op, n) {
+            (Op::Convert { to }, 0) => to.size_bytes() as u64,
+            (Op::Gather, 1) => 4,
+            _ => self.dtype.size_bytes().max(1) as u64,
+        }
+    }
+
+    /// True when lane `l` of iteration `k` takes part.
+    fn lane_active(&self, k: u64, l: u64) -> bool {
+        match self.mask {
+            Mask::Normal { hi, lo } => {
+                if l < 64 { (lo >> l) & 1 == 1 } else { (hi >> (l - 64)) & 1 == 1 }
+            }
+            Mask::Counter(n) => k * self.lanes() + l < n,
+        }
+    }
+
+    /// The bytes operand `n` touches, as the smallest enclosing range `[lo, hi)`; `None` when
+    /// it touches nothing or its addresses depend on data (the source of `vgather`, the mask
+    /// bytes `vsel` mode 2 reads through CMPMASK).
+    pub fn footprint(&self, n: usize) -> Option<(u64, u64)> {
+        let o = self.operands.get(n)?;
+        let es = self.operand_size(n);
+        let lanes = self.lanes();
+        match self.op {
+            Op::Copy { n_burst, len_burst, src_gap, dst_gap } => {
+                let gap = if n == 0 { dst_gap } else { src_gap } as u64;
+                let last = (n_burst as u64).checked_sub(1)?;
+                return Some((o.addr, o.addr + (last * (len_burst as u64 + gap) + len_burst as u64) * 32));
+            }
+            Op::ScalarReduce { n: count, .. } => return Some((o.addr, o.addr + if n == 0 { es } else { count as u64 * es })),
+            Op::SetCmpMask => return Some((o.addr, o.addr + 16)),
+            Op::Gather if n == 2 => return None,
+            Op::Gather | Op::CmpScalar(..) if n == 0 => {
+                let total = match self.mask {
+                    Mask::Counter(c) => c,
+                    _ => self.repeat as u64 * lanes,
+                };
+                let bytes = if matches!(self.op, Op::Gather) { total * es } else { total.div_ceil(8) };
+                return Some((o.addr, o.addr + bytes));
+            }
+            Op::Gather => {
+                let total = match self.mask {
+                    Mask::Counter(c) => c,
+                    _ => self.repeat as u64 * lanes,
+                };
+                return Some((o.addr, o.addr + total * 4));
+            }
+            _ => {}
+        }
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        for k in 0..self.iterations() {
+            if let (Op::Reduce { group, .. }, 0) = (self.op, n) {
+                let at = if group { o.addr + 32 * k * o.rep as u64 } else { o.addr + k * o.rep as u64 * es };
+                let len = if group { 8 * es } else { es };
+                lo = lo.min(at);
+                hi = hi.max(at + len);
+                continue;
+            }
+            let epb = 32 / es;
+            for l in (0..lanes).filter(|&l| self.lane_active(k, l)) {
+                let at = o.addr + 32 * (k * o.rep as u64 + (l / epb) * o.blk as u64) + (l % epb) * es;
+                lo = lo.min(at);
+                hi = hi.max(at + es);
+            }
+        }
+        (lo < hi).then_some((lo, hi))
     }
 }
 

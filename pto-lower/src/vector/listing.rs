@@ -1,7 +1,8 @@
 //! The vector programs of a whole lowered (Level-3) module, for listings and cost reports
 //! (`pto lower --emit vector`, `--stats`): every tile op with a vector lowering, its operands
 //! placed where the memory plan put them, valid shapes as declared (dynamic ones at their
-//! capacity) and scalars known where they are constants.
+//! capacity) and scalars known where they are constants. Each program's footprint is checked
+//! statically against its operand tiles and the Vec buffer ([`Program::verify_addresses`]).
 
 use super::ir::{Program, Scalar};
 use super::{lower, tile_op, NotLowered, Placed, TileOp};
@@ -21,6 +22,8 @@ pub struct Listed {
     pub tile_op: Result<TileOp, NotLowered>,
     /// Its program.
     pub program: Result<Program, NotLowered>,
+    /// Why the program touches bytes outside an operand tile or the Vec buffer, if it does.
+    pub out_of_tile: Option<String>,
 }
 
 /// The constant value of a scalar, if `v` is the result of an `arith.constant`.
@@ -56,7 +59,9 @@ pub fn list(m: &Module, target: &Target) -> Result<Vec<Listed>, Diagnostics> {
         }
         let resolved = tile_op(m, op, place, |v| constant(m, v));
         let program = resolved.clone().and_then(|t| lower(&t));
-        out.push(Listed { op, tile_op: resolved, program });
+        let ub = target.buffers.iter().find(|b| b.loc == pto_ir::types::Loc::Vec).map_or(0, |b| b.capacity);
+        let out_of_tile = program.as_ref().ok().and_then(|p| p.verify_addresses(ub).err());
+        out.push(Listed { op, tile_op: resolved, program, out_of_tile });
     }
     Ok(out)
 }
