@@ -12,17 +12,29 @@ fn root() -> &'static Path {
 }
 
 /// Runs `examples/seeds/<file>` and returns the JSON outputs (panics with the diagnostics on failure).
+/// `inputs` bind names to files of `examples/seeds/data/`.
 fn run_seed(file: &str, target: TargetName, inputs: &[(&str, &str)], outputs: &[&str]) -> Value {
+    let inputs: Vec<String> = inputs.iter().map(|(n, p)| format!("{n}={}", root().join("examples/seeds/data").join(p).display())).collect();
+    run_seed_with(file, target, inputs, outputs)
+}
+
+/// [`run_seed`] with `--input` arguments as written on the command line (scalars: `k0=32`).
+fn run_seed_with(file: &str, target: TargetName, inputs: Vec<String>, outputs: &[&str]) -> Value {
+    run_seed_exec(file, target, inputs, outputs, false)
+}
+
+/// Runs a seed with tile semantics or (`exec_vector`, A2A3) as A2A3 vector programs.
+fn run_seed_exec(file: &str, target: TargetName, inputs: Vec<String>, outputs: &[&str], exec_vector: bool) -> Value {
     let opts = RunOptions {
         input: root().join("examples/seeds").join(file).display().to_string(),
         target,
-        inputs: inputs.iter().map(|(n, p)| format!("{n}={}", root().join("examples/seeds/data").join(p).display())).collect(),
+        inputs,
         outputs: outputs.iter().map(|s| s.to_string()).collect(),
         output_dir: None,
         full: false,
         trace: false,
         default_inputs: false,
-        exec_vector: false,
+        exec_vector,
         stats: false,
         error_format: ErrorFormat::Human,
     };
@@ -273,4 +285,124 @@ fn insert_key_payload_pairs_into_an_ascending_list() {
         }
         snapshot("insert_sorted", t, &out);
     }
+    // The same program as A2A3 vector programs (where the ops have a vector lowering).
+    let files = [("list", "sorted_list.json"), ("new", "new_pairs.json")];
+    let inputs: Vec<String> = files.iter().map(|(n, p)| format!("{n}={}", root().join("examples/seeds/data").join(p).display())).collect();
+    let vector = run_seed_exec("insert_sorted.pto", TargetName::A2A3, inputs, &["merged", "keys", "payloads"], true);
+    assert_eq!(ints(&vector, "merged"), want, "--exec vector");
+}
+
+/// The quantized product of `quant_matmul*.pto` on `data/quant_{a,b}.json`, computed here with
+/// plain integer loops.
+struct Quant {
+    a: Vec<i64>,
+    b: Vec<i64>,
+    /// M = K = N.
+    size: usize,
+    a_off: i64,
+    b_off: i64,
+    c_off: i64,
+    num: i64,
+    shift: i64,
+}
+
+impl Quant {
+    fn load() -> Quant {
+        Quant {
+            a: data_ints("quant_a.json"),
+            b: data_ints("quant_b.json"),
+            size: 64,
+            a_off: 120,
+            b_off: 133,
+            c_off: 128,
+            num: 1591,
+            shift: 20,
+        }
+    }
+
+    /// `sum_{k0 <= k < k1} (A[i,k] - a_off) (B[k,j] - b_off)`.
+    fn acc(&self, i: usize, j: usize, ks: std::ops::Range<usize>) -> i64 {
+        ks.map(|k| (self.a[i * self.size + k] - self.a_off) * (self.b[k * self.size + j] - self.b_off)).sum()
+    }
+
+    /// `clamp(c_off + round_half_up(acc * num / 2^shift), 0, 255)`.
+    fn requant(&self, acc: i64) -> i64 {
+        (self.c_off + ((acc * self.num + (1 << (self.shift - 1))) >> self.shift)).clamp(0, 255)
+    }
+
+    /// `--input` arguments for the program's matrices, sizes and offsets.
+    fn inputs(&self) -> Vec<String> {
+        let data = root().join("examples/seeds/data");
+        let mut v = vec![format!("a={}", data.join("quant_a.json").display()), format!("b={}", data.join("quant_b.json").display())];
+        for (name, value) in
+            [("m", self.size as i64), ("k", self.size as i64), ("n", self.size as i64), ("a_off", self.a_off), ("b_off", self.b_off)]
+        {
+            v.push(format!("{name}={value}"));
+        }
+        v
+    }
+
+    /// Runs `quant_matmul.pto` (the whole product), optionally under `--exec vector`.
+    fn run_full(&self, exec_vector: bool) -> Value {
+        let mut inputs = self.inputs();
+        inputs.extend([format!("c_off={}", self.c_off), format!("num={}", self.num), format!("shift={}", self.shift)]);
+        run_seed_exec("quant_matmul.pto", TargetName::A2A3, inputs, &[], exec_vector)
+    }
+
+    /// Runs `quant_matmul_block.pto` for the 32x4 block at `(m0, n0)` over `ks`.
+    fn run_block(&self, (m0, n0): (usize, usize), ks: std::ops::Range<usize>) -> Vec<i64> {
+        let mut inputs = self.inputs();
+        inputs.extend([format!("m0={m0}"), format!("n0={n0}"), format!("k0={}", ks.start), format!("k1={}", ks.end)]);
+        let out = run_seed_with("quant_matmul_block.pto", TargetName::A2A3, inputs, &[]);
+        assert_eq!(out["part"]["dtype"], "i32");
+        ints(&out, "part")
+    }
+}
+
+#[test]
+fn quantized_matrix_product_matches_an_integer_reference() {
+    let q = Quant::load();
+    let n = q.size;
+    assert_eq!((q.a.len(), q.b.len()), (n * n, n * n));
+    let acc: Vec<i64> = (0..n * n).map(|x| q.acc(x / n, x % n, 0..n)).collect();
+    let c: Vec<i64> = acc.iter().map(|&x| q.requant(x)).collect();
+    // The data reach both clamps, and stay within the program's precondition |acc * num| < 2^31.
+    assert!(c.contains(&0) && c.contains(&255) && c.iter().any(|&x| x > 0 && x < 255));
+    assert!(acc.iter().all(|&x| (x * q.num).abs() < 1 << 31));
+    let out = q.run_full(false);
+    assert_eq!(ints(&out, "acc"), acc, "the exact offset-corrected product (i32)");
+    assert_eq!(ints(&out, "c"), c, "the requantized product (u8)");
+    assert_eq!(out["c"]["dtype"], "ui8");
+    // The s8 workspaces hold A - 128 and B - 128.
+    assert_eq!(ints(&out, "a_s8"), q.a.iter().map(|x| x - 128).collect::<Vec<_>>());
+    assert_eq!(ints(&out, "b_s8"), q.b.iter().map(|x| x - 128).collect::<Vec<_>>());
+    snapshot("quant_matmul", TargetName::A2A3, &serde_json::json!({"c": out["c"]}));
+    // The same program with its vector ops run as A2A3 vector programs: every GM array equal.
+    assert_eq!(q.run_full(true), out, "--exec vector");
+}
+
+#[test]
+fn quantized_block_kernel_halves_of_k_add_up_to_the_full_product() {
+    let q = Quant::load();
+    let n = q.size;
+    let full = q.run_full(false);
+    let (acc, c) = (ints(&full, "acc"), ints(&full, "c"));
+    let mut pinned = serde_json::Map::new();
+    for (m0, n0) in [(32, 12), (0, 60)] {
+        let lo = q.run_block((m0, n0), 0..n / 2);
+        let hi = q.run_block((m0, n0), n / 2..n);
+        let whole = q.run_block((m0, n0), 0..n);
+        for x in 0..32 * 4 {
+            let (i, j) = (m0 + x / 4, n0 + x % 4);
+            assert_eq!(lo[x], q.acc(i, j, 0..n / 2), "block ({m0}, {n0}), element ({i}, {j}), k in [0, {})", n / 2);
+            assert_eq!(hi[x], q.acc(i, j, n / 2..n), "block ({m0}, {n0}), element ({i}, {j}), k in [{}, {n})", n / 2);
+            assert_eq!(lo[x] + hi[x], acc[i * n + j], "the halves add up to the full product's acc ({i}, {j})");
+            assert_eq!(whole[x], acc[i * n + j], "one run over all of K ({i}, {j})");
+            assert_eq!(q.requant(lo[x] + hi[x]), c[i * n + j], "requantized sum = the full product's C ({i}, {j})");
+        }
+        assert_ne!(lo, hi);
+        pinned.insert(format!("m0={m0},n0={n0},k=0..{}", n / 2), serde_json::json!(lo));
+        pinned.insert(format!("m0={m0},n0={n0},k={}..{n}", n / 2), serde_json::json!(hi));
+    }
+    snapshot("quant_matmul_block", TargetName::A2A3, &Value::Object(pinned));
 }
