@@ -9,7 +9,8 @@ use pto_ir::verify::Verified;
 use pto_lower::{Target, TargetId};
 use pto_sim::Sim;
 use std::fmt::Write;
-use std::path::Path;
+
+mod common;
 
 fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3))
@@ -51,20 +52,8 @@ fn outcome(text: &str, name: &str) -> String {
 
 #[test]
 fn corpus_samples_run_or_say_why_not() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ptoas-samples");
-    let mut files = Vec::new();
-    let mut stack = vec![root.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "pto") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let root = common::corpus_dir();
+    let files = common::pto_files(std::slice::from_ref(&root));
     let mut report = String::new();
     let mut ran = 0;
     for f in &files {

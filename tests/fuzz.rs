@@ -6,27 +6,18 @@
 use proptest::prelude::*;
 use pto_asm::print::{print_module, PrintOptions};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
+mod common;
 use std::sync::OnceLock;
 
 fn corpus() -> &'static Vec<String> {
     static C: OnceLock<Vec<String>> = OnceLock::new();
     C.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ptoas-samples");
         let mut out = Vec::new();
-        let mut stack = vec![root];
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "pto") {
-                    // Keep the property fast: small and medium files only.
-                    if let Ok(t) = std::fs::read_to_string(&p) {
-                        if t.len() < 12_000 {
-                            out.push(t);
-                        }
-                    }
+        for p in common::pto_files(&[common::corpus_dir()]) {
+            // Keep the property fast: small and medium files only.
+            if let Ok(t) = std::fs::read_to_string(&p) {
+                if t.len() < 12_000 {
+                    out.push(t);
                 }
             }
         }

@@ -2,24 +2,12 @@
 //! must accept and reject the same texts. Checked on every corpus and conformance file, and
 //! on systematic truncations and line deletions of them.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+mod common;
 
 fn inputs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut out = Vec::new();
-    let mut stack = vec![root.join("../shared/corpus/ptoas-samples"), root.join("tests/conformance"), root.join("examples")];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "pto") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    common::pto_files(&[common::corpus_dir(), common::root().join("tests/conformance"), common::root().join("examples")])
 }
 
 fn agree(text: &str, what: &str) {

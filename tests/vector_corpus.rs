@@ -11,7 +11,8 @@ use pto_lower::{Target, TargetId};
 use pto_sim::{Sim, TileData};
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::path::Path;
+
+mod common;
 
 struct Run {
     outputs: Vec<(String, TileData)>,
@@ -107,26 +108,12 @@ fn close(a: &TileData, b: &TileData) -> bool {
 
 #[test]
 fn corpus_kernels_compute_the_same_with_vector_programs() {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let root = here.join("..");
-    let mut files = Vec::new();
-    let mut stack = vec![root.join("shared/corpus/ptoas-samples"), here.join("tests/conformance")];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "pto") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let (here, corpus) = (common::root(), common::corpus_dir());
+    let files = common::pto_files(&[corpus.clone(), here.join("tests/conformance")]);
     let mut report = String::new();
     let mut failures = Vec::new();
     let (mut compared, mut vectorized) = (0, 0);
     for f in &files {
-        let corpus = root.join("shared/corpus/ptoas-samples");
         let name = f.strip_prefix(&corpus).or_else(|_| f.strip_prefix(here)).map(|p| p.display().to_string()).unwrap_or_default();
         let text = std::fs::read_to_string(f).expect("readable");
         let Ok((module, _)) = pto_asm::parse(&text, pto_ir::FileId(0)) else { continue };

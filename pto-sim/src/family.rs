@@ -610,47 +610,8 @@ pub enum ExpandOp {
     ExpDif,
 }
 
-/// Comparison modes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Cmp {
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-}
-
-impl Cmp {
-    /// From the `#pto<cmp ...>` value name.
-    pub fn parse(s: &str) -> Option<Cmp> {
-        Some(match s {
-            "eq" => Cmp::Eq,
-            "ne" => Cmp::Ne,
-            "lt" => Cmp::Lt,
-            "le" => Cmp::Le,
-            "gt" => Cmp::Gt,
-            "ge" => Cmp::Ge,
-            _ => return None,
-        })
-    }
-    fn test<T: Elem>(self, a: T, b: T) -> bool {
-        match self {
-            Cmp::Eq => a == b,
-            Cmp::Ne => a != b,
-            Cmp::Lt => a < b,
-            Cmp::Le => a <= b,
-            Cmp::Gt => a > b,
-            Cmp::Ge => a >= b,
-        }
-    }
-}
+/// Comparison modes (`#pto<cmp ...>`): the vector level's, so both levels compare alike.
+pub use pto_lower::vector::ir::CmpKind as Cmp;
 
 /// Packed comparison mask: bit `j % 8` of byte `(i, j / 8)` of `dst` is `a[i,j] cmp b` (LSB
 /// first); the whole valid region of `dst` is zeroed first, columns beyond `a`'s valid width

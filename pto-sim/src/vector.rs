@@ -22,7 +22,7 @@ use crate::family;
 use crate::memory::{Fault, Memory};
 use crate::view::TileView;
 use pto_ir::types::{ElemType, Loc, TileDesc};
-use pto_lower::vector::ir::{self, BinKind, CmpKind, Instr, Mask, Op, Operand, Program, RedKind, Scalar, ScalarKind};
+use pto_lower::vector::ir::{self, BinKind, Instr, Mask, Op, Operand, Program, RedKind, Scalar, ScalarKind};
 
 /// The vector unit's special registers.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -165,17 +165,6 @@ fn with_scalar<T: Elem>(k: ScalarKind, a: T, s: Scalar) -> Result<T, Fault> {
     family::apply(op, a, scalar::<T>(s)?)
 }
 
-fn compare<T: Elem>(k: CmpKind, a: T, b: T) -> bool {
-    match k {
-        CmpKind::Eq => a == b,
-        CmpKind::Ne => a != b,
-        CmpKind::Lt => a < b,
-        CmpKind::Le => a <= b,
-        CmpKind::Gt => a > b,
-        CmpKind::Ge => a >= b,
-    }
-}
-
 fn fold<T: Elem>(k: RedKind, mut v: Vec<T>) -> Option<T> {
     (!v.is_empty()).then(|| fold_in_place(k, &mut v))
 }
@@ -215,7 +204,7 @@ fn lanes<T: Elem>(mem: &mut Memory, i: &Instr, st: &mut VectorState) -> Result<(
                 let base = o[0].addr + k * bytes;
                 let mut bits = vec![0u8; bytes as usize];
                 for l in 0..lanes {
-                    if active(i.mask, k, l, lanes) && compare(kind, load::<T>(mem, &o[1], addr(1, l))?, s) {
+                    if active(i.mask, k, l, lanes) && kind.test(load::<T>(mem, &o[1], addr(1, l))?, s) {
                         bits[(l / 8) as usize] |= 1 << (l % 8);
                     }
                 }
@@ -225,7 +214,7 @@ fn lanes<T: Elem>(mem: &mut Memory, i: &Instr, st: &mut VectorState) -> Result<(
             Op::Cmp(kind) => {
                 let (mut lo, mut hi) = (0u64, 0u64);
                 for l in 0..lanes {
-                    if active(i.mask, k, l, lanes) && compare(kind, load::<T>(mem, &o[0], addr(0, l))?, load::<T>(mem, &o[1], addr(1, l))?) {
+                    if active(i.mask, k, l, lanes) && kind.test(load::<T>(mem, &o[0], addr(0, l))?, load::<T>(mem, &o[1], addr(1, l))?) {
                         if l < 64 { lo |= 1 << l } else { hi |= 1 << (l - 64) }
                     }
                 }

@@ -211,6 +211,18 @@ impl CmpKind {
         })
     }
 
+    /// `a cmp b` (IEEE comparisons for floats: every mode but NE is false with a NaN).
+    pub fn test<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            CmpKind::Eq => a == b,
+            CmpKind::Ne => a != b,
+            CmpKind::Lt => a < b,
+            CmpKind::Le => a <= b,
+            CmpKind::Gt => a > b,
+            CmpKind::Ge => a >= b,
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             CmpKind::Eq => "eq",

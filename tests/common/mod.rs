@@ -1,0 +1,33 @@
+//! Shared by the root package's tests: where the inputs are.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The repository root.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The PTOAS samples (`../shared/corpus/ptoas-samples`).
+pub fn corpus_dir() -> PathBuf {
+    root().join("../shared/corpus/ptoas-samples")
+}
+
+/// Every `.pto` file below `dirs`, sorted.
+pub fn pto_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = dirs.to_vec();
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "pto") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
