@@ -406,3 +406,58 @@ fn quantized_block_kernel_halves_of_k_add_up_to_the_full_product() {
     }
     snapshot("quant_matmul_block", TargetName::A2A3, &Value::Object(pinned));
 }
+
+/// Per row `i < rows` of a row-major `rows x cols` (capacity) array with `valid` columns: the
+/// indices `offset + i*cols + j` of the valid columns whose value `keep`s the row's threshold.
+fn compare_gather_reference(
+    data: &[f64],
+    cols: usize,
+    valid: usize,
+    thresholds: &[i64],
+    offset: i64,
+    keep: impl Fn(f64, f64) -> bool,
+) -> Vec<Vec<i64>> {
+    thresholds
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| (0..valid).filter(|&j| keep(data[i * cols + j], k as f64)).map(|j| offset + (i * cols + j) as i64).collect())
+        .collect()
+}
+
+#[test]
+fn compare_gather_selects_indices_above_and_equal_to_row_thresholds() {
+    let floats_of = |file: &str| -> Vec<f64> {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(root().join("examples/seeds/data").join(file)).unwrap()).unwrap();
+        v["data"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+    };
+    let scores = floats_of("scores.json");
+    let labels: Vec<f64> = data_ints("labels.json").iter().map(|&x| x as f64).collect();
+    let (limits, wanted) = (data_ints("limits.json"), data_ints("wanted.json"));
+    let above = compare_gather_reference(&scores, 64, 50, &limits[..4], 256, |x, k| x > k);
+    let hits = compare_gather_reference(&labels, 32, 32, &wanted[..4], 0, |x, k| x == k);
+    // What the program's comment promises about the data: ties with the limits are excluded,
+    // junk beyond the valid columns would be taken if read, row 3 is empty in both.
+    assert_eq!((scores[5], scores[64 + 9], scores[128]), (6.0, 7.0, 8.0));
+    assert!(!above[0].contains(&(256 + 5)) && !above[1].contains(&(256 + 64 + 9)) && !above[2].contains(&(256 + 128)));
+    assert!(scores[50..64].iter().all(|&x| x > 10.0));
+    assert!(above[3].is_empty() && hits[3].is_empty() && above[..3].iter().chain(&hits[..3]).all(|r| !r.is_empty()));
+    for t in BOTH {
+        let inputs = [("scores", "scores.json"), ("limits", "limits.json"), ("labels", "labels.json"), ("wanted", "wanted.json")];
+        let out = run_seed("compare_gather.pto", t, &inputs, &["above", "n_above", "hits", "n_hits"]);
+        for (name, count, want, width) in [("above", "n_above", &above, 64), ("hits", "n_hits", &hits, 32)] {
+            let (got, n) = (ints(&out, name), ints(&out, count));
+            for (i, row) in want.iter().enumerate() {
+                assert_eq!(n[i], row.len() as i64, "{t:?}: {count}[{i}]");
+                assert_eq!(&got[i * width..i * width + row.len()], &row[..], "{t:?}: {name} row {i}");
+                assert!(
+                    got[i * width + row.len()..(i + 1) * width].iter().all(|&x| x == -1),
+                    "{t:?}: the rest of {name} row {i} is untouched"
+                );
+            }
+        }
+        assert_eq!(&ints(&out, "above")[..4], &[256, 259, 265, 266]);
+        assert_eq!(ints(&out, "n_above")[..4], [17, 14, 6, 0]);
+        assert_eq!(ints(&out, "n_hits")[..4], [6, 7, 4, 0]);
+        snapshot("compare_gather", t, &out);
+    }
+}

@@ -1,5 +1,5 @@
-//! Gather and sort families: `tgather` (index and mask-pattern forms), `tgatherb` (one byte
-//! offset per 32-byte block), `tsort32` and `tmrgsort` (descending value-index pairs).
+//! Gather and sort families: `tgather` (index, mask-pattern and compare forms), `tgatherb` (one
+//! byte offset per 32-byte block), `tsort32` and `tmrgsort` (descending value-index pairs).
 //!
 //! Semantics follow the pto-isa CPU simulator (the golden oracle, `include/pto/cpu/`):
 //! * index gather: `dst[i,j] = src.flat[idx[i,j]]`, the flat index running over the source's
@@ -7,6 +7,12 @@
 //! * mask gather: for every valid source row, the columns the pattern selects (`P0101`: even
 //!   columns, `P1010`: odd, `P0001`/`P0010`/`P0100`/`P1000`: column ≡ 0/1/2/3 mod 4, `P1111`:
 //!   all) are written as one compacted stream from `dst` storage element 0;
+//! * compare gather (no CPU-sim model; the A2A3 implementation, `a2a3/TGather.hpp`): for every
+//!   valid source row `i`, the indices `offset + i*Cols + j` (`Cols` = the source's capacity
+//!   width, as the flat index of the index form) of the valid columns `j` whose element is GT /
+//!   EQ the row's threshold, ascending, compacted from `dst[i, 0]`; their count is element `i`
+//!   (storage order) of `cdst`. The threshold of row `i` is element `i` (storage order) of `k`,
+//!   converted to the source type; the rest of each dst row is left as it was;
 //! * block gather: dst row `r`, block `b` = the 32 bytes at byte offset `offsets[r,b]` from the
 //!   source base. An offset whose block leaves the source tile is a trap here (the CPU sim
 //!   silently leaves that block unwritten);
@@ -17,7 +23,7 @@
 
 use crate::dispatch;
 use crate::elem::Elem;
-use crate::family::{storage, unsupported};
+use crate::family::{storage, unsupported, Cmp};
 use crate::memory::{Fault, Memory};
 use crate::view::TileView;
 use pto_ir::types::{BLayout, SLayout};
@@ -114,6 +120,75 @@ pub fn gather_mask(mem: &mut Memory, pattern: &str, src: &TileView, dst: &TileVi
         }
     }
     Ok(())
+}
+
+/// Byte offset of element `i` of `v` in storage order (`i` < capacity).
+fn storage_element(v: &TileView, i: usize, what: &str) -> Result<usize, Fault> {
+    let capacity = v.desc.rows as usize * v.desc.cols as usize;
+    if i >= capacity {
+        return Err(Fault(format!("{what} holds {capacity} elements; element {i} is needed (one per source row)")));
+    }
+    Ok(i * v.elem_size())
+}
+
+/// Compare gather (see the module doc): `dst` row `i` = the indices of the columns of source
+/// row `i` that compare `cmp` (GT or EQ) with `k`'s element `i`, `cdst`'s element `i` = their
+/// count.
+pub fn gather_compare(mem: &mut Memory, src: &TileView, k: &TileView, cmp: Cmp, offset: i64, dst: &TileView, cdst: &TileView) -> Result<(), Fault> {
+    let keep_gt = match cmp {
+        Cmp::Gt => true,
+        Cmp::Eq => false,
+        other => return Err(Fault(format!("the compare form of tgather takes cmpMode GT or EQ, not {other:?}"))),
+    };
+    require_row_major(dst, "the compare gather destination")?;
+    if dst.desc.dtype.size_bytes() != 4 || dst.desc.dtype.is_float() {
+        return Err(Fault(format!("the compare gather writes 32-bit integer indices, not {}", dst.desc.dtype)));
+    }
+    if (dst.desc.rows as usize) < src.vrows {
+        return Err(Fault(format!("the destination has {} rows for {} source rows", dst.desc.rows, src.vrows)));
+    }
+    // The thresholds, as (integer, float) values of k's elements 0..rows in storage order.
+    let ks = storage(mem, k)?;
+    let thresholds: Vec<(i64, f64)> = dispatch!(k.desc.dtype, K => {
+        (0..src.vrows)
+            .map(|i| storage_element(k, i, "the threshold tile `k`").map(|at| K::load(&ks[at..])).map(|x| (x.to_i64(), x.to_f64())))
+            .collect::<Result<_, _>>()?
+    }, _ => return Err(unsupported(k)));
+    let k_float = k.desc.dtype.is_float();
+    let cols = src.desc.cols as i64;
+    let rows: Vec<Vec<i64>> = dispatch!(src.desc.dtype, T => {
+        let s = storage(mem, src)?;
+        thresholds.iter().enumerate().map(|(i, &(ki, kf))| {
+            let t = if k_float { T::from_f64(kf) } else { T::from_i64(ki) };
+            (0..src.vcols)
+                .filter(|&j| {
+                    let x = T::load(&s[src.offset(i, j) * T::SIZE..]);
+                    if keep_gt { x > t } else { x == t }
+                })
+                .map(|j| offset + i as i64 * cols + j as i64)
+                .collect()
+        }).collect()
+    }, _ => return Err(unsupported(src)));
+    let width = dst.desc.cols as usize;
+    if let Some((i, r)) = rows.iter().enumerate().find(|(_, r)| r.len() > width) {
+        return Err(Fault(format!("row {i} has {} matching elements; a destination row holds {width}", r.len())));
+    }
+    let counts: Vec<usize> = (0..rows.len()).map(|i| storage_element(cdst, i, "the count tile `cdst`")).collect::<Result<_, _>>()?;
+    dispatch!(dst.desc.dtype, U => {
+        let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+        for (i, r) in rows.iter().enumerate() {
+            for (j, &index) in r.iter().enumerate() {
+                U::from_i64(index).store(&mut d[dst.offset(i, j) * U::SIZE..]);
+            }
+        }
+    }, _ => return Err(unsupported(dst)));
+    dispatch!(cdst.desc.dtype, C => {
+        let c = mem.slice_mut(cdst.loc, cdst.addr, cdst.size_bytes() as usize)?;
+        for (r, &at) in rows.iter().zip(&counts) {
+            C::from_i64(r.len() as i64).store(&mut c[at..]);
+        }
+        Ok(())
+    }, _ => Err(unsupported(cdst)))
 }
 
 /// Block gather: 32 bytes per destination block from `src + offsets[r, b]`.
@@ -300,4 +375,73 @@ pub fn merge_sort_lists(mem: &mut Memory, lists: &[TileView], stop_at_exhausted:
         }
         Ok(())
     }, _ => Err(unsupported(first)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pto_ir::types::{Dim, ElemType, TileDesc};
+
+    /// A row-major Vec tile at `addr` with `valid` columns.
+    fn tile(dtype: ElemType, rows: u32, cols: u32, valid_cols: usize, addr: u64) -> TileView {
+        let desc = TileDesc { valid_cols: Dim::Static(valid_cols as u32), ..TileDesc::vec(dtype, rows, cols) };
+        TileView { loc: desc.loc, addr, desc, vrows: rows as usize, vcols: valid_cols }
+    }
+
+    fn put<T: Elem>(mem: &mut Memory, v: &TileView, vals: &[T]) {
+        let s = mem.slice_mut(v.loc, v.addr, v.size_bytes() as usize).unwrap();
+        for (k, x) in vals.iter().enumerate() {
+            x.store(&mut s[k * T::SIZE..]);
+        }
+    }
+
+    fn get<T: Elem>(mem: &Memory, v: &TileView) -> Vec<T> {
+        let s = storage(mem, v).unwrap();
+        (0..v.desc.rows as usize * v.desc.cols as usize).map(|k| T::load(&s[k * T::SIZE..])).collect()
+    }
+
+    /// f16 scores 2x16 (12 valid columns, 99 beyond), u32 thresholds 2 and 1.
+    fn setup(mem: &mut Memory) -> (TileView, TileView, TileView, TileView) {
+        let (src, k) = (tile(ElemType::F16, 2, 16, 12, 0), tile(ElemType::U32, 1, 8, 8, 64));
+        let (dst, cdst) = (tile(ElemType::U32, 2, 16, 16, 128), tile(ElemType::U32, 1, 8, 8, 256));
+        // ((5j + i) mod 7) / 2: row 0 = 0 2.5 1.5 .5 3 2 1 0 2.5 1.5 .5 3, row 1 = .5 3 2 1 0 2.5 1.5 .5 3 2 1 0.
+        let row = |i: usize| (0..16).map(move |j| half::f16::from_f32(if j >= 12 { 99.0 } else { ((j * 5 + i) % 7) as f32 * 0.5 }));
+        put(mem, &src, &row(0).chain(row(1)).collect::<Vec<_>>());
+        put(mem, &k, &[2u32, 1, 0, 0, 0, 0, 0, 0]);
+        put(mem, &dst, &[7u32; 32]);
+        (src, k, dst, cdst)
+    }
+
+    #[test]
+    fn compare_gather_keeps_ascending_indices_and_counts() {
+        let mut mem = Memory::new(pto_lower::Target::get(pto_lower::TargetId::A2A3));
+        let (src, k, dst, cdst) = setup(&mut mem);
+        gather_compare(&mut mem, &src, &k, Cmp::Gt, 100, &dst, &cdst).unwrap();
+        // > 2 in row 0 at j = 1, 4, 8, 11 (not the 2.0 at j = 5); > 1 in row 1 at j = 1, 2, 5, 6,
+        // 8, 9; index = 100 + 16 i + j; the rest of each row keeps its 7s.
+        let d = get::<u32>(&mem, &dst);
+        assert_eq!(&d[..5], &[101, 104, 108, 111, 7]);
+        assert_eq!(&d[16..23], &[117, 118, 121, 122, 124, 125, 7]);
+        assert_eq!(&get::<u32>(&mem, &cdst)[..2], &[4, 6]);
+        // EQ: 2.0 in row 0 at j = 5, 1.0 in row 1 at j = 3, 10.
+        gather_compare(&mut mem, &src, &k, Cmp::Eq, 0, &dst, &cdst).unwrap();
+        let d = get::<u32>(&mem, &dst);
+        assert_eq!((&d[..2], &d[16..19]), (&[5u32, 104][..], &[19u32, 26, 121][..]));
+        assert_eq!(&get::<u32>(&mem, &cdst)[..2], &[1, 2]);
+    }
+
+    #[test]
+    fn compare_gather_faults_instead_of_overflowing() {
+        let mut mem = Memory::new(pto_lower::Target::get(pto_lower::TargetId::A2A3));
+        let (src, k, dst, cdst) = setup(&mut mem);
+        let err = |r: Result<(), Fault>| r.unwrap_err().0;
+        assert!(err(gather_compare(&mut mem, &src, &k, Cmp::Lt, 0, &dst, &cdst)).contains("GT or EQ"));
+        let narrow = tile(ElemType::U32, 2, 4, 4, 128);
+        assert_eq!(err(gather_compare(&mut mem, &src, &k, Cmp::Gt, 0, &narrow, &cdst)), "row 1 has 6 matching elements; a destination row holds 4");
+        let one = tile(ElemType::U32, 1, 1, 1, 256);
+        assert!(err(gather_compare(&mut mem, &src, &one, Cmp::Gt, 0, &dst, &cdst)).contains("element 1 is needed"));
+        assert!(err(gather_compare(&mut mem, &src, &k, Cmp::Gt, 0, &dst, &one)).contains("the count tile `cdst` holds 1 elements"));
+        let floats = tile(ElemType::F32, 2, 16, 16, 128);
+        assert!(err(gather_compare(&mut mem, &src, &k, Cmp::Gt, 0, &floats, &cdst)).contains("32-bit integer indices"));
+    }
 }

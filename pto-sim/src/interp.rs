@@ -859,7 +859,18 @@ impl<'m> Sim<'m> {
         let need = |name: &str| slot(name).ok_or_else(|| trap(m, op, format!("missing tile operand `{name}`")));
         let mem = &mut self.mem;
         let r = match data.opcode {
-            Opcode::TGather if slot("k").is_some() => return Err(not_yet()),
+            Opcode::TGather if slot("k").is_some() => {
+                let cmp = match data.attr("cmpMode").and_then(|a| a.as_enum("cmp")) {
+                    Some(c) => family::Cmp::parse(c).ok_or_else(|| trap(m, op, format!("unknown cmpMode `{c}`")))?,
+                    None => family::Cmp::Eq,
+                };
+                let offset = match data.attr("offset") {
+                    Some(Attr::Int(i, _)) => *i,
+                    None => 0,
+                    Some(_) => return Err(trap(m, op, "`offset` must be an integer")),
+                };
+                gather_sort::gather_compare(mem, &need("src")?, &need("k")?, cmp, offset, &dst, &need("cdst")?)
+            }
             Opcode::TGather => match data.attr("maskPattern").and_then(|a| a.as_enum("mask_pattern")) {
                 Some(p) => gather_sort::gather_mask(mem, p, &need("src")?, &dst),
                 None => gather_sort::gather_index(mem, &need("src")?, &need("indices")?, &dst),
