@@ -45,3 +45,21 @@ pub fn tadd_tmax_kernel_spelled(n: usize, spelling: Spelling) -> String {
     s.push_str("    return\n  }\n}\n");
     s
 }
+
+/// A Level-1 PTO-AS program of `n` chained row softmaxes on a 16x64 f32 tile (`trowmax`,
+/// `trowexpandsub`, `texp`, `trowsum`, `trowexpanddiv`, each step reading the previous result):
+/// every pass has work to do — bufferization of 5n values, 2n scratch tiles on A2A3, planning
+/// of short live ranges.
+pub fn softmax_chain(n: usize) -> String {
+    let mut s = String::with_capacity(300 * n + 64);
+    s.push_str(".arg %y0 : !pto.tile<16x64xf32>\n");
+    for i in 0..n {
+        let (x, y) = (format!("%y{i}"), format!("%y{}", i + 1));
+        let _ = writeln!(s, "%m{i} = trowmax {x} : !pto.tile<16x1xf32, blayout=col_major>");
+        let _ = writeln!(s, "%d{i} = trowexpandsub {x}, %m{i} : !pto.tile<16x64xf32>");
+        let _ = writeln!(s, "%e{i} = texp %d{i} : !pto.tile<16x64xf32>");
+        let _ = writeln!(s, "%s{i} = trowsum %e{i} : !pto.tile<16x1xf32, blayout=col_major>");
+        let _ = writeln!(s, "{y} = trowexpanddiv %e{i}, %s{i} : !pto.tile<16x64xf32>");
+    }
+    s
+}

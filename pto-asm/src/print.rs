@@ -38,7 +38,8 @@ pub fn print_module(m: &Module, opts: &PrintOptions) -> Result<String, PrintErro
             "this module is in destination-passing style (Level 2/3); only Level-1 programs convert between `as` and `ssa`".into(),
         ));
     }
-    let mut p = Printer { m, form, out: String::new(), names: Vec::new() };
+    let top_ops = m.body.and_then(|body| m.region(body).blocks.first()).map(|&b| m.block(b).ops.iter().copied().collect()).unwrap_or_default();
+    let mut p = Printer { m, form, out: String::new(), names: Vec::new(), top_ops };
     p.assign_names();
     if let Some(body) = m.body {
         let blocks = &m.region(body).blocks;
@@ -60,6 +61,8 @@ struct Printer<'m> {
     form: TextForm,
     out: String,
     names: Vec<String>,
+    /// The ops of the module's top-level block (PTO-AS `.const` lines live there).
+    top_ops: HashSet<OpId>,
 }
 
 /// Ops whose attribute dictionary sits inside `ins(...)` in DPS form (PTOAS custom formats).
@@ -354,8 +357,7 @@ impl<'m> Printer<'m> {
     }
 
     fn in_top_block(&self, id: OpId) -> bool {
-        let Some(body) = self.m.body else { return false };
-        self.m.region(body).blocks.first().is_some_and(|&b| self.m.block(b).ops.contains(&id))
+        self.top_ops.contains(&id)
     }
 
     fn tile_op(&mut self, id: OpId) {

@@ -22,6 +22,7 @@ use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics, Span};
 use pto_ir::module::{BlockId, Module, OpData, OpId, Payload, ValueDef, ValueId};
 use pto_ir::ops::Opcode;
 use pto_ir::types::{ElemType, Loc, Type};
+use std::collections::HashMap;
 
 /// One tile buffer and its placement.
 #[derive(Clone, Debug, PartialEq)]
@@ -169,24 +170,36 @@ fn check_written(tiles: &[Placement], target: &Target, diags: &mut Diagnostics) 
             diags.push(d);
         }
     }
-    for (i, a) in tiles.iter().enumerate() {
-        for b in &tiles[i + 1..] {
+    // Sweep in start order, keeping the tiles still live; conflicts are reported in tile order.
+    let mut written: Vec<usize> = (0..tiles.len()).filter(|&i| tiles[i].addr.is_some()).collect();
+    written.sort_by_key(|&i| (tiles[i].start, i));
+    let mut live: Vec<usize> = Vec::new();
+    let mut conflicts: Vec<(usize, usize)> = Vec::new();
+    for &j in &written {
+        live.retain(|&i| tiles[i].end >= tiles[j].start);
+        for &i in &live {
+            let (a, b) = (&tiles[i], &tiles[j]);
             // Two handles at the same base address are one buffer seen twice (PTOAS emits such
             // aliases, e.g. a loop-carried `%x_mv` written through a second `alloc_tile` at
             // `%x`'s address); a partial overlap is a real conflict.
-            let alias = a.addr == b.addr;
-            if !alias && a.overlaps_in_time(b) && a.overlaps_in_space(b) {
-                let (aa, ba) = (a.addr.unwrap_or(0), b.addr.unwrap_or(0));
-                let d = Diagnostic::error(
-                    DiagClass::LegalOverlappingTiles,
-                    b.span,
-                    format!("tiles `%{}` and `%{}` are live at the same time and overlap in {}", a.name, b.name, target.buffer(a.loc).name),
-                )
-                .with_expected("disjoint byte ranges".to_string(), format!("[{aa}, {}) and [{ba}, {})", aa + a.size, ba + b.size))
-                .with_label(a.span, format!("`%{}` allocated here", a.name));
-                diags.push(d);
+            if a.addr != b.addr && a.overlaps_in_time(b) && a.overlaps_in_space(b) {
+                conflicts.push((i.min(j), i.max(j)));
             }
         }
+        live.push(j);
+    }
+    conflicts.sort_unstable();
+    for (i, j) in conflicts {
+        let (a, b) = (&tiles[i], &tiles[j]);
+        let (aa, ba) = (a.addr.unwrap_or(0), b.addr.unwrap_or(0));
+        let d = Diagnostic::error(
+            DiagClass::LegalOverlappingTiles,
+            b.span,
+            format!("tiles `%{}` and `%{}` are live at the same time and overlap in {}", a.name, b.name, target.buffer(a.loc).name),
+        )
+        .with_expected("disjoint byte ranges".to_string(), format!("[{aa}, {}) and [{ba}, {})", aa + a.size, ba + b.size))
+        .with_label(a.span, format!("`%{}` allocated here", a.name));
+        diags.push(d);
     }
 }
 
@@ -195,14 +208,20 @@ fn place(tiles: &mut [Placement], target: &Target, diags: &mut Diagnostics) {
     let mut order: Vec<usize> = (0..tiles.len()).filter(|&i| tiles[i].addr.is_none()).collect();
     // Arguments (which start first) are placed first, then by start position, larger first.
     order.sort_by_key(|&i| (tiles[i].start, std::cmp::Reverse(tiles[i].size), i));
+    // Tiles with a written address may start anywhere; the ones placed here start in order,
+    // so the earlier ones still live are those whose range reaches the current start.
+    let fixed: Vec<usize> = (0..tiles.len()).filter(|&i| tiles[i].addr.is_some()).collect();
+    let mut placed_live: Vec<usize> = Vec::new();
     let mut reported: Vec<Loc> = Vec::new();
     for i in order {
         let buf = target.buffer(tiles[i].loc);
-        let mut busy: Vec<(u64, u64)> = tiles
+        placed_live.retain(|&j| tiles[j].end >= tiles[i].start);
+        let mut busy: Vec<(u64, u64)> = fixed
             .iter()
-            .enumerate()
-            .filter(|&(j, o)| j != i && o.addr.is_some() && o.overlaps_in_time(&tiles[i]))
-            .map(|(_, o)| (o.addr.unwrap_or(0), o.addr.unwrap_or(0) + o.size))
+            .chain(&placed_live)
+            .map(|&j| &tiles[j])
+            .filter(|o| o.overlaps_in_time(&tiles[i]))
+            .map(|o| (o.addr.unwrap_or(0), o.addr.unwrap_or(0) + o.size))
             .collect();
         busy.sort();
         let mut addr = 0u64;
@@ -220,6 +239,7 @@ fn place(tiles: &mut [Placement], target: &Target, diags: &mut Diagnostics) {
             continue;
         }
         tiles[i].addr = Some(addr);
+        placed_live.push(i);
     }
 }
 
@@ -255,6 +275,7 @@ fn overflow(tiles: &[Placement], failed: usize, target: &Target) -> Diagnostic {
 fn write_addresses(m: &mut Module, tiles: &[Placement]) -> bool {
     let mut changed = false;
     let i64_ty = m.intern(Type::Scalar(ElemType::I64));
+    let addr_of: HashMap<ValueId, u64> = tiles.iter().filter_map(|t| Some((t.value, t.addr?))).collect();
     let blocks: Vec<BlockId> = (0..m.blocks.len() as u32).map(BlockId).collect();
     for b in blocks {
         let old = std::mem::take(&mut m.blocks[b.index()].ops);
@@ -264,7 +285,7 @@ fn write_addresses(m: &mut Module, tiles: &[Placement]) -> bool {
             let needs = data.opcode == Opcode::AllocTile && matches!(&data.payload, Payload::Segments(s) if s.first() != Some(&1));
             if needs {
                 let v = data.results[0];
-                if let Some(addr) = tiles.iter().find(|t| t.value == v).and_then(|t| t.addr) {
+                if let Some(&addr) = addr_of.get(&v) {
                     let mut c = OpData::new(Opcode::ArithConstant);
                     c.attrs.push(("value".into(), Attr::Int(addr as i64, None)));
                     let span = m.op_span(op);

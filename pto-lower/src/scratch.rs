@@ -21,10 +21,10 @@ use crate::pipeline::Changed;
 use crate::target::{Target, TargetId};
 use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
-use pto_ir::module::{BlockId, Module, OpData, OpId, Payload, ValueId};
+use pto_ir::module::{Module, OpData, OpId, Payload, ValueId};
 use pto_ir::ops::{Opcode, TmpRule};
 use pto_ir::types::{Dim, ElemType, TileDesc, Type};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Bytes of one vector repeat (8 datablocks).
 const REPEAT_BYTES: u32 = 256;
@@ -503,21 +503,22 @@ fn insert_allocs(m: &mut Module, inserts: Vec<(OpId, Requirement)>) {
         data.num_ins += 1;
         before.push((op, alloc_op));
     }
-    for b in 0..m.blocks.len() {
-        let ops = &m.blocks[b].ops;
-        if !ops.iter().any(|o| before.iter().any(|(t, _)| t == o)) {
+    let mut allocs_before: HashMap<OpId, Vec<OpId>> = HashMap::with_capacity(before.len());
+    for (op, alloc) in before {
+        allocs_before.entry(op).or_default().push(alloc);
+    }
+    for block in &mut m.blocks {
+        if !block.ops.iter().any(|o| allocs_before.contains_key(o)) {
             continue;
         }
-        let mut out = Vec::with_capacity(ops.len() + before.len());
-        for &o in ops {
-            for (t, a) in &before {
-                if *t == o {
-                    out.push(*a);
-                }
+        let mut out = Vec::with_capacity(block.ops.len() + allocs_before.len());
+        for &o in &block.ops {
+            if let Some(allocs) = allocs_before.get(&o) {
+                out.extend(allocs);
             }
             out.push(o);
         }
-        m.blocks[BlockId(b as u32).index()].ops = out;
+        block.ops = out;
     }
 }
 

@@ -426,26 +426,27 @@ fn fold_slice<T: Elem>(r: Reduce, xs: &[T], wide: bool) -> Option<T> {
         return Some(T::from_f64(xs.iter().map(|x| x.to_f64()).sum()));
     }
     fn lanes<T: Elem>(xs: &[T], f: impl Fn(T, T) -> T) -> T {
+        const HALF: usize = LANES / 2;
         if xs.len() < 2 * LANES {
             return xs[1..].iter().fold(xs[0], |acc, &x| f(acc, x));
         }
-        let mut acc: [T; LANES] = std::array::from_fn(|j| xs[j]);
+        // Lanes 0..4 and 4..8 as two arrays: LLVM keeps each in one packed register (one
+        // eight-lane array gets split after the shape of the pairwise tree at the end).
+        let mut lo: [T; HALF] = std::array::from_fn(|j| xs[j]);
+        let mut hi: [T; HALF] = std::array::from_fn(|j| xs[HALF + j]);
         let mut chunks = xs[LANES..].chunks_exact(LANES);
         for c in &mut chunks {
-            let c: &[T; LANES] = c.try_into().expect("chunks_exact yields LANES elements");
-            acc = std::array::from_fn(|j| f(acc[j], c[j]));
+            for j in 0..HALF {
+                lo[j] = f(lo[j], c[j]);
+                hi[j] = f(hi[j], c[HALF + j]);
+            }
         }
         for (j, &x) in chunks.remainder().iter().enumerate() {
-            acc[j] = f(acc[j], x);
+            if j < HALF { lo[j] = f(lo[j], x) } else { hi[j - HALF] = f(hi[j - HALF], x) }
         }
-        let mut width = LANES / 2;
-        while width > 0 {
-            for j in 0..width {
-                acc[j] = f(acc[j], acc[j + width]);
-            }
-            width /= 2;
-        }
-        acc[0]
+        let pairs: [T; HALF] = std::array::from_fn(|j| f(lo[j], hi[j]));
+        let quads: [T; 2] = std::array::from_fn(|j| f(pairs[j], pairs[j + 2]));
+        f(quads[0], quads[1])
     }
     Some(match r {
         Reduce::Sum => lanes(xs, |a, x| a.add(x)),
