@@ -488,15 +488,11 @@ impl<'m> Sim<'m> {
                 let view = src.partition(&resolved[0], &resolved[1]).map_err(|f| trap(m, op, f.0))?;
                 self.set_results(op, vec![Val::View(view)]);
             }
-            // Ordering only: the simulator executes in program order.
-            Opcode::SetFlag
-            | Opcode::WaitFlag
-            | Opcode::Barrier
-            | Opcode::RecordEvent
-            | Opcode::WaitEvent
-            | Opcode::BarrierSync
-            | Opcode::TSync
-            | Opcode::SyncAll => {}
+            // Ordering only: the simulator executes one core in program order, so every
+            // intra-core flag, barrier and buffer-id op and every inter-core set/wait (the
+            // other side is not simulated) is satisfied when reached.
+            Opcode::TSync | Opcode::SyncAll => {}
+            _ if spec.family == pto_ir::ops::Family::Sync && data.results.is_empty() => {}
             _ if spec.syntax == pto_ir::ops::Syntax::Tile => {
                 self.exec_tile(op)?;
                 if let Some(list) = self.orphans.get(&op) {
