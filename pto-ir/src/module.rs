@@ -345,26 +345,17 @@ impl Module {
         }
     }
 
-    /// The IR level, derived from the tile types used.
+    /// The IR level, derived from the tile types used: Level 1 when any value is a
+    /// `!pto.tile`, Level 3 when some `alloc_tile` has an address, Level 2 otherwise (buffers
+    /// without addresses, or no tiles at all).
     pub fn level(&self) -> Level {
-        let mut has_buf = false;
-        for v in &self.values {
-            match self.types.get(v.ty) {
-                Type::Tile(_) => return Level::Level1,
-                Type::TileBuf(_) => has_buf = true,
-                _ => {}
-            }
+        if self.values.iter().any(|v| matches!(self.types.get(v.ty), Type::Tile(_))) {
+            return Level::Level1;
         }
         let has_addr = self.walk().iter().any(|&op| {
             let d = self.op(op);
             d.opcode == Opcode::AllocTile && matches!(&d.payload, Payload::Segments(s) if s.first() == Some(&1))
         });
-        if has_addr {
-            Level::Level3
-        } else if has_buf {
-            Level::Level2
-        } else {
-            Level::Level2
-        }
+        if has_addr { Level::Level3 } else { Level::Level2 }
     }
 }

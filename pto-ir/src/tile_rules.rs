@@ -32,23 +32,21 @@ pub fn check_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
         out.push(violation("capacity must be positive", "rows > 0 and cols > 0".into(), format!("{}x{}", t.rows, t.cols)));
         return out;
     }
-    if let Dim::Static(vr) = t.valid_rows {
-        if vr > t.rows {
+    if let Dim::Static(vr) = t.valid_rows
+        && vr > t.rows {
             out.push(violation("valid rows exceed capacity", format!("valid rows <= {}", t.rows), format!("{vr}")));
         }
-    }
-    if let Dim::Static(vc) = t.valid_cols {
-        if vc > t.cols {
+    if let Dim::Static(vc) = t.valid_cols
+        && vc > t.cols {
             out.push(violation("valid cols exceed capacity", format!("valid cols <= {}", t.cols), format!("{vc}")));
         }
-    }
     if ![512, 1024, 32].contains(&t.fractal) {
         out.push(violation("fractal size", "fractal in {512, 1024, 32}".into(), format!("{}", t.fractal)));
         return out;
     }
     let size = t.dtype.size_bytes();
     let (ir, ic) = t.inner_box();
-    if t.cols % ic != 0 {
+    if !t.cols.is_multiple_of(ic) {
         out.push(violation(
             "cols must be a multiple of the inner box width",
             format!("cols % {ic} == 0"),
@@ -56,7 +54,7 @@ pub fn check_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
         ));
     }
     let rows_exempt = t.loc == Loc::Vec || t.fractal == 32 || t.rows == 1;
-    if !rows_exempt && t.rows % ir != 0 {
+    if !rows_exempt && !t.rows.is_multiple_of(ir) {
         out.push(violation(
             "rows must be a multiple of the inner box height",
             format!("rows % {ir} == 0"),
@@ -65,12 +63,12 @@ pub fn check_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
     }
     if t.slayout == SLayout::NoneBox {
         match t.blayout {
-            BLayout::RowMajor if (t.cols * size) % 32 != 0 => out.push(violation(
+            BLayout::RowMajor if !(t.cols * size).is_multiple_of(32) => out.push(violation(
                 "row-major rows must be 32-byte aligned",
                 format!("cols * {size} bytes % 32 == 0"),
                 format!("cols = {} ({} bytes)", t.cols, t.cols * size),
             )),
-            BLayout::ColMajor if (t.rows * size) % 32 != 0 => out.push(violation(
+            BLayout::ColMajor if !(t.rows * size).is_multiple_of(32) => out.push(violation(
                 "col-major columns must be 32-byte aligned",
                 format!("rows * {size} bytes % 32 == 0"),
                 format!("rows = {} ({} bytes)", t.rows, t.rows * size),

@@ -238,15 +238,14 @@ impl Verifier<'_> {
         // Pick the first form whose arity fits both segments; otherwise report against form 0.
         let mut chosen: Option<(&Form, Vec<usize>, Vec<usize>)> = None;
         for form in &parsed.forms {
-            if let (Some(a), Some(b)) = (assign_slots(&form.ins, ins.len()), assign_slots(&form.outs, outs.len())) {
-                if self.kinds_fit(form, ins, &a, outs, &b) || chosen.is_none() {
+            if let (Some(a), Some(b)) = (assign_slots(&form.ins, ins.len()), assign_slots(&form.outs, outs.len()))
+                && (self.kinds_fit(form, ins, &a, outs, &b) || chosen.is_none()) {
                     let fits = self.kinds_fit(form, ins, &a, outs, &b);
                     chosen = Some((form, a, b));
                     if fits {
                         break;
                     }
                 }
-            }
         }
         let Some((form, in_slots, out_slots)) = chosen else {
             let expected: Vec<String> = parsed

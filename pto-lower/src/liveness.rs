@@ -89,11 +89,10 @@ impl Liveness {
         // live as long as the result. Reverse order carries the range down chains of casts.
         for &op in walk.iter().rev() {
             let data = m.op(op);
-            if is_alias(data.opcode) {
-                if let (Some(&src), Some(&res)) = (data.operands.first(), data.results.first()) {
+            if is_alias(data.opcode)
+                && let (Some(&src), Some(&res)) = (data.operands.first(), data.results.first()) {
                     last_use[src.index()] = last_use[src.index()].max(last_use[res.index()]);
                 }
-            }
         }
         Liveness { pos, end, parent, def, last_use }
     }

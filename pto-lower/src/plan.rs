@@ -81,18 +81,16 @@ pub fn collect(m: &Module, live: &Liveness) -> Vec<Placement> {
     let mut out = Vec::new();
     // Tile arguments of functions and of the top-level block (PTO-AS `.arg`).
     let mut arg_blocks: Vec<(BlockId, u32)> = Vec::new();
-    if let Some(body) = m.body {
-        if let Some(&b) = m.region(body).blocks.first() {
+    if let Some(body) = m.body
+        && let Some(&b) = m.region(body).blocks.first() {
             arg_blocks.push((b, 0));
         }
-    }
     for &op in &m.walk() {
         let data = m.op(op);
-        if data.opcode == Opcode::FuncFunc {
-            if let Some(b) = data.regions.first().and_then(|&r| m.region(r).blocks.first()) {
+        if data.opcode == Opcode::FuncFunc
+            && let Some(b) = data.regions.first().and_then(|&r| m.region(r).blocks.first()) {
                 arg_blocks.push((*b, live.pos[op.index()]));
             }
-        }
         if data.opcode == Opcode::AllocTile {
             let Some(&v) = data.results.first() else { continue };
             let Some(t) = m.value_type(v).tile() else { continue };

@@ -325,7 +325,7 @@ fn gather(o: &Operands) -> Option<Requirement> {
 fn sort32_tail(o: &Operands) -> Option<Requirement> {
     let src = o.tile("src")?;
     let vc = valid_cols(src);
-    if vc % 32 == 0 {
+    if vc.is_multiple_of(32) {
         return None;
     }
     let elems = if vc <= 8160 { vc.div_ceil(32) * 32 } else { 32 };

@@ -208,7 +208,7 @@ fn fast_ok<T: Elem>(mem: &mut Memory, views: &[&TileView]) -> Result<bool, Fault
         }
     }
     let base = mem.buffer_mut(views[0].loc).as_ptr() as usize;
-    Ok(views.iter().all(|v| (base + v.addr as usize) % std::mem::align_of::<T>() == 0))
+    Ok(views.iter().all(|v| (base + v.addr as usize).is_multiple_of(std::mem::align_of::<T>())))
 }
 
 /// The second operand of the fast path when there is no `b` tile: a scalar per row (`k(r)`),

@@ -87,9 +87,9 @@ pub fn gather_index(mem: &mut Memory, src: &TileView, idx: &TileView, dst: &Tile
 /// Whether mask pattern `p` selects column `c`.
 fn pattern_selects(p: &str, c: usize) -> Option<bool> {
     Some(match p {
-        "P0101" => c % 2 == 0,
+        "P0101" => c.is_multiple_of(2),
         "P1010" => c % 2 == 1,
-        "P0001" => c % 4 == 0,
+        "P0001" => c.is_multiple_of(4),
         "P0010" => c % 4 == 1,
         "P0100" => c % 4 == 2,
         "P1000" => c % 4 == 3,
@@ -321,7 +321,7 @@ pub fn merge_sort_blocks(mem: &mut Memory, src: &TileView, block_len: i64, dst: 
     require_row_major(src, "the tmrgsort source")?;
     require_row_major(dst, "the tmrgsort destination")?;
     let es = src.elem_size();
-    if block_len <= 0 || (block_len as usize * es) % PAIR != 0 {
+    if block_len <= 0 || !(block_len as usize * es).is_multiple_of(PAIR) {
         return Err(Fault(format!("blockLen {block_len} is not a positive whole number of (value, index) pairs")));
     }
     let block_pairs = block_len as usize * es / PAIR;

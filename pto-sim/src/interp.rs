@@ -306,7 +306,7 @@ impl<'m> Sim<'m> {
                 }
             }
             if let Some(t) = self.trace.as_mut() {
-                t.push(format!("{}", self.m.op(op).opcode.full_name()));
+                t.push(self.m.op(op).opcode.full_name().to_string());
             }
         }
         Ok(Flow::Done)
@@ -601,7 +601,7 @@ impl<'m> Sim<'m> {
         let vr = vr.map(|v| self.int(op, v)).transpose()?;
         let vc = vc.map(|v| self.int(op, v)).transpose()?;
         let buf = self.target.buffer(t.loc);
-        if addr < 0 || addr as u64 % buf.align != 0 || addr as u64 + t.size_bytes() > buf.capacity {
+        if addr < 0 || !(addr as u64).is_multiple_of(buf.align) || addr as u64 + t.size_bytes() > buf.capacity {
             return Err(trap(m, op, format!("tile at address {addr} ({} bytes) is misaligned or outside {} ({} bytes)", t.size_bytes(), buf.name, buf.capacity)));
         }
         let view = view_of(t, t.loc, addr as u64, vr, vc);
@@ -929,7 +929,7 @@ impl<'m> Sim<'m> {
             | Opcode::TColExpandDiv | Opcode::TColExpandMax | Opcode::TColExpandMin | Opcode::TColExpandExpdif => {
                 let name = data.opcode.spec().name;
                 let rows = name.starts_with("trow");
-                let eop = match &name[if rows { 10 } else { 10 }..] {
+                let eop = match &name["trowexpand".len()..] {
                     "add" => ExpandOp::Bin(BinOp::Add),
                     "sub" => ExpandOp::Bin(BinOp::Sub),
                     "mul" => ExpandOp::Bin(BinOp::Mul),

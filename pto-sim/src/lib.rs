@@ -12,6 +12,9 @@
 //! compare / select, `tci`, `tcvt`, moves, matmul ([`family`]), gathers and sorts
 //! ([`gather_sort`]). Other ops report that they are not executable yet.
 
+// Errors are located diagnostics (a few hundred bytes) built once per failure; boxing every
+// `Result` on the hot success path would cost more than moving them on the rare error.
+#![allow(clippy::result_large_err)]
 #![deny(missing_docs)]
 
 pub mod data;

@@ -57,8 +57,7 @@ fn typed<T: Elem + npyz::Deserialize>(npy: npyz::NpyFile<&[u8]>) -> Result<Vec<u
 /// array is accepted for a bf16 tile (bit patterns).
 pub fn read(bytes: &[u8], want: ElemType) -> Result<TileData, String> {
     let npy = npyz::NpyFile::new(bytes).map_err(|e| format!("not a valid .npy file: {e}"))?;
-    let descr = npy.dtype().descr();
-    let descr = format!("{descr}").trim_matches('\'').to_string();
+    let descr = npy.dtype().descr().trim_matches('\'').to_string();
     let elem = elem_of(&descr).ok_or_else(|| format!("unsupported .npy dtype `{descr}`"))?;
     if descr.starts_with('>') {
         return Err(format!("big-endian .npy data (`{descr}`) is not supported"));

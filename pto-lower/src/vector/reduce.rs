@@ -146,7 +146,7 @@ fn float_rows(e: &mut Emit, kind: RedKind, bin: BinKind, dst: &VTile, src: &VTil
     let dt = src.dtype;
     let epr = src.epr() as u64;
     let (vr, vc) = (src.vrows as u64, src.vcols as u64);
-    let dst_stride = if dst.row_major { dst.cols as u32 } else { 1 };
+    let dst_stride = if dst.row_major { dst.cols } else { 1 };
     let src_rep = src.cols / src.epb();
     let tmp_rep = tmp.cols / tmp.epb();
     let reps = vc / epr;
