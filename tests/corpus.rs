@@ -11,23 +11,11 @@ use pto_asm::print::{print_module, PrintOptions};
 use pto_ir::diag::SourceMap;
 use pto_ir::equiv::structurally_equal;
 use pto_ir::verify::verify;
-use std::path::{Path, PathBuf};
+use common::{corpus_dir, verdicts};
 
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ptoas-samples")
-}
+mod common;
 
-fn verdicts() -> Vec<(String, String, String)> {
-    let text = std::fs::read_to_string(corpus_dir().join("VERDICTS.tsv")).expect("VERDICTS.tsv is readable");
-    text.lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let cols: Vec<&str> = l.split('\t').collect();
-            (cols[0].to_string(), cols[1].to_string(), cols[2].to_string())
-        })
-        .collect()
-}
+
 
 /// Files `pto` accepts although PTOAS rejects them, with the reason (mirrored in docs/design.md).
 const DELIBERATELY_ACCEPTED: &[(&str, &str)] =

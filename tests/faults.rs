@@ -15,17 +15,9 @@ fn path(file: &str) -> String {
 
 fn run_fault(file: &str, target: TargetName, inputs: &[(&str, &str)], format: ErrorFormat) -> pto::Outcome {
     run(&RunOptions {
-        input: path(file),
-        target,
         inputs: inputs.iter().map(|(n, f)| format!("{n}={}", path(f))).collect(),
-        outputs: vec![],
-        output_dir: None,
-        full: false,
-        trace: false,
-        default_inputs: false,
-        exec_vector: false,
-        stats: false,
         error_format: format,
+        ..RunOptions::new(path(file), target)
     })
 }
 

@@ -14,11 +14,10 @@ use pto_ir::diag::{DiagClass, Diagnostic, SourceMap};
 use pto_lower::legality::{self, Applies, ISA_FAMILIES};
 use pto_lower::{Changed, TargetId};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use common::{corpus_dir, verdicts};
 
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ptoas-samples")
-}
+mod common;
+
 
 /// Why `pto` and PTOAS disagree on a (file, target), or why they agree on an error.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -129,17 +128,6 @@ const AGREED_ERRORS: &[(&str, &str, Reason, &str)] = &[
     ),
 ];
 
-fn verdicts() -> Vec<(String, String, String)> {
-    let text = std::fs::read_to_string(corpus_dir().join("VERDICTS.tsv")).expect("VERDICTS.tsv is readable");
-    text.lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let c: Vec<&str> = l.split('\t').collect();
-            (c[0].to_string(), c[1].to_string(), c[2].to_string())
-        })
-        .collect()
-}
 
 /// Structural verification, then `legalize` for the target (as `pto lower --stop-after legalize`
 /// does). Returns the errors.
@@ -245,7 +233,7 @@ fn corpus_agrees_with_ptoas_verdicts() {
 
 #[test]
 fn docs_legality_md_is_generated() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/legality.md");
+    let path = common::root().join("docs/legality.md");
     let want = pto_lower::legalize::markdown();
     if std::env::var_os("PTO_REGENERATE_DOCS").is_some() {
         std::fs::write(&path, &want).expect("docs/legality.md is writable");

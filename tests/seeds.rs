@@ -26,17 +26,10 @@ fn run_seed_with(file: &str, target: TargetName, inputs: Vec<String>, outputs: &
 /// Runs a seed with tile semantics or (`exec_vector`, A2A3) as A2A3 vector programs.
 fn run_seed_exec(file: &str, target: TargetName, inputs: Vec<String>, outputs: &[&str], exec_vector: bool) -> Value {
     let opts = RunOptions {
-        input: root().join("examples/seeds").join(file).display().to_string(),
-        target,
         inputs,
         outputs: outputs.iter().map(|s| s.to_string()).collect(),
-        output_dir: None,
-        full: false,
-        trace: false,
-        default_inputs: false,
         exec_vector,
-        stats: false,
-        error_format: ErrorFormat::Human,
+        ..RunOptions::new(root().join("examples/seeds").join(file).display().to_string(), target)
     };
     let out = run(&opts);
     assert_eq!(out.code, 0, "{file} on {target:?}: {}", out.stderr);
@@ -110,17 +103,8 @@ fn shift_right_logical_arithmetic_and_rounding() {
 #[test]
 fn shift_amount_outside_the_element_width_traps_at_its_line() {
     let opts = RunOptions {
-        input: root().join("examples/seeds/shift_out_of_range.as.pto").display().to_string(),
-        target: TargetName::A2A3,
-        inputs: vec![],
-        outputs: vec![],
-        output_dir: None,
-        full: false,
-        trace: false,
-        default_inputs: false,
-        exec_vector: false,
-        stats: false,
         error_format: ErrorFormat::Json,
+        ..RunOptions::new(root().join("examples/seeds/shift_out_of_range.as.pto").display().to_string(), TargetName::A2A3)
     };
     let out = run(&opts);
     assert_eq!(out.code, 1);

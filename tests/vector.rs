@@ -61,17 +61,11 @@ fn the_vector_level_is_a2a3_only() {
 
 fn run_file(file: &str, inputs: Vec<String>, exec_vector: bool) -> pto::Outcome {
     run(&RunOptions {
-        input: root().join(file).display().to_string(),
-        target: TargetName::A2A3,
         inputs,
-        outputs: vec![],
-        output_dir: None,
-        full: false,
-        trace: false,
         default_inputs: true,
         exec_vector,
         stats: exec_vector,
-        error_format: ErrorFormat::Human,
+        ..RunOptions::new(root().join(file).display().to_string(), TargetName::A2A3)
     })
 }
 

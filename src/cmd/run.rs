@@ -37,6 +37,26 @@ pub struct RunOptions {
     pub error_format: ErrorFormat,
 }
 
+impl RunOptions {
+    /// Runs `input` on `target` with no data bound, outputs by default, tile semantics and
+    /// human-readable diagnostics; set the other fields with struct update syntax.
+    pub fn new(input: impl Into<String>, target: TargetName) -> Self {
+        RunOptions {
+            input: input.into(),
+            target,
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            output_dir: None,
+            full: false,
+            trace: false,
+            default_inputs: false,
+            exec_vector: false,
+            stats: false,
+            error_format: ErrorFormat::Human,
+        }
+    }
+}
+
 /// Reads a JSON tile `{"dtype": "f32", "shape": [R, C], "data": [...]}`.
 fn json_tile(text: &str, want: ElemType) -> Result<TileData, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;

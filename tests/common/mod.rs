@@ -14,6 +14,19 @@ pub fn corpus_dir() -> PathBuf {
     root().join("../shared/corpus/ptoas-samples")
 }
 
+/// The rows of `VERDICTS.tsv`: (file, PTOAS's verdict for a3, for a5).
+pub fn verdicts() -> Vec<(String, String, String)> {
+    let text = std::fs::read_to_string(corpus_dir().join("VERDICTS.tsv")).expect("VERDICTS.tsv is readable");
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            (cols[0].to_string(), cols[1].to_string(), cols[2].to_string())
+        })
+        .collect()
+}
+
 /// Every `.pto` file below `dirs`, sorted.
 pub fn pto_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
