@@ -170,15 +170,7 @@ fn write<T: Elem>(mem: &mut Memory, v: &TileView, vals: &[T]) -> Result<(), Faul
 
 /// Reads a source at the destination's valid shape (sources must cover it).
 fn read_as<T: Elem>(mem: &Memory, src: &TileView, dst: &TileView) -> Result<Vec<T>, Fault> {
-    if src.desc.dtype != dst.desc.dtype {
-        return Err(Fault(format!("source element type {} differs from destination {}", src.desc.dtype, dst.desc.dtype)));
-    }
-    if (src.desc.rows as usize) < dst.vrows || (src.desc.cols as usize) < dst.vcols {
-        return Err(Fault(format!(
-            "source capacity {}x{} is smaller than the destination's valid shape {}x{}",
-            src.desc.rows, src.desc.cols, dst.vrows, dst.vcols
-        )));
-    }
+    check_operand(src, dst)?;
     let view = TileView { vrows: dst.vrows, vcols: dst.vcols, ..*src };
     read(mem, &view)
 }
@@ -302,6 +294,8 @@ fn fast_op<T: Elem>(mem: &mut Memory, op: BinOp, a: &TileView, b: Option<&TileVi
     }
 }
 
+/// A source operand of an elementwise op: the destination's element type, and a capacity that
+/// covers the destination's valid shape.
 fn check_operand(src: &TileView, dst: &TileView) -> Result<(), Fault> {
     if src.desc.dtype != dst.desc.dtype {
         return Err(Fault(format!("source element type {} differs from destination {}", src.desc.dtype, dst.desc.dtype)));
