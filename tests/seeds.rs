@@ -100,6 +100,16 @@ fn shift_right_logical_arithmetic_and_rounding() {
     }
 }
 
+/// A snippet with no GM array, no tile argument and no `--output` prints the tiles it computed
+/// and never read again — here the six shift results, not the inputs they were made from.
+#[test]
+fn without_outputs_the_computed_tiles_are_printed() {
+    let out = run_seed("shift_right.as.pto", TargetName::A2A3, &[], &[]);
+    let names: Vec<&str> = out.as_object().expect("a JSON object").keys().map(|k| k.as_str()).collect();
+    assert_eq!(names, ["i_shr1", "i_shr3", "seq_shr2", "u_shr1", "v17_shr5", "v17_shr5_round"]);
+    assert!(ints(&out, "u_shr1").iter().all(|&x| x == 0b0101_0101_0101_0101));
+}
+
 #[test]
 fn shift_amount_outside_the_element_width_traps_at_its_line() {
     let opts = RunOptions {

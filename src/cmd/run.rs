@@ -57,6 +57,30 @@ impl RunOptions {
     }
 }
 
+/// The named tiles a program computes and never reads again (SSA results and DPS `outs`,
+/// minus every `ins` operand; a value returned by `return` counts as computed), in order of
+/// definition: what `pto run` outputs when the program has no GM array, no tile argument and no
+/// `--output`.
+fn final_tiles(m: &pto_ir::Module) -> Vec<String> {
+    use pto_ir::ops::Opcode;
+    let is_tile = |v: pto_ir::ValueId| m.value_type(v).tile().is_some();
+    let (mut written, mut read) = (Vec::new(), std::collections::HashSet::new());
+    for op in m.walk() {
+        let data = m.op(op);
+        written.extend(data.results.iter().chain(data.outs()).copied().filter(|&v| is_tile(v)));
+        if data.opcode != Opcode::FuncReturn {
+            read.extend(data.ins().iter().copied());
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    written
+        .into_iter()
+        .filter(|v| !read.contains(v) && seen.insert(*v))
+        .map(|v| m.values[v.index()].name.clone())
+        .filter(|n| !n.is_empty())
+        .collect()
+}
+
 /// Reads a JSON tile `{"dtype": "f32", "shape": [R, C], "data": [...]}`.
 fn json_tile(text: &str, want: ElemType) -> Result<TileData, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
@@ -87,6 +111,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Ok(ok) => ok,
         Err(d) => return fail(&sources, &d.0),
     };
+    let computed = final_tiles(&module);
     let verified = match Verified::new(module) {
         Ok(v) => v,
         Err(d) => return fail(&sources, &d.0),
@@ -171,8 +196,10 @@ pub fn run(opts: &RunOptions) -> Outcome {
     } else {
         opts.outputs.iter().map(|n| n.trim_start_matches('%').to_string()).collect()
     };
-    let mut results = serde_json::Map::new();
     let gm = sim.gm_outputs();
+    // Nothing else to show (a PTO-AS snippet without arguments): the tiles it computed.
+    let names = if names.is_empty() && gm.is_empty() { computed } else { names };
+    let mut results = serde_json::Map::new();
     let mut all: Vec<(String, Result<TileData, String>)> = gm.into_iter().map(|(n, d)| (n, Ok(d))).collect();
     for name in &names {
         all.push((name.clone(), if opts.full { sim.read_tile_full(name) } else { sim.read_tile(name) }));
