@@ -16,6 +16,8 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub mod cmd;
+#[cfg(feature = "mlir")]
+pub mod mlir;
 pub mod render;
 pub mod vector_report;
 pub mod workload;

@@ -1,7 +1,7 @@
 //! The `pto` command: maps flags to the library's subcommand options. No logic lives here.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use pto::cmd::{fmt, lower, ops, run, verify};
+use pto::cmd::{fmt, lower, mlir, ops, run, verify};
 use pto::{ErrorFormat, Outcome, TargetName};
 use std::io::Write;
 use std::process::ExitCode;
@@ -29,6 +29,15 @@ enum FormArg {
     As,
     /// Level-1 SSA (`%d = pto.tadd %a, %b : (T, T) -> T`).
     Ssa,
+}
+
+impl FormArg {
+    fn text_form(self) -> pto_ir::TextForm {
+        match self {
+            FormArg::As => pto_ir::TextForm::Short,
+            FormArg::Ssa => pto_ir::TextForm::Ssa,
+        }
+    }
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -141,6 +150,11 @@ enum Command {
         #[arg(long)]
         stats: bool,
     },
+    /// MLIR interop: export to and import from MLIR (needs the `mlir` cargo feature).
+    Mlir {
+        #[command(subcommand)]
+        action: MlirAction,
+    },
     /// List the op table.
     Ops {
         /// Print JSON.
@@ -155,6 +169,40 @@ enum Command {
     },
 }
 
+#[derive(Subcommand)]
+enum MlirAction {
+    /// Write a PTO file as an MLIR module in generic form (text, or bytecode with --bytecode).
+    Export {
+        /// Input file (`-` for stdin).
+        #[arg(default_value = "-")]
+        file: String,
+        /// Write the output here instead of stdout (required with --bytecode).
+        #[arg(short, long)]
+        output: Option<String>,
+        /// Write MLIR bytecode instead of text.
+        #[arg(long)]
+        bytecode: bool,
+        /// Do not run the structural verifier first.
+        #[arg(long)]
+        no_verify: bool,
+    },
+    /// Read an MLIR module (generic-form text or bytecode) and print it as PTO text.
+    Import {
+        /// Input file (`-` for stdin).
+        #[arg(default_value = "-")]
+        file: String,
+        /// Print a Level-1 program in PTO-AS short form or SSA instead of its own form.
+        #[arg(long, value_enum)]
+        to: Option<FormArg>,
+        /// Write the output here instead of stdout.
+        #[arg(short, long)]
+        output: Option<String>,
+        /// Do not run the structural verifier on the imported module.
+        #[arg(long)]
+        no_verify: bool,
+    },
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let error_format = match cli.error_format {
@@ -165,11 +213,7 @@ fn main() -> ExitCode {
     let outcome: Outcome = match cli.command {
         Command::Fmt { file, to, output } => {
             output_path = output;
-            let to = to.map(|f| match f {
-                FormArg::As => pto_ir::TextForm::Short,
-                FormArg::Ssa => pto_ir::TextForm::Ssa,
-            });
-            fmt::run(&fmt::FmtOptions { input: file, to, error_format })
+            fmt::run(&fmt::FmtOptions { input: file, to: to.map(FormArg::text_form), error_format })
         }
         Command::Verify { file, target, pto_arch } => {
             verify::run(&verify::VerifyOptions { input: file, target: target.or(pto_arch), error_format })
@@ -188,6 +232,13 @@ fn main() -> ExitCode {
             let output_dir = if json { None } else { output_dir };
             let exec_vector = exec == ExecArg::Vector;
             run::run(&run::RunOptions { input: file, target, inputs, outputs, output_dir, full, trace, default_inputs, exec_vector, stats, error_format })
+        }
+        Command::Mlir { action: MlirAction::Export { file, output, bytecode, no_verify } } => {
+            mlir::export(&mlir::ExportOptions { input: file, output, bytecode, verify: !no_verify, error_format })
+        }
+        Command::Mlir { action: MlirAction::Import { file, to, output, no_verify } } => {
+            output_path = output;
+            mlir::import(&mlir::ImportOptions { input: file, to: to.map(FormArg::text_form), verify: !no_verify, error_format })
         }
         Command::Ops { json, isa, markdown } => ops::run(&ops::OpsOptions { json, isa_only: isa, markdown }),
     };

@@ -317,6 +317,15 @@ impl<'i, 't> Builder<'i, 't> {
         Ok(out)
     }
 
+    /// Converts one attribute value read on its own (see [`crate::parse_attribute`]), interning
+    /// its types into `m`.
+    pub(crate) fn attribute_into(mut self, a: &AttrNode<'i>, m: &mut Module) -> BResult<Attr> {
+        std::mem::swap(&mut self.m, m);
+        let result = self.attr_value(a);
+        std::mem::swap(&mut self.m, m);
+        result
+    }
+
     fn attr_value(&mut self, a: &AttrNode<'i>) -> BResult<Attr> {
         let ty = match &a.ty {
             Some(t) => Some(self.intern_type_text(t.text, t.start)?),

@@ -17,6 +17,9 @@
 //! lowering inserts them), the legacy `wait(...)` clause is accepted with a warning, and both
 //! `tile_buf` spellings and both enum-attribute spellings are accepted.
 
+// Errors are located diagnostics (a few hundred bytes) built once per failure; boxing every
+// `Result` on the hot success path would cost more than moving them on the rare error.
+#![allow(clippy::result_large_err)]
 #![deny(missing_docs)]
 
 extern crate alloc;
@@ -37,7 +40,21 @@ pub fn parse(src: &str, file: FileId) -> Result<(Module, Diagnostics), Diagnosti
     builder::Builder::new(file, &source).build_file()
 }
 
-pub use print::{print_module, PrintOptions};
+pub use print::{print_attribute, print_module, PrintOptions};
+
+/// Parses one type spelling (`!pto.tile_buf<vec, 16x16xf32>`, `i32`, `memref<...>`), as the
+/// reader does for a type in a file.
+pub fn parse_type(text: &str) -> Result<pto_ir::Type, String> {
+    types::parse_type(text).map_err(|e| e.message)
+}
+
+/// Parses one attribute value written as in PTO text (`1 : i16`, `#pto<cmp gt>`, `[1, 2]`,
+/// `{a = 1}`, `"s"`, `@f`), interning the types it names into `m`.
+pub fn parse_attribute(text: &str, m: &mut Module) -> Result<pto_ir::Attr, String> {
+    let source = reader::Source::new(text, FileId(0)).map_err(|d| d.message)?;
+    let node = source.attribute().map_err(|d| d.message)?;
+    builder::Builder::new(FileId(0), &source).attribute_into(&node, m).map_err(|d| d.message)
+}
 
 /// Checks only the syntax (the statement reader, no name resolution or op interpretation).
 pub fn check_syntax(src: &str) -> Result<(), pto_ir::Diagnostic> {

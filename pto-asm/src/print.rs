@@ -56,6 +56,11 @@ pub fn print_module(m: &Module, opts: &PrintOptions) -> Result<String, PrintErro
     Ok(p.out)
 }
 
+/// Spells one attribute value as the printers do (`#pto<cmp gt>`, `1 : i16`, `[1, 2]`).
+pub fn print_attribute(m: &Module, a: &Attr) -> String {
+    Printer { m, form: TextForm::Dps, out: String::new(), names: Vec::new(), top_ops: HashSet::new() }.attr(a)
+}
+
 struct Printer<'m> {
     m: &'m Module,
     form: TextForm,

@@ -852,6 +852,18 @@ impl<'i> Source<'i> {
         Stmts { p: self.parser(r.first as usize, r.depth as usize), limit: r.close as usize, done: false }
     }
 
+    /// Reads the whole input as one attribute value (`1 : i16`, `[#pto<cmp gt>]`, `{a = 1}`).
+    pub(crate) fn attribute(&self) -> Result<AttrNode<'i>, Diagnostic> {
+        let mut p = self.parser(0, 0);
+        p.skip_newlines();
+        let value = p.attr_value()?;
+        p.skip_newlines();
+        if p.kind() != T::Eof {
+            return Err(p.expected("end of the attribute"));
+        }
+        Ok(value)
+    }
+
     /// Reads every statement of the file, regions included (a syntax-only check).
     pub(crate) fn check_all(&self) -> Result<(), Diagnostic> {
         fn walk_nodes(src: &Source<'_>, nodes: &[Node<'_>]) -> Result<(), Diagnostic> {

@@ -119,6 +119,15 @@ diag_classes! {
     LegalVectorOutOfTile = "LEGAL_VECTOR_OUT_OF_TILE",
     /// A program fault found while simulating.
     SimTrap = "SIM_TRAP",
+    /// MLIR rejected a module: text or bytecode it cannot read, or a failed MLIR verifier
+    /// (`pto mlir import`; the message is MLIR's).
+    MlirParse = "MLIR_PARSE",
+    /// A valid MLIR module that is not a PTO program `pto` can represent (an op structure the
+    /// op table does not describe, block successors, a value used outside its scope...).
+    MlirImport = "MLIR_IMPORT",
+    /// A module that cannot be written as MLIR (a type with no MLIR spelling, an attribute name
+    /// `pto` reserves, a module MLIR's verifier rejects).
+    MlirExport = "MLIR_EXPORT",
 }
 
 impl fmt::Display for DiagClass {

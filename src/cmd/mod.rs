@@ -3,6 +3,7 @@
 
 pub mod fmt;
 pub mod lower;
+pub mod mlir;
 pub mod ops;
 pub mod run;
 pub mod verify;
