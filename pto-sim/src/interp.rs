@@ -55,14 +55,29 @@ enum Flow {
     Yield(Vec<Val>),
 }
 
+/// One executed op, for `--trace`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceEntry {
+    /// Where the op is in the source.
+    pub span: pto_ir::diag::Span,
+    /// Its full name (`pto.tadd`).
+    pub op: String,
+    /// What it wrote, one item per value: `%c = f32 16x16 [1, 2, 3, 4, …, 256]`, `%i = 3`,
+    /// `%t at UB+4096 (1024 B)` for an allocation.
+    pub wrote: Vec<String>,
+}
+
+/// How many leading elements a trace line shows (and the last one).
+const TRACE_ELEMENTS: usize = 4;
+
 /// A simulation of one module on one target.
 pub struct Sim<'m> {
     m: &'m Module,
     target: &'static Target,
     mem: Memory,
     vals: Vec<Val>,
-    /// Executed ops, one line each, when tracing.
-    pub trace: Option<Vec<String>>,
+    /// Executed ops with what they wrote, when tracing (`pto run --trace`).
+    pub trace: Option<Vec<TraceEntry>>,
     /// Level-1 result values that bufferization moved into `outs`: per op, (out index, value).
     orphans: std::collections::HashMap<OpId, Vec<(usize, ValueId)>>,
     /// Their contents right after the op that defined them ran.
@@ -305,11 +320,52 @@ impl<'m> Sim<'m> {
                     }
                 }
             }
-            if let Some(t) = self.trace.as_mut() {
-                t.push(self.m.op(op).opcode.full_name().to_string());
+            if self.trace.is_some() {
+                let entry = self.trace_entry(op);
+                self.trace.as_mut().expect("tracing").push(entry);
             }
         }
         Ok(Flow::Done)
+    }
+
+    /// The trace line of `op`, which just ran: its results and `outs` (named as the source
+    /// names them: a Level-1 result moved into a buffer keeps its SSA name).
+    fn trace_entry(&self, op: OpId) -> TraceEntry {
+        let data = self.m.op(op);
+        let moved = self.orphans.get(&op);
+        let source_name = |i: usize, v: ValueId| moved.and_then(|l| l.iter().find(|(k, _)| *k == i)).map_or(v, |&(_, orig)| orig);
+        let outs = data.outs().iter().enumerate().map(|(i, &v)| (source_name(i, v), v));
+        let wrote = data.results.iter().map(|&v| (v, v)).chain(outs).filter_map(|(named, v)| self.describe(data.opcode, named, v)).collect();
+        TraceEntry { span: self.m.op_span(op), op: data.opcode.full_name().to_string(), wrote }
+    }
+
+    /// `%name = …` for a value an op wrote (`named` gives the name, `v` the contents).
+    fn describe(&self, opcode: Opcode, named: ValueId, v: ValueId) -> Option<String> {
+        let name = &self.m.values[named.index()].name;
+        Some(match &self.vals[v.index()] {
+            Val::Tile(view) if opcode == Opcode::AllocTile => {
+                format!("%{name} at {}+{} ({} B)", self.target.buffer(view.loc).name, view.addr, view.size_bytes())
+            }
+            Val::Tile(view) => {
+                let values = family::read_region(&self.mem, view).map(|d| d.to_json_values()).unwrap_or_default();
+                let shown: Vec<String> = values.iter().take(TRACE_ELEMENTS).map(|x| x.to_string()).collect();
+                let tail = match values.len() {
+                    n if n > TRACE_ELEMENTS + 1 => format!(", …, {}", values[n - 1]),
+                    n if n == TRACE_ELEMENTS + 1 => format!(", {}", values[n - 1]),
+                    _ => String::new(),
+                };
+                format!("%{name} = {} {}x{} [{}{tail}]", view.desc.dtype, view.vrows, view.vcols, shown.join(", "))
+            }
+            Val::Int(i) => format!("%{name} = {i}"),
+            Val::Float(f) => format!("%{name} = {f}"),
+            Val::View(view) => {
+                let dims = |d: &[i64]| d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+                let (shape, strides) = (&view.shape[..view.rank], &view.strides[..view.rank]);
+                let base = self.gm.get(view.arg).map_or("?", |a| a.name.as_str());
+                format!("%{name} = view of %{base} at {}, shape [{}], strides [{}]", view.offset, dims(shape), dims(strides))
+            }
+            _ => return None,
+        })
     }
 
     fn int(&self, op: OpId, v: ValueId) -> Result<i64, Diagnostic> {

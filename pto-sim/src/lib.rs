@@ -29,4 +29,4 @@ pub mod vector;
 pub mod view;
 
 pub use data::TileData;
-pub use interp::Sim;
+pub use interp::{Sim, TraceEntry};

@@ -9,6 +9,7 @@ use pto_ir::verify::Verified;
 use pto_lower::{Target, TargetId};
 use pto_sim::{Sim, TileData};
 use serde_json::{json, Value};
+use std::fmt::Write as _;
 
 /// Options of `pto run`.
 #[derive(Debug, Clone)]
@@ -55,6 +56,17 @@ impl RunOptions {
             error_format: ErrorFormat::Human,
         }
     }
+}
+
+/// `--trace` output: one line per executed op, `file:line:col  op  what it wrote`.
+fn trace_text(sources: &SourceMap, entries: &[pto_sim::TraceEntry]) -> String {
+    let located: Vec<(String, &pto_sim::TraceEntry)> = entries.iter().map(|e| (sources.location(e.span), e)).collect();
+    let width = located.iter().map(|(at, _)| at.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (at, e) in located {
+        let _ = writeln!(out, "{at:width$}  {:<20} {}", e.op, e.wrote.join("; "));
+    }
+    out
 }
 
 /// The named tiles a program computes and never reads again (SSA results and DPS `outs`,
@@ -182,7 +194,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
     if let Err(d) = sim.run() {
         let mut out = fail(&sources, &[d]);
         if let Some(t) = &sim.trace {
-            out.stderr = t.join("\n") + "\n" + &out.stderr;
+            out.stderr = trace_text(&sources, t) + &out.stderr;
         }
         return out;
     }
@@ -227,7 +239,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         }
     }
     let stdout = if opts.output_dir.is_none() { serde_json::to_string_pretty(&json!(results)).unwrap_or_default() + "\n" } else { String::new() };
-    let mut stderr = sim.trace.as_ref().map(|t| t.join("\n") + "\n").unwrap_or_default();
+    let mut stderr = sim.trace.as_ref().map(|t| trace_text(&sources, t)).unwrap_or_default();
     if opts.stats {
         stderr.push_str(&crate::vector_report::stats_table(&crate::vector_report::run_rows(&sources, &sim.vector_log)));
     }
