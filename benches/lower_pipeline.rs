@@ -3,7 +3,7 @@
 //! N-repetition `tadd`/`tmax` kernel of the foundation benchmark. ptoas: 24.8 s at N = 10,000.
 //! Target: N = 10,000 under 200 ms, linear in N. Run with `cargo bench --bench lower_pipeline`.
 
-use pto::workload::{softmax_chain, tadd_tmax_kernel_spelled, Spelling};
+use pto::workload::{Spelling, softmax_chain, tadd_tmax_kernel_spelled};
 use pto_ir::diag::FileId;
 use pto_lower::{Target, TargetId};
 

@@ -4,7 +4,7 @@
 //! Targets: N = 10,000 under 100 ms; N = 50,000 within 5.5x of N = 10,000.
 //! Run with `cargo bench --bench parse_verify`; figures are reported in docs/design.md.
 
-use pto::workload::{tadd_tmax_kernel_spelled, Spelling};
+use pto::workload::{Spelling, tadd_tmax_kernel_spelled};
 use pto_ir::diag::FileId;
 
 fn main() {

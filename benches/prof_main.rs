@@ -1,7 +1,10 @@
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
     let compact = std::env::args().nth(2).is_some();
-    let text = pto::workload::tadd_tmax_kernel_spelled(n, if compact { pto::workload::Spelling::Compact } else { pto::workload::Spelling::Legacy });
+    let text = pto::workload::tadd_tmax_kernel_spelled(
+        n,
+        if compact { pto::workload::Spelling::Compact } else { pto::workload::Spelling::Legacy },
+    );
     let g0 = std::time::Instant::now();
     assert!(pto_asm::check_syntax(&text).is_ok());
     eprintln!("reader only: {:?}", g0.elapsed());

@@ -3,7 +3,7 @@
 use crate::ErrorFormat;
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
 use codespan_reporting::files::SimpleFiles;
-use codespan_reporting::term::{emit_into_string, Config};
+use codespan_reporting::term::{Config, emit_into_string};
 use pto_ir::diag::{Diagnostic, Severity, SourceMap, Span};
 use serde_json::json;
 
@@ -58,11 +58,8 @@ fn render_human(sources: &SourceMap, diags: &[Diagnostic]) -> String {
             notes.push(format!("operand: {operand}"));
         }
         notes.extend(d.notes.iter().cloned());
-        let cs = CsDiagnostic::new(severity)
-            .with_code(d.class.as_str())
-            .with_message(d.message.clone())
-            .with_labels(labels)
-            .with_notes(notes);
+        let cs =
+            CsDiagnostic::new(severity).with_code(d.class.as_str()).with_message(d.message.clone()).with_labels(labels).with_notes(notes);
         match emit_into_string(&config, &files, &cs) {
             Ok(s) => out.push_str(&s),
             Err(_) => out.push_str(&format!("{}: {}[{}]: {}\n", sources.location(d.span), "error", d.class, d.message)),

@@ -3,9 +3,9 @@
 
 use pto_ir::diag::{SourceMap, Span};
 use pto_ir::module::Module;
+use pto_lower::vector::TileOp;
 use pto_lower::vector::ir::Stats;
 use pto_lower::vector::listing::Listed;
-use pto_lower::vector::TileOp;
 
 /// `line:col` of a span (the file is the one being lowered).
 fn line_col(sources: &SourceMap, span: Span) -> String {

@@ -19,14 +19,16 @@ pub fn tadd_tmax_kernel(n: usize) -> String {
 
 /// [`tadd_tmax_kernel`] with a chosen `tile_buf` spelling.
 pub fn tadd_tmax_kernel_spelled(n: usize, spelling: Spelling) -> String {
-    let legacy = "!pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
+    let legacy =
+        "!pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
     #[allow(non_snake_case)]
     let TB = if spelling == Spelling::Legacy { legacy } else { "!pto.tile_buf<vec, 32x32xf32>" };
     let mut s = String::with_capacity(400 * n + 4096);
     s.push_str("module {\n  func.func @tadd_tmax(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<f32>, %arg2: !pto.ptr<f32>) {\n");
     s.push_str("    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n    %c32 = arith.constant 32 : index\n");
     for (i, arg) in ["%arg0", "%arg1", "%arg2"].iter().enumerate() {
-        let _ = writeln!(s, "    %v{i} = pto.make_tensor_view {arg}, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf32>");
+        let _ =
+            writeln!(s, "    %v{i} = pto.make_tensor_view {arg}, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf32>");
         let _ = writeln!(
             s,
             "    %p{i} = pto.partition_view %v{i}, offsets = [%c0, %c0], sizes = [%c32, %c32] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>"

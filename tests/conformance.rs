@@ -18,10 +18,10 @@
 //! The set of (line, severity, class) found must equal the set written, exactly: a missing and
 //! an unexpected diagnostic both fail.
 
-use pto_asm::print::{print_module, PrintOptions};
+use pto_asm::print::{PrintOptions, print_module};
+use pto_ir::TextForm;
 use pto_ir::diag::{Diagnostic, Severity, SourceMap};
 use pto_ir::equiv::structurally_equal;
-use pto_ir::TextForm;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -101,7 +101,12 @@ fn conformance_files() {
         };
         let want = expectations(&text, None);
         let got = found(&sources, &diags);
-        assert_eq!(got, want, "{rel}: diagnostics (line, severity, class) differ; messages: {:#?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>());
+        assert_eq!(
+            got,
+            want,
+            "{rel}: diagnostics (line, severity, class) differ; messages: {:#?}",
+            diags.iter().map(|d| &d.message).collect::<Vec<_>>()
+        );
         for check in checks(&text) {
             if let Some(args) = check.strip_prefix("lower ") {
                 run_lower_check(&rel, &text, &sources, module.as_ref(), args, &check);
@@ -116,7 +121,8 @@ fn conformance_files() {
             };
             let module = module.as_ref().unwrap_or_else(|| panic!("{rel}: `{check}` needs a file that parses"));
             let printed = print_module(module, &PrintOptions { form }).unwrap_or_else(|e| panic!("{rel}: {e}"));
-            let (again, _) = pto_asm::parse(&printed, fid).unwrap_or_else(|d| panic!("{rel}: output does not re-parse: {:?}\n{printed}", d.0));
+            let (again, _) =
+                pto_asm::parse(&printed, fid).unwrap_or_else(|d| panic!("{rel}: output does not re-parse: {:?}\n{printed}", d.0));
             if form.is_none() {
                 structurally_equal(module, &again).unwrap_or_else(|e| panic!("{rel}: round trip changed the IR: {e}"));
             }
@@ -159,11 +165,13 @@ fn run_lower_check(rel: &str, text: &str, sources: &SourceMap, module: Option<&p
         Ok((m, w)) => (w.0, Some(m)),
         Err(d) => (d.0, None),
     };
-    let got: BTreeSet<_> = found(sources, &diags).into_iter().filter(|(_, sev, _)| sev == "error" || want.iter().any(|w| &w.1 == sev)).collect();
+    let got: BTreeSet<_> =
+        found(sources, &diags).into_iter().filter(|(_, sev, _)| sev == "error" || want.iter().any(|w| &w.1 == sev)).collect();
     assert_eq!(got, want, "{rel}: `{check}` diagnostics differ; messages: {:#?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>());
     let Some(lowered) = lowered else { return };
     let printed = print_module(&lowered, &PrintOptions::default()).unwrap_or_else(|e| panic!("{rel}: {e}"));
-    let (again, _) = pto_asm::parse(&printed, pto_ir::FileId(0)).unwrap_or_else(|d| panic!("{rel}: lowered output does not re-parse: {:?}\n{printed}", d.0));
+    let (again, _) = pto_asm::parse(&printed, pto_ir::FileId(0))
+        .unwrap_or_else(|d| panic!("{rel}: lowered output does not re-parse: {:?}\n{printed}", d.0));
     let re = pto_ir::verify::verify(&again);
     assert!(!re.has_errors(), "{rel}: lowered output does not re-verify: {:?}\n{printed}", re.0);
     let name = format!("{}__{}", rel.replace(['/', '.'], "_"), check.replace([' ', '-'], "_"));

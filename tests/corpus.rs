@@ -7,15 +7,13 @@
 //!   is legal Level-2 input for `pto`: the scratch is inserted by the lowering; see
 //!   docs/design.md, "Deliberate divergences").
 
-use pto_asm::print::{print_module, PrintOptions};
+use common::{corpus_dir, verdicts};
+use pto_asm::print::{PrintOptions, print_module};
 use pto_ir::diag::SourceMap;
 use pto_ir::equiv::structurally_equal;
 use pto_ir::verify::verify;
-use common::{corpus_dir, verdicts};
 
 mod common;
-
-
 
 /// Files `pto` accepts although PTOAS rejects them, with the reason (mirrored in docs/design.md).
 const DELIBERATELY_ACCEPTED: &[(&str, &str)] =

@@ -2,8 +2,8 @@
 //! the rendered messages (human and JSON) are pinned by snapshots. Each file under
 //! `tests/diagnostics/` starts with a comment saying what is wrong with it.
 
-use pto::cmd::verify::{run, VerifyOptions};
 use pto::ErrorFormat;
+use pto::cmd::verify::{VerifyOptions, run};
 use std::path::{Path, PathBuf};
 
 fn files() -> Vec<PathBuf> {
@@ -55,7 +55,8 @@ fn json_lines_are_pinned_for_some_cases() {
 
 #[test]
 fn io_problems_exit_with_code_2() {
-    let missing = run(&VerifyOptions { input: "tests/diagnostics/no-such-file.pto".into(), target: None, error_format: ErrorFormat::Human });
+    let missing =
+        run(&VerifyOptions { input: "tests/diagnostics/no-such-file.pto".into(), target: None, error_format: ErrorFormat::Human });
     assert_eq!(missing.code, 2);
     assert!(missing.stderr.starts_with("error: cannot read `tests/diagnostics/no-such-file.pto`"), "{}", missing.stderr);
     let dir = std::env::temp_dir().join(format!("pto-bad-utf8-{}.pto", std::process::id()));

@@ -4,7 +4,7 @@
 //! Each case pins the class, the line and the key words of the message; the rendered human
 //! diagnostics are pinned by snapshots.
 
-use pto::cmd::run::{run, RunOptions};
+use pto::cmd::run::{RunOptions, run};
 use pto::{ErrorFormat, TargetName};
 use serde_json::Value;
 use std::path::Path;
@@ -58,12 +58,26 @@ fn overlapping_live_tiles_written_by_different_ops() {
 
 #[test]
 fn gm_access_past_the_bound_array() {
-    expect_fault("gm_past_the_array.pto", TargetName::A2A3, &[("src", "gm_512.json")], "SIM_TRAP", 9, &["element 512", "`%src`", "512 elements"]);
+    expect_fault(
+        "gm_past_the_array.pto",
+        TargetName::A2A3,
+        &[("src", "gm_512.json")],
+        "SIM_TRAP",
+        9,
+        &["element 512", "`%src`", "512 elements"],
+    );
 }
 
 #[test]
 fn gather_index_outside_the_source() {
-    expect_fault("gather_index_out_of_range.as.pto", TargetName::A5, &[("idx", "idx_out_of_range.json")], "SIM_TRAP", 6, &["index 64", "(0, 3)"]);
+    expect_fault(
+        "gather_index_out_of_range.as.pto",
+        TargetName::A5,
+        &[("idx", "idx_out_of_range.json")],
+        "SIM_TRAP",
+        6,
+        &["index 64", "(0, 3)"],
+    );
 }
 
 #[test]

@@ -4,8 +4,8 @@
 //! input; a module that parses and verifies prints to text that parses again.
 
 use proptest::prelude::*;
-use pto_asm::print::{print_module, PrintOptions};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use pto_asm::print::{PrintOptions, print_module};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 mod common;
 use std::sync::OnceLock;
 
@@ -26,8 +26,29 @@ fn corpus() -> &'static Vec<String> {
     })
 }
 
-const TOKENS: &[&str] =
-    &["%", "(", ")", "{", "}", "<", ">", "!pto.tile_buf<", "ins(", ",", ":", "->", "#pto<cmp", "\"", "^bb1:", "\n", "%x#9", "0x", "-", "é", "scf.yield"];
+const TOKENS: &[&str] = &[
+    "%",
+    "(",
+    ")",
+    "{",
+    "}",
+    "<",
+    ">",
+    "!pto.tile_buf<",
+    "ins(",
+    ",",
+    ":",
+    "->",
+    "#pto<cmp",
+    "\"",
+    "^bb1:",
+    "\n",
+    "%x#9",
+    "0x",
+    "-",
+    "é",
+    "scf.yield",
+];
 
 #[derive(Debug, Clone)]
 enum Mutation {
@@ -113,7 +134,8 @@ fn check(text: &str) -> Result<(), String> {
                 }
                 if !v.has_errors() {
                     let printed = print_module(&m, &PrintOptions::default()).map_err(|e| e.0)?;
-                    pto_asm::parse(&printed, pto_ir::FileId(0)).map_err(|d| format!("printed text does not re-parse: {:?}\n{printed}", d.0))?;
+                    pto_asm::parse(&printed, pto_ir::FileId(0))
+                        .map_err(|d| format!("printed text does not re-parse: {:?}\n{printed}", d.0))?;
                     for id in [pto_lower::TargetId::A2A3, pto_lower::TargetId::A5] {
                         let mut copy = m.clone();
                         let _ = pto_lower::legalize::run(&mut copy, pto_lower::Target::get(id));
@@ -150,7 +172,9 @@ fn pathological_inputs() {
     let deep = format!("%a = pto.tadd {}", "(".repeat(100_000));
     let many_lines = "\n".repeat(100_000);
     let long_type = format!("func.func @k(%a: !pto.tile_buf<vec, {}x16xf32>) {{\n}}", "9".repeat(5000));
-    for text in [deep.as_str(), many_lines.as_str(), long_type.as_str(), "\u{FEFF}", "%", "%x = ", "module {", "}", "\"", "#", "^", "-", "0x"] {
+    for text in
+        [deep.as_str(), many_lines.as_str(), long_type.as_str(), "\u{FEFF}", "%", "%x = ", "module {", "}", "\"", "#", "^", "-", "0x"]
+    {
         check(text).unwrap_or_else(|e| panic!("{e} on {:?}", &text[..text.len().min(40)]));
     }
     let d = pto_asm::parse(&deep, pto_ir::FileId(0)).unwrap_err();

@@ -10,14 +10,13 @@
 //!   regenerate with `PTO_REGENERATE_DOCS=1 cargo test --test legality`.
 //! * table coverage and diagnostic contents.
 
+use common::{corpus_dir, verdicts};
 use pto_ir::diag::{DiagClass, Diagnostic, SourceMap};
 use pto_lower::legality::{self, Applies, ISA_FAMILIES};
 use pto_lower::{Changed, TargetId};
 use std::collections::BTreeMap;
-use common::{corpus_dir, verdicts};
 
 mod common;
-
 
 /// Why `pto` and PTOAS disagree on a (file, target), or why they agree on an error.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -45,16 +44,16 @@ impl Reason {
             }
             Reason::ScratchInserted => false,
             Reason::TstoreMatOnA5 => {
-                d.op.as_deref() == Some("pto.tstore")
-                    && d.operand.as_deref() == Some("ins[0] (src)")
-                    && actual.contains(", mat, ")
+                d.op.as_deref() == Some("pto.tstore") && d.operand.as_deref() == Some("ins[0] (src)") && actual.contains(", mat, ")
             }
         }
     }
 }
 
-const LEFT_A3: &str = "left tile written col_major (A5 Nz): pto rejects it on A2A3 (TileLeft is Zz); PTOAS rewrites the blayout to row_major at parse time";
-const LEFT_A5: &str = "left tile written row_major (A2A3 Zz): pto rejects it on A5 (TileLeft is Nz); PTOAS rewrites the blayout to col_major at parse time";
+const LEFT_A3: &str =
+    "left tile written col_major (A5 Nz): pto rejects it on A2A3 (TileLeft is Zz); PTOAS rewrites the blayout to row_major at parse time";
+const LEFT_A5: &str =
+    "left tile written row_major (A2A3 Zz): pto rejects it on A5 (TileLeft is Nz); PTOAS rewrites the blayout to col_major at parse time";
 
 /// Every (file, target) where our verdict differs from PTOAS, with the reason.
 const DELIBERATE: &[(&str, &str, Reason, &str)] = &[
@@ -120,14 +119,8 @@ const AGREED_ERRORS: &[(&str, &str, Reason, &str)] = &[
     ("Qwen3DecodeA5/qwen3_decode_incore_9.pto", "a3", Reason::LeftLayout, "A5-style left tiles on A2A3"),
     ("Partition5D/partition5d.pto", "a5", Reason::TstoreMatOnA5, "A5 tstore rejects a mat source"),
     ("Partition5D/partition5d_dynamic.pto", "a5", Reason::TstoreMatOnA5, "A5 tstore rejects a mat source"),
-    (
-        "Complex/mix_kernel.pto",
-        "a3",
-        Reason::LeftLayout,
-        "PTOAS: parse error (trowmax without tmp); pto: A5-style left tiles on A2A3",
-    ),
+    ("Complex/mix_kernel.pto", "a3", Reason::LeftLayout, "PTOAS: parse error (trowmax without tmp); pto: A5-style left tiles on A2A3"),
 ];
-
 
 /// Structural verification, then `legalize` for the target (as `pto lower --stop-after legalize`
 /// does). Returns the errors.
@@ -162,11 +155,7 @@ fn corpus_agrees_with_ptoas_verdicts() {
         let mut sources = SourceMap::default();
         let fid = sources.add(file.clone(), text.clone());
         let Ok((module, _)) = pto_asm::parse(&text, fid) else {
-            assert_eq!(
-                (a3.as_str(), a5.as_str()),
-                ("PARSE_FAIL", "PARSE_FAIL"),
-                "{file}: pto rejects what PTOAS parses"
-            );
+            assert_eq!((a3.as_str(), a5.as_str()), ("PARSE_FAIL", "PARSE_FAIL"), "{file}: pto rejects what PTOAS parses");
             continue;
         };
         for (tname, target, verdict) in [("a3", TargetId::A2A3, a3), ("a5", TargetId::A5, a5)] {
@@ -177,25 +166,12 @@ fn corpus_agrees_with_ptoas_verdicts() {
                 other => panic!("{file}: unknown verdict {other}"),
             };
             let ours_error = !errors.is_empty();
-            let show = || {
-                errors
-                    .iter()
-                    .map(|d| format!("{}: {}", sources.location(d.span), d.message))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            };
+            let show = || errors.iter().map(|d| format!("{}: {}", sources.location(d.span), d.message)).collect::<Vec<_>>().join("\n");
             let entry = tally.entry(tname).or_default();
             if let Some((_, _, reason, why)) = DELIBERATE.iter().find(|(f, t, _, _)| f == file && *t == tname) {
                 seen_deliberate += 1;
-                assert_ne!(
-                    ours_error, ptoas_error,
-                    "{file} [{tname}]: listed as a deliberate difference ({why}) but both agree"
-                );
-                assert!(
-                    errors.iter().all(|d| reason.explains(d)),
-                    "{file} [{tname}]: an error other than {reason:?}:\n{}",
-                    show()
-                );
+                assert_ne!(ours_error, ptoas_error, "{file} [{tname}]: listed as a deliberate difference ({why}) but both agree");
+                assert!(errors.iter().all(|d| reason.explains(d)), "{file} [{tname}]: an error other than {reason:?}:\n{}", show());
                 entry.2 += 1;
                 continue;
             }
@@ -206,11 +182,7 @@ fn corpus_agrees_with_ptoas_verdicts() {
                     .find(|(f, t, _, _)| f == file && *t == tname)
                     .unwrap_or_else(|| panic!("{file} [{tname}]: error without a pinned reason:\n{}", show()));
                 seen_agreed += 1;
-                assert!(
-                    errors.iter().all(|d| reason.explains(d)),
-                    "{file} [{tname}]: an error other than {reason:?}:\n{}",
-                    show()
-                );
+                assert!(errors.iter().all(|d| reason.explains(d)), "{file} [{tname}]: an error other than {reason:?}:\n{}", show());
                 // Every error is located at a line of the file.
                 for d in &errors {
                     let (line, _) = sources.get(fid).expect("file").line_col(d.span.start);
@@ -284,19 +256,10 @@ fn row_slots_exist_in_the_op_table() {
             let mut named: Vec<&str> = row.operands.iter().flat_map(|r| r.slots.iter().copied()).collect();
             named.extend(row.checks.iter().flat_map(|c| c.kind.slots()));
             for n in named {
-                assert!(
-                    slots.iter().any(|s| s == n),
-                    "{} row {i} ({}): slot `{n}` is in no operand pattern",
-                    table.name,
-                    row.source
-                );
+                assert!(slots.iter().any(|s| s == n), "{} row {i} ({}): slot `{n}` is in no operand pattern", table.name, row.source);
             }
             if let Some(f) = row.form {
-                assert!(
-                    ops.iter().all(|s| (f as usize) < s.opcode.parsed().forms.len()),
-                    "{} row {i}: form {f} out of range",
-                    table.name
-                );
+                assert!(ops.iter().all(|s| (f as usize) < s.opcode.parsed().forms.len()), "{} row {i}: form {f} out of range", table.name);
             }
         }
     }
@@ -361,10 +324,8 @@ fn valid_shape_equality_and_forbidden_tmp() {
     let text = "// checks\nfunc.func @k(%s: !pto.tile_buf<vec, 16x64xf32>, %d: !pto.tile_buf<vec, 16x1xf32, valid=8x1, blayout=col_major>, %t: !pto.tile_buf<vec, 16x64xf32>, %r: !pto.tile_buf<vec, 16x8xf32, valid=16x1>) {\n  pto.trowsum ins(%s, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x64xf32>) outs(%d : !pto.tile_buf<vec, 16x1xf32, valid=8x1, blayout=col_major>)\n  pto.trowexpandsub ins(%s, %r, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x8xf32, valid=16x1>, !pto.tile_buf<vec, 16x64xf32>) outs(%s : !pto.tile_buf<vec, 16x64xf32>)\n  return\n}\n";
     let (sources, diags) = legalize_text(text, TargetId::A5);
     type Summary = (String, DiagClass, Option<String>, Option<String>, Option<String>);
-    let summary: Vec<Summary> = diags
-        .iter()
-        .map(|d| (sources.location(d.span), d.class, d.operand.clone(), d.expected.clone(), d.actual.clone()))
-        .collect();
+    let summary: Vec<Summary> =
+        diags.iter().map(|d| (sources.location(d.span), d.class, d.operand.clone(), d.expected.clone(), d.actual.clone())).collect();
     assert_eq!(
         summary,
         vec![

@@ -1,8 +1,8 @@
 //! `pto run --trace`: one line per executed op with its source location and what it wrote
 //! (scalars, placements, views, the first elements and the last of every tile written).
 
-use pto::cmd::run::{run, RunOptions};
 use pto::TargetName;
+use pto::cmd::run::{RunOptions, run};
 
 mod common;
 
@@ -26,6 +26,9 @@ fn a_level2_kernel_shows_views_placements_and_tile_contents() {
 fn a_level1_program_names_results_as_the_source_does() {
     let text = trace("examples/softmax.as.pto", TargetName::A2A3);
     // Bufferization moved %m into %m_buf; the trace keeps the source's name.
-    assert!(text.lines().any(|l| l.starts_with("examples/softmax.as.pto:5:1") && l.contains("pto.trowmax") && l.contains("%m = f32 16x1 [")), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("examples/softmax.as.pto:5:1") && l.contains("pto.trowmax") && l.contains("%m = f32 16x1 [")),
+        "{text}"
+    );
     assert!(text.contains("%scratch0 at UB+"), "the inserted scratch tile is placed in UB:\n{text}");
 }

@@ -1,8 +1,8 @@
 //! The A2A3 vector level through the CLI: `pto lower --emit vector`, `--stats`, and
 //! `pto run --exec vector` against the tile semantics on every example and seed.
 
-use pto::cmd::lower::{run as lower, Emit, LowerOptions};
-use pto::cmd::run::{run, RunOptions};
+use pto::cmd::lower::{Emit, LowerOptions, run as lower};
+use pto::cmd::run::{RunOptions, run};
 use pto::{ErrorFormat, TargetName};
 use std::path::Path;
 

@@ -103,7 +103,11 @@ fn mask_bits(t: &TileData, vc: usize) -> Vec<u8> {
 }
 
 fn close(a: &TileData, b: &TileData) -> bool {
-    a.dtype.is_float() && a.as_f64().iter().zip(b.as_f64()).all(|(x, y)| *x == y || (x - y).abs() <= if a.dtype == pto_ir::ElemType::F32 { 1e-5 } else { 2e-3 } * x.abs().max(1.0))
+    a.dtype.is_float()
+        && a.as_f64()
+            .iter()
+            .zip(b.as_f64())
+            .all(|(x, y)| *x == y || (x - y).abs() <= if a.dtype == pto_ir::ElemType::F32 { 1e-5 } else { 2e-3 } * x.abs().max(1.0))
 }
 
 #[test]

@@ -3,10 +3,10 @@
 //! (it passes) and with that allocation one 32-byte datablock shorter (it traps with an
 //! out-of-tile access on `tmp`).
 
-use pto_lower::vector::{self, listing, VTile};
+use pto_lower::vector::{self, VTile, listing};
 use pto_lower::{Target, TargetId};
 use pto_sim::memory::Memory;
-use pto_sim::vector::{execute, VectorState};
+use pto_sim::vector::{VectorState, execute};
 
 /// Lowers `text` for A2A3 and returns the resolved tile op of its only lowered op.
 fn scratch_op(text: &str) -> vector::TileOp {
@@ -56,7 +56,10 @@ fn trowsum_worked_example_16x256_valid_16x200() {
 
 #[test]
 fn trowsum_even_repeats_tree() {
-    proves("trowsum f32 16x512", ".arg %w : !pto.tile<16x512xf32, valid=16x500>\n%s = trowsum %w : !pto.tile<16x1xf32, blayout=col_major>\n");
+    proves(
+        "trowsum f32 16x512",
+        ".arg %w : !pto.tile<16x512xf32, valid=16x500>\n%s = trowsum %w : !pto.tile<16x1xf32, blayout=col_major>\n",
+    );
 }
 
 #[test]
@@ -91,7 +94,10 @@ fn tcolargmax_doc_example_and_16_bit_index_only() {
 #[test]
 fn tcolsum_binary_tree() {
     proves("tcolsum binary", ".arg %x : !pto.tile<16x64xf32>\n%b = tcolsum %x {isBinary = true} : !pto.tile<1x64xf32>\n");
-    proves("tcolsum binary odd", ".arg %x : !pto.tile<16x64xf32, valid=7x50>\n%b = tcolsum %x {isBinary = true} : !pto.tile<1x64xf32, valid=1x50>\n");
+    proves(
+        "tcolsum binary odd",
+        ".arg %x : !pto.tile<16x64xf32, valid=7x50>\n%b = tcolsum %x {isBinary = true} : !pto.tile<1x64xf32, valid=1x50>\n",
+    );
 }
 
 #[test]

@@ -27,11 +27,7 @@ pub(crate) fn parse_attr_text(text: &str) -> Result<Attr, String> {
     match EnumKind::find(kind) {
         Some((_, spec)) => match EnumAttr::new(kind, value) {
             Some(e) => Ok(Attr::Enum(e)),
-            None => Err(format!(
-                "`{value}` is not a value of `#pto.{}` (expected one of: {})",
-                spec.name,
-                spec.values.join(", ")
-            )),
+            None => Err(format!("`{value}` is not a value of `#pto.{}` (expected one of: {})", spec.name, spec.values.join(", "))),
         },
         None => Ok(Attr::Opaque(normalize_ws(text))),
     }

@@ -142,8 +142,9 @@ fn parse_tile_buf(args: &[Arg<'_>]) -> Result<TileDesc, TypeError> {
     if first.key_value().is_some() {
         return parse_legacy(args);
     }
-    let loc = Loc::parse(first.text)
-        .ok_or_else(|| err(first.offset, format!("expected a location (vec, mat, left, right, acc, bias, scaling), found `{}`", first.text)))?;
+    let loc = Loc::parse(first.text).ok_or_else(|| {
+        err(first.offset, format!("expected a location (vec, mat, left, right, acc, bias, scaling), found `{}`", first.text))
+    })?;
     let shape_arg = args.get(1).ok_or_else(|| err(first.offset + first.text.len(), "expected `, RxCxT` after the location"))?;
     let (shape, dtype) = parse_shape(shape_arg.text, shape_arg.offset)?;
     let [Some(rows), Some(cols)] = shape[..] else {
@@ -169,7 +170,10 @@ fn parse_legacy(args: &[Arg<'_>]) -> Result<TileDesc, TypeError> {
         match a.key_value() {
             Some((k, v, voff)) if k == *key => vals.push((v, voff)),
             _ => {
-                return Err(err(a.offset, format!("expected `{key}` (legacy tile_buf keys come in a fixed order: {})", LEGACY_KEYS.join(", "))));
+                return Err(err(
+                    a.offset,
+                    format!("expected `{key}` (legacy tile_buf keys come in a fixed order: {})", LEGACY_KEYS.join(", ")),
+                ));
             }
         }
     }

@@ -34,4 +34,4 @@ pub use diag::{DiagClass, Diagnostic, Diagnostics, FileId, SourceMap, Span};
 pub use module::{BlockId, Level, Module, OpData, OpId, Payload, Piece, RegionId, TextForm, ValueDef, ValueId};
 pub use ops::{Family, OpSpec, Opcode};
 pub use types::{BLayout, Dim, ElemType, Loc, SLayout, TileDesc, Type, TypeId};
-pub use verify::{verify, Verified};
+pub use verify::{Verified, verify};

@@ -33,13 +33,15 @@ pub fn check_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
         return out;
     }
     if let Dim::Static(vr) = t.valid_rows
-        && vr > t.rows {
-            out.push(violation("valid rows exceed capacity", format!("valid rows <= {}", t.rows), format!("{vr}")));
-        }
+        && vr > t.rows
+    {
+        out.push(violation("valid rows exceed capacity", format!("valid rows <= {}", t.rows), format!("{vr}")));
+    }
     if let Dim::Static(vc) = t.valid_cols
-        && vc > t.cols {
-            out.push(violation("valid cols exceed capacity", format!("valid cols <= {}", t.cols), format!("{vc}")));
-        }
+        && vc > t.cols
+    {
+        out.push(violation("valid cols exceed capacity", format!("valid cols <= {}", t.cols), format!("{vc}")));
+    }
     if ![512, 1024, 32].contains(&t.fractal) {
         out.push(violation("fractal size", "fractal in {512, 1024, 32}".into(), format!("{}", t.fractal)));
         return out;
@@ -47,19 +49,11 @@ pub fn check_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
     let size = t.dtype.size_bytes();
     let (ir, ic) = t.inner_box();
     if !t.cols.is_multiple_of(ic) {
-        out.push(violation(
-            "cols must be a multiple of the inner box width",
-            format!("cols % {ic} == 0"),
-            format!("cols = {}", t.cols),
-        ));
+        out.push(violation("cols must be a multiple of the inner box width", format!("cols % {ic} == 0"), format!("cols = {}", t.cols)));
     }
     let rows_exempt = t.loc == Loc::Vec || t.fractal == 32 || t.rows == 1;
     if !rows_exempt && !t.rows.is_multiple_of(ir) {
-        out.push(violation(
-            "rows must be a multiple of the inner box height",
-            format!("rows % {ir} == 0"),
-            format!("rows = {}", t.rows),
-        ));
+        out.push(violation("rows must be a multiple of the inner box height", format!("rows % {ir} == 0"), format!("rows = {}", t.rows)));
     }
     if t.slayout == SLayout::NoneBox {
         match t.blayout {

@@ -80,9 +80,7 @@ fn slot_accepts(kind: SlotKind, ty: &Type) -> bool {
     match kind {
         SlotKind::Tile => matches!(ty, Type::Tile(_) | Type::TileBuf(_)) || is_memref(ty),
         SlotKind::Scalar => matches!(ty, Type::Scalar(_)),
-        SlotKind::View => {
-            matches!(ty, Type::PartitionView(..) | Type::TensorView(..) | Type::Ptr(_)) || is_opaque_view(ty)
-        }
+        SlotKind::View => matches!(ty, Type::PartitionView(..) | Type::TensorView(..) | Type::Ptr(_)) || is_opaque_view(ty),
         SlotKind::Event => matches!(ty, Type::Event),
         SlotKind::Any => true,
     }
@@ -239,20 +237,18 @@ impl Verifier<'_> {
         let mut chosen: Option<(&Form, Vec<usize>, Vec<usize>)> = None;
         for form in &parsed.forms {
             if let (Some(a), Some(b)) = (assign_slots(&form.ins, ins.len()), assign_slots(&form.outs, outs.len()))
-                && (self.kinds_fit(form, ins, &a, outs, &b) || chosen.is_none()) {
-                    let fits = self.kinds_fit(form, ins, &a, outs, &b);
-                    chosen = Some((form, a, b));
-                    if fits {
-                        break;
-                    }
+                && (self.kinds_fit(form, ins, &a, outs, &b) || chosen.is_none())
+            {
+                let fits = self.kinds_fit(form, ins, &a, outs, &b);
+                chosen = Some((form, a, b));
+                if fits {
+                    break;
                 }
+            }
         }
         let Some((form, in_slots, out_slots)) = chosen else {
-            let expected: Vec<String> = parsed
-                .forms
-                .iter()
-                .map(|f| format!("{} ins and {} {out_segment}", arity_text(&f.ins), arity_text(&f.outs)))
-                .collect();
+            let expected: Vec<String> =
+                parsed.forms.iter().map(|f| format!("{} ins and {} {out_segment}", arity_text(&f.ins), arity_text(&f.outs))).collect();
             let actual = format!("{} ins and {} {out_segment}", ins.len(), outs.len());
             let d = self.err(DiagClass::StructArity, span, format!("`{}` has the wrong number of operands", spec.full_name()));
             d.op = Some(spec.full_name());
@@ -263,9 +259,7 @@ impl Verifier<'_> {
         };
 
         let mut by_slot: Vec<(&str, ValueId)> = Vec::with_capacity(ins.len() + outs.len());
-        for (segment, values, slots, slot_list) in
-            [("ins", ins, &in_slots, &form.ins), (out_segment, outs, &out_slots, &form.outs)]
-        {
+        for (segment, values, slots, slot_list) in [("ins", ins, &in_slots, &form.ins), (out_segment, outs, &out_slots, &form.outs)] {
             for (i, (&v, &s)) in values.iter().zip(slots.iter()).enumerate() {
                 let slot = &slot_list[s];
                 if !by_slot.iter().any(|(n, _)| *n == slot.name) {
@@ -299,8 +293,7 @@ impl Verifier<'_> {
                     d.expected = Some(format!("{} (as `{first_name}`)", a.dtype));
                     d.actual = Some(b.dtype.to_string());
                 }
-                if group.what == "valid"
-                    && (!valid_compatible(a.valid_rows, b.valid_rows) || !valid_compatible(a.valid_cols, b.valid_cols))
+                if group.what == "valid" && (!valid_compatible(a.valid_rows, b.valid_rows) || !valid_compatible(a.valid_cols, b.valid_cols))
                 {
                     let msg = format!("`{}` operands `{first_name}` and `{name}` must have the same valid shape", spec.full_name());
                     let d = self.err(DiagClass::StructValidShapeMismatch, span, msg);
@@ -350,9 +343,7 @@ impl Verifier<'_> {
                 let got: Vec<_> = term.operands.iter().map(|&v| self.m.values[v.index()].ty).collect();
                 if got != want {
                     let s = self.m.op_span(last);
-                    let fmt = |tys: &[crate::types::TypeId]| {
-                        tys.iter().map(|t| self.m.ty(*t).to_string()).collect::<Vec<_>>().join(", ")
-                    };
+                    let fmt = |tys: &[crate::types::TypeId]| tys.iter().map(|t| self.m.ty(*t).to_string()).collect::<Vec<_>>().join(", ");
                     let (e, a) = (format!("({})", fmt(&want)), format!("({})", fmt(&got)));
                     self.err(DiagClass::StructRegion, s, "`scf.yield` values do not match the enclosing op's results".into())
                         .with_expected_mut(e, a);
@@ -375,9 +366,8 @@ impl Verifier<'_> {
                     let got: Vec<_> = d.operands.iter().map(|&v| self.m.values[v.index()].ty).collect();
                     if got != want {
                         let s = self.m.op_span(o);
-                        let fmt = |tys: &[crate::types::TypeId]| {
-                            tys.iter().map(|t| self.m.ty(*t).to_string()).collect::<Vec<_>>().join(", ")
-                        };
+                        let fmt =
+                            |tys: &[crate::types::TypeId]| tys.iter().map(|t| self.m.ty(*t).to_string()).collect::<Vec<_>>().join(", ");
                         let (e, a) = (format!("({})", fmt(&want)), format!("({})", fmt(&got)));
                         self.err(DiagClass::StructRegion, s, "`return` values do not match the function's result types".into())
                             .with_expected_mut(e, a);
@@ -393,9 +383,13 @@ impl Verifier<'_> {
         let mut first_buf: Option<Span> = None;
         let report = |this: &mut Self, t: Option<Span>, b: Option<Span>| {
             if let (Some(t), Some(b)) = (t, b) {
-                this.err(DiagClass::StructMixedLevels, b, "Level-2 tile buffer used in a function that also uses Level-1 tile values".into())
-                    .labels
-                    .push((t, "Level-1 tile value here".into()));
+                this.err(
+                    DiagClass::StructMixedLevels,
+                    b,
+                    "Level-2 tile buffer used in a function that also uses Level-1 tile values".into(),
+                )
+                .labels
+                .push((t, "Level-1 tile value here".into()));
             }
         };
         for &op in walk {

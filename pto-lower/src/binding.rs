@@ -87,4 +87,3 @@ pub fn bind(m: &Module, op: OpId) -> Option<(usize, Vec<Bound>)> {
     }
     None
 }
-

@@ -18,7 +18,7 @@
 //! with a `memref` operand are the lowered form and are skipped, like PTOAS does. The pass
 //! never modifies the module.
 
-use crate::binding::{bind, is_memref, Bound};
+use crate::binding::{Bound, bind, is_memref};
 use crate::legality::{self, CheckKind, Effective, Extent, ShapeReq, Table, Variant};
 use crate::pipeline::Changed;
 use crate::target::Target;
@@ -58,14 +58,10 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
 
     if !rule.supported {
         diags.push(
-            Diagnostic::error(
-                DiagClass::LegalUnsupportedTuple,
-                span,
-                format!("`{name}` is not available on {}", table.name),
-            )
-            .with_op(name.clone())
-            .with_expected(format!("an op {} implements", table.name), name.clone())
-            .with_note(sources),
+            Diagnostic::error(DiagClass::LegalUnsupportedTuple, span, format!("`{name}` is not available on {}", table.name))
+                .with_op(name.clone())
+                .with_expected(format!("an op {} implements", table.name), name.clone())
+                .with_note(sources),
         );
         return;
     }
@@ -125,8 +121,7 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
             }
         }
         let Some((at, actual)) = evaluate(m, op, &bound, &c.kind) else { continue };
-        let position =
-            bound.iter().find(|b| b.slot == at).map(|b| b.position.clone()).unwrap_or_else(|| at.to_string());
+        let position = bound.iter().find(|b| b.slot == at).map(|b| b.position.clone()).unwrap_or_else(|| at.to_string());
         diags.push(
             Diagnostic::error(
                 DiagClass::LegalUnsupportedTuple,
@@ -215,9 +210,7 @@ pub fn tuple_text(t: &TileDesc) -> String {
 fn dtype_of(ty: &Type) -> Option<ElemType> {
     match ty {
         Type::Tile(t) | Type::TileBuf(t) => Some(t.dtype),
-        Type::PartitionView(_, e) | Type::TensorView(_, e) | Type::Ptr(e) | Type::Scalar(e) | Type::Vector(_, e) => {
-            Some(*e)
-        }
+        Type::PartitionView(_, e) | Type::TensorView(_, e) | Type::Ptr(e) | Type::Scalar(e) | Type::Vector(_, e) => Some(*e),
         _ => None,
     }
 }

@@ -29,5 +29,5 @@ pub mod scratch;
 pub mod target;
 pub mod vector;
 
-pub use pipeline::{run, Changed, PipelineOptions, PASSES};
+pub use pipeline::{Changed, PASSES, PipelineOptions, run};
 pub use target::{Target, TargetId};

@@ -90,9 +90,10 @@ impl Liveness {
         for &op in walk.iter().rev() {
             let data = m.op(op);
             if is_alias(data.opcode)
-                && let (Some(&src), Some(&res)) = (data.operands.first(), data.results.first()) {
-                    last_use[src.index()] = last_use[src.index()].max(last_use[res.index()]);
-                }
+                && let (Some(&src), Some(&res)) = (data.operands.first(), data.results.first())
+            {
+                last_use[src.index()] = last_use[src.index()].max(last_use[res.index()]);
+            }
         }
         Liveness { pos, end, parent, def, last_use }
     }

@@ -4,7 +4,7 @@
 use crate::target::Target;
 use pto_ir::diag::Diagnostics;
 use pto_ir::module::Module;
-use pto_ir::verify::{verify, Verified};
+use pto_ir::verify::{Verified, verify};
 
 /// Whether a pass changed the module.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

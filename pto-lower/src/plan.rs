@@ -82,15 +82,17 @@ pub fn collect(m: &Module, live: &Liveness) -> Vec<Placement> {
     // Tile arguments of functions and of the top-level block (PTO-AS `.arg`).
     let mut arg_blocks: Vec<(BlockId, u32)> = Vec::new();
     if let Some(body) = m.body
-        && let Some(&b) = m.region(body).blocks.first() {
-            arg_blocks.push((b, 0));
-        }
+        && let Some(&b) = m.region(body).blocks.first()
+    {
+        arg_blocks.push((b, 0));
+    }
     for &op in &m.walk() {
         let data = m.op(op);
         if data.opcode == Opcode::FuncFunc
-            && let Some(b) = data.regions.first().and_then(|&r| m.region(r).blocks.first()) {
-                arg_blocks.push((*b, live.pos[op.index()]));
-            }
+            && let Some(b) = data.regions.first().and_then(|&r| m.region(r).blocks.first())
+        {
+            arg_blocks.push((*b, live.pos[op.index()]));
+        }
         if data.opcode == Opcode::AllocTile {
             let Some(&v) = data.results.first() else { continue };
             let Some(t) = m.value_type(v).tile() else { continue };
@@ -162,7 +164,10 @@ fn check_written(tiles: &[Placement], target: &Target, diags: &mut Diagnostics) 
             };
             let d = Diagnostic::error(DiagClass::LegalBadAddress, t.span, format!("tile `%{}` at address {a} {what}", t.name))
                 .with_expected(
-                    format!("a multiple of {} with address + {} bytes <= {} ({} capacity on {})", buf.align, t.size, buf.capacity, buf.name, target.name),
+                    format!(
+                        "a multiple of {} with address + {} bytes <= {} ({} capacity on {})",
+                        buf.align, t.size, buf.capacity, buf.name, target.name
+                    ),
                     format!("address {a}, end {}", a + t.size),
                 );
             diags.push(d);
@@ -341,9 +346,7 @@ pub fn memory_map_svg(m: &Module, target: &Target) -> String {
             buf.capacity,
             used
         ));
-        s.push_str(&format!(
-            "<rect x=\"{left}\" y=\"{y0}\" width=\"{width}\" height=\"{panel_h}\" fill=\"none\" stroke=\"#999\"/>\n"
-        ));
+        s.push_str(&format!("<rect x=\"{left}\" y=\"{y0}\" width=\"{width}\" height=\"{panel_h}\" fill=\"none\" stroke=\"#999\"/>\n"));
         for k in 0..=4 {
             let off = scale_max * k as f64 / 4.0;
             let y = y0 + panel_h * k as f64 / 4.0;
@@ -371,10 +374,7 @@ pub fn memory_map_svg(m: &Module, target: &Target) -> String {
                 ));
             }
         }
-        s.push_str(&format!(
-            "<text x=\"{left}\" y=\"{:.1}\">program order → (op 0 .. {max_pos})</text>\n",
-            y0 + panel_h + 14.0
-        ));
+        s.push_str(&format!("<text x=\"{left}\" y=\"{:.1}\">program order → (op 0 .. {max_pos})</text>\n", y0 + panel_h + 14.0));
     }
     s.push_str("</svg>\n");
     s

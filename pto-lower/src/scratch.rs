@@ -16,7 +16,7 @@
 //! Dynamic valid shapes are sized by their static capacity (the largest they can be at run
 //! time), so an inserted tile is always large enough.
 
-use crate::binding::{bind, is_memref, Bound};
+use crate::binding::{Bound, bind, is_memref};
 use crate::pipeline::Changed;
 use crate::target::{Target, TargetId};
 use pto_ir::attr::Attr;
@@ -188,12 +188,9 @@ pub fn requirement(m: &Module, op: OpId) -> Option<Requirement> {
         O::TPow | O::TPows => dst_shaped(&o, true),
         O::TRem | O::TRems => remainder(&o),
         O::TPrelu => prelu_mask(&o),
-        O::TRowExpandSub
-        | O::TRowExpandMul
-        | O::TRowExpandDiv
-        | O::TRowExpandMax
-        | O::TRowExpandMin
-        | O::TRowExpandExpdif => row_expand_broadcast(&o),
+        O::TRowExpandSub | O::TRowExpandMul | O::TRowExpandDiv | O::TRowExpandMax | O::TRowExpandMin | O::TRowExpandExpdif => {
+            row_expand_broadcast(&o)
+        }
         _ => None,
     }
 }
@@ -223,11 +220,20 @@ fn row_reduce(o: &Operands, is_sum: bool) -> Option<Requirement> {
     }
     let dst_column = o.tile("dst").is_some_and(|d| d.blayout == pto_ir::types::BLayout::ColMajor && d.cols == 1);
     let fully_static = (src.valid_rows, src.valid_cols) == (Dim::Static(src.rows), Dim::Static(src.cols));
-    if src.dtype == ElemType::F32 && dst_column && fully_static && matches!((src.rows, src.cols), (64, 128) | (32, 256) | (16, 512) | (8, 1024)) {
+    if src.dtype == ElemType::F32
+        && dst_column
+        && fully_static
+        && matches!((src.rows, src.cols), (64, 128) | (32, 256) | (16, 512) | (8, 1024))
+    {
         return Some(Requirement::flat(
             src.dtype,
             4096,
-            format!("4 KiB: the {}x{} f32 fast path (vcg{} into [rows, cols/8], halved to [rows, 8])", src.rows, src.cols, if is_sum { "add" } else { "max/min" }),
+            format!(
+                "4 KiB: the {}x{} f32 fast path (vcg{} into [rows, cols/8], halved to [rows, 8])",
+                src.rows,
+                src.cols,
+                if is_sum { "add" } else { "max/min" }
+            ),
         ));
     }
     if vc <= epr {
@@ -296,8 +302,7 @@ fn gather(o: &Operands) -> Option<Requirement> {
         let dst = o.tile("dst")?;
         let (epr, _) = epr_epb(src.dtype);
         let bits_row = valid_cols(src).div_ceil(epr) * epr / 8;
-        let extra = src.rows as u64 * src.cols as u64 * dst.dtype.size_bytes() as u64
-            + src.rows as u64 * src.dtype.size_bytes() as u64;
+        let extra = src.rows as u64 * src.cols as u64 * dst.dtype.size_bytes() as u64 + src.rows as u64 * src.dtype.size_bytes() as u64;
         let mut r = Requirement::rows_of_bytes(
             ElemType::U8,
             valid_rows(src),

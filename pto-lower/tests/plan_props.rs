@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use pto_ir::diag::DiagClass;
 use pto_ir::verify::Verified;
 use pto_lower::liveness::Liveness;
-use pto_lower::{plan, Target, TargetId};
+use pto_lower::{Target, TargetId, plan};
 
 /// A random Level-2 program: `n` tiles of random shapes allocated at random points, and random
 /// `tadd`s between tiles of equal shape (which extend their live ranges).

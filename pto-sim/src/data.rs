@@ -4,7 +4,7 @@
 use crate::dispatch;
 use crate::elem::Elem;
 use pto_ir::types::ElemType;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// A 2-D array of one element type (row-major, little-endian bytes).
 #[derive(Clone, Debug, PartialEq)]

@@ -195,7 +195,17 @@ macro_rules! float_elem {
 // f16/bf16: + - * / computed in f32 and rounded once — correctly rounded, since f32 carries
 // more than 2p+2 bits for both. f32/f64 use native arithmetic.
 float_elem!(f16, u16, f32, |x: f16| x.to_f32(), f16::from_f32, |x: f16| x.to_f64(), f16::from_f64, |x: f16| x.to_bits(), f16::from_bits);
-float_elem!(bf16, u16, f32, |x: bf16| x.to_f32(), bf16::from_f32, |x: bf16| x.to_f64(), bf16::from_f64, |x: bf16| x.to_bits(), bf16::from_bits);
+float_elem!(
+    bf16,
+    u16,
+    f32,
+    |x: bf16| x.to_f32(),
+    bf16::from_f32,
+    |x: bf16| x.to_f64(),
+    bf16::from_f64,
+    |x: bf16| x.to_bits(),
+    bf16::from_bits
+);
 float_elem!(f32, u32, f32, |x: f32| x, |v: f32| v, |x: f32| x as f64, |v: f64| v as f32, |x: f32| x.to_bits(), f32::from_bits);
 float_elem!(f64, u64, f64, |x: f64| x, |v: f64| v, |x: f64| x, |v: f64| v, |x: f64| x.to_bits(), f64::from_bits);
 
@@ -206,18 +216,54 @@ macro_rules! dispatch {
     ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {{
         use pto_ir::types::ElemType as E;
         match $dtype {
-            E::I8 => { type $T = i8; $body }
-            E::I16 => { type $T = i16; $body }
-            E::I32 => { type $T = i32; $body }
-            E::I64 => { type $T = i64; $body }
-            E::U8 => { type $T = u8; $body }
-            E::U16 => { type $T = u16; $body }
-            E::U32 => { type $T = u32; $body }
-            E::U64 => { type $T = u64; $body }
-            E::F16 => { type $T = half::f16; $body }
-            E::BF16 => { type $T = half::bf16; $body }
-            E::F32 => { type $T = f32; $body }
-            E::F64 => { type $T = f64; $body }
+            E::I8 => {
+                type $T = i8;
+                $body
+            }
+            E::I16 => {
+                type $T = i16;
+                $body
+            }
+            E::I32 => {
+                type $T = i32;
+                $body
+            }
+            E::I64 => {
+                type $T = i64;
+                $body
+            }
+            E::U8 => {
+                type $T = u8;
+                $body
+            }
+            E::U16 => {
+                type $T = u16;
+                $body
+            }
+            E::U32 => {
+                type $T = u32;
+                $body
+            }
+            E::U64 => {
+                type $T = u64;
+                $body
+            }
+            E::F16 => {
+                type $T = half::f16;
+                $body
+            }
+            E::BF16 => {
+                type $T = half::bf16;
+                $body
+            }
+            E::F32 => {
+                type $T = f32;
+                $body
+            }
+            E::F64 => {
+                type $T = f64;
+                $body
+            }
             E::I1 | E::Index | E::F8E4M3 | E::F8E5M2 | E::HiF8 => $other,
         }
     }};

@@ -207,7 +207,15 @@ fn fast_ok<T: Elem>(mem: &mut Memory, views: &[&TileView]) -> Result<bool, Fault
 /// constant for tile-scalar ops, the row's element of a column vector for row expands.
 type RowScalar<'a, T> = &'a dyn Fn(usize) -> T;
 
-fn fast_zip<T: Elem>(mem: &mut Memory, a: &TileView, b: Option<&TileView>, dst: &TileView, f: impl Fn(T, T) -> T, k: RowScalar<T>, per_row: bool) -> Result<bool, Fault> {
+fn fast_zip<T: Elem>(
+    mem: &mut Memory,
+    a: &TileView,
+    b: Option<&TileView>,
+    dst: &TileView,
+    f: impl Fn(T, T) -> T,
+    k: RowScalar<T>,
+    per_row: bool,
+) -> Result<bool, Fault> {
     let views: Vec<&TileView> = [Some(a), b, Some(dst)].into_iter().flatten().collect();
     if !fast_ok::<T>(mem, &views)? {
         return Ok(false);
@@ -242,7 +250,14 @@ fn fast_zip<T: Elem>(mem: &mut Memory, a: &TileView, b: Option<&TileView>, dst: 
 
 /// `buf[d] = f(buf[a], buf[b])` elementwise without copying, when every source range is either
 /// disjoint from `d` or exactly `d` (in place). Returns false for partial overlaps.
-fn zip_in_place<T: Elem>(buf: &mut [u8], a: &Range<usize>, b: Option<&Range<usize>>, d: &Range<usize>, f: &impl Fn(T, T) -> T, k: T) -> bool {
+fn zip_in_place<T: Elem>(
+    buf: &mut [u8],
+    a: &Range<usize>,
+    b: Option<&Range<usize>>,
+    d: &Range<usize>,
+    f: &impl Fn(T, T) -> T,
+    k: T,
+) -> bool {
     let disjoint = |r: &Range<usize>| r.end <= d.start || r.start >= d.end;
     let same = |r: &Range<usize>| r == d;
     if !(disjoint(a) || same(a)) || !b.is_none_or(|b| disjoint(b) || same(b)) {
@@ -275,7 +290,16 @@ fn zip_in_place<T: Elem>(buf: &mut [u8], a: &Range<usize>, b: Option<&Range<usiz
 }
 
 /// The infallible binary ops as a closure for the fast path; `None` for the others.
-fn fast_op<T: Elem>(mem: &mut Memory, op: BinOp, a: &TileView, b: Option<&TileView>, k: RowScalar<T>, per_row: bool, swap: bool, dst: &TileView) -> Result<bool, Fault> {
+fn fast_op<T: Elem>(
+    mem: &mut Memory,
+    op: BinOp,
+    a: &TileView,
+    b: Option<&TileView>,
+    k: RowScalar<T>,
+    per_row: bool,
+    swap: bool,
+    dst: &TileView,
+) -> Result<bool, Fault> {
     macro_rules! go {
         ($f:expr) => {
             if swap { fast_zip::<T>(mem, a, b, dst, |x, y| $f(y, x), k, per_row) } else { fast_zip::<T>(mem, a, b, dst, $f, k, per_row) }
@@ -485,7 +509,11 @@ fn check_dst(dst: &TileView, rows: usize, cols: usize) -> Result<(), Fault> {
 /// the source's valid region.
 pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst: &TileView) -> Result<(), Fault> {
     let (n_out, n_in) = if along_rows { (src.vrows, src.vcols) } else { (src.vcols, src.vrows) };
-    if along_rows { check_dst(dst, n_out, 1)? } else { check_dst(dst, 1, n_out)? }
+    if along_rows {
+        check_dst(dst, n_out, 1)?
+    } else {
+        check_dst(dst, 1, n_out)?
+    }
     dispatch!(src.desc.dtype, T => {
         let wide = along_rows && <T as Elem>::FLOAT && T::SIZE == 2;
         if along_rows && fast_ok::<T>(mem, &[src])? {
@@ -515,7 +543,11 @@ pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst
 /// Index of the first maximum (or minimum) per row / per column, written as `dst`'s integer type.
 pub fn arg_reduce(mem: &mut Memory, max: bool, along_rows: bool, src: &TileView, dst: &TileView) -> Result<(), Fault> {
     let (n_out, n_in) = if along_rows { (src.vrows, src.vcols) } else { (src.vcols, src.vrows) };
-    if along_rows { check_dst(dst, n_out, 1)? } else { check_dst(dst, 1, n_out)? }
+    if along_rows {
+        check_dst(dst, n_out, 1)?
+    } else {
+        check_dst(dst, 1, n_out)?
+    }
     let idx: Vec<i64> = dispatch!(src.desc.dtype, T => {
         let s = storage(mem, src)?;
         (0..n_out).map(|k| {
@@ -773,7 +805,15 @@ pub fn convert(mem: &mut Memory, mode: Round, saturate: bool, src: &TileView, ds
 /// Copies the `rows x cols` window at `(sr, sc)` of `src` to `(dr, dc)` of `dst`, converting
 /// element types if they differ (ties to even). Any layout and location on either side.
 #[allow(clippy::too_many_arguments)]
-pub fn copy_window(mem: &mut Memory, src: &TileView, (sr, sc): (usize, usize), dst: &TileView, (dr, dc): (usize, usize), rows: usize, cols: usize) -> Result<(), Fault> {
+pub fn copy_window(
+    mem: &mut Memory,
+    src: &TileView,
+    (sr, sc): (usize, usize),
+    dst: &TileView,
+    (dr, dc): (usize, usize),
+    rows: usize,
+    cols: usize,
+) -> Result<(), Fault> {
     let fits = |v: &TileView, r: usize, c: usize| r + rows <= v.desc.rows as usize && c + cols <= v.desc.cols as usize;
     if !fits(src, sr, sc) || !fits(dst, dr, dc) {
         return Err(Fault(format!(
@@ -796,7 +836,14 @@ pub fn copy_window(mem: &mut Memory, src: &TileView, (sr, sc): (usize, usize), d
 
 /// `c = [c_in +] a x b [+ bias]`: M, K, N from `a`'s valid rows and columns and `b`'s valid
 /// columns; products accumulate in the destination type in `k` order (integers wrap).
-pub fn matmul(mem: &mut Memory, a: &TileView, b: &TileView, c_in: Option<&TileView>, bias: Option<&TileView>, c: &TileView) -> Result<(), Fault> {
+pub fn matmul(
+    mem: &mut Memory,
+    a: &TileView,
+    b: &TileView,
+    c_in: Option<&TileView>,
+    bias: Option<&TileView>,
+    c: &TileView,
+) -> Result<(), Fault> {
     let (m, k, n) = (a.vrows, a.vcols, b.vcols);
     if b.vrows < k || (c.desc.rows as usize) < m || (c.desc.cols as usize) < n {
         return Err(Fault(format!("matmul shapes do not fit: a {m}x{k}, b {}x{n}, c {}x{}", b.vrows, c.desc.rows, c.desc.cols)));

@@ -23,7 +23,7 @@
 
 use crate::dispatch;
 use crate::elem::Elem;
-use crate::family::{storage, unsupported, Cmp};
+use crate::family::{Cmp, storage, unsupported};
 use crate::memory::{Fault, Memory};
 use crate::view::TileView;
 use pto_ir::types::{BLayout, SLayout};
@@ -134,7 +134,15 @@ fn storage_element(v: &TileView, i: usize, what: &str) -> Result<usize, Fault> {
 /// Compare gather (see the module doc): `dst` row `i` = the indices of the columns of source
 /// row `i` that compare `cmp` (GT or EQ) with `k`'s element `i`, `cdst`'s element `i` = their
 /// count.
-pub fn gather_compare(mem: &mut Memory, src: &TileView, k: &TileView, cmp: Cmp, offset: i64, dst: &TileView, cdst: &TileView) -> Result<(), Fault> {
+pub fn gather_compare(
+    mem: &mut Memory,
+    src: &TileView,
+    k: &TileView,
+    cmp: Cmp,
+    offset: i64,
+    dst: &TileView,
+    cdst: &TileView,
+) -> Result<(), Fault> {
     let keep_gt = match cmp {
         Cmp::Gt => true,
         Cmp::Eq => false,
@@ -437,7 +445,10 @@ mod tests {
         let err = |r: Result<(), Fault>| r.unwrap_err().0;
         assert!(err(gather_compare(&mut mem, &src, &k, Cmp::Lt, 0, &dst, &cdst)).contains("GT or EQ"));
         let narrow = tile(ElemType::U32, 2, 4, 4, 128);
-        assert_eq!(err(gather_compare(&mut mem, &src, &k, Cmp::Gt, 0, &narrow, &cdst)), "row 1 has 6 matching elements; a destination row holds 4");
+        assert_eq!(
+            err(gather_compare(&mut mem, &src, &k, Cmp::Gt, 0, &narrow, &cdst)),
+            "row 1 has 6 matching elements; a destination row holds 4"
+        );
         let one = tile(ElemType::U32, 1, 1, 1, 256);
         assert!(err(gather_compare(&mut mem, &src, &one, Cmp::Gt, 0, &dst, &cdst)).contains("element 1 is needed"));
         assert!(err(gather_compare(&mut mem, &src, &k, Cmp::Gt, 0, &dst, &one)).contains("the count tile `cdst` holds 1 elements"));

@@ -27,7 +27,11 @@ impl GmView {
     /// A view over a pointer with the given shape and strides.
     pub fn new(arg: usize, shape: &[i64], strides: &[i64]) -> Result<GmView, Fault> {
         if shape.len() != strides.len() || shape.is_empty() || shape.len() > MAX_RANK {
-            return Err(Fault(format!("a view needs 1 to {MAX_RANK} dimensions with one stride each, found {} sizes and {} strides", shape.len(), strides.len())));
+            return Err(Fault(format!(
+                "a view needs 1 to {MAX_RANK} dimensions with one stride each, found {} sizes and {} strides",
+                shape.len(),
+                strides.len()
+            )));
         }
         let mut v = GmView { arg, offset: 0, rank: shape.len(), shape: [1; MAX_RANK], strides: [0; MAX_RANK] };
         v.shape[..shape.len()].copy_from_slice(shape);

@@ -7,15 +7,15 @@
 
 use crate::data::TileData;
 use crate::family::{self, Num};
-use crate::memory::{Fault, Memory};
+use crate::gather_sort;
 use crate::gm::{GmArray, GmView};
+use crate::memory::{Fault, Memory};
 use crate::view::TileView;
 use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic};
 use pto_ir::module::{BlockId, Module, OpId, Payload, ValueDef, ValueId};
 use pto_ir::ops::{Family, Opcode};
 use pto_ir::types::{Dim, Type};
-use crate::gather_sort;
 use pto_lower::Target;
 
 /// The run-time value of an IR value.
@@ -151,7 +151,15 @@ impl<'m> Sim<'m> {
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
                 sim.vals[i] = Val::Ptr(sim.gm.len());
-                sim.gm.push(GmArray { name: v.name.clone(), elem_size: e.size_bytes() as usize, bytes: Vec::new(), bound: false, dtype: *e, pattern: false, written: false });
+                sim.gm.push(GmArray {
+                    name: v.name.clone(),
+                    elem_size: e.size_bytes() as usize,
+                    bytes: Vec::new(),
+                    bound: false,
+                    dtype: *e,
+                    pattern: false,
+                    written: false,
+                });
             }
         }
         let placements = pto_lower::plan::assign(m, target).map_err(|d| d.0)?;
@@ -198,10 +206,7 @@ impl<'m> Sim<'m> {
             }
             Ok(())
         } else {
-            Err(format!(
-                "`%{name}` is {rows}x{cols} (valid {}x{}), the data is {}x{}",
-                view.vrows, view.vcols, data.rows, data.cols
-            ))
+            Err(format!("`%{name}` is {rows}x{cols} (valid {}x{}), the data is {}x{}", view.vrows, view.vcols, data.rows, data.cols))
         }
     }
 
@@ -335,7 +340,8 @@ impl<'m> Sim<'m> {
         let moved = self.orphans.get(&op);
         let source_name = |i: usize, v: ValueId| moved.and_then(|l| l.iter().find(|(k, _)| *k == i)).map_or(v, |&(_, orig)| orig);
         let outs = data.outs().iter().enumerate().map(|(i, &v)| (source_name(i, v), v));
-        let wrote = data.results.iter().map(|&v| (v, v)).chain(outs).filter_map(|(named, v)| self.describe(data.opcode, named, v)).collect();
+        let wrote =
+            data.results.iter().map(|&v| (v, v)).chain(outs).filter_map(|(named, v)| self.describe(data.opcode, named, v)).collect();
         TraceEntry { span: self.m.op_span(op), op: data.opcode.full_name().to_string(), wrote }
     }
 
@@ -373,7 +379,11 @@ impl<'m> Sim<'m> {
             Val::Int(i) => Ok(i),
             Val::Unset if matches!(self.m.values[v.index()].def, ValueDef::BlockArg(..)) => {
                 let name = &self.m.values[v.index()].name;
-                Err(trap(self.m, op, format!("argument `%{name}` has no value (give one with `--input {name}=N`, or use `--default-inputs`)")))
+                Err(trap(
+                    self.m,
+                    op,
+                    format!("argument `%{name}` has no value (give one with `--input {name}=N`, or use `--default-inputs`)"),
+                ))
             }
             other => Err(trap(self.m, op, format!("`%{}` is not an integer ({other:?})", self.m.values[v.index()].name))),
         }
@@ -623,9 +633,10 @@ impl<'m> Sim<'m> {
         let m = self.m;
         let data = m.op(op);
         let Payload::Call { callee } = &data.payload else { return Err(trap(m, op, "malformed call")) };
-        let func = m.walk().into_iter().find(|&f| {
-            matches!(&m.op(f).payload, Payload::Func { name, .. } if name == callee) && !m.op(f).regions.is_empty()
-        });
+        let func = m
+            .walk()
+            .into_iter()
+            .find(|&f| matches!(&m.op(f).payload, Payload::Func { name, .. } if name == callee) && !m.op(f).regions.is_empty());
         let Some(func) = func else { return Err(trap(m, op, format!("`@{callee}` has no body to run"))) };
         if self.depth >= 64 {
             return Err(trap(m, op, "calls nested more than 64 deep"));
@@ -658,7 +669,11 @@ impl<'m> Sim<'m> {
         let vc = vc.map(|v| self.int(op, v)).transpose()?;
         let buf = self.target.buffer(t.loc);
         if addr < 0 || !(addr as u64).is_multiple_of(buf.align) || addr as u64 + t.size_bytes() > buf.capacity {
-            return Err(trap(m, op, format!("tile at address {addr} ({} bytes) is misaligned or outside {} ({} bytes)", t.size_bytes(), buf.name, buf.capacity)));
+            return Err(trap(
+                m,
+                op,
+                format!("tile at address {addr} ({} bytes) is misaligned or outside {} ({} bytes)", t.size_bytes(), buf.name, buf.capacity),
+            ));
         }
         let view = view_of(t, t.loc, addr as u64, vr, vc);
         if view.vrows > t.rows as usize || view.vcols > t.cols as usize {
@@ -719,10 +734,18 @@ impl<'m> Sim<'m> {
         match data.opcode {
             Opcode::TLoad => return self.exec_move(op, true),
             Opcode::TStore => return self.exec_move(op, false),
-            Opcode::TMov | Opcode::TExtract | Opcode::TInsert | Opcode::TMatmul | Opcode::TMatmulAcc | Opcode::TMatmulBias
-            | Opcode::TGemv | Opcode::TGemvAcc | Opcode::TGemvBias | Opcode::TAddc | Opcode::TSubc | Opcode::TConcat => {
-                return self.exec_data_move(op)
-            }
+            Opcode::TMov
+            | Opcode::TExtract
+            | Opcode::TInsert
+            | Opcode::TMatmul
+            | Opcode::TMatmulAcc
+            | Opcode::TMatmulBias
+            | Opcode::TGemv
+            | Opcode::TGemvAcc
+            | Opcode::TGemvBias
+            | Opcode::TAddc
+            | Opcode::TSubc
+            | Opcode::TConcat => return self.exec_data_move(op),
             _ => {}
         }
         let fault = |f: Fault| trap(m, op, f.0);
@@ -731,10 +754,13 @@ impl<'m> Sim<'m> {
             return Err(trap(m, op, format!("`{}` is not executable by the simulator yet (no outs)", data.opcode.full_name())));
         };
         let dst = self.tile(op, dst)?;
-        let tile_ins: Vec<TileView> = ins.iter().filter_map(|v| match self.vals[v.index()] {
-            Val::Tile(t) => Some(t),
-            _ => None,
-        }).collect();
+        let tile_ins: Vec<TileView> = ins
+            .iter()
+            .filter_map(|v| match self.vals[v.index()] {
+                Val::Tile(t) => Some(t),
+                _ => None,
+            })
+            .collect();
         let scalar = ins.iter().find_map(|v| self.vals[v.index()].num());
         let need_scalar = || scalar.ok_or_else(|| trap(m, op, "missing scalar operand"));
         let not_yet = || trap(m, op, format!("`{}` is not executable by the simulator yet", data.opcode.full_name()));
@@ -781,7 +807,8 @@ impl<'m> Sim<'m> {
                 }
                 let src = tile_ins.first().ok_or_else(|| trap(m, op, "missing source tile"))?;
                 let round = matches!(data.attr("round"), Some(Attr::Bool(true)) | Some(Attr::Unit));
-                let scalar_first = data.opcode == Opcode::TDivs && matches!(ins.first().map(|v| self.vals[v.index()]), Some(Val::Int(_) | Val::Float(_)));
+                let scalar_first =
+                    data.opcode == Opcode::TDivs && matches!(ins.first().map(|v| self.vals[v.index()]), Some(Val::Int(_) | Val::Float(_)));
                 let op2 = match data.opcode {
                     Opcode::TAdds => BinOp::Add,
                     Opcode::TSubs => BinOp::Sub,
@@ -799,9 +826,13 @@ impl<'m> Sim<'m> {
                 };
                 family::binary_scalar(mem, op2, src, s, scalar_first, &dst).map_err(fault)
             }
-            Family::RowReduce | Family::ColReduce | Family::ArgReduce | Family::Expand | Family::CmpSel | Family::Convert | Family::Generate => {
-                self.exec_tile_more(op, &tile_ins, scalar, dst)
-            }
+            Family::RowReduce
+            | Family::ColReduce
+            | Family::ArgReduce
+            | Family::Expand
+            | Family::CmpSel
+            | Family::Convert
+            | Family::Generate => self.exec_tile_more(op, &tile_ins, scalar, dst),
             Family::GatherScatter | Family::Sort => self.exec_gather_sort(op, scalar, dst),
             _ => Err(not_yet()),
         }
@@ -810,7 +841,7 @@ impl<'m> Sim<'m> {
     /// Lowers `op` to its A2A3 vector program and runs it; `Ok(Err(reason))` when the op has
     /// no vector lowering in this form (it then runs with tile semantics).
     fn exec_as_vector(&mut self, op: OpId) -> Result<Result<(), String>, Diagnostic> {
-        use pto_lower::vector::{self, ir::Scalar, Placed};
+        use pto_lower::vector::{self, Placed, ir::Scalar};
         let m = self.m;
         let vals = &self.vals;
         let place = |v: ValueId| match vals[v.index()] {
@@ -856,14 +887,22 @@ impl<'m> Sim<'m> {
         let m = self.m;
         let data = m.op(op);
         let fault = |f: Fault| trap(m, op, f.0);
-        let tiles: Vec<TileView> = data.ins().iter().filter_map(|v| match self.vals[v.index()] {
-            Val::Tile(t) => Some(t),
-            _ => None,
-        }).collect();
-        let ints: Vec<i64> = data.ins().iter().filter_map(|v| match self.vals[v.index()] {
-            Val::Int(i) => Some(i),
-            _ => None,
-        }).collect();
+        let tiles: Vec<TileView> = data
+            .ins()
+            .iter()
+            .filter_map(|v| match self.vals[v.index()] {
+                Val::Tile(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        let ints: Vec<i64> = data
+            .ins()
+            .iter()
+            .filter_map(|v| match self.vals[v.index()] {
+                Val::Int(i) => Some(i),
+                _ => None,
+            })
+            .collect();
         let dst = match data.outs().first() {
             Some(&d) => self.tile(op, d)?,
             None => return Err(trap(m, op, "missing destination")),
@@ -958,7 +997,14 @@ impl<'m> Sim<'m> {
         let enum_attr = |name: &str, kind: &str| data.attr(name).and_then(|a| a.as_enum(kind));
         let mem = &mut self.mem;
         let r = match data.opcode {
-            Opcode::TRowSum | Opcode::TRowMax | Opcode::TRowMin | Opcode::TRowProd | Opcode::TColSum | Opcode::TColMax | Opcode::TColMin | Opcode::TColProd => {
+            Opcode::TRowSum
+            | Opcode::TRowMax
+            | Opcode::TRowMin
+            | Opcode::TRowProd
+            | Opcode::TColSum
+            | Opcode::TColMax
+            | Opcode::TColMin
+            | Opcode::TColProd => {
                 let kind = match data.opcode {
                     Opcode::TRowSum | Opcode::TColSum => Reduce::Sum,
                     Opcode::TRowMax | Opcode::TColMax => Reduce::Max,
@@ -980,9 +1026,20 @@ impl<'m> Sim<'m> {
             }
             Opcode::TRowExpand => family::expand(mem, true, &src(0)?, &dst),
             Opcode::TColExpand => family::expand(mem, false, &src(0)?, &dst),
-            Opcode::TRowExpandAdd | Opcode::TRowExpandSub | Opcode::TRowExpandMul | Opcode::TRowExpandDiv | Opcode::TRowExpandMax
-            | Opcode::TRowExpandMin | Opcode::TRowExpandExpdif | Opcode::TColExpandAdd | Opcode::TColExpandSub | Opcode::TColExpandMul
-            | Opcode::TColExpandDiv | Opcode::TColExpandMax | Opcode::TColExpandMin | Opcode::TColExpandExpdif => {
+            Opcode::TRowExpandAdd
+            | Opcode::TRowExpandSub
+            | Opcode::TRowExpandMul
+            | Opcode::TRowExpandDiv
+            | Opcode::TRowExpandMax
+            | Opcode::TRowExpandMin
+            | Opcode::TRowExpandExpdif
+            | Opcode::TColExpandAdd
+            | Opcode::TColExpandSub
+            | Opcode::TColExpandMul
+            | Opcode::TColExpandDiv
+            | Opcode::TColExpandMax
+            | Opcode::TColExpandMin
+            | Opcode::TColExpandExpdif => {
                 let name = data.opcode.spec().name;
                 let rows = name.starts_with("trow");
                 let eop = match &name["trowexpand".len()..] {

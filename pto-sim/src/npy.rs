@@ -9,17 +9,50 @@ macro_rules! npy_dispatch {
     ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {{
         use pto_ir::types::ElemType as E;
         match $dtype {
-            E::I8 => { type $T = i8; $body }
-            E::I16 => { type $T = i16; $body }
-            E::I32 => { type $T = i32; $body }
-            E::I64 => { type $T = i64; $body }
-            E::U8 => { type $T = u8; $body }
-            E::U16 | E::BF16 => { type $T = u16; $body }
-            E::U32 => { type $T = u32; $body }
-            E::U64 => { type $T = u64; $body }
-            E::F16 => { type $T = half::f16; $body }
-            E::F32 => { type $T = f32; $body }
-            E::F64 => { type $T = f64; $body }
+            E::I8 => {
+                type $T = i8;
+                $body
+            }
+            E::I16 => {
+                type $T = i16;
+                $body
+            }
+            E::I32 => {
+                type $T = i32;
+                $body
+            }
+            E::I64 => {
+                type $T = i64;
+                $body
+            }
+            E::U8 => {
+                type $T = u8;
+                $body
+            }
+            E::U16 | E::BF16 => {
+                type $T = u16;
+                $body
+            }
+            E::U32 => {
+                type $T = u32;
+                $body
+            }
+            E::U64 => {
+                type $T = u64;
+                $body
+            }
+            E::F16 => {
+                type $T = half::f16;
+                $body
+            }
+            E::F32 => {
+                type $T = f32;
+                $body
+            }
+            E::F64 => {
+                type $T = f64;
+                $body
+            }
             _ => $other,
         }
     }};
@@ -101,7 +134,9 @@ mod tests {
 
     #[test]
     fn round_trip_every_supported_type() {
-        for dtype in [ElemType::F16, ElemType::BF16, ElemType::F32, ElemType::I8, ElemType::U16, ElemType::I32, ElemType::U32, ElemType::F64] {
+        for dtype in
+            [ElemType::F16, ElemType::BF16, ElemType::F32, ElemType::I8, ElemType::U16, ElemType::I32, ElemType::U32, ElemType::F64]
+        {
             let n = 6;
             let size = dtype.size_bytes() as usize;
             let bytes: Vec<u8> = (0..n * size).map(|i| (i * 37 % 251) as u8 & 0x3F).collect();

@@ -51,7 +51,9 @@ pub fn exec(mem: &mut Memory, i: &Instr, st: &mut VectorState) -> Result<(), Fau
             Ok(())
         }
         Op::ScalarReduce { .. } => scalar_reduce(mem, i),
-        Op::Convert { to } => crate::dispatch!(i.dtype, T => crate::dispatch!(to, U => convert::<T, U>(mem, i), _ => Err(bad_type(to))), _ => Err(bad_type(i.dtype))),
+        Op::Convert { to } => {
+            crate::dispatch!(i.dtype, T => crate::dispatch!(to, U => convert::<T, U>(mem, i), _ => Err(bad_type(to))), _ => Err(bad_type(i.dtype)))
+        }
         _ => crate::dispatch!(i.dtype, T => lanes::<T>(mem, i, st), _ => Err(bad_type(i.dtype))),
     }
 }
@@ -99,7 +101,11 @@ fn store<T: Elem>(mem: &mut Memory, o: &Operand, addr: u64, v: T) -> Result<(), 
 fn active(mask: Mask, k: u64, l: u64, lanes: u64) -> bool {
     match mask {
         Mask::Normal { hi, lo } => {
-            if l < 64 { (lo >> l) & 1 == 1 } else { (hi >> (l - 64)) & 1 == 1 }
+            if l < 64 {
+                (lo >> l) & 1 == 1
+            } else {
+                (hi >> (l - 64)) & 1 == 1
+            }
         }
         Mask::Counter(n) => k * lanes + l < n,
     }
@@ -297,7 +303,8 @@ fn fast<T: Elem>(mem: &mut Memory, i: &Instr) -> Result<bool, Fault> {
         check(&o[0], o[0].addr, n * es)?;
     }
     // A contiguous run is a 1 x n tile: the tile-level elementwise kernels do the work.
-    let view = |x: &Operand| TileView { loc: Loc::Vec, addr: x.addr, desc: TileDesc::vec(i.dtype, 1, n as u32), vrows: 1, vcols: n as usize };
+    let view =
+        |x: &Operand| TileView { loc: Loc::Vec, addr: x.addr, desc: TileDesc::vec(i.dtype, 1, n as u32), vrows: 1, vcols: n as usize };
     match i.op {
         Op::Bin(kind) => family::binary(mem, bin_op(kind), &view(&o[1]), &view(&o[2]), &view(&o[0]))?,
         Op::Scalar(kind, s) => family::binary_scalar(mem, scalar_op(kind), &view(&o[1]), num(s)?, false, &view(&o[0]))?,
@@ -358,7 +365,13 @@ fn convert<T: Elem, U: Elem>(mem: &mut Memory, i: &Instr) -> Result<(), Fault> {
         for l in 0..lanes {
             if active(i.mask, k, l, lanes) {
                 let x = load::<T>(mem, &o[1], lane_addr(&o[1], k, l, T::SIZE as u64))?;
-                let y = if T::FLOAT && !U::FLOAT { U::from_f64(x.to_f64().round()) } else if T::FLOAT { U::from_f64(x.to_f64()) } else { U::from_i64(x.to_i64()) };
+                let y = if T::FLOAT && !U::FLOAT {
+                    U::from_f64(x.to_f64().round())
+                } else if T::FLOAT {
+                    U::from_f64(x.to_f64())
+                } else {
+                    U::from_i64(x.to_i64())
+                };
                 writes.push((lane_addr(&o[0], k, l, U::SIZE as u64), y));
             }
         }

@@ -3,7 +3,7 @@
 //! `pto_lower::vector` on the byte model — and the two outputs must be identical bytes, except
 //! where a documented A2A3 behaviour makes them differ (listed in [`QUIRKS`] and checked).
 
-use pto_lower::{vector, Target, TargetId};
+use pto_lower::{Target, TargetId, vector};
 use pto_sim::{Sim, TileData};
 use serde_json::Value;
 
@@ -50,7 +50,9 @@ fn vector_level_matches_tile_semantics_on_every_golden_case_of_a_lowered_op() {
             continue;
         }
         // A2A3 compares 32-bit integers only for equality: every other mode is EQ (NE stays NE).
-        let i32_cmp = op == "tcmps" && case["operands"][0]["dtype"] == "i32" && !matches!(case["attrs"]["cmpMode"].as_str().map(str::to_ascii_uppercase).as_deref(), Some("EQ" | "NE"));
+        let i32_cmp = op == "tcmps"
+            && case["operands"][0]["dtype"] == "i32"
+            && !matches!(case["attrs"]["cmpMode"].as_str().map(str::to_ascii_uppercase).as_deref(), Some("EQ" | "NE"));
         let mut reference = case.clone();
         if i32_cmp {
             reference["attrs"]["cmpMode"] = Value::from("EQ");
@@ -70,7 +72,10 @@ fn vector_level_matches_tile_semantics_on_every_golden_case_of_a_lowered_op() {
             continue;
         }
         if tile.bytes == vec.bytes {
-            compared.push(format!("{name}: {}", if i32_cmp { "identical to EQ (A2A3: 32-bit integer compares are EQ only)" } else { "identical" }));
+            compared.push(format!(
+                "{name}: {}",
+                if i32_cmp { "identical to EQ (A2A3: 32-bit integer compares are EQ only)" } else { "identical" }
+            ));
         } else if tile.dtype.is_float() && matches!(op, "trowsum" | "tcolsum") && sums_agree(&tile, &vec) {
             compared.push(format!("{name}: float sum order (within tolerance)"));
         } else {

@@ -6,7 +6,7 @@ use pto_ir::ElemType;
 use pto_lower::vector::ir::{BinKind, Instr, Mask, Op, Operand, Region, Scalar, ScalarKind};
 use pto_lower::{Target, TargetId};
 use pto_sim::memory::Memory;
-use pto_sim::vector::{exec, VectorState};
+use pto_sim::vector::{VectorState, exec};
 
 /// The whole UB as one region (these tests address it directly).
 fn ub() -> Region {
@@ -44,7 +44,13 @@ fn vadd(dtype: ElemType, repeat: u32, mask: Mask, d: Operand, a: Operand, b: Ope
 }
 
 fn vadds(dtype: ElemType, repeat: u32, d: Operand, a: Operand, s: i64) -> Instr {
-    Instr { op: Op::Scalar(ScalarKind::Add, Scalar::Int(s)), dtype, repeat, mask: Mask::Normal { hi: 0, lo: u64::MAX }, operands: vec![d, a] }
+    Instr {
+        op: Op::Scalar(ScalarKind::Add, Scalar::Int(s)),
+        dtype,
+        repeat,
+        mask: Mask::Normal { hi: 0, lo: u64::MAX },
+        operands: vec![d, a],
+    }
 }
 
 const OLD: i16 = 0x7777;
@@ -70,7 +76,8 @@ fn int32_add_with_mask_64_computes_every_lane_of_both_iterations() {
     write_i32(&mut m, 0, &a);
     write_i32(&mut m, 512, &a);
     write_i32(&mut m, 1024, &[-1; 128]);
-    exec(&mut m, &vadd(ElemType::I32, 2, Mask::first(64), op(1024, 1, 8), op(0, 1, 8), op(512, 1, 8)), &mut VectorState::default()).unwrap();
+    exec(&mut m, &vadd(ElemType::I32, 2, Mask::first(64), op(1024, 1, 8), op(0, 1, 8), op(512, 1, 8)), &mut VectorState::default())
+        .unwrap();
     assert_eq!(read_i32(&m, 1024, 128), (0..128).map(|x| 2 * x).collect::<Vec<i32>>());
 }
 
@@ -119,10 +126,13 @@ fn increments(repeat: u32, rep: u32) -> Vec<i32> {
     let mut m = mem();
     write_i32(&mut m, 0, &[0; 320]);
     exec(&mut m, &vadds(ElemType::I32, repeat, op(0, 1, rep), op(0, 1, rep), 1), &mut VectorState::default()).unwrap();
-    read_i32(&m, 0, 320).chunks(8).map(|b| {
-        assert!(b.iter().all(|&x| x == b[0]), "a block is updated as a whole");
-        b[0]
-    }).collect()
+    read_i32(&m, 0, 320)
+        .chunks(8)
+        .map(|b| {
+            assert!(b.iter().all(|&x| x == b[0]), "a block is updated as a whole");
+            b[0]
+        })
+        .collect()
 }
 
 #[test]

@@ -1,10 +1,10 @@
 //! `pto fmt`: print a file back canonically, in its own form or converted with `--to`.
 
 use crate::render::render;
-use crate::{parse_file, read_input, ErrorFormat, Outcome};
-use pto_asm::print::{print_module, PrintOptions};
-use pto_ir::diag::SourceMap;
+use crate::{ErrorFormat, Outcome, parse_file, read_input};
+use pto_asm::print::{PrintOptions, print_module};
 use pto_ir::TextForm;
+use pto_ir::diag::SourceMap;
 
 /// Options of `pto fmt`.
 #[derive(Debug, Clone)]

@@ -2,8 +2,8 @@
 //! `--stop-after`, `--print-after-all` and an SVG memory map.
 
 use crate::render::render;
-use crate::{parse_file, read_input, ErrorFormat, Outcome, TargetName};
-use pto_asm::print::{print_module, PrintOptions};
+use crate::{ErrorFormat, Outcome, TargetName, parse_file, read_input};
+use pto_asm::print::{PrintOptions, print_module};
 use pto_ir::diag::SourceMap;
 use pto_ir::module::Module;
 use pto_ir::verify::Verified;
@@ -60,7 +60,11 @@ pub fn run(opts: &LowerOptions) -> Outcome {
         Ok(f) => f,
         Err(e) => return Outcome::usage_error(e),
     };
-    let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome { stdout: String::new(), stderr: render(sources, d, opts.error_format), code: 1 };
+    let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome {
+        stdout: String::new(),
+        stderr: render(sources, d, opts.error_format),
+        code: 1,
+    };
     let (module, mut warnings) = match parse_file(&sources, file) {
         Ok(ok) => ok,
         Err(diags) => return fail(&sources, &diags.0),
@@ -75,7 +79,9 @@ pub fn run(opts: &LowerOptions) -> Outcome {
     });
     let wants_vector = opts.emit == Emit::Vector || opts.stats;
     if wants_vector && target.id != TargetId::A2A3 {
-        return Outcome::usage_error("the vector level models A2A3 (`--emit vector` and `--stats` need `--target a2a3`; A5 has no vector-instruction model)");
+        return Outcome::usage_error(
+            "the vector level models A2A3 (`--emit vector` and `--stats` need `--target a2a3`; A5 has no vector-instruction model)",
+        );
     }
     if wants_vector && opts.stop_after.as_deref().is_some_and(|p| p != "plan-memory") {
         return Outcome::usage_error("`--emit vector` and `--stats` need placed tiles: they cannot stop before plan-memory");
@@ -118,7 +124,11 @@ pub fn run(opts: &LowerOptions) -> Outcome {
         .iter()
         .filter_map(|l| {
             let why = l.out_of_tile.as_ref()?;
-            let d = pto_ir::Diagnostic::error(pto_ir::diag::DiagClass::LegalVectorOutOfTile, lowered.op_span(l.op), format!("on A2A3 the vector program of this op {why}"));
+            let d = pto_ir::Diagnostic::error(
+                pto_ir::diag::DiagClass::LegalVectorOutOfTile,
+                lowered.op_span(l.op),
+                format!("on A2A3 the vector program of this op {why}"),
+            );
             Some(d.with_op(lowered.op(l.op).opcode.full_name()))
         })
         .collect();

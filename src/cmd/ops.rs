@@ -71,7 +71,8 @@ pub fn markdown() -> String {
     }
     let isa = ops::all().iter().filter(|s| !s.page.is_empty() && !s.page.starts_with("comm/")).count();
     let comm = ops::all().iter().filter(|s| s.page.starts_with("comm/")).count();
-    let _ = writeln!(out, "\n{} ops in all; {isa} instruction pages of `docs/isa/` and {comm} of `docs/isa/comm/` covered.", ops::all().len());
+    let _ =
+        writeln!(out, "\n{} ops in all; {isa} instruction pages of `docs/isa/` and {comm} of `docs/isa/comm/` covered.", ops::all().len());
     out
 }
 

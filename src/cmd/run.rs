@@ -2,13 +2,13 @@
 //! `.npy` / JSON files (or numbers for scalar arguments) and outputs as `.npy` files or JSON.
 
 use crate::render::render;
-use crate::{parse_file, read_input, ErrorFormat, Outcome, TargetName};
+use crate::{ErrorFormat, Outcome, TargetName, parse_file, read_input};
 use pto_ir::diag::SourceMap;
 use pto_ir::types::{ElemType, Type};
 use pto_ir::verify::Verified;
 use pto_lower::{Target, TargetId};
 use pto_sim::{Sim, TileData};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::fmt::Write as _;
 
 /// Options of `pto run`.
@@ -118,7 +118,11 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Ok(f) => f,
         Err(e) => return Outcome::usage_error(e),
     };
-    let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome { stdout: String::new(), stderr: render(sources, d, opts.error_format), code: 1 };
+    let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome {
+        stdout: String::new(),
+        stderr: render(sources, d, opts.error_format),
+        code: 1,
+    };
     let (module, _) = match parse_file(&sources, file) {
         Ok(ok) => ok,
         Err(d) => return fail(&sources, &d.0),
@@ -179,7 +183,8 @@ pub fn run(opts: &RunOptions) -> Outcome {
                     Ok(b) => b,
                     Err(e) => return Outcome::usage_error(format!("--input {name}: cannot read `{path}`: {e}")),
                 };
-                let data = if path.ends_with(".npy") { pto_sim::npy::read(&bytes, *e) } else { json_tile(&String::from_utf8_lossy(&bytes), *e) };
+                let data =
+                    if path.ends_with(".npy") { pto_sim::npy::read(&bytes, *e) } else { json_tile(&String::from_utf8_lossy(&bytes), *e) };
                 data.and_then(|d| sim.bind_gm(name, &d))
             }
             other => Err(format!("`%{name}` is a {}; inputs bind to tiles, scalars and GM pointers", other.class_name())),
@@ -238,7 +243,8 @@ pub fn run(opts: &RunOptions) -> Outcome {
             }
         }
     }
-    let stdout = if opts.output_dir.is_none() { serde_json::to_string_pretty(&json!(results)).unwrap_or_default() + "\n" } else { String::new() };
+    let stdout =
+        if opts.output_dir.is_none() { serde_json::to_string_pretty(&json!(results)).unwrap_or_default() + "\n" } else { String::new() };
     let mut stderr = sim.trace.as_ref().map(|t| trace_text(&sources, t)).unwrap_or_default();
     if opts.stats {
         stderr.push_str(&crate::vector_report::stats_table(&crate::vector_report::run_rows(&sources, &sim.vector_log)));

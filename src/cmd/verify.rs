@@ -2,7 +2,7 @@
 //! legality checks (the `legalize` pass of the lowering pipeline, which changes nothing).
 
 use crate::render::render;
-use crate::{parse_file, read_input, ErrorFormat, Outcome, TargetName};
+use crate::{ErrorFormat, Outcome, TargetName, parse_file, read_input};
 use pto_ir::diag::SourceMap;
 use pto_ir::verify::verify;
 

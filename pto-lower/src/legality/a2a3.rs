@@ -23,8 +23,7 @@ pub const TCVT_A2A3: &[(pto_ir::types::ElemType, &[pto_ir::types::ElemType])] = 
 ];
 
 const MATMUL_IN: &[pto_ir::types::ElemType] = &[I8, F16, BF16, F32];
-const MATMUL_TRIPLES: &[&[pto_ir::types::ElemType]] =
-    &[&[I32, I8, I8], &[F32, F16, F16], &[F32, BF16, BF16], &[F32, F32, F32]];
+const MATMUL_TRIPLES: &[&[pto_ir::types::ElemType]] = &[&[I32, I8, I8], &[F32, F16, F16], &[F32, BF16, BF16], &[F32, F32, F32]];
 
 /// The A2A3 table.
 pub static TABLE: Table = Table { target: crate::target::TargetId::A2A3, name: "a2a3", tmp_rule, rows: ROWS };
@@ -67,12 +66,7 @@ static ROWS: &[Row] = &[
         source: "PTOAS verifier (tand/tor/txor: i8/i16 on A2A3)",
         ..Row::DEFAULT
     },
-    Row {
-        applies: Applies::Ops(&[O::TNot]),
-        operands: &[operand(&["src", "dst"], &[vec_rm(I16_U16)])],
-        source: PTOAS,
-        ..Row::DEFAULT
-    },
+    Row { applies: Applies::Ops(&[O::TNot]), operands: &[operand(&["src", "dst"], &[vec_rm(I16_U16)])], source: PTOAS, ..Row::DEFAULT },
     Row {
         applies: Applies::Ops(&[O::TShl, O::TShr]),
         operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT8_32)])],
@@ -164,12 +158,7 @@ static ROWS: &[Row] = &[
         source: "pto-isa notes §4.1, §8.6 (TSHLS/TSHRS: i32 i16 u32 u16, no 8-bit types on A2A3)",
         ..Row::DEFAULT
     },
-    Row {
-        applies: Applies::Ops(&[O::TLrelu]),
-        operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])],
-        source: PTOAS,
-        ..Row::DEFAULT
-    },
+    Row { applies: Applies::Ops(&[O::TLrelu]), operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])], source: PTOAS, ..Row::DEFAULT },
     Row {
         applies: Applies::Ops(&[O::TAxpy]),
         operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])],
@@ -228,11 +217,7 @@ static ROWS: &[Row] = &[
     // ---------------- Row reductions ----------------
     Row {
         applies: Applies::Family(Family::RowReduce),
-        operands: &[
-            operand(&["src"], &[vec_nd(I16_I32_F16_F32)]),
-            operand(&["dst"], &row_red_dst(I16_I32_F16_F32)),
-            TMP_VEC,
-        ],
+        operands: &[operand(&["src"], &[vec_nd(I16_I32_F16_F32)]), operand(&["dst"], &row_red_dst(I16_I32_F16_F32)), TMP_VEC],
         checks: &[ROWS_SRC_DST, TMP_LIKE_SRC],
         source: "pto-isa notes §4.1 (TROWSUM/TROWMAX: f16 f32 i32 i16; src ND; dst ND or DN with one column); PTOAS",
         ..Row::DEFAULT
@@ -240,10 +225,7 @@ static ROWS: &[Row] = &[
     // ---------------- Column reductions ----------------
     Row {
         applies: Applies::Family(Family::ColReduce),
-        operands: &[
-            operand(&["src", "dst"], &[vec_nd(I16_I32_F16_F32)]),
-            operand(&["tmp"], &[vec_nd(I16_I32_F16_F32)]),
-        ],
+        operands: &[operand(&["src", "dst"], &[vec_nd(I16_I32_F16_F32)]), operand(&["tmp"], &[vec_nd(I16_I32_F16_F32)])],
         checks: &[COLS_SRC_DST, TMP_LIKE_SRC],
         source: "pto-isa notes §4.1 (TCOLSUM/TCOLMAX: f16 f32 i16 i32, ND)",
         ..Row::DEFAULT
@@ -289,11 +271,7 @@ static ROWS: &[Row] = &[
     // ---------------- Expand / broadcast ----------------
     Row {
         applies: Applies::Family(Family::Expand),
-        operands: &[
-            operand(&["src0", "src1"], &[vec_any(I16_I32_F16_F32)]),
-            operand(&["dst"], &[vec_rm(I16_I32_F16_F32)]),
-            TMP_VEC,
-        ],
+        operands: &[operand(&["src0", "src1"], &[vec_any(I16_I32_F16_F32)]), operand(&["dst"], &[vec_rm(I16_I32_F16_F32)]), TMP_VEC],
         checks: &[
             eq("src0", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
             eq("src1", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
@@ -309,10 +287,7 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TRowExpand]),
-        operands: &[
-            operand(&["src"], &[var(&[Loc::Vec], Some(VEC9), &[NONE_BOX], &[])]),
-            operand(&["dst"], &[vec_nd(VEC9)]),
-        ],
+        operands: &[operand(&["src"], &[var(&[Loc::Vec], Some(VEC9), &[NONE_BOX], &[])]), operand(&["dst"], &[vec_nd(VEC9)])],
         checks: &[ROWS_SRC_DST],
         inherit_checks: false,
         source: PTOAS,
@@ -327,13 +302,7 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row {
-        applies: Applies::Ops(&[
-            O::TColExpandAdd,
-            O::TColExpandSub,
-            O::TColExpandMul,
-            O::TColExpandMax,
-            O::TColExpandMin,
-        ]),
+        applies: Applies::Ops(&[O::TColExpandAdd, O::TColExpandSub, O::TColExpandMul, O::TColExpandMax, O::TColExpandMin]),
         operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(I16_I32_F16_F32)])],
         checks: &COL_EXPAND_CHECKS,
         inherit_checks: false,
@@ -407,13 +376,7 @@ static ROWS: &[Row] = &[
                 "A2A3 compare-form gather on i32 supports only EQ",
             ),
             check(
-                CheckKind::AttrWhen {
-                    attr: "cmpMode",
-                    kind: "cmp",
-                    slot: "src",
-                    dtypes: F16_F32,
-                    allowed: &["eq", "gt"],
-                },
+                CheckKind::AttrWhen { attr: "cmpMode", kind: "cmp", slot: "src", dtypes: F16_F32, allowed: &["eq", "gt"] },
                 "compare-form gather supports EQ and GT",
             ),
         ],
@@ -476,10 +439,7 @@ static ROWS: &[Row] = &[
             operand(&["bias"], &[var(&[Loc::Bias], None, &[], &[ShapeReq::Eq(Rows, 1)])]),
         ],
         checks: &[
-            check(
-                CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES },
-                "supported (c, a, b) element types",
-            ),
+            check(CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES }, "supported (c, a, b) element types"),
             MATMUL_SHAPES[0],
             MATMUL_SHAPES[1],
             MATMUL_SHAPES[2],
@@ -496,10 +456,7 @@ static ROWS: &[Row] = &[
             operand(&["c"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[ShapeReq::Eq(ValidRows, 1)])]),
         ],
         checks: &[
-            check(
-                CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES },
-                "supported (c, a, b) element types",
-            ),
+            check(CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES }, "supported (c, a, b) element types"),
             eq("a", ValidCols, "b", ValidRows, "gemv tiles are a[1,K], b[K,N], c[1,N]"),
             eq("b", ValidCols, "c", ValidCols, "gemv tiles are a[1,K], b[K,N], c[1,N]"),
             same_dtype("c_in", "c", "accumulation keeps the accumulator type"),
@@ -537,23 +494,13 @@ static ROWS: &[Row] = &[
             &["src"],
             &[
                 var(&[Loc::Vec, Loc::Mat], Some(LOAD_STORE), &[], &[]),
-                var(
-                    &[Loc::Acc],
-                    Some(I32_F32),
-                    &[],
-                    &[ShapeReq::Range(Cols, 1, 4095), ShapeReq::Range(ValidCols, 1, 4095)],
-                ),
+                var(&[Loc::Acc], Some(I32_F32), &[], &[ShapeReq::Range(Cols, 1, 4095), ShapeReq::Range(ValidCols, 1, 4095)]),
             ],
         )],
         checks: &[
-            check(CheckKind::SameWidth("src", "dst"), "vec/mat stores copy without conversion")
-                .when_loc("src", &[Loc::Vec, Loc::Mat]),
+            check(CheckKind::SameWidth("src", "dst"), "vec/mat stores copy without conversion").when_loc("src", &[Loc::Vec, Loc::Mat]),
             check(
-                CheckKind::DtypeMap {
-                    from: "src",
-                    to: "dst",
-                    map: &[(I32, &[I32, F32, F16, BF16]), (F32, &[I32, F32, F16, BF16])],
-                },
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(I32, &[I32, F32, F16, BF16]), (F32, &[I32, F32, F16, BF16])] },
                 "the fixpipe converts acc data to i32/f32/f16/bf16",
             )
             .when_loc("src", &[Loc::Acc]),
@@ -567,12 +514,7 @@ static ROWS: &[Row] = &[
         operands: &[
             operand(
                 &["src"],
-                &[var(
-                    &[Loc::Acc],
-                    Some(&[I32, U32, F32]),
-                    &[],
-                    &[ShapeReq::Range(Cols, 1, 4095), ShapeReq::Range(ValidCols, 1, 4095)],
-                )],
+                &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[], &[ShapeReq::Range(Cols, 1, 4095), ShapeReq::Range(ValidCols, 1, 4095)])],
             ),
             operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
         ],
@@ -656,10 +598,7 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TInsert]),
-        operands: &[
-            operand(&["src"], &[var(&[Loc::Acc], None, &[NZ], &[])]),
-            operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ_512], &[])]),
-        ],
+        operands: &[operand(&["src"], &[var(&[Loc::Acc], None, &[NZ], &[])]), operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ_512], &[])])],
         checks: &[check(
             CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16]] },
             "A2A3 tinsert converts f32 acc data to f16/bf16",
@@ -697,12 +636,7 @@ static ROWS: &[Row] = &[
         source: PTOAS,
         ..Row::DEFAULT
     },
-    Row {
-        applies: Applies::Ops(&[O::TPack]),
-        supported: false,
-        source: "PTOAS notes §4: tpack is A5-only",
-        ..Row::DEFAULT
-    },
+    Row { applies: Applies::Ops(&[O::TPack]), supported: false, source: "PTOAS notes §4: tpack is A5-only", ..Row::DEFAULT },
     // ---------------- Generation ----------------
     Row {
         applies: Applies::Family(Family::Generate),
@@ -710,18 +644,8 @@ static ROWS: &[Row] = &[
         source: "generated tiles live in UB",
         ..Row::DEFAULT
     },
-    Row {
-        applies: Applies::Ops(&[O::TCi]),
-        operands: &[operand(&["dst"], &[vec_any(INT16_32)])],
-        source: PTOAS,
-        ..Row::DEFAULT
-    },
-    Row {
-        applies: Applies::Ops(&[O::TTri]),
-        operands: &[operand(&["dst"], &[vec_rm(INT16_32_F16_F32)])],
-        source: PTOAS,
-        ..Row::DEFAULT
-    },
+    Row { applies: Applies::Ops(&[O::TCi]), operands: &[operand(&["dst"], &[vec_any(INT16_32)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TTri]), operands: &[operand(&["dst"], &[vec_rm(INT16_32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
     Row {
         applies: Applies::Ops(&[O::TPrint]),
         operands: &[operand(&["src"], &[vec_any(&[I8, U8, I16, U16, I32, U32, F16, F32])])],

@@ -123,12 +123,7 @@ static ROWS: &[Row] = &[
         source: "PTOAS verifier (tabs/texp/tlog/tsqrt/trsqrt/trecip: f16 f32)",
         ..Row::DEFAULT
     },
-    Row {
-        applies: Applies::Ops(&[O::TNeg]),
-        operands: &[operand(&["src", "dst"], &[vec_rm(VEC9)])],
-        source: PTOAS,
-        ..Row::DEFAULT
-    },
+    Row { applies: Applies::Ops(&[O::TNeg]), operands: &[operand(&["src", "dst"], &[vec_rm(VEC9)])], source: PTOAS, ..Row::DEFAULT },
     Row {
         applies: Applies::Ops(&[O::TRelu]),
         operands: &[operand(&["src", "dst"], &[vec_rm(I32_F16_F32)])],
@@ -186,20 +181,12 @@ static ROWS: &[Row] = &[
         source: "pto-isa notes §4.1 (TSHLS/TSHRS on A5: i8..u64, 64-bit emulated)",
         ..Row::DEFAULT
     },
-    Row {
-        applies: Applies::Ops(&[O::TLrelu]),
-        operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])],
-        source: PTOAS,
-        ..Row::DEFAULT
-    },
+    Row { applies: Applies::Ops(&[O::TLrelu]), operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])], source: PTOAS, ..Row::DEFAULT },
     Row {
         applies: Applies::Ops(&[O::TAxpy]),
         operands: &[operand(&["src", "dst"], &[vec_rm(F16_BF16_F32)])],
         checks: &[check(
-            CheckKind::DtypeTuples {
-                slots: &["src", "dst"],
-                tuples: &[&[F16, F16], &[BF16, BF16], &[F32, F32], &[F16, F32]],
-            },
+            CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[BF16, BF16], &[F32, F32], &[F16, F32]] },
             "taxpy keeps the element type or widens f16 to f32",
         )],
         source: PTOAS,
@@ -249,11 +236,7 @@ static ROWS: &[Row] = &[
     // ---------------- Row reductions ----------------
     Row {
         applies: Applies::Family(Family::RowReduce),
-        operands: &[
-            operand(&["src"], &[vec_nd(I16_I32_F16_F32)]),
-            operand(&["dst"], &row_red_dst(I16_I32_F16_F32)),
-            TMP_VEC,
-        ],
+        operands: &[operand(&["src"], &[vec_nd(I16_I32_F16_F32)]), operand(&["dst"], &row_red_dst(I16_I32_F16_F32)), TMP_VEC],
         checks: &[ROWS_SRC_DST, TMP_LIKE_SRC],
         source: "pto-isa notes §4.1, §4.3 (A5 row reductions; src ND; dst ND or DN with one column)",
         ..Row::DEFAULT
@@ -325,11 +308,7 @@ static ROWS: &[Row] = &[
     // ---------------- Expand / broadcast ----------------
     Row {
         applies: Applies::Family(Family::Expand),
-        operands: &[
-            operand(&["src0", "src1"], &[vec_any(INT8_32_F16_F32)]),
-            operand(&["dst"], &[vec_rm(INT8_32_F16_F32)]),
-            TMP_VEC,
-        ],
+        operands: &[operand(&["src0", "src1"], &[vec_any(INT8_32_F16_F32)]), operand(&["dst"], &[vec_rm(INT8_32_F16_F32)]), TMP_VEC],
         checks: &[
             eq("src0", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
             eq("src1", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
@@ -345,10 +324,7 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TRowExpand]),
-        operands: &[
-            operand(&["src"], &[var(&[Loc::Vec], Some(VEC9), &[NONE_BOX], &[])]),
-            operand(&["dst"], &[vec_nd(VEC9)]),
-        ],
+        operands: &[operand(&["src"], &[var(&[Loc::Vec], Some(VEC9), &[NONE_BOX], &[])]), operand(&["dst"], &[vec_nd(VEC9)])],
         checks: &[ROWS_SRC_DST],
         inherit_checks: false,
         source: PTOAS,
@@ -363,13 +339,7 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row {
-        applies: Applies::Ops(&[
-            O::TColExpandAdd,
-            O::TColExpandSub,
-            O::TColExpandMul,
-            O::TColExpandMax,
-            O::TColExpandMin,
-        ]),
+        applies: Applies::Ops(&[O::TColExpandAdd, O::TColExpandSub, O::TColExpandMul, O::TColExpandMax, O::TColExpandMin]),
         operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT8_32_F16_F32)])],
         checks: &COL_EXPAND_CHECKS,
         inherit_checks: false,
@@ -432,13 +402,7 @@ static ROWS: &[Row] = &[
         checks: &[
             same_dtype("dst", "cdst", "indices and counts share a type"),
             check(
-                CheckKind::AttrWhen {
-                    attr: "cmpMode",
-                    kind: "cmp",
-                    slot: "src",
-                    dtypes: INT16_32_F16_F32,
-                    allowed: &["eq", "gt"],
-                },
+                CheckKind::AttrWhen { attr: "cmpMode", kind: "cmp", slot: "src", dtypes: INT16_32_F16_F32, allowed: &["eq", "gt"] },
                 "compare-form gather supports EQ and GT",
             ),
         ],
@@ -484,10 +448,7 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Family(Family::Convert),
         operands: &[operand(&["src", "dst"], &[VEC_RM]), TMP_VEC],
-        checks: &[check(
-            CheckKind::DtypeMap { from: "src", to: "dst", map: TCVT_A5 },
-            "A5 TCVT conversion matrix (pto-isa notes §4.7)",
-        )],
+        checks: &[check(CheckKind::DtypeMap { from: "src", to: "dst", map: TCVT_A5 }, "A5 TCVT conversion matrix (pto-isa notes §4.7)")],
         source: "pto-isa notes §4.7",
         ..Row::DEFAULT
     },
@@ -502,10 +463,7 @@ static ROWS: &[Row] = &[
             operand(&["a_scale", "b_scale"], &[var(&[Loc::Scaling], None, &[], &[])]),
         ],
         checks: &[
-            check(
-                CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES },
-                "supported (c, a, b) element types",
-            ),
+            check(CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES }, "supported (c, a, b) element types"),
             MATMUL_SHAPES[0],
             MATMUL_SHAPES[1],
             MATMUL_SHAPES[2],
@@ -522,10 +480,7 @@ static ROWS: &[Row] = &[
             operand(&["c"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[ShapeReq::Eq(ValidRows, 1)])]),
         ],
         checks: &[
-            check(
-                CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES },
-                "supported (c, a, b) element types",
-            ),
+            check(CheckKind::DtypeTuples { slots: &["c", "a", "b"], tuples: MATMUL_TRIPLES }, "supported (c, a, b) element types"),
             eq("a", ValidCols, "b", ValidRows, "gemv tiles are a[1,K], b[K,N], c[1,N]"),
             eq("b", ValidCols, "c", ValidCols, "gemv tiles are a[1,K], b[K,N], c[1,N]"),
             same_dtype("c_in", "c", "accumulation keeps the accumulator type"),
@@ -536,14 +491,7 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row {
-        applies: Applies::Ops(&[
-            O::TMatmulMx,
-            O::TMatmulMxAcc,
-            O::TMatmulMxBias,
-            O::TGemvMx,
-            O::TGemvMxAcc,
-            O::TGemvMxBias,
-        ]),
+        applies: Applies::Ops(&[O::TMatmulMx, O::TMatmulMxAcc, O::TMatmulMxBias, O::TGemvMx, O::TGemvMxAcc, O::TGemvMxBias]),
         operands: &[
             operand(&["a"], &[var(&[Loc::Left], Some(FP8), &[NZ], MKN_A)]),
             operand(&["b"], &[var(&[Loc::Right], Some(FP8), &[ZN], MKN_B)]),
@@ -569,19 +517,11 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TStore]),
-        operands: &[operand(
-            &["src"],
-            &[var(&[Loc::Vec], Some(LOAD_STORE_A5), &[], &[]), var(&[Loc::Acc], Some(I32_F32), &[], &[])],
-        )],
+        operands: &[operand(&["src"], &[var(&[Loc::Vec], Some(LOAD_STORE_A5), &[], &[]), var(&[Loc::Acc], Some(I32_F32), &[], &[])])],
         checks: &[
-            check(CheckKind::SameWidth("src", "dst"), "vec stores copy without conversion")
-                .when_loc("src", &[Loc::Vec]),
+            check(CheckKind::SameWidth("src", "dst"), "vec stores copy without conversion").when_loc("src", &[Loc::Vec]),
             check(
-                CheckKind::DtypeMap {
-                    from: "src",
-                    to: "dst",
-                    map: &[(I32, &[I32, F32, F16, BF16]), (F32, &[I32, F32, F16, BF16])],
-                },
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(I32, &[I32, F32, F16, BF16]), (F32, &[I32, F32, F16, BF16])] },
                 "the fixpipe converts acc data to i32/f32/f16/bf16",
             )
             .when_loc("src", &[Loc::Acc]),
@@ -668,10 +608,7 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TExtract]),
         operands: &[
-            operand(
-                &["src"],
-                &[var(&[Loc::Mat], Some(EXTRACT), &[ROW_MAJOR, NZ], &[]), var(&[Loc::Vec], Some(EXTRACT), &[ND], &[])],
-            ),
+            operand(&["src"], &[var(&[Loc::Mat], Some(EXTRACT), &[ROW_MAJOR, NZ], &[]), var(&[Loc::Vec], Some(EXTRACT), &[ND], &[])]),
             operand(
                 &["dst"],
                 &[
@@ -699,26 +636,16 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TInsert]),
         operands: &[
-            operand(
-                &["src"],
-                &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[]), var(&[Loc::Vec], Some(INSERT_VEC), &[ND, NZ], &[])],
-            ),
+            operand(&["src"], &[var(&[Loc::Acc], Some(I32_F32), &[NZ], &[]), var(&[Loc::Vec], Some(INSERT_VEC), &[ND, NZ], &[])]),
             operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ], &[]), var(&[Loc::Vec], None, &[ND], &[])]),
         ],
         checks: &[
             check(
-                CheckKind::LocPairs {
-                    from: "src",
-                    to: "dst",
-                    pairs: &[(Loc::Acc, &[Loc::Mat]), (Loc::Vec, &[Loc::Mat, Loc::Vec])],
-                },
+                CheckKind::LocPairs { from: "src", to: "dst", pairs: &[(Loc::Acc, &[Loc::Mat]), (Loc::Vec, &[Loc::Mat, Loc::Vec])] },
                 "A5 tinsert location pairs",
             ),
             check(
-                CheckKind::DtypeTuples {
-                    slots: &["src", "dst"],
-                    tuples: &[&[F32, F16], &[F32, BF16], &[F32, F32], &[I32, I32]],
-                },
+                CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16], &[F32, F32], &[I32, I32]] },
                 "A5 acc -> mat tinsert conversions",
             )
             .when_loc("src", &[Loc::Acc]),
@@ -757,12 +684,7 @@ static ROWS: &[Row] = &[
         source: "PTOAS verifier (A5 tconcat is row-major)",
         ..Row::DEFAULT
     },
-    Row {
-        applies: Applies::Ops(&[O::TPack]),
-        operands: &[operand(&["src", "dst"], &[VEC_RM])],
-        source: PTOAS,
-        ..Row::DEFAULT
-    },
+    Row { applies: Applies::Ops(&[O::TPack]), operands: &[operand(&["src", "dst"], &[VEC_RM])], source: PTOAS, ..Row::DEFAULT },
     // ---------------- Generation ----------------
     Row {
         applies: Applies::Family(Family::Generate),
@@ -770,18 +692,8 @@ static ROWS: &[Row] = &[
         source: "generated tiles live in UB",
         ..Row::DEFAULT
     },
-    Row {
-        applies: Applies::Ops(&[O::TCi]),
-        operands: &[operand(&["dst"], &[vec_any(INT16_32)])],
-        source: PTOAS,
-        ..Row::DEFAULT
-    },
-    Row {
-        applies: Applies::Ops(&[O::TTri]),
-        operands: &[operand(&["dst"], &[vec_rm(VEC9)])],
-        source: PTOAS,
-        ..Row::DEFAULT
-    },
+    Row { applies: Applies::Ops(&[O::TCi]), operands: &[operand(&["dst"], &[vec_any(INT16_32)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TTri]), operands: &[operand(&["dst"], &[vec_rm(VEC9)])], source: PTOAS, ..Row::DEFAULT },
     Row {
         applies: Applies::Ops(&[O::TPrint]),
         operands: &[operand(&["src"], &[vec_any(&[I8, U8, I16, U16, I32, U32, F16, F32])])],

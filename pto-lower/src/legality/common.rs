@@ -70,8 +70,7 @@ pub const NONE_BOX: LayoutPat = lay("none_box", None, Some(SLayout::NoneBox), No
 /// Column-major outer, row-major boxes (A5 `TileLeft`, `TileAcc`).
 pub const NZ: LayoutPat = lay("NZ (col_major/row_major)", Some(BLayout::ColMajor), Some(SLayout::RowMajor), None);
 /// `NZ` with 512-byte fractals (A2A3 `acc -> mat` destinations).
-pub const NZ_512: LayoutPat =
-    lay("NZ (col_major/row_major), fractal 512", Some(BLayout::ColMajor), Some(SLayout::RowMajor), Some(512));
+pub const NZ_512: LayoutPat = lay("NZ (col_major/row_major), fractal 512", Some(BLayout::ColMajor), Some(SLayout::RowMajor), Some(512));
 /// Row-major outer, column-major boxes (`TileRight`).
 pub const ZN: LayoutPat = lay("ZN (row_major/col_major)", Some(BLayout::RowMajor), Some(SLayout::ColMajor), None);
 /// Row-major outer, row-major boxes (A2A3 `TileLeft`).
@@ -178,8 +177,7 @@ pub const fn check(kind: CheckKind, why: &'static str) -> Check {
 pub const FRACTAL_512: LayoutPat = lay("fractal 512", None, None, Some(512));
 
 /// Matmul `m`, `k` (from `a`) and `n` (from `b`) valid sizes in `[1, 4095]`.
-pub const MKN_A: &[ShapeReq] =
-    &[ShapeReq::Range(Extent::ValidRows, 1, 4095), ShapeReq::Range(Extent::ValidCols, 1, 4095)];
+pub const MKN_A: &[ShapeReq] = &[ShapeReq::Range(Extent::ValidRows, 1, 4095), ShapeReq::Range(Extent::ValidCols, 1, 4095)];
 /// See [`MKN_A`].
 pub const MKN_B: &[ShapeReq] = &[ShapeReq::Range(Extent::ValidCols, 1, 4095)];
 

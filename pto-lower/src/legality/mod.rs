@@ -228,15 +228,8 @@ pub struct Row {
 
 impl Row {
     /// Defaults every row starts from.
-    pub const DEFAULT: Row = Row {
-        applies: Applies::Ops(&[]),
-        form: None,
-        supported: true,
-        operands: &[],
-        checks: &[],
-        inherit_checks: true,
-        source: "",
-    };
+    pub const DEFAULT: Row =
+        Row { applies: Applies::Ops(&[]), form: None, supported: true, operands: &[], checks: &[], inherit_checks: true, source: "" };
 
     fn applies_to(&self, spec: &OpSpec, form: Option<usize>) -> bool {
         let op_ok = match self.applies {
@@ -374,9 +367,7 @@ impl LayoutPat {
     }
     /// True when the tile's layout matches.
     pub fn matches(&self, b: BLayout, s: SLayout, fractal: u32) -> bool {
-        self.blayout.is_none_or(|x| x == b)
-            && self.slayout.is_none_or(|x| x == s)
-            && self.fractal.is_none_or(|x| x == fractal)
+        self.blayout.is_none_or(|x| x == b) && self.slayout.is_none_or(|x| x == s) && self.fractal.is_none_or(|x| x == fractal)
     }
 }
 
@@ -403,10 +394,7 @@ impl Variant {
         }
         if !self.layouts.is_empty() {
             let names: Vec<String> = self.layouts.iter().map(LayoutPat::text).collect();
-            parts.push(format!(
-                "layout {}",
-                if names.len() == 1 { names[0].clone() } else { format!("{{{}}}", names.join(", ")) }
-            ));
+            parts.push(format!("layout {}", if names.len() == 1 { names[0].clone() } else { format!("{{{}}}", names.join(", ")) }));
         }
         for s in self.shape {
             parts.push(s.text());
@@ -444,27 +432,21 @@ impl CheckKind {
             CheckKind::SameWidth(a, b) => format!("{a} element size = {b} element size"),
             CheckKind::SameLoc(a, b) => format!("{a} loc = {b} loc"),
             CheckKind::DtypeTuples { slots, tuples } => {
-                let t: Vec<String> = tuples
-                    .iter()
-                    .map(|t| format!("({})", t.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")))
-                    .collect();
+                let t: Vec<String> =
+                    tuples.iter().map(|t| format!("({})", t.iter().map(|e| e.name()).collect::<Vec<_>>().join(", "))).collect();
                 format!("({}) in {{{}}}", slots.join(", "), t.join(", "))
             }
             CheckKind::DtypeMap { from, to, map } => {
                 let t: Vec<String> = map
                     .iter()
-                    .map(|(k, v)| {
-                        format!("{} -> {}", k.name(), v.iter().map(|e| e.name()).collect::<Vec<_>>().join("/"))
-                    })
+                    .map(|(k, v)| format!("{} -> {}", k.name(), v.iter().map(|e| e.name()).collect::<Vec<_>>().join("/")))
                     .collect();
                 format!("{from} -> {to}: {}", t.join("; "))
             }
             CheckKind::LocPairs { from, to, pairs } => {
                 let t: Vec<String> = pairs
                     .iter()
-                    .map(|(k, v)| {
-                        format!("{} -> {}", k.name(), v.iter().map(|l| l.name()).collect::<Vec<_>>().join("/"))
-                    })
+                    .map(|(k, v)| format!("{} -> {}", k.name(), v.iter().map(|l| l.name()).collect::<Vec<_>>().join("/")))
                     .collect();
                 format!("{from} loc -> {to} loc: {}", t.join("; "))
             }

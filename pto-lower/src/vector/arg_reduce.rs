@@ -9,7 +9,7 @@
 //! takes the counter elsewhere, and `vmax`/`vmin` updates the best. 16-bit indices are widened
 //! to 32 bits through f16 (`vconv`), exact while the row index is at most 2048.
 
-use super::ir::{BinKind, CmpKind, Mask, Op, Operand, Program, ScalarKind, Scalar};
+use super::ir::{BinKind, CmpKind, Mask, Op, Operand, Program, Scalar, ScalarKind};
 use super::{Emit, NotLowered, TileOp};
 use pto_ir::ops::Opcode;
 use pto_ir::types::ElemType;

@@ -11,7 +11,7 @@
 //!   instruction per column chunk of one iteration with `repeat = validRow` and the row stride
 //!   as repeat stride, a masked tail chunk, rows beyond 255 chunked.
 
-use super::ir::{BinKind, Mask, Op, ScalarKind, Scalar, REPEAT_MAX};
+use super::ir::{BinKind, Mask, Op, REPEAT_MAX, Scalar, ScalarKind};
 use super::{Emit, NotLowered, TileOp, VTile};
 use pto_ir::ops::Opcode;
 use pto_ir::types::ElemType;

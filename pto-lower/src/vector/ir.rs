@@ -106,7 +106,13 @@ impl Mask {
     /// The first `n` lanes (`SetContinuousMask`).
     pub fn first(n: u32) -> Mask {
         let lo = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let hi = if n >= 128 { u64::MAX } else if n > 64 { (1u64 << (n - 64)) - 1 } else { 0 };
+        let hi = if n >= 128 {
+            u64::MAX
+        } else if n > 64 {
+            (1u64 << (n - 64)) - 1
+        } else {
+            0
+        };
         Mask::Normal { hi, lo }
     }
 }
@@ -119,11 +125,7 @@ impl fmt::Display for Mask {
             Mask::Normal { hi: 0, lo: u64::MAX } => write!(f, "full"),
             Mask::Normal { hi, lo } => {
                 let n = lo.count_ones() + hi.count_ones();
-                if Mask::first(n) == *self {
-                    write!(f, "first({n})")
-                } else {
-                    write!(f, "bits({hi:#x}:{lo:#x})")
-                }
+                if Mask::first(n) == *self { write!(f, "first({n})") } else { write!(f, "bits({hi:#x}:{lo:#x})") }
             }
         }
     }
@@ -485,7 +487,11 @@ impl Instr {
     fn lane_active(&self, k: u64, l: u64) -> bool {
         match self.mask {
             Mask::Normal { hi, lo } => {
-                if l < 64 { (lo >> l) & 1 == 1 } else { (hi >> (l - 64)) & 1 == 1 }
+                if l < 64 {
+                    (lo >> l) & 1 == 1
+                } else {
+                    (hi >> (l - 64)) & 1 == 1
+                }
             }
             Mask::Counter(n) => k * self.lanes() + l < n,
         }

@@ -5,7 +5,7 @@
 //! statically against its operand tiles and the Vec buffer ([`Program::verify_addresses`]).
 
 use super::ir::{Program, Scalar};
-use super::{lower, tile_op, NotLowered, Placed, TileOp};
+use super::{NotLowered, Placed, TileOp, lower, tile_op};
 use crate::target::Target;
 use pto_ir::attr::Attr;
 use pto_ir::diag::Diagnostics;

@@ -120,10 +120,33 @@ pub fn is_lowered(opcode: Opcode) -> bool {
     use Opcode as O;
     matches!(
         opcode,
-        O::TAdd | O::TSub | O::TMul | O::TDiv | O::TMax | O::TMin | O::TAnd | O::TOr
-            | O::TAdds | O::TSubs | O::TMuls | O::TMaxs | O::TMins | O::TShls | O::TShrs | O::TExpands
-            | O::TRowSum | O::TRowMax | O::TRowMin | O::TColSum | O::TColMax | O::TColMin
-            | O::TColArgMax | O::TColArgMin | O::TCmps | O::TSel | O::TGather
+        O::TAdd
+            | O::TSub
+            | O::TMul
+            | O::TDiv
+            | O::TMax
+            | O::TMin
+            | O::TAnd
+            | O::TOr
+            | O::TAdds
+            | O::TSubs
+            | O::TMuls
+            | O::TMaxs
+            | O::TMins
+            | O::TShls
+            | O::TShrs
+            | O::TExpands
+            | O::TRowSum
+            | O::TRowMax
+            | O::TRowMin
+            | O::TColSum
+            | O::TColMax
+            | O::TColMin
+            | O::TColArgMax
+            | O::TColArgMin
+            | O::TCmps
+            | O::TSel
+            | O::TGather
     )
 }
 
@@ -163,7 +186,10 @@ impl Emit {
         if mask == ir::Mask::FULL && instr.lanes() <= 64 {
             instr.mask = ir::Mask::Normal { hi: 0, lo: u64::MAX };
         }
-        if repeat == 0 && !matches!(mask, ir::Mask::Counter(_)) && !matches!(op, ir::Op::Copy { .. } | ir::Op::ScalarReduce { .. } | ir::Op::SetCmpMask) {
+        if repeat == 0
+            && !matches!(mask, ir::Mask::Counter(_))
+            && !matches!(op, ir::Op::Copy { .. } | ir::Op::ScalarReduce { .. } | ir::Op::SetCmpMask)
+        {
             return;
         }
         self.prog.instrs.push(instr);
@@ -184,7 +210,10 @@ pub struct Placed {
 
 /// The operands of `op` by op-table slot (what [`resolve`] needs; static per op, so callers
 /// that run an op many times compute it once).
-pub fn operand_slots(m: &pto_ir::module::Module, op: pto_ir::module::OpId) -> Result<Vec<(&'static str, pto_ir::module::ValueId)>, NotLowered> {
+pub fn operand_slots(
+    m: &pto_ir::module::Module,
+    op: pto_ir::module::OpId,
+) -> Result<Vec<(&'static str, pto_ir::module::ValueId)>, NotLowered> {
     let data = m.op(op);
     if !is_lowered(data.opcode) {
         return Err(NotLowered(format!("`{}` has no vector lowering", data.opcode.full_name())));

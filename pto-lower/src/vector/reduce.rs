@@ -15,7 +15,7 @@
 //! further row into it (counter mode for whole iterations, a masked tail); `tcolsum` with
 //! `isBinary` sums row pairs into `tmp` and halves until one row is left.
 
-use super::ir::{BinKind, Mask, Op, Operand, Program, RedKind, Scalar, REPEAT_MAX};
+use super::ir::{BinKind, Mask, Op, Operand, Program, REPEAT_MAX, RedKind, Scalar};
 use super::{Emit, NotLowered, TileOp, VTile};
 use pto_ir::ops::Opcode;
 use pto_ir::types::ElemType;
@@ -132,7 +132,8 @@ fn bin_rows(e: &mut Emit, bin: BinKind, dt: ElemType, ops: [(Operand, u64); 3], 
     let epr = 256 / dt.size_bytes() as u64;
     if ops.iter().any(|(o, _)| o.rep > REPEAT_MAX) {
         for i in 0..rows {
-            let operands = ops.iter().map(|(o, cols)| Operand { addr: o.addr + i * cols * dt.size_bytes() as u64, ..*o }.strides(1, 0)).collect();
+            let operands =
+                ops.iter().map(|(o, cols)| Operand { addr: o.addr + i * cols * dt.size_bytes() as u64, ..*o }.strides(1, 0)).collect();
             e.push(Op::Bin(bin), dt, 1, if count.is_some() { Mask::FULL } else { mask }, operands);
         }
     } else if count.is_some() {

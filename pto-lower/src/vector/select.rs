@@ -9,7 +9,7 @@
 //! * `tgather` (index form): `vmuls` turns element indices into byte offsets (into `dst` for
 //!   32-bit data, into `tmp` for 16-bit data), then `vgather` loads every element.
 
-use super::ir::{CmpKind, Mask, Op, Operand, Program, ScalarKind, Scalar};
+use super::ir::{CmpKind, Mask, Op, Operand, Program, Scalar, ScalarKind};
 use super::{Emit, NotLowered, TileOp};
 use pto_ir::types::ElemType;
 

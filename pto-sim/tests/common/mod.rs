@@ -118,11 +118,6 @@ pub fn program(case: &Value) -> String {
     }
     let out = operands.iter().find(|o| o["role"] == "out").expect("an output");
     let ins_part = if ins.is_empty() { String::new() } else { format!("{} : {}", ins.join(", "), ins_t.join(", ")) };
-    s.push_str(&format!(
-        "pto.{op} ins({ins_part}) outs(%{} : {})\n",
-        out["name"].as_str().unwrap_or(""),
-        tile_type(out)
-    ));
+    s.push_str(&format!("pto.{op} ins({ins_part}) outs(%{} : {})\n", out["name"].as_str().unwrap_or(""), tile_type(out)));
     s
 }
-
