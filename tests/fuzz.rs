@@ -15,10 +15,10 @@ fn corpus() -> &'static Vec<String> {
         let mut out = Vec::new();
         for p in common::pto_files(&[common::corpus_dir()]) {
             // Keep the property fast: small and medium files only.
-            if let Ok(t) = std::fs::read_to_string(&p) {
-                if t.len() < 12_000 {
-                    out.push(t);
-                }
+            if let Ok(t) = std::fs::read_to_string(&p)
+                && t.len() < 12_000
+            {
+                out.push(t);
             }
         }
         out.sort();

@@ -50,10 +50,10 @@ pub fn pass_names() -> Vec<&'static str> {
 
 /// Runs `pto lower`.
 pub fn run(opts: &LowerOptions) -> Outcome {
-    if let Some(p) = &opts.stop_after {
-        if !pass_names().contains(&p.as_str()) {
-            return Outcome::usage_error(format!("unknown pass `{p}` (passes: {})", pass_names().join(", ")));
-        }
+    if let Some(p) = &opts.stop_after
+        && !pass_names().contains(&p.as_str())
+    {
+        return Outcome::usage_error(format!("unknown pass `{p}` (passes: {})", pass_names().join(", ")));
     }
     let mut sources = SourceMap::default();
     let file = match read_input(&opts.input, &mut sources) {
@@ -107,10 +107,10 @@ pub fn run(opts: &LowerOptions) -> Outcome {
         }
     };
     warnings.0.extend(more.0);
-    if let Some(path) = &opts.memory_map {
-        if let Err(e) = std::fs::write(path, pto_lower::plan::memory_map_svg(&lowered, target)) {
-            return Outcome::usage_error(format!("cannot write `{path}`: {e}"));
-        }
+    if let Some(path) = &opts.memory_map
+        && let Err(e) = std::fs::write(path, pto_lower::plan::memory_map_svg(&lowered, target))
+    {
+        return Outcome::usage_error(format!("cannot write `{path}`: {e}"));
     }
     let listed = if wants_vector {
         match pto_lower::vector::listing::list(&lowered, target) {
