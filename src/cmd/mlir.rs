@@ -60,10 +60,10 @@ pub fn import(opts: &ImportOptions) -> Outcome {
 #[cfg(feature = "mlir")]
 mod with_mlir {
     use super::{ExportOptions, ImportOptions};
-    use crate::mlir::{self, Format, BYTECODE_MAGIC};
+    use crate::mlir::{self, BYTECODE_MAGIC, Format};
     use crate::render::render;
-    use crate::{parse_file, read_input, ErrorFormat, Outcome};
-    use pto_asm::print::{print_module, PrintOptions};
+    use crate::{ErrorFormat, Outcome, parse_file, read_input};
+    use pto_asm::print::{PrintOptions, print_module};
     use pto_ir::diag::{Diagnostics, SourceMap};
 
     fn failed(sources: &SourceMap, diags: &Diagnostics, format: ErrorFormat) -> Outcome {

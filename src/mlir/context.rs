@@ -7,10 +7,10 @@
 
 use melior::Context;
 use mlir_sys::{
-    mlirContextAttachDiagnosticHandler, mlirDiagnosticGetLocation, mlirDiagnosticGetNote, mlirDiagnosticGetNumNotes,
-    mlirDiagnosticGetSeverity, mlirDiagnosticPrint, mlirDialectHandleLoadDialect, mlirGetDialectHandle__arith__,
-    mlirGetDialectHandle__func__, mlirGetDialectHandle__memref__, mlirGetDialectHandle__scf__,
-    MlirDiagnostic, MlirDiagnosticSeverity_MlirDiagnosticError, MlirDialectHandle, MlirLogicalResult,
+    MlirDiagnostic, MlirDiagnosticSeverity_MlirDiagnosticError, MlirDialectHandle, MlirLogicalResult, mlirContextAttachDiagnosticHandler,
+    mlirDiagnosticGetLocation, mlirDiagnosticGetNote, mlirDiagnosticGetNumNotes, mlirDiagnosticGetSeverity, mlirDiagnosticPrint,
+    mlirDialectHandleLoadDialect, mlirGetDialectHandle__arith__, mlirGetDialectHandle__func__, mlirGetDialectHandle__memref__,
+    mlirGetDialectHandle__scf__,
 };
 use pto_ir::diag::{DiagClass, Diagnostic, FileId, SourceMap, Span};
 use std::cell::RefCell;
@@ -45,12 +45,8 @@ impl Mlir {
     pub fn new() -> Mlir {
         let ctx = Context::new();
         ctx.enable_multi_threading(false);
-        let handles: [unsafe extern "C" fn() -> MlirDialectHandle; 4] = [
-            mlirGetDialectHandle__func__,
-            mlirGetDialectHandle__arith__,
-            mlirGetDialectHandle__scf__,
-            mlirGetDialectHandle__memref__,
-        ];
+        let handles: [unsafe extern "C" fn() -> MlirDialectHandle; 4] =
+            [mlirGetDialectHandle__func__, mlirGetDialectHandle__arith__, mlirGetDialectHandle__scf__, mlirGetDialectHandle__memref__];
         for handle in handles {
             // SAFETY: the handles are static dialect descriptors; loading one into a live context is always valid.
             unsafe { mlirDialectHandleLoadDialect(handle(), ctx.to_raw()) };
@@ -94,10 +90,11 @@ unsafe extern "C" fn release_sink(user_data: *mut c_void) {
     drop(unsafe { Rc::from_raw(user_data as *const Sink) });
 }
 
-/// A diagnostic's message.
+/// A diagnostic's message (without NUL bytes: some MLIR 19 messages contain one, as in
+/// "expected 1 operand type\0 but had 2").
 fn diagnostic_text(d: MlirDiagnostic) -> String {
     let bytes = super::raw::printed(|cb, data| unsafe { mlirDiagnosticPrint(d, cb, data) });
-    String::from_utf8_lossy(&bytes).into_owned()
+    String::from_utf8_lossy(&bytes).replace('\0', "")
 }
 
 /// `file`, line, column of the first file location inside an MLIR location text
@@ -173,7 +170,8 @@ impl Locator<'_> {
         if span.is_none() && c.location != "loc(unknown)" {
             d.notes.push(format!("MLIR location: {}", c.location));
         }
-        for n in &c.notes {
+        // MLIR's notes, except the dump of the whole failing op in generic form.
+        for n in c.notes.iter().filter(|n| !n.starts_with("see current operation")) {
             d.notes.push(n.lines().next().unwrap_or_default().to_string());
         }
         d
@@ -197,7 +195,7 @@ mod tests {
         let text = "ab\ncdé\nf";
         assert_eq!(offset_of(text, 1, 1), 0);
         assert_eq!(offset_of(text, 2, 3), 5);
-        assert_eq!(offset_of(text, 3, 1), 9);
+        assert_eq!(offset_of(text, 3, 1), 8);
         assert_eq!(offset_of(text, 9, 1), text.len());
     }
 }

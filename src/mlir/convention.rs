@@ -22,8 +22,8 @@
 //! module body takes none, so such a program is wrapped in one `"pto.program"` op whose single
 //! block has those arguments.
 
-use pto_ir::ops::{Opcode, Syntax};
 use pto_ir::TextForm;
+use pto_ir::ops::{Opcode, Syntax};
 
 /// Module attribute: the text form.
 pub(super) const FORM: &str = "pto.form";
@@ -67,8 +67,7 @@ pub(super) const VALUE: &str = "pto.value";
 pub(super) const OPAQUE_TYPE: &str = "!pto.opaque<";
 
 /// Every bridge attribute name (a user attribute with one of these names cannot be exported).
-pub(super) const BRIDGE: &[&str] =
-    &[FORM, NAMES, ARG_NAMES, LABELS, INS, WAITS, SYNTAX, IMPLICIT, SIGNATURE, ATTR_ORDER, VALUE];
+pub(super) const BRIDGE: &[&str] = &[FORM, NAMES, ARG_NAMES, LABELS, INS, WAITS, SYNTAX, IMPLICIT, SIGNATURE, ATTR_ORDER, VALUE];
 
 /// `arith.cmpi` predicates by their MLIR enum value.
 pub(super) const CMPI_PREDICATES: [&str; 10] = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
@@ -141,7 +140,15 @@ pub(super) fn canonical_order(op: Opcode, keys: &mut [String]) {
         _ => "",
     };
     keys.sort_by(|a, b| {
-        let rank = |k: &str| if k == first { 0 } else if k == last { 2 } else { 1 };
+        let rank = |k: &str| {
+            if k == first {
+                0
+            } else if k == last {
+                2
+            } else {
+                1
+            }
+        };
         rank(a).cmp(&rank(b)).then_with(|| a.cmp(b))
     });
 }

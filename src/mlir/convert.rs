@@ -9,7 +9,7 @@
 //! message, never a null handle passed on to MLIR.
 
 use super::context::Mlir;
-use super::convention::{original_spelling, respellings, UNTYPED_MLIR, UNTYPED_PTO};
+use super::convention::{UNTYPED_MLIR, UNTYPED_PTO, original_spelling, respellings};
 use super::raw;
 use mlir_sys::*;
 use pto_ir::{Attr, Module, Type, TypeId};

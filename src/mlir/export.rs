@@ -9,7 +9,7 @@
 
 use super::context::{Locator, Mlir};
 use super::convention::*;
-use super::convert::{float_value, ToMlir};
+use super::convert::{ToMlir, float_value};
 use super::{pieces, raw};
 use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationBuilder;
@@ -34,8 +34,9 @@ pub enum Format {
 /// are `MLIR_EXPORT` diagnostics located in the `.pto` source.
 pub fn export(m: &Module, sources: &SourceMap, format: Format) -> Result<Vec<u8>, Diagnostics> {
     let mlir = Mlir::new();
-    let module = Exporter { mlir: &mlir, to: ToMlir::new(&mlir), m, sources, values: vec![None; m.values.len()], diags: Diagnostics::default() }
-        .module()?;
+    let module =
+        Exporter { mlir: &mlir, to: ToMlir::new(&mlir), m, sources, values: vec![None; m.values.len()], diags: Diagnostics::default() }
+            .module()?;
     let op = module.as_operation().to_raw();
     if !module.as_operation().verify() {
         let locator = Locator { sources, input: first_file(m) };
@@ -156,9 +157,16 @@ impl<'c> Exporter<'c, '_> {
         // SAFETY: every handle below was created in this context and checked non-null.
         let values: Vec<Value> = operands.iter().map(|&v| unsafe { Value::from_raw(v) }).collect();
         let types: Vec<Type> = results.iter().map(|&t| unsafe { Type::from_raw(t) }).collect();
-        let named: Vec<(Identifier, Attribute)> = attrs.iter().map(|(k, a)| (Identifier::new(ctx, k), unsafe { Attribute::from_raw(*a) })).collect();
+        let named: Vec<(Identifier, Attribute)> =
+            attrs.iter().map(|(k, a)| (Identifier::new(ctx, k), unsafe { Attribute::from_raw(*a) })).collect();
         let loc = if span == Span::default() { Location::unknown(ctx) } else { self.loc(span) };
-        match OperationBuilder::new(name, loc).add_operands(&values).add_results(&types).add_attributes(&named).add_regions_vec(regions).build() {
+        match OperationBuilder::new(name, loc)
+            .add_operands(&values)
+            .add_results(&types)
+            .add_attributes(&named)
+            .add_regions_vec(regions)
+            .build()
+        {
             Ok(op) => Some(op),
             Err(e) => {
                 self.fail(span, format!("MLIR cannot create `{name}`: {e}"));
@@ -280,7 +288,9 @@ impl<'c> Exporter<'c, '_> {
                     let dynamic = |i: usize| lists.get(i).map(|l| l.iter().filter(|e| e.is_none()).count() as u32).unwrap_or(0);
                     out.push((SEGMENTS.into(), to.dense_i32(&[1, dynamic(0), dynamic(1)])));
                     if lists.iter().flatten().any(Option::is_some) {
-                        let statics = |i: usize| -> Vec<i64> { lists.get(i).map(|l| l.iter().map(|e| e.unwrap_or(DYNAMIC)).collect()).unwrap_or_default() };
+                        let statics = |i: usize| -> Vec<i64> {
+                            lists.get(i).map(|l| l.iter().map(|e| e.unwrap_or(DYNAMIC)).collect()).unwrap_or_default()
+                        };
                         out.push((STATIC_OFFSETS.into(), to.dense_i64(&statics(0))));
                         out.push((STATIC_SIZES.into(), to.dense_i64(&statics(1))));
                     }
@@ -315,7 +325,10 @@ impl<'c> Exporter<'c, '_> {
                         Attr::Opaque(s) => s.as_str(),
                         _ => "",
                     };
-                    let index = predicates(d.opcode).iter().position(|q| *q == name).ok_or_else(|| format!("unknown predicate `{}`", pto_asm::print_attribute(m, &p)))?;
+                    let index = predicates(d.opcode)
+                        .iter()
+                        .position(|q| *q == name)
+                        .ok_or_else(|| format!("unknown predicate `{}`", pto_asm::print_attribute(m, &p)))?;
                     out.push(("predicate".into(), to.int(index as i64)));
                 }
             }
@@ -327,7 +340,9 @@ impl<'c> Exporter<'c, '_> {
                     };
                     let inputs = inputs.iter().map(|&t| to.ty(m, t)).collect::<Result<Vec<_>, _>>()?;
                     let outputs = results.iter().map(|&t| to.ty(m, t)).collect::<Result<Vec<_>, _>>()?;
-                    let fty = unsafe { mlirFunctionTypeGet(to.ctx(), inputs.len() as isize, inputs.as_ptr(), outputs.len() as isize, outputs.as_ptr()) };
+                    let fty = unsafe {
+                        mlirFunctionTypeGet(to.ctx(), inputs.len() as isize, inputs.as_ptr(), outputs.len() as isize, outputs.as_ptr())
+                    };
                     out.push(("sym_name".into(), to.str(name)));
                     out.push(("function_type".into(), to.type_attr(fty)));
                     if let Some(v) = visibility {
@@ -400,7 +415,8 @@ impl<'c> Exporter<'c, '_> {
                 .regions
                 .iter()
                 .map(|r| {
-                    let per_block: Vec<MlirAttribute> = blocks(r).map(|b| self.to.strings(&b.args.iter().map(name).collect::<Vec<_>>())).collect();
+                    let per_block: Vec<MlirAttribute> =
+                        blocks(r).map(|b| self.to.strings(&b.args.iter().map(name).collect::<Vec<_>>())).collect();
                     self.to.array(&per_block)
                 })
                 .collect();

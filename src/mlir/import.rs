@@ -9,7 +9,7 @@
 
 use super::context::{Locator, Mlir};
 use super::convention::*;
-use super::convert::{float_value, integer_value, FromMlir};
+use super::convert::{FromMlir, float_value, integer_value};
 use super::{pieces, raw};
 use mlir_sys::*;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics, FileId, SourceMap, Span};
@@ -27,9 +27,10 @@ pub const BYTECODE_MAGIC: &[u8] = b"ML\xEFR";
 pub fn import(input: &[u8], file: FileId, sources: &SourceMap) -> Result<(Module, Diagnostics), Diagnostics> {
     let mlir = Mlir::new();
     let locator = Locator { sources, input: file };
-    // An 8-byte aligned copy: the bytecode reader may require aligned sections.
-    let mut words = vec![0u64; input.len().div_ceil(8)];
-    // SAFETY: `words` holds at least `input.len()` bytes.
+    // An 8-byte aligned copy (the bytecode reader may require aligned sections) followed by a
+    // NUL byte: MLIR's lexer reads one byte past the text and expects the terminator there.
+    let mut words = vec![0u64; (input.len() + 1).div_ceil(8)];
+    // SAFETY: `words` holds at least `input.len() + 1` bytes.
     let bytes = unsafe {
         std::ptr::copy_nonoverlapping(input.as_ptr(), words.as_mut_ptr().cast::<u8>(), input.len());
         std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), input.len())
@@ -337,7 +338,10 @@ impl Importer<'_> {
         }
         let mut attrs = Attrs::of(op);
         let n_waits = attrs.take_int(WAITS)?.unwrap_or(0);
-        let n_waits = usize::try_from(n_waits).ok().filter(|&w| w <= operands.len()).ok_or_else(|| format!("`{WAITS}` = {n_waits} does not fit {} operands", operands.len()))?;
+        let n_waits = usize::try_from(n_waits)
+            .ok()
+            .filter(|&w| w <= operands.len())
+            .ok_or_else(|| format!("`{WAITS}` = {n_waits} does not fit {} operands", operands.len()))?;
         let waits = operands.split_off(operands.len() - n_waits);
         let mut result_types = Vec::new();
         for i in 0..unsafe { mlirOperationGetNumResults(op) } {
@@ -405,7 +409,9 @@ impl Importer<'_> {
         match opcode.spec().syntax {
             Syntax::Tile => {
                 let ins = match attrs.take_int(INS)? {
-                    Some(i) => usize::try_from(i).ok().filter(|&i| i <= n).ok_or_else(|| format!("`{INS}` = {i} does not fit {n} operands"))?,
+                    Some(i) => {
+                        usize::try_from(i).ok().filter(|&i| i <= n).ok_or_else(|| format!("`{INS}` = {i} does not fit {n} operands"))?
+                    }
                     None => default_ins(opcode, n, results.len()),
                 };
                 data.num_ins = ins as u32;
@@ -420,7 +426,11 @@ impl Importer<'_> {
             Syntax::AllocTile => {
                 let segs = match attrs.take_segments(SEGMENTS)? {
                     Some(s) if s.len() == 3 && s.iter().all(|&x| x <= 1) => s,
-                    Some(s) => return Err(format!("`{SEGMENTS}` of `pto.alloc_tile` must be three 0/1 counts (addr, valid_row, valid_col), found {s:?}")),
+                    Some(s) => {
+                        return Err(format!(
+                            "`{SEGMENTS}` of `pto.alloc_tile` must be three 0/1 counts (addr, valid_row, valid_col), found {s:?}"
+                        ));
+                    }
                     None if n == 0 => vec![0, 0, 0],
                     None => return Err(format!("`pto.alloc_tile` with operands needs `{SEGMENTS}` (addr, valid_row, valid_col)")),
                 };
@@ -430,7 +440,9 @@ impl Importer<'_> {
             Syntax::MakeTensorView => {
                 let segs = match attrs.take_segments(SEGMENTS)? {
                     Some(s) if s.len() == 3 => s,
-                    Some(s) => return Err(format!("`{SEGMENTS}` of a tensor view must be three counts (ptr, shape, strides), found {s:?}")),
+                    Some(s) => {
+                        return Err(format!("`{SEGMENTS}` of a tensor view must be three counts (ptr, shape, strides), found {s:?}"));
+                    }
                     None if n % 2 == 1 => vec![1, (n as u32 - 1) / 2, (n as u32 - 1) / 2],
                     None => return Err(format!("a tensor view with {n} operands needs `{SEGMENTS}`")),
                 };
@@ -461,7 +473,8 @@ impl Importer<'_> {
             }
             Syntax::ArithCmp => {
                 if let Some(p) = attrs.take_int("predicate")? {
-                    let name = usize::try_from(p).ok().and_then(|i| predicates(opcode).get(i)).ok_or_else(|| format!("unknown predicate {p}"))?;
+                    let name =
+                        usize::try_from(p).ok().and_then(|i| predicates(opcode).get(i)).ok_or_else(|| format!("unknown predicate {p}"))?;
                     first.push(("predicate".into(), Attr::Opaque(name.to_string())));
                 }
             }
@@ -491,7 +504,10 @@ impl Importer<'_> {
                 data.payload = Payload::Func { name, visibility, results, params };
             }
             Syntax::FuncCall => {
-                let callee = attrs.take("callee").filter(|&a| unsafe { mlirAttributeIsAFlatSymbolRef(a) }).ok_or("`func.call` without a `callee` symbol")?;
+                let callee = attrs
+                    .take("callee")
+                    .filter(|&a| unsafe { mlirAttributeIsAFlatSymbolRef(a) })
+                    .ok_or("`func.call` without a `callee` symbol")?;
                 data.payload = Payload::Call { callee: raw::to_string(unsafe { mlirFlatSymbolRefAttrGetValue(callee) }) };
                 // The printer writes result types only with the signature, and the reader needs them.
                 if attrs.take(SIGNATURE).is_some() || !results.is_empty() {

@@ -25,5 +25,5 @@ mod import;
 mod pieces;
 mod raw;
 
-pub use export::{export, Format};
-pub use import::{import, BYTECODE_MAGIC};
+pub use export::{Format, export};
+pub use import::{BYTECODE_MAGIC, import};

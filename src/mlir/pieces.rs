@@ -30,7 +30,13 @@ pub(super) fn encode(to: &mut ToMlir, m: &Module, pieces: &[Piece], lifted: &mut
     Ok(to.array(&items))
 }
 
-fn encode_list(to: &mut ToMlir, m: &Module, pieces: &[Piece], top: bool, lifted: &mut Vec<(String, Attr)>) -> Result<Vec<MlirAttribute>, String> {
+fn encode_list(
+    to: &mut ToMlir,
+    m: &Module,
+    pieces: &[Piece],
+    top: bool,
+    lifted: &mut Vec<(String, Attr)>,
+) -> Result<Vec<MlirAttribute>, String> {
     let mut out = Vec::with_capacity(pieces.len());
     for p in pieces {
         out.push(match p {
@@ -94,7 +100,13 @@ pub(super) struct DecodeInput<'a> {
 }
 
 /// Decodes a `pto.syntax` array back into pieces.
-pub(super) fn decode(from: &mut FromMlir, m: &mut Module, a: MlirAttribute, input: &mut DecodeInput, in_angle: bool) -> Result<Vec<Piece>, String> {
+pub(super) fn decode(
+    from: &mut FromMlir,
+    m: &mut Module,
+    a: MlirAttribute,
+    input: &mut DecodeInput,
+    in_angle: bool,
+) -> Result<Vec<Piece>, String> {
     if !unsafe { mlirAttributeIsAArray(a) } {
         return Err("`pto.syntax` must be an array".into());
     }
@@ -139,7 +151,11 @@ fn decode_one(from: &mut FromMlir, m: &mut Module, e: MlirAttribute, input: &mut
         if mlirAttributeIsAArray(e) {
             let n = mlirArrayAttrGetNumElements(e);
             let head = if n > 0 { mlirArrayAttrGetElement(e, 0) } else { mlirAttributeGetNull() };
-            let open = if !head.ptr.is_null() && mlirAttributeIsAString(head) { super::raw::to_string(mlirStringAttrGetValue(head)) } else { String::new() };
+            let open = if !head.ptr.is_null() && mlirAttributeIsAString(head) {
+                super::raw::to_string(mlirStringAttrGetValue(head))
+            } else {
+                String::new()
+            };
             let rest: Vec<MlirAttribute> = (1..n).map(|i| mlirArrayAttrGetElement(e, i)).collect();
             return match open.as_str() {
                 "(" | "[" | "<" => {
@@ -156,7 +172,11 @@ fn decode_one(from: &mut FromMlir, m: &mut Module, e: MlirAttribute, input: &mut
                             return Err("a dictionary entry of `pto.syntax` must be a key".into());
                         }
                         let key = super::raw::to_string(mlirStringAttrGetValue(r));
-                        let pos = input.attrs.iter().position(|(k, _)| *k == key).ok_or_else(|| format!("`pto.syntax` names attribute `{key}`, which the op does not have"))?;
+                        let pos = input
+                            .attrs
+                            .iter()
+                            .position(|(k, _)| *k == key)
+                            .ok_or_else(|| format!("`pto.syntax` names attribute `{key}`, which the op does not have"))?;
                         entries.push(input.attrs.remove(pos));
                     }
                     Ok(Piece::Dict(entries))

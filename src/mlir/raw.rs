@@ -7,8 +7,8 @@
 //! Every function takes handles that belong to a live context; none of them can fail.
 
 use mlir_sys::{
-    mlirAttributePrint, mlirIdentifierStr, mlirLocationPrint, mlirOperationGetName, mlirTypePrint, MlirAttribute,
-    MlirIdentifier, MlirLocation, MlirOperation, MlirStringRef, MlirType,
+    MlirAttribute, MlirIdentifier, MlirLocation, MlirOperation, MlirStringRef, MlirType, mlirAttributePrint, mlirIdentifierStr,
+    mlirLocationPrint, mlirOperationGetName, mlirTypePrint,
 };
 use std::ffi::c_void;
 
