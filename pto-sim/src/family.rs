@@ -594,15 +594,14 @@ pub fn expand_op(mem: &mut Memory, op: ExpandOp, along_rows: bool, a: &TileView,
     dispatch!(dst.desc.dtype, T => {
         // Fast path: a column vector (one value per row) against a row-major full tile.
         let (full, vec) = if a_is_vec { (b, a) } else { (a, b) };
-        if let (ExpandOp::Bin(o), true, 1) = (op, along_rows, vec.vcols) {
-            if vec.vrows >= dst.vrows && vec.desc.dtype == dst.desc.dtype {
+        if let (ExpandOp::Bin(o), true, 1) = (op, along_rows, vec.vcols)
+            && vec.vrows >= dst.vrows && vec.desc.dtype == dst.desc.dtype {
                 let sv = storage(mem, vec)?.to_vec();
                 let k = |r: usize| at::<T>(&sv, vec, r, 0);
                 if fast_op::<T>(mem, o, full, None, &k, true, a_is_vec, dst)? {
                     return Ok(());
                 }
             }
-        }
         let sa = storage(mem, a)?.to_vec();
         let sb = storage(mem, b)?.to_vec();
         let value = |v: &TileView, s: &[u8], i: usize, j: usize, is_vec: bool| -> T {

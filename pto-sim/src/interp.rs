@@ -126,10 +126,10 @@ impl<'m> Sim<'m> {
     pub fn new(m: &'m Module, target: &'static Target) -> Result<Sim<'m>, Vec<Diagnostic>> {
         let mut orphans: std::collections::HashMap<OpId, Vec<(usize, ValueId)>> = std::collections::HashMap::new();
         for (i, v) in m.values.iter().enumerate() {
-            if let ValueDef::OpResult(op, n) = v.def {
-                if m.ops.get(op.index()).is_some_and(|d| !d.results.contains(&ValueId(i as u32))) {
-                    orphans.entry(op).or_default().push((n as usize, ValueId(i as u32)));
-                }
+            if let ValueDef::OpResult(op, n) = v.def
+                && m.ops.get(op.index()).is_some_and(|d| !d.results.contains(&ValueId(i as u32)))
+            {
+                orphans.entry(op).or_default().push((n as usize, ValueId(i as u32)));
             }
         }
         let mut sim = Sim {
@@ -164,10 +164,10 @@ impl<'m> Sim<'m> {
         }
         let placements = pto_lower::plan::assign(m, target).map_err(|d| d.0)?;
         for p in placements {
-            if let (Some(addr), ValueDef::BlockArg(..)) = (p.addr, m.values[p.value.index()].def) {
-                if let Some(t) = m.value_type(p.value).tile() {
-                    sim.vals[p.value.index()] = Val::Tile(view_of(t, p.loc, addr, None, None));
-                }
+            if let (Some(addr), ValueDef::BlockArg(..)) = (p.addr, m.values[p.value.index()].def)
+                && let Some(t) = m.value_type(p.value).tile()
+            {
+                sim.vals[p.value.index()] = Val::Tile(view_of(t, p.loc, addr, None, None));
             }
         }
         Ok(sim)
@@ -227,11 +227,11 @@ impl<'m> Sim<'m> {
     pub fn gm_outputs(&self) -> Vec<(String, TileData)> {
         let mut out = Vec::new();
         for v in &self.m.values {
-            if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, self.m.types.get(v.ty)) {
-                if let Some(a) = self.gm.iter().find(|a| a.name == v.name && a.written) {
-                    let n = a.bytes.len() / a.elem_size.max(1);
-                    out.push((v.name.clone(), TileData { dtype: *e, rows: 1, cols: n, bytes: a.bytes.clone() }));
-                }
+            if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, self.m.types.get(v.ty))
+                && let Some(a) = self.gm.iter().find(|a| a.name == v.name && a.written)
+            {
+                let n = a.bytes.len() / a.elem_size.max(1);
+                out.push((v.name.clone(), TileData { dtype: *e, rows: 1, cols: n, bytes: a.bytes.clone() }));
             }
         }
         out
@@ -327,7 +327,7 @@ impl<'m> Sim<'m> {
             }
             if self.trace.is_some() {
                 let entry = self.trace_entry(op);
-                self.trace.as_mut().expect("tracing").push(entry);
+                self.trace.get_or_insert_default().push(entry);
             }
         }
         Ok(Flow::Done)
@@ -486,10 +486,10 @@ impl<'m> Sim<'m> {
             Opcode::ScfIf => {
                 let c = self.int(op, data.operands[0])?;
                 let region = if c != 0 { data.regions.first() } else { data.regions.get(1) };
-                if let Some(&r) = region {
-                    if let Flow::Yield(vals) = self.exec_block(m.region(r).blocks[0])? {
-                        self.set_results(op, vals);
-                    }
+                if let Some(&r) = region
+                    && let Flow::Yield(vals) = self.exec_block(m.region(r).blocks[0])?
+                {
+                    self.set_results(op, vals);
                 }
             }
             Opcode::AllocTile => self.exec_alloc(op)?,
@@ -563,11 +563,11 @@ impl<'m> Sim<'m> {
                 self.exec_tile(op)?;
                 if let Some(list) = self.orphans.get(&op) {
                     for &(i, v) in list {
-                        if let Some(&out) = data.outs().get(i) {
-                            if let Val::Tile(view) = self.vals[out.index()] {
-                                let snap = family::read_region(&self.mem, &view).map_err(|f| trap(m, op, f.0))?;
-                                self.snapshots.insert(v, snap);
-                            }
+                        if let Some(&out) = data.outs().get(i)
+                            && let Val::Tile(view) = self.vals[out.index()]
+                        {
+                            let snap = family::read_region(&self.mem, &view).map_err(|f| trap(m, op, f.0))?;
+                            self.snapshots.insert(v, snap);
                         }
                     }
                 }
@@ -853,13 +853,13 @@ impl<'m> Sim<'m> {
             Val::Float(f) => Some(Scalar::Float(f)),
             _ => None,
         };
-        if !self.vcache.contains_key(&op) {
-            match vector::operand_slots(m, op) {
-                Ok(slots) => self.vcache.insert(op, VectorCache { slots, lowered: None }),
-                Err(e) => return Ok(Err(e.0)),
-            };
-        }
-        let cache = self.vcache.get_mut(&op).expect("inserted above");
+        let cache = match self.vcache.entry(op) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => match vector::operand_slots(m, op) {
+                Ok(slots) => e.insert(VectorCache { slots, lowered: None }),
+                Err(err) => return Ok(Err(err.0)),
+            },
+        };
         let resolved = match vector::resolve(m, op, &cache.slots, place, value) {
             Ok(t) => t,
             Err(e) => return Ok(Err(e.0)),
