@@ -14,6 +14,7 @@ use mlir_sys::{
 };
 use pto_ir::diag::{DiagClass, Diagnostic, FileId, SourceMap, Span};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::ffi::c_void;
 use std::rc::Rc;
 
@@ -118,29 +119,35 @@ pub(super) fn file_line_col(location: &str) -> Option<(String, usize, usize)> {
     None
 }
 
-/// The byte offset of 1-based `line`, `col` (columns counted in characters) in `text`, clamped.
-pub(super) fn offset_of(text: &str, line: usize, col: usize) -> usize {
-    let mut start = 0usize;
-    for _ in 1..line {
-        match text[start..].find('\n') {
-            Some(i) => start += i + 1,
-            None => return text.len(),
-        }
-    }
+/// Byte offsets of the starts of the lines of `text`.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
+}
+
+/// The byte offset of 1-based `line`, `col` (columns counted in characters) in `text`, whose
+/// line starts are `starts`; clamped to the text.
+fn offset_of(text: &str, starts: &[usize], line: usize, col: usize) -> usize {
+    let Some(&start) = starts.get(line.saturating_sub(1)) else { return text.len() };
     let line_text = &text[start..text[start..].find('\n').map(|i| start + i).unwrap_or(text.len())];
     start + line_text.char_indices().nth(col.saturating_sub(1)).map(|(i, _)| i).unwrap_or(line_text.len())
 }
 
 /// Where MLIR locations point: the input's name as MLIR sees it, mapped to our file.
-#[derive(Clone, Debug)]
 pub(super) struct Locator<'s> {
     /// Source texts, for offsets and for matching file names.
-    pub sources: &'s SourceMap,
+    sources: &'s SourceMap,
     /// The file a location with MLIR's anonymous buffer name (`""`, `"-"`) belongs to.
     pub input: FileId,
+    /// Line starts per file, computed on first use.
+    lines: RefCell<HashMap<FileId, Vec<usize>>>,
 }
 
-impl Locator<'_> {
+impl<'s> Locator<'s> {
+    /// Locations in `sources`; anonymous ones in `input`.
+    pub fn new(sources: &'s SourceMap, input: FileId) -> Locator<'s> {
+        Locator { sources, input, lines: RefCell::new(HashMap::new()) }
+    }
+
     /// The span of an MLIR location text: from the position to the end of its line, in the
     /// input (anonymous buffer) or in a source file with the same name; `None` otherwise.
     pub fn span(&self, location: &str) -> Option<Span> {
@@ -154,7 +161,9 @@ impl Locator<'_> {
                 .find(|&f| self.sources.get(f).is_some_and(|s| s.name == name))?
         };
         let text = &self.sources.get(file)?.text;
-        let start = offset_of(text, line, col);
+        let mut lines = self.lines.borrow_mut();
+        let starts = lines.entry(file).or_insert_with(|| line_starts(text));
+        let start = offset_of(text, starts, line, col);
         let end = text[start..].find('\n').map(|i| start + i).unwrap_or(text.len());
         Some(Span::new(file, start, end.max(start + 1).min(text.len().max(start))))
     }
@@ -193,9 +202,11 @@ mod tests {
     #[test]
     fn offsets_count_lines_and_characters() {
         let text = "ab\ncdé\nf";
-        assert_eq!(offset_of(text, 1, 1), 0);
-        assert_eq!(offset_of(text, 2, 3), 5);
-        assert_eq!(offset_of(text, 3, 1), 8);
-        assert_eq!(offset_of(text, 9, 1), text.len());
+        let starts = line_starts(text);
+        assert_eq!(starts, [0, 3, 8]);
+        assert_eq!(offset_of(text, &starts, 1, 1), 0);
+        assert_eq!(offset_of(text, &starts, 2, 3), 5);
+        assert_eq!(offset_of(text, &starts, 3, 1), 8);
+        assert_eq!(offset_of(text, &starts, 9, 1), text.len());
     }
 }

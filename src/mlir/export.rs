@@ -39,7 +39,7 @@ pub fn export(m: &Module, sources: &SourceMap, format: Format) -> Result<Vec<u8>
             .module()?;
     let op = module.as_operation().to_raw();
     if !module.as_operation().verify() {
-        let locator = Locator { sources, input: first_file(m) };
+        let locator = Locator::new(sources, first_file(m));
         let mut diags: Vec<Diagnostic> = mlir.take().iter().map(|c| locator.diagnostic(c, DiagClass::MlirExport)).collect();
         if !diags.iter().any(Diagnostic::is_error) {
             diags.push(Diagnostic::error(DiagClass::MlirExport, Span::new(first_file(m), 0, 0), "MLIR's verifier rejects the module"));

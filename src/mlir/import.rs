@@ -26,7 +26,7 @@ pub const BYTECODE_MAGIC: &[u8] = b"ML\xEFR";
 /// MLIR's locations point into it. Returns the module and MLIR's warnings.
 pub fn import(input: &[u8], file: FileId, sources: &SourceMap) -> Result<(Module, Diagnostics), Diagnostics> {
     let mlir = Mlir::new();
-    let locator = Locator { sources, input: file };
+    let locator = Locator::new(sources, file);
     // An 8-byte aligned copy (the bytecode reader may require aligned sections) followed by a
     // NUL byte: MLIR's lexer reads one byte past the text and expects the terminator there.
     let mut words = vec![0u64; (input.len() + 1).div_ceil(8)];
@@ -416,11 +416,12 @@ impl Importer<'_> {
                 };
                 data.num_ins = ins as u32;
                 // Index groups (`%t[%i, %j]`) of an SSA op; a DPS op's segments (PTOAS) say nothing we keep.
-                if let Some(segs) = attrs.take_segments(SEGMENTS)? {
-                    if !results.is_empty() && segs.iter().any(|&s| s != 1) {
-                        check_sum(&segs, ins)?;
-                        data.payload = Payload::Segments(segs);
-                    }
+                if let Some(segs) = attrs.take_segments(SEGMENTS)?
+                    && !results.is_empty()
+                    && segs.iter().any(|&s| s != 1)
+                {
+                    check_sum(&segs, ins)?;
+                    data.payload = Payload::Segments(segs);
                 }
             }
             Syntax::AllocTile => {
@@ -548,10 +549,10 @@ impl Importer<'_> {
         if opcode.spec().dialect == pto_ir::ops::Dialect::Arith {
             // MLIR materializes these defaults on every op; the text never writes them.
             for (key, default) in [("overflowFlags", "#arith.overflow<none>"), ("fastmath", "#arith.fastmath<none>")] {
-                if let Some(a) = attrs.take(key) {
-                    if raw::attr_text(a) != default {
-                        attrs.0.push((key.into(), a));
-                    }
+                if let Some(a) = attrs.take(key)
+                    && raw::attr_text(a) != default
+                {
+                    attrs.0.push((key.into(), a));
                 }
             }
         }
