@@ -181,6 +181,54 @@ mod with_mlir {
         assert!(checked[0] >= 159 && checked[0] == checked[1], "{checked:?}");
     }
 
+    /// What MLIR does not keep by itself: constants whose typed value reads back differently, a
+    /// DPS split the op table would read otherwise, attribute order, a `pto` memory space and
+    /// a scalar type MLIR has no spelling for.
+    const EDGE_CASES: &str = r#"func.func @edge(%src: !pto.tile_buf<vec, 16x256xf32, valid=16x255>, %val: !pto.tile_buf<vec, 1x256xf32, valid=1x255>, %idx: !pto.tile_buf<vec, 1x256xui32, valid=1x255>, %h: hif8) {
+  %one_f = arith.constant 1 : f32
+  %one_b = arith.constant 1 : i1
+  %exact = arith.constant 0.0001220703125 : f32
+  %tenth = arith.constant 0.1 : f16
+  %bf = arith.constant 2.5 : bf16
+  %long = arith.constant 0.08838834764831843 : f32
+  pto.tcolargmax ins(%src : !pto.tile_buf<vec, 16x256xf32, valid=16x255>) outs(%val, %idx : !pto.tile_buf<vec, 1x256xf32, valid=1x255>, !pto.tile_buf<vec, 1x256xui32, valid=1x255>) {zeta = 1, alpha = "x", mid = {a = 1, b = 2}}
+  %m = memref.alloc() : memref<16x16xf16, #pto.address_space<vec>>
+  return
+}
+"#;
+
+    #[test]
+    fn what_mlir_does_not_keep_travels_in_bridge_attributes() {
+        let mut sources = SourceMap::default();
+        let file = sources.add("edge.pto", EDGE_CASES);
+        let (m, _) = pto_asm::parse(EDGE_CASES, file).unwrap();
+        let printed = print_module(&m, &Default::default()).unwrap();
+        assert_eq!(printed, EDGE_CASES, "the input is canonical");
+        let text = String::from_utf8(export(&m, &sources, Format::Text).unwrap()).unwrap();
+        for bridge in [
+            "<{value = 1.000000e+00 : f32}> {pto.names = [\"one_f\"], pto.value = 1 : i64}",
+            "{pto.names = [\"exact\"], pto.value = 1.220703125E-4 : f64}",
+            "pto.attr_order = [\"zeta\", \"alpha\", \"mid\"], pto.ins = 1 : i64",
+            "memref<16x16xf16, \"#pto.address_space<vec>\">",
+            "!pto.opaque<\"hif8\">",
+        ] {
+            assert!(text.contains(bridge), "`{bridge}` missing from\n{text}");
+        }
+        let back = import_text(&text).unwrap_or_else(|d| panic!("{:?}", d.0));
+        assert_eq!(print_module(&back, &Default::default()).unwrap(), EDGE_CASES);
+        pto_ir::equiv::structurally_equal(&m, &back).unwrap();
+        let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("edge.mlir");
+        std::fs::write(&path, &text).unwrap();
+        let run = std::process::Command::new(mlir_opt())
+            .arg("--allow-unregistered-dialect")
+            .arg(&path)
+            .arg("-o")
+            .arg("/dev/null")
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    }
+
     /// MLIR written by hand (not by our exporter): registered dialects in their custom form,
     /// `pto` ops in generic form, no bridge attributes, a type alias for the legacy `tile_buf`
     /// spelling (to MLIR, without the `pto` dialect, each spelling is a distinct type).

@@ -300,10 +300,12 @@ impl<'c> Exporter<'c, '_> {
                 if let Some(value) = take("value") {
                     let ty = to.ty(m, m.values[d.results.first().ok_or("`arith.constant` without a result")?.index()].ty)?;
                     let (attr, written) = match value {
-                        // An integer on a float type (`1 : f32`) becomes a float: keep the integer.
+                        // An integer on a float type (`1 : f32`) becomes a float, on `i1` a
+                        // boolean (`true`): keep the integer.
                         Attr::Int(v, _) => {
                             let a = to.int_of_type(v, ty)?;
-                            (a, (!unsafe { mlirAttributeIsAInteger(a) }).then(|| to.int(v)))
+                            let reads_back = unsafe { mlirAttributeIsAInteger(a) && !mlirAttributeIsABool(a) };
+                            (a, (!reads_back).then(|| to.int(v)))
                         }
                         // A float with more digits than its type holds reads back shorter: keep it.
                         Attr::Float(v, _) => {
