@@ -360,8 +360,14 @@ impl Importer<'_> {
             None => vec![String::new(); result_types.len()],
         };
         let block_names = BlockNames::take(&mut attrs)?;
-        if attrs.take(IMPLICIT).is_some() && opcode == Opcode::ScfYield && operands.is_empty() {
-            return Ok(());
+        if attrs.take(IMPLICIT).is_some() {
+            if opcode == Opcode::ScfYield && operands.is_empty() && waits.is_empty() {
+                return Ok(());
+            }
+            return Err(Some(format!("`{IMPLICIT}` belongs on an `scf.yield` without operands")));
+        }
+        if !waits.is_empty() && opcode.spec().syntax != Syntax::Tile {
+            return Err(Some(format!("`{WAITS}` belongs on tile ops only")));
         }
         let mut data = OpData::new(opcode);
         data.num_ins = operands.len() as u32;
