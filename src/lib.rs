@@ -80,7 +80,8 @@ pub fn read_input(path: &str, sources: &mut SourceMap) -> Result<FileId, String>
         ("<stdin>".to_string(), s)
     } else {
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
-        let text = String::from_utf8(bytes).map_err(|e| format!("`{path}` is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| format!("`{path}` is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))?;
         (path.to_string(), text)
     };
     Ok(sources.add(name, text))

@@ -231,7 +231,19 @@ fn main() -> ExitCode {
             let target = target.or(pto_arch).unwrap_or(TargetName::A2A3);
             let output_dir = if json { None } else { output_dir };
             let exec_vector = exec == ExecArg::Vector;
-            run::run(&run::RunOptions { input: file, target, inputs, outputs, output_dir, full, trace, default_inputs, exec_vector, stats, error_format })
+            run::run(&run::RunOptions {
+                input: file,
+                target,
+                inputs,
+                outputs,
+                output_dir,
+                full,
+                trace,
+                default_inputs,
+                exec_vector,
+                stats,
+                error_format,
+            })
         }
         Command::Mlir { action: MlirAction::Export { file, output, bytecode, no_verify } } => {
             mlir::export(&mlir::ExportOptions { input: file, output, bytecode, verify: !no_verify, error_format })

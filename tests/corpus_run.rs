@@ -37,8 +37,6 @@ fn outcome(text: &str, name: &str) -> String {
         };
         sim.use_default_inputs();
         if let Err(d) = sim.run() {
-            let line = d.span.start; // lowered text; report the op instead of a position
-            let _ = line;
             return format!("{id:?}: not run: {}", d.message);
         }
         let mut s = format!("{id:?}: ran;");

@@ -14,8 +14,8 @@ use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics, FileId, Span};
 use pto_ir::module::{BlockId, Module, OpData, Payload, Piece, RegionId, TextForm, ValueId};
 use pto_ir::ops::{self, Opcode, Syntax};
 use pto_ir::types::{ElemType, Type, TypeId};
-use std::borrow::Cow;
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 type BResult<T> = Result<T, Diagnostic>;
@@ -210,9 +210,11 @@ impl<'i, 't> Builder<'i, 't> {
         let name = name.into();
         let Some(scope) = self.scopes.last_mut() else { return };
         if scope.names.insert(name.clone(), v).is_some() {
-            self.diags.push(
-                Diagnostic::error(DiagClass::StructRedefinedValue, span, format!("value `%{name}` is defined twice in the same scope")),
-            );
+            self.diags.push(Diagnostic::error(
+                DiagClass::StructRedefinedValue,
+                span,
+                format!("value `%{name}` is defined twice in the same scope"),
+            ));
         }
     }
 
@@ -379,7 +381,8 @@ impl<'i, 't> Builder<'i, 't> {
             let v: f64 = text.parse().map_err(|_| bad(self, "malformed float literal"))?;
             return Ok(Attr::Float(v, ty));
         }
-        let v: i64 = text.parse().or_else(|_| text.parse::<u64>().map(|u| u as i64)).map_err(|_| bad(self, "integer literal out of range"))?;
+        let v: i64 =
+            text.parse().or_else(|_| text.parse::<u64>().map(|u| u as i64)).map_err(|_| bad(self, "integer literal out of range"))?;
         Ok(Attr::Int(v, ty))
     }
 
@@ -608,7 +611,9 @@ impl<'i, 't> Builder<'i, 't> {
                 let span = self.node_span(n);
                 self.lookup(text, span)
             }
-            _ => Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.node_span(n), format!("expected a value, found {}", n.describe()))),
+            _ => {
+                Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.node_span(n), format!("expected a value, found {}", n.describe())))
+            }
         }
     }
 
@@ -690,9 +695,13 @@ impl<'i, 't> Builder<'i, 't> {
                     let short_prefix = short && !ins_t.is_empty() && ins_t.len() < parts.data.operands.len();
                     if ins_t.len() != parts.data.operands.len() && !short_prefix {
                         let at = rest.first().map(|n| self.node_span(n)).unwrap_or(c.here());
-                        return Err(Diagnostic::error(DiagClass::StructArity, at, "the signature lists a different number of operand types than there are operands")
-                            .with_op(c.op.to_string())
-                            .with_expected(parts.data.operands.len().to_string(), ins_t.len().to_string()));
+                        return Err(Diagnostic::error(
+                            DiagClass::StructArity,
+                            at,
+                            "the signature lists a different number of operand types than there are operands",
+                        )
+                        .with_op(c.op.to_string())
+                        .with_expected(parts.data.operands.len().to_string(), ins_t.len().to_string()));
                     }
                     for (i, (&v, &t)) in parts.data.operands.clone().iter().zip(&ins_t).enumerate() {
                         let span = rest.get(i).map(|n| self.node_span(n)).unwrap_or(c.here());
@@ -746,14 +755,23 @@ impl<'i, 't> Builder<'i, 't> {
             data.waits.push(v);
         }
         self.diags.push(
-            Diagnostic::warning(DiagClass::OrderDeprecatedWait, Span { end: g.end as u32, ..start }, "`wait(...)` is deprecated; kept as an ordering annotation")
-                .with_note("write an explicit `tsync` with the events instead"),
+            Diagnostic::warning(
+                DiagClass::OrderDeprecatedWait,
+                Span { end: g.end as u32, ..start },
+                "`wait(...)` is deprecated; kept as an ordering annotation",
+            )
+            .with_note("write an explicit `tsync` with the events instead"),
         );
         Ok(())
     }
 
     /// `%a, %b {attrs} : T1, T2` inside `ins(...)` / `outs(...)`.
-    fn typed_operands(&mut self, nodes: &[Node<'i>], attrs: &mut Vec<(String, Attr)>, group: &Node<'i>) -> BResult<(Vec<ValueId>, Vec<u32>)> {
+    fn typed_operands(
+        &mut self,
+        nodes: &[Node<'i>],
+        attrs: &mut Vec<(String, Attr)>,
+        group: &Node<'i>,
+    ) -> BResult<(Vec<ValueId>, Vec<u32>)> {
         let colon = find_punct(nodes, ":");
         let (vals_part, types_part) = match colon {
             Some(i) => (&nodes[..i], &nodes[i + 1..]),
@@ -930,7 +948,10 @@ impl<'i, 't> Builder<'i, 't> {
                 .iter()
                 .enumerate()
                 .find_map(|(k, kind)| {
-                    kind.values.iter().position(|v| *v == text.trim()).map(|v| Attr::Enum(pto_ir::attr::EnumAttr { kind: k as u16, value: v as u16 }))
+                    kind.values
+                        .iter()
+                        .position(|v| *v == text.trim())
+                        .map(|v| Attr::Enum(pto_ir::attr::EnumAttr { kind: k as u16, value: v as u16 }))
                 })
                 .ok_or_else(|| Diagnostic::error(DiagClass::ParseBadAttribute, span, format!("unknown enum value `<{text}>`"))),
             Syn::Attr(text) => parse_attr_text(text).map_err(|m| Diagnostic::error(DiagClass::ParseBadAttribute, span, m)),
@@ -1129,7 +1150,11 @@ impl<'i, 't> Builder<'i, 't> {
         c.pos = c.nodes.len();
         let tys = self.type_list(rest)?;
         if tys.len() != data.operands.len() {
-            return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, spans[0], format!("{} value(s) but {} type(s)", data.operands.len(), tys.len())));
+            return Err(Diagnostic::error(
+                DiagClass::ParseBadOpSyntax,
+                spans[0],
+                format!("{} value(s) but {} type(s)", data.operands.len(), tys.len()),
+            ));
         }
         for ((&v, &t), s) in data.operands.clone().iter().zip(&tys).zip(spans) {
             self.check_use_type(v, t, s);
@@ -1298,12 +1323,20 @@ impl<'i, 't> Builder<'i, 't> {
                         [] => arg_attrs.push(Attr::Dict(Vec::new())),
                         [Node { syn: Syn::Dict(p), .. }] => arg_attrs.push(Attr::Dict(self.dict_attrs(p)?)),
                         [n, ..] => {
-                            return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.node_span(n), format!("unexpected {}", n.describe())));
+                            return Err(Diagnostic::error(
+                                DiagClass::ParseBadOpSyntax,
+                                self.node_span(n),
+                                format!("unexpected {}", n.describe()),
+                            ));
                         }
                     }
                 }
                 [n, ..] => {
-                    return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.node_span(n), "expected a function argument `%name: type`"));
+                    return Err(Diagnostic::error(
+                        DiagClass::ParseBadOpSyntax,
+                        self.node_span(n),
+                        "expected a function argument `%name: type`",
+                    ));
                 }
                 [] => {}
             }
@@ -1435,7 +1468,12 @@ impl<'i, 't> Builder<'i, 't> {
         Ok(parts)
     }
 
-    fn generic_pieces(&mut self, nodes: &[Node<'i>], operands: &mut Vec<ValueId>, regions: &mut Vec<RegionPlan<'i>>) -> BResult<Vec<Piece>> {
+    fn generic_pieces(
+        &mut self,
+        nodes: &[Node<'i>],
+        operands: &mut Vec<ValueId>,
+        regions: &mut Vec<RegionPlan<'i>>,
+    ) -> BResult<Vec<Piece>> {
         let mut out = Vec::with_capacity(nodes.len());
         for n in nodes {
             let piece = match &n.syn {
@@ -1446,9 +1484,9 @@ impl<'i, 't> Builder<'i, 't> {
                     Piece::Value(v)
                 }
                 Syn::Type(_) => Piece::Type(self.type_of(n)?),
-                Syn::Attr(text) => Piece::Attr(
-                    parse_attr_text(text).map_err(|m| Diagnostic::error(DiagClass::ParseBadAttribute, self.node_span(n), m))?,
-                ),
+                Syn::Attr(text) => {
+                    Piece::Attr(parse_attr_text(text).map_err(|m| Diagnostic::error(DiagClass::ParseBadAttribute, self.node_span(n), m))?)
+                }
                 Syn::Symbol(s) => Piece::Symbol(s[1..].to_string()),
                 Syn::Lit(l, _) => Piece::Literal(l.to_string()),
                 Syn::Punct(p) => Piece::Punct(match *p {

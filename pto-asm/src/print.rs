@@ -6,7 +6,7 @@
 //! (where PTOAS expects them) and after `outs(...)` for every other op. Value names are kept.
 //! Parsing the output again yields a structurally equal module.
 
-use pto_ir::attr::{format_float, Attr, EnumStyle};
+use pto_ir::attr::{Attr, EnumStyle, format_float};
 use pto_ir::module::{BlockId, Module, OpId, Payload, Piece, RegionId, TextForm, ValueId};
 use pto_ir::ops::{Dialect, Opcode, Syntax};
 use pto_ir::types::{ElemType, Type, TypeId};
@@ -38,7 +38,8 @@ pub fn print_module(m: &Module, opts: &PrintOptions) -> Result<String, PrintErro
             "this module is in destination-passing style (Level 2/3); only Level-1 programs convert between `as` and `ssa`".into(),
         ));
     }
-    let top_ops = m.body.and_then(|body| m.region(body).blocks.first()).map(|&b| m.block(b).ops.iter().copied().collect()).unwrap_or_default();
+    let top_ops =
+        m.body.and_then(|body| m.region(body).blocks.first()).map(|&b| m.block(b).ops.iter().copied().collect()).unwrap_or_default();
     let mut p = Printer { m, form, out: String::new(), names: Vec::new(), top_ops };
     p.assign_names();
     if let Some(body) = m.body {
@@ -436,13 +437,7 @@ impl<'m> Printer<'m> {
         let Some(&region) = data.regions.first() else { return self.generic_fallback(id) };
         let Some(&entry) = self.m.region(region).blocks.first() else { return };
         let args = self.m.block(entry).args.clone();
-        let mut s = format!(
-            "scf.for {} = {} to {} step {}",
-            self.name(args[0]),
-            self.name(ops[0]),
-            self.name(ops[1]),
-            self.name(ops[2])
-        );
+        let mut s = format!("scf.for {} = {} to {} step {}", self.name(args[0]), self.name(ops[0]), self.name(ops[1]), self.name(ops[2]));
         if ops.len() > 3 {
             let pairs: Vec<String> =
                 args[1..].iter().zip(&ops[3..]).map(|(&a, &i)| format!("{} = {}", self.name(a), self.name(i))).collect();
@@ -478,15 +473,8 @@ impl<'m> Printer<'m> {
         let (Some(&before), Some(&after)) = (data.regions.first(), data.regions.get(1)) else { return self.generic_fallback(id) };
         let Some(&entry) = self.m.region(before).blocks.first() else { return };
         let args = self.m.block(entry).args.clone();
-        let pairs: Vec<String> =
-            args.iter().zip(&data.operands).map(|(&a, &i)| format!("{} = {}", self.name(a), self.name(i))).collect();
-        let _ = write!(
-            self.out,
-            "scf.while ({}) : ({}) -> ({})",
-            pairs.join(", "),
-            self.types(&data.operands),
-            self.types(&data.results)
-        );
+        let pairs: Vec<String> = args.iter().zip(&data.operands).map(|(&a, &i)| format!("{} = {}", self.name(a), self.name(i))).collect();
+        let _ = write!(self.out, "scf.while ({}) : ({}) -> ({})", pairs.join(", "), self.types(&data.operands), self.types(&data.results));
         self.region(before, depth, args.len());
         self.out.push_str(" do");
         self.region(after, depth, 0);

@@ -295,7 +295,9 @@ impl<'i> Lexer<'i> {
             }
             b'%' => {
                 self.pos += 1;
-                while self.pos < self.bytes.len() && matches!(self.bytes[self.pos], b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'$' | b'.' | b'-') {
+                while self.pos < self.bytes.len()
+                    && matches!(self.bytes[self.pos], b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'$' | b'.' | b'-')
+                {
                     self.pos += 1;
                 }
                 if self.pos == start + 1 {
