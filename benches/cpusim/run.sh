@@ -3,7 +3,7 @@
 # of the simulator issue (TADD / TMAX / TROWSUM on 64x64 f32) with bench.cpp (ours; it only
 # includes pto-isa's headers). Not part of CI. Needs git, g++ >= 12 and network access.
 #
-#   benches/cpusim/run.sh [WORKDIR]      # default WORKDIR: a fresh temporary directory
+#   [PTO_ISA_REPO=URL-or-path] benches/cpusim/run.sh [WORKDIR]   # default WORKDIR: a fresh temporary directory
 #
 # pto-isa is fetched at a pinned commit into WORKDIR (never into this repository). g++ 12
 # rejects pto-isa's `static_assert(false, ...)` in include/pto/cpu/TReduceIdx.hpp (their CMake
@@ -13,7 +13,7 @@
 # Flags: "Release" reproduces pto-isa tests/cpu/st/CMakeLists.txt (CMAKE_BUILD_TYPE=Release, the
 # run_cpu.py default; its trailing -O2 wins over -O3); "native" adds -O3 -march=native.
 set -eu
-REPO=https://github.com/hw-native-sys/pto-isa
+REPO=${PTO_ISA_REPO:-https://github.com/hw-native-sys/pto-isa}   # or a local clone/mirror
 COMMIT=3186c381bd49e1164092e67ff1b3564302754e76
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=${1:-$(mktemp -d)}
