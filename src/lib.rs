@@ -40,6 +40,11 @@ impl Outcome {
     pub fn usage_error(msg: impl Into<String>) -> Outcome {
         Outcome { stdout: String::new(), stderr: format!("error: {}\n", msg.into()), code: 2 }
     }
+
+    /// The input has errors (exit 1): the diagnostics, rendered against their sources.
+    pub fn diagnostics(sources: &SourceMap, diags: &[pto_ir::Diagnostic], format: ErrorFormat) -> Outcome {
+        Outcome { stdout: String::new(), stderr: render::render(sources, diags, format), code: 1 }
+    }
 }
 
 /// Target profile names accepted on the command line.
@@ -85,6 +90,15 @@ pub fn read_input(path: &str, sources: &mut SourceMap) -> Result<FileId, String>
         (path.to_string(), text)
     };
     Ok(sources.add(name, text))
+}
+
+/// Reads `path` (`-` = stdin) into `sources` and parses it: the file, its module and the
+/// parser's warnings, or the [`Outcome`] a command returns when either step fails (exit 2 for
+/// I/O, exit 1 with the rendered diagnostics for a parse error).
+pub fn load_module(path: &str, sources: &mut SourceMap, format: ErrorFormat) -> Result<(FileId, pto_ir::Module, Diagnostics), Outcome> {
+    let file = read_input(path, sources).map_err(Outcome::usage_error)?;
+    let (module, warnings) = parse_file(sources, file).map_err(|d| Outcome::diagnostics(sources, &d.0, format))?;
+    Ok((file, module, warnings))
 }
 
 /// Parses the file `file` of `sources`.

@@ -158,7 +158,7 @@ fn run_lower_check(rel: &str, text: &str, sources: &SourceMap, module: Option<&p
         let text = print_module(m, &PrintOptions::default()).unwrap_or_else(|e| format!("<print error: {e}>"));
         trace.push_str(&format!("// ----- after {pass} -----\n{text}"));
     };
-    let after_pass: Option<&mut dyn FnMut(&str, &pto_ir::Module)> = if print_all { Some(&mut record) } else { None };
+    let after_pass: Option<pto_lower::PassObserver> = if print_all { Some(&mut record) } else { None };
     let result = pto_lower::run(verified, target, pto_lower::PipelineOptions { stop_after, after_pass });
     let want = expectations(text, Some(target_name));
     let (diags, lowered) = match result {

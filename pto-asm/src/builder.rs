@@ -427,18 +427,18 @@ impl<'i, 't> Builder<'i, 't> {
             }
             _ => self.m.add_block(region, label),
         };
-        if let Some(node) = args {
-            if let Syn::Group(_, inner) = &node.syn {
-                for part in split_commas(inner) {
-                    let [v @ Node { syn: Syn::Value(name), .. }, Node { syn: Syn::Punct(":"), .. }, t] = part else {
-                        let at = part.first().map(|n| self.node_span(n)).unwrap_or(self.node_span(node));
-                        return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, at, "expected a block argument `%name: type`"));
-                    };
-                    let ty = self.type_of(t)?;
-                    let span = self.node_span(v);
-                    let arg = self.m.add_block_arg(block, ty, strip_pct(name).to_string(), span);
-                    self.define(strip_pct(name), arg, span);
-                }
+        if let Some(node) = args
+            && let Syn::Group(_, inner) = &node.syn
+        {
+            for part in split_commas(inner) {
+                let [v @ Node { syn: Syn::Value(name), .. }, Node { syn: Syn::Punct(":"), .. }, t] = part else {
+                    let at = part.first().map(|n| self.node_span(n)).unwrap_or(self.node_span(node));
+                    return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, at, "expected a block argument `%name: type`"));
+                };
+                let ty = self.type_of(t)?;
+                let span = self.node_span(v);
+                let arg = self.m.add_block_arg(block, ty, strip_pct(name).to_string(), span);
+                self.define(strip_pct(name), arg, span);
             }
         }
         Ok(block)
@@ -779,8 +779,8 @@ impl<'i, 't> Builder<'i, 't> {
         };
         let mut values: Vec<(ValueId, Span)> = Vec::new();
         for part in split_commas(vals_part) {
-            let mut it = part.iter();
-            while let Some(n) = it.next() {
+            let it = part.iter();
+            for n in it {
                 match &n.syn {
                     Syn::Value(_) => {
                         let v = self.value_of(n)?;

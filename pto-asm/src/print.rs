@@ -133,12 +133,12 @@ impl<'m> Printer<'m> {
             return String::new();
         }
         let names: Vec<&str> = res.iter().map(|r| self.names[r.index()].as_str()).collect();
-        if res.len() > 1 {
-            if let Some((base, _)) = names[0].split_once('#') {
-                let grouped = names.iter().enumerate().all(|(i, n)| *n == format!("{base}#{i}"));
-                if grouped {
-                    return format!("%{base}:{} = ", res.len());
-                }
+        if res.len() > 1
+            && let Some((base, _)) = names[0].split_once('#')
+        {
+            let grouped = names.iter().enumerate().all(|(i, n)| *n == format!("{base}#{i}"));
+            if grouped {
+                return format!("%{base}:{} = ", res.len());
             }
         }
         format!("{} = ", names.iter().map(|n| format!("%{n}")).collect::<Vec<_>>().join(", "))
@@ -162,10 +162,10 @@ impl<'m> Printer<'m> {
                 let mut s = self.op_name(data.opcode, false);
                 let mut it = data.operands.iter();
                 for (key, &present) in ["addr", "valid_row", "valid_col"].iter().zip(segs) {
-                    if present == 1 {
-                        if let Some(&v) = it.next() {
-                            let _ = write!(s, " {key} = {}", self.name(v));
-                        }
+                    if present == 1
+                        && let Some(&v) = it.next()
+                    {
+                        let _ = write!(s, " {key} = {}", self.name(v));
                     }
                 }
                 s.push_str(&self.dict_suffix(&data.attrs));

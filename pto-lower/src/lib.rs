@@ -29,5 +29,5 @@ pub mod scratch;
 pub mod target;
 pub mod vector;
 
-pub use pipeline::{Changed, PASSES, PipelineOptions, run};
+pub use pipeline::{Changed, PASSES, PassObserver, PipelineOptions, run};
 pub use target::{Target, TargetId};

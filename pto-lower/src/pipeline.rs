@@ -26,13 +26,16 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("plan-memory", crate::plan::run),
 ];
 
+/// Called with (pass name, module) after every pass that ran.
+pub type PassObserver<'a> = &'a mut dyn FnMut(&str, &Module);
+
 /// Options of [`run`].
 #[derive(Default)]
 pub struct PipelineOptions<'a> {
     /// Stop after the pass with this name (callers validate it against [`PASSES`]).
     pub stop_after: Option<&'a str>,
     /// Called with (pass name, module) after every pass that ran.
-    pub after_pass: Option<&'a mut dyn FnMut(&str, &Module)>,
+    pub after_pass: Option<PassObserver<'a>>,
 }
 
 /// Runs the pipeline on a verified module. Returns the lowered module and any warnings.

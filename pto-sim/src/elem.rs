@@ -209,64 +209,34 @@ float_elem!(
 float_elem!(f32, u32, f32, |x: f32| x, |v: f32| v, |x: f32| x as f64, |v: f64| v as f32, |x: f32| x.to_bits(), f32::from_bits);
 float_elem!(f64, u64, f64, |x: f64| x, |v: f64| v, |x: f64| x, |v: f64| v, |x: f64| x.to_bits(), f64::from_bits);
 
+/// Calls `$body` with `$T` bound to the Rust type that the arm list gives for `$dtype`
+/// (`ElemType` variants are in scope as `E::...`); `$other` handles every type not listed.
+/// One match for [`dispatch!`] and the `.npy` reader's storage-type dispatch.
+#[macro_export]
+macro_rules! dispatch_over {
+    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr; $($variant:pat => $ty:ty),+ $(,)?) => {{
+        #[allow(unused_imports)]
+        use pto_ir::types::ElemType as E;
+        match $dtype {
+            $($variant => {
+                type $T = $ty;
+                $body
+            })+
+            _ => $other,
+        }
+    }};
+}
+
 /// Calls `$body` with `$T` bound to the Rust type of element type `$dtype`; `$other` handles
 /// element types the simulator does not model (fp8, hif8, index, i1).
 #[macro_export]
 macro_rules! dispatch {
-    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {{
-        use pto_ir::types::ElemType as E;
-        match $dtype {
-            E::I8 => {
-                type $T = i8;
-                $body
-            }
-            E::I16 => {
-                type $T = i16;
-                $body
-            }
-            E::I32 => {
-                type $T = i32;
-                $body
-            }
-            E::I64 => {
-                type $T = i64;
-                $body
-            }
-            E::U8 => {
-                type $T = u8;
-                $body
-            }
-            E::U16 => {
-                type $T = u16;
-                $body
-            }
-            E::U32 => {
-                type $T = u32;
-                $body
-            }
-            E::U64 => {
-                type $T = u64;
-                $body
-            }
-            E::F16 => {
-                type $T = half::f16;
-                $body
-            }
-            E::BF16 => {
-                type $T = half::bf16;
-                $body
-            }
-            E::F32 => {
-                type $T = f32;
-                $body
-            }
-            E::F64 => {
-                type $T = f64;
-                $body
-            }
-            E::I1 | E::Index | E::F8E4M3 | E::F8E5M2 | E::HiF8 => $other,
-        }
-    }};
+    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {
+        $crate::dispatch_over!($dtype, $T => $body, _ => $other;
+            E::I8 => i8, E::I16 => i16, E::I32 => i32, E::I64 => i64,
+            E::U8 => u8, E::U16 => u16, E::U32 => u32, E::U64 => u64,
+            E::F16 => half::f16, E::BF16 => half::bf16, E::F32 => f32, E::F64 => f64)
+    };
 }
 
 #[cfg(test)]

@@ -203,19 +203,25 @@ fn fast_ok<T: Elem>(mem: &mut Memory, views: &[&TileView]) -> Result<bool, Fault
     Ok(views.iter().all(|v| (base + v.addr as usize).is_multiple_of(std::mem::align_of::<T>())))
 }
 
-/// The second operand of the fast path when there is no `b` tile: a scalar per row (`k(r)`),
-/// constant for tile-scalar ops, the row's element of a column vector for row expands.
-type RowScalar<'a, T> = &'a dyn Fn(usize) -> T;
-
-fn fast_zip<T: Elem>(
-    mem: &mut Memory,
-    a: &TileView,
-    b: Option<&TileView>,
-    dst: &TileView,
-    f: impl Fn(T, T) -> T,
-    k: RowScalar<T>,
+/// The second operand of the fast path: a tile, or a scalar per row (`scalar(r)`) — constant
+/// for tile-scalar ops, the row's element of a column vector for row expands (`per_row`).
+struct Second<'a, T> {
+    tile: Option<&'a TileView>,
+    scalar: &'a dyn Fn(usize) -> T,
     per_row: bool,
-) -> Result<bool, Fault> {
+}
+
+impl<'a, T: Elem> Second<'a, T> {
+    fn tile(b: &'a TileView) -> Self {
+        Second { tile: Some(b), scalar: &|_| T::zeroed(), per_row: false }
+    }
+    fn scalar(k: &'a dyn Fn(usize) -> T, per_row: bool) -> Self {
+        Second { tile: None, scalar: k, per_row }
+    }
+}
+
+fn fast_zip<T: Elem>(mem: &mut Memory, a: &TileView, second: &Second<T>, dst: &TileView, f: impl Fn(T, T) -> T) -> Result<bool, Fault> {
+    let Second { tile: b, scalar: k, per_row } = *second;
     let views: Vec<&TileView> = [Some(a), b, Some(dst)].into_iter().flatten().collect();
     if !fast_ok::<T>(mem, &views)? {
         return Ok(false);
@@ -275,7 +281,7 @@ fn zip_in_place<T: Elem>(
             Some(bytemuck::cast_slice(&hi[r.start - d.end..r.end - d.end]))
         }
     };
-    let (sa, sb) = (source(a), b.and_then(|b| source(b)));
+    let (sa, sb) = (source(a), b.and_then(source));
     let dst: &mut [T] = bytemuck::cast_slice_mut(dst);
     for i in 0..dst.len() {
         let x = sa.map_or(dst[i], |s| s[i]);
@@ -290,19 +296,10 @@ fn zip_in_place<T: Elem>(
 }
 
 /// The infallible binary ops as a closure for the fast path; `None` for the others.
-fn fast_op<T: Elem>(
-    mem: &mut Memory,
-    op: BinOp,
-    a: &TileView,
-    b: Option<&TileView>,
-    k: RowScalar<T>,
-    per_row: bool,
-    swap: bool,
-    dst: &TileView,
-) -> Result<bool, Fault> {
+fn fast_op<T: Elem>(mem: &mut Memory, op: BinOp, a: &TileView, second: &Second<T>, swap: bool, dst: &TileView) -> Result<bool, Fault> {
     macro_rules! go {
         ($f:expr) => {
-            if swap { fast_zip::<T>(mem, a, b, dst, |x, y| $f(y, x), k, per_row) } else { fast_zip::<T>(mem, a, b, dst, $f, k, per_row) }
+            if swap { fast_zip::<T>(mem, a, second, dst, |x, y| $f(y, x)) } else { fast_zip::<T>(mem, a, second, dst, $f) }
         };
     }
     match op {
@@ -338,7 +335,7 @@ pub fn binary(mem: &mut Memory, op: BinOp, a: &TileView, b: &TileView, dst: &Til
     check_operand(a, dst)?;
     check_operand(b, dst)?;
     dispatch!(dst.desc.dtype, T => {
-        if fast_op::<T>(mem, op, a, Some(b), &|_| T::zeroed(), false, false, dst)? {
+        if fast_op::<T>(mem, op, a, &Second::tile(b), false, dst)? {
             return Ok(());
         }
         let (x, y) = (read_as::<T>(mem, a, dst)?, read_as::<T>(mem, b, dst)?);
@@ -352,7 +349,7 @@ pub fn binary_scalar(mem: &mut Memory, op: BinOp, src: &TileView, s: Num, scalar
     check_operand(src, dst)?;
     dispatch!(dst.desc.dtype, T => {
         let k: T = s.to();
-        if fast_op::<T>(mem, op, src, None, &|_| k, false, scalar_first, dst)? {
+        if fast_op::<T>(mem, op, src, &Second::scalar(&|_| k, false), scalar_first, dst)? {
             return Ok(());
         }
         let x = read_as::<T>(mem, src, dst)?;
@@ -365,7 +362,7 @@ pub fn binary_scalar(mem: &mut Memory, op: BinOp, src: &TileView, s: Num, scalar
 pub fn unary(mem: &mut Memory, op: UnOp, src: &TileView, dst: &TileView) -> Result<(), Fault> {
     check_operand(src, dst)?;
     dispatch!(dst.desc.dtype, T => {
-        if fast_zip::<T>(mem, src, None, dst, |x, _| unop(op, x), &|_| T::zeroed(), false)? {
+        if fast_zip::<T>(mem, src, &Second::scalar(&|_| T::zeroed(), false), dst, |x, _| unop(op, x))? {
             return Ok(());
         }
         let x = read_as::<T>(mem, src, dst)?;
@@ -598,7 +595,7 @@ pub fn expand_op(mem: &mut Memory, op: ExpandOp, along_rows: bool, a: &TileView,
             && vec.vrows >= dst.vrows && vec.desc.dtype == dst.desc.dtype {
                 let sv = storage(mem, vec)?.to_vec();
                 let k = |r: usize| at::<T>(&sv, vec, r, 0);
-                if fast_op::<T>(mem, o, full, None, &k, true, a_is_vec, dst)? {
+                if fast_op::<T>(mem, o, full, &Second::scalar(&k, true), a_is_vec, dst)? {
                     return Ok(());
                 }
             }

@@ -4,58 +4,14 @@
 use crate::data::TileData;
 use crate::elem::Elem;
 
-/// Like [`crate::dispatch!`] over the element types numpy knows (no bf16, which travels as u16).
+/// Like [`crate::dispatch!`] over the element types numpy knows: bf16 travels as its u16 bits.
 macro_rules! npy_dispatch {
-    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {{
-        use pto_ir::types::ElemType as E;
-        match $dtype {
-            E::I8 => {
-                type $T = i8;
-                $body
-            }
-            E::I16 => {
-                type $T = i16;
-                $body
-            }
-            E::I32 => {
-                type $T = i32;
-                $body
-            }
-            E::I64 => {
-                type $T = i64;
-                $body
-            }
-            E::U8 => {
-                type $T = u8;
-                $body
-            }
-            E::U16 | E::BF16 => {
-                type $T = u16;
-                $body
-            }
-            E::U32 => {
-                type $T = u32;
-                $body
-            }
-            E::U64 => {
-                type $T = u64;
-                $body
-            }
-            E::F16 => {
-                type $T = half::f16;
-                $body
-            }
-            E::F32 => {
-                type $T = f32;
-                $body
-            }
-            E::F64 => {
-                type $T = f64;
-                $body
-            }
-            _ => $other,
-        }
-    }};
+    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {
+        $crate::dispatch_over!($dtype, $T => $body, _ => $other;
+            E::I8 => i8, E::I16 => i16, E::I32 => i32, E::I64 => i64,
+            E::U8 => u8, E::U16 | E::BF16 => u16, E::U32 => u32, E::U64 => u64,
+            E::F16 => half::f16, E::F32 => f32, E::F64 => f64)
+    };
 }
 use pto_ir::types::ElemType;
 

@@ -2,7 +2,7 @@
 //! `--stop-after`, `--print-after-all` and an SVG memory map.
 
 use crate::render::render;
-use crate::{ErrorFormat, Outcome, TargetName, parse_file, read_input};
+use crate::{ErrorFormat, Outcome, TargetName, load_module};
 use pto_asm::print::{PrintOptions, print_module};
 use pto_ir::diag::SourceMap;
 use pto_ir::module::Module;
@@ -56,18 +56,10 @@ pub fn run(opts: &LowerOptions) -> Outcome {
         return Outcome::usage_error(format!("unknown pass `{p}` (passes: {})", pass_names().join(", ")));
     }
     let mut sources = SourceMap::default();
-    let file = match read_input(&opts.input, &mut sources) {
-        Ok(f) => f,
-        Err(e) => return Outcome::usage_error(e),
-    };
-    let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome {
-        stdout: String::new(),
-        stderr: render(sources, d, opts.error_format),
-        code: 1,
-    };
-    let (module, mut warnings) = match parse_file(&sources, file) {
-        Ok(ok) => ok,
-        Err(diags) => return fail(&sources, &diags.0),
+    let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome::diagnostics(sources, d, opts.error_format);
+    let (_, module, mut warnings) = match load_module(&opts.input, &mut sources, opts.error_format) {
+        Ok(loaded) => loaded,
+        Err(failed) => return failed,
     };
     let verified = match Verified::new(module) {
         Ok(v) => v,

@@ -62,12 +62,12 @@ mod with_mlir {
     use super::{ExportOptions, ImportOptions};
     use crate::mlir::{self, BYTECODE_MAGIC, Format};
     use crate::render::render;
-    use crate::{ErrorFormat, Outcome, parse_file, read_input};
+    use crate::{ErrorFormat, Outcome, load_module};
     use pto_asm::print::{PrintOptions, print_module};
     use pto_ir::diag::{Diagnostics, SourceMap};
 
     fn failed(sources: &SourceMap, diags: &Diagnostics, format: ErrorFormat) -> Outcome {
-        Outcome { stdout: String::new(), stderr: render(sources, &diags.0, format), code: 1 }
+        Outcome::diagnostics(sources, &diags.0, format)
     }
 
     pub(super) fn export(opts: &ExportOptions) -> Outcome {
@@ -75,13 +75,9 @@ mod with_mlir {
             return Outcome::usage_error("--bytecode writes binary output: give a file with -o");
         }
         let mut sources = SourceMap::default();
-        let file = match read_input(&opts.input, &mut sources) {
-            Ok(f) => f,
-            Err(e) => return Outcome::usage_error(e),
-        };
-        let (module, mut diags) = match parse_file(&sources, file) {
-            Ok(ok) => ok,
-            Err(diags) => return failed(&sources, &diags, opts.error_format),
+        let (file, module, mut diags) = match load_module(&opts.input, &mut sources, opts.error_format) {
+            Ok(loaded) => loaded,
+            Err(failed) => return failed,
         };
         if opts.verify {
             diags.0.extend(pto_ir::verify::verify(&module).0);

@@ -1,8 +1,7 @@
 //! `pto run`: lower a program for a target and execute it on the simulator, with inputs from
 //! `.npy` / JSON files (or numbers for scalar arguments) and outputs as `.npy` files or JSON.
 
-use crate::render::render;
-use crate::{ErrorFormat, Outcome, TargetName, parse_file, read_input};
+use crate::{ErrorFormat, Outcome, TargetName, load_module};
 use pto_ir::diag::SourceMap;
 use pto_ir::types::{ElemType, Type};
 use pto_ir::verify::Verified;
@@ -114,18 +113,10 @@ fn json_tile(text: &str, want: ElemType) -> Result<TileData, String> {
 /// Runs `pto run`.
 pub fn run(opts: &RunOptions) -> Outcome {
     let mut sources = SourceMap::default();
-    let file = match read_input(&opts.input, &mut sources) {
-        Ok(f) => f,
-        Err(e) => return Outcome::usage_error(e),
-    };
-    let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome {
-        stdout: String::new(),
-        stderr: render(sources, d, opts.error_format),
-        code: 1,
-    };
-    let (module, _) = match parse_file(&sources, file) {
-        Ok(ok) => ok,
-        Err(d) => return fail(&sources, &d.0),
+    let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome::diagnostics(sources, d, opts.error_format);
+    let (_, module, _) = match load_module(&opts.input, &mut sources, opts.error_format) {
+        Ok(loaded) => loaded,
+        Err(failed) => return failed,
     };
     let computed = final_tiles(&module);
     let verified = match Verified::new(module) {

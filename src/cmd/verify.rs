@@ -2,7 +2,7 @@
 //! legality checks (the `legalize` pass of the lowering pipeline, which changes nothing).
 
 use crate::render::render;
-use crate::{ErrorFormat, Outcome, TargetName, parse_file, read_input};
+use crate::{ErrorFormat, Outcome, TargetName, load_module};
 use pto_ir::diag::SourceMap;
 use pto_ir::verify::verify;
 
@@ -20,13 +20,9 @@ pub struct VerifyOptions {
 /// Runs `pto verify`.
 pub fn run(opts: &VerifyOptions) -> Outcome {
     let mut sources = SourceMap::default();
-    let file = match read_input(&opts.input, &mut sources) {
-        Ok(f) => f,
-        Err(e) => return Outcome::usage_error(e),
-    };
-    let (module, mut diags) = match parse_file(&sources, file) {
-        Ok(ok) => ok,
-        Err(diags) => return Outcome { stdout: String::new(), stderr: render(&sources, &diags.0, opts.error_format), code: 1 },
+    let (file, module, mut diags) = match load_module(&opts.input, &mut sources, opts.error_format) {
+        Ok(loaded) => loaded,
+        Err(failed) => return failed,
     };
     diags.0.extend(verify(&module).0);
     if let (Some(t), false) = (opts.target, diags.has_errors()) {
