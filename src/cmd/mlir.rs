@@ -75,7 +75,7 @@ mod with_mlir {
             return Outcome::usage_error("--bytecode writes binary output: give a file with -o");
         }
         let mut sources = SourceMap::default();
-        let (file, module, mut diags) = match load_module(&opts.input, &mut sources, opts.error_format) {
+        let (_, module, mut diags) = match load_module(&opts.input, &mut sources, opts.error_format) {
             Ok(loaded) => loaded,
             Err(failed) => return failed,
         };
