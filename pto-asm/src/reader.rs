@@ -203,7 +203,9 @@ impl<'i> Lexer<'i> {
     fn skip_angle(&mut self) -> Result<(), Diagnostic> {
         let open = self.pos;
         let mut depth = 0usize;
-        while self.pos < self.bytes.len() {
+        // Jump between angle brackets (SIMD search): a type spells most of its bytes between them.
+        while let Some(skip) = memchr::memchr2(b'<', b'>', &self.bytes[self.pos..]) {
+            self.pos += skip;
             match self.bytes[self.pos] {
                 b'<' => depth += 1,
                 b'>' if self.pos > 0 && self.bytes[self.pos - 1] == b'-' && depth > 1 => {}
