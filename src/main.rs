@@ -1,6 +1,6 @@
 //! The `pto` command: maps flags to the library's subcommand options. No logic lives here.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use pto::cmd::{fmt, lower, mlir, ops, run, verify};
 use pto::{ErrorFormat, Outcome, TargetName};
 use std::io::Write;
@@ -58,19 +58,26 @@ enum ExecArg {
     Vector,
 }
 
+/// The arguments of the commands that print a module as PTO text (`fmt`, `mlir import`).
+#[derive(Args)]
+struct PrintArgs {
+    /// Input file (`-` for stdin).
+    #[arg(default_value = "-")]
+    file: String,
+    /// Print a Level-1 program in PTO-AS short form or Level-1 SSA instead of its own form.
+    #[arg(long, value_enum)]
+    to: Option<FormArg>,
+    /// Write the output here instead of stdout.
+    #[arg(short, long)]
+    output: Option<String>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Print a file back canonically (in its own form, or converted with --to).
     Fmt {
-        /// Input file (`-` for stdin).
-        #[arg(default_value = "-")]
-        file: String,
-        /// Convert a Level-1 program between PTO-AS short form and SSA.
-        #[arg(long, value_enum)]
-        to: Option<FormArg>,
-        /// Write the output here instead of stdout.
-        #[arg(short, long)]
-        output: Option<String>,
+        #[command(flatten)]
+        text: PrintArgs,
     },
     /// Parse and verify a file.
     Verify {
@@ -188,15 +195,8 @@ enum MlirAction {
     },
     /// Read an MLIR module (generic-form text or bytecode) and print it as PTO text.
     Import {
-        /// Input file (`-` for stdin).
-        #[arg(default_value = "-")]
-        file: String,
-        /// Print a Level-1 program in PTO-AS short form or SSA instead of its own form.
-        #[arg(long, value_enum)]
-        to: Option<FormArg>,
-        /// Write the output here instead of stdout.
-        #[arg(short, long)]
-        output: Option<String>,
+        #[command(flatten)]
+        text: PrintArgs,
         /// Do not run the structural verifier on the imported module.
         #[arg(long)]
         no_verify: bool,
@@ -211,7 +211,7 @@ fn main() -> ExitCode {
     };
     let mut output_path = None;
     let outcome: Outcome = match cli.command {
-        Command::Fmt { file, to, output } => {
+        Command::Fmt { text: PrintArgs { file, to, output } } => {
             output_path = output;
             fmt::run(&fmt::FmtOptions { input: file, to: to.map(FormArg::text_form), error_format })
         }
@@ -248,7 +248,7 @@ fn main() -> ExitCode {
         Command::Mlir { action: MlirAction::Export { file, output, bytecode, no_verify } } => {
             mlir::export(&mlir::ExportOptions { input: file, output, bytecode, verify: !no_verify, error_format })
         }
-        Command::Mlir { action: MlirAction::Import { file, to, output, no_verify } } => {
+        Command::Mlir { action: MlirAction::Import { text: PrintArgs { file, to, output }, no_verify } } => {
             output_path = output;
             mlir::import(&mlir::ImportOptions { input: file, to: to.map(FormArg::text_form), verify: !no_verify, error_format })
         }
