@@ -67,6 +67,53 @@ impl TargetName {
     }
 }
 
+impl From<TargetName> for pto_lower::TargetId {
+    fn from(t: TargetName) -> Self {
+        match t {
+            TargetName::A2A3 => pto_lower::TargetId::A2A3,
+            TargetName::A5 => pto_lower::TargetId::A5,
+        }
+    }
+}
+
+/// The target a command works for: `--target` (or `--pto-arch`), else the module's
+/// `pto.target_arch`, else A2/A3. A `--target` that contradicts the module wins with a warning,
+/// pushed to `warnings` (`legalize` makes it an error when a tile's layout depends on it).
+pub fn resolve_target(
+    module: &pto_ir::Module,
+    requested: Option<TargetName>,
+    warnings: &mut Diagnostics,
+) -> Result<&'static pto_lower::Target, Diagnostics> {
+    let (target, warning) = pto_lower::target::resolve(module, requested.map(Into::into))?;
+    warnings.0.extend(warning);
+    Ok(target)
+}
+
+/// The notes and warnings of the lowering a command shows: every one with `--explain`;
+/// otherwise the `LEGAL_LAYOUT_REWRITTEN` notes are folded into one summary note (at the first
+/// rewritten tile) that says how many tiles were rewritten and that `--explain` lists them.
+pub fn shown_notes(diags: Vec<pto_ir::Diagnostic>, explain: bool) -> Vec<pto_ir::Diagnostic> {
+    use pto_ir::diag::DiagClass;
+    if explain {
+        return diags;
+    }
+    let (layout, mut rest): (Vec<_>, Vec<_>) = diags.into_iter().partition(|d| d.class == DiagClass::LegalLayoutRewritten);
+    if let Some(first) = layout.first() {
+        let n = layout.len();
+        let tiles = if n == 1 { "1 tile".to_string() } else { format!("{n} tiles") };
+        rest.insert(
+            0,
+            pto_ir::Diagnostic::note(
+                DiagClass::LegalLayoutRewritten,
+                first.span,
+                format!("legalize gave {tiles} the layout the target fixes for their location (`--explain` lists each)"),
+            )
+            .with_note(first.message.clone()),
+        );
+    }
+    rest
+}
+
 /// How diagnostics are printed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum ErrorFormat {

@@ -90,14 +90,17 @@ enum Command {
         /// ptoas-compatible alias of --target (`a3` = a2a3).
         #[arg(long = "pto-arch", value_parser = TargetName::parse, conflicts_with = "target")]
         pto_arch: Option<TargetName>,
+        /// List every tile whose layout `legalize` rewrites (otherwise one summary note).
+        #[arg(long)]
+        explain: bool,
     },
     /// Lower to Level 3 for a target: legalize, insert scratch, bufferize, plan memory.
     Lower {
         /// Input file (`-` for stdin).
         #[arg(default_value = "-")]
         file: String,
-        /// Target profile: a2a3 (alias a3, a2) or a5.
-        #[arg(long, value_parser = TargetName::parse, required_unless_present = "pto_arch")]
+        /// Target profile: a2a3 (alias a3, a2) or a5 [default: the module's `pto.target_arch`, else a2a3].
+        #[arg(long, value_parser = TargetName::parse)]
         target: Option<TargetName>,
         /// ptoas-compatible alias of --target (`a3` = a2a3).
         #[arg(long = "pto-arch", value_parser = TargetName::parse, conflicts_with = "target")]
@@ -117,14 +120,17 @@ enum Command {
         /// Print the A2A3 vector cost (instructions, repeats) of every tile op to stderr.
         #[arg(long)]
         stats: bool,
+        /// List every tile whose layout `legalize` rewrites (otherwise one summary note).
+        #[arg(long)]
+        explain: bool,
     },
     /// Lower for a target and run on the simulator.
     Run {
         /// Input file (`-` for stdin).
         #[arg(default_value = "-")]
         file: String,
-        /// Target profile: a2a3 (alias a3, a2) or a5.
-        #[arg(long, value_parser = TargetName::parse, required_unless_present = "pto_arch")]
+        /// Target profile: a2a3 (alias a3, a2) or a5 [default: the module's `pto.target_arch`, else a2a3].
+        #[arg(long, value_parser = TargetName::parse)]
         target: Option<TargetName>,
         /// ptoas-compatible alias of --target (`a3` = a2a3).
         #[arg(long = "pto-arch", value_parser = TargetName::parse, conflicts_with = "target")]
@@ -215,20 +221,30 @@ fn main() -> ExitCode {
             output_path = output;
             fmt::run(&fmt::FmtOptions { input: file, to: to.map(FormArg::text_form), error_format })
         }
-        Command::Verify { file, target, pto_arch } => {
-            verify::run(&verify::VerifyOptions { input: file, target: target.or(pto_arch), error_format })
+        Command::Verify { file, target, pto_arch, explain } => {
+            verify::run(&verify::VerifyOptions { input: file, target: target.or(pto_arch), explain, error_format })
         }
-        Command::Lower { file, target, pto_arch, stop_after, print_after_all, emit, memory_map, stats } => {
-            let target = target.or(pto_arch).unwrap_or(TargetName::A2A3);
+        Command::Lower { file, target, pto_arch, stop_after, print_after_all, emit, memory_map, stats, explain } => {
+            let target = target.or(pto_arch);
             let emit = match emit {
                 EmitArg::Dps => lower::Emit::Dps,
                 EmitArg::Json => lower::Emit::Json,
                 EmitArg::Vector => lower::Emit::Vector,
             };
-            lower::run(&lower::LowerOptions { input: file, target, stop_after, print_after_all, emit, memory_map, stats, error_format })
+            lower::run(&lower::LowerOptions {
+                input: file,
+                target,
+                stop_after,
+                print_after_all,
+                emit,
+                memory_map,
+                stats,
+                explain,
+                error_format,
+            })
         }
         Command::Run { file, target, pto_arch, inputs, outputs, output_dir, full, json, trace, default_inputs, exec, stats } => {
-            let target = target.or(pto_arch).unwrap_or(TargetName::A2A3);
+            let target = target.or(pto_arch);
             let output_dir = if json { None } else { output_dir };
             let exec_vector = exec == ExecArg::Vector;
             run::run(&run::RunOptions {

@@ -29,6 +29,7 @@ fn render_human(sources: &SourceMap, diags: &[Diagnostic]) -> String {
         let severity = match d.severity {
             Severity::Error => CsSeverity::Error,
             Severity::Warning => CsSeverity::Warning,
+            Severity::Note => CsSeverity::Note,
         };
         let clamp = |s: Span| -> Option<(usize, std::ops::Range<usize>)> {
             let f = sources.get(s.file)?;
@@ -88,7 +89,7 @@ pub fn render_json(sources: &SourceMap, d: &Diagnostic) -> String {
         .collect();
     json!({
         "class": d.class.as_str(),
-        "severity": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
+        "severity": match d.severity { Severity::Error => "error", Severity::Warning => "warning", Severity::Note => "note" },
         "message": d.message,
         "file": file,
         "line": line,

@@ -47,7 +47,7 @@ fn files() -> Vec<PathBuf> {
 fn expectations(text: &str, target: Option<&str>) -> BTreeSet<(usize, String, String)> {
     let mut out = BTreeSet::new();
     for (i, line) in text.lines().enumerate() {
-        for sev in ["error", "warning"] {
+        for sev in ["error", "warning", "note"] {
             let tag = match target {
                 None => format!("// {sev}: "),
                 Some(t) => format!("// {sev}[{t}]: "),
@@ -66,7 +66,11 @@ fn found(sources: &SourceMap, diags: &[Diagnostic]) -> BTreeSet<(usize, String, 
         .iter()
         .map(|d| {
             let (line, _) = sources.get(d.span.file).map(|f| f.line_col(d.span.start)).unwrap_or((0, 0));
-            let sev = if d.severity == Severity::Error { "error" } else { "warning" };
+            let sev = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Note => "note",
+            };
             (line, sev.to_string(), d.class.as_str().to_string())
         })
         .collect()

@@ -138,7 +138,7 @@ fn check(text: &str) -> Result<(), String> {
                         .map_err(|d| format!("printed text does not re-parse: {:?}\n{printed}", d.0))?;
                     for id in [pto_lower::TargetId::A2A3, pto_lower::TargetId::A5] {
                         let mut copy = m.clone();
-                        let _ = pto_lower::legalize::run(&mut copy, pto_lower::Target::get(id));
+                        let _ = pto_lower::legalize::run(&mut copy, pto_lower::Target::get(id), &mut Default::default());
                     }
                 }
             }

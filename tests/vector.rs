@@ -13,12 +13,13 @@ fn root() -> &'static Path {
 fn lower_vector(file: &str, target: TargetName) -> pto::Outcome {
     lower(&LowerOptions {
         input: root().join(file).display().to_string(),
-        target,
+        target: Some(target),
         stop_after: None,
         print_after_all: false,
         emit: Emit::Vector,
         memory_map: None,
         stats: true,
+        explain: false,
         error_format: ErrorFormat::Human,
     })
 }

@@ -99,6 +99,11 @@ diag_classes! {
     OrderBadSync = "ORDER_BAD_SYNC",
     /// A (dtype, layout, location, shape) tuple the target does not support.
     LegalUnsupportedTuple = "LEGAL_UNSUPPORTED_TUPLE",
+    /// A note: `legalize` gave a tile the layout its target fixes for its location (A2A3
+    /// `left` tiles are Zz, A5 `left` tiles Nz, `right` Zn, `acc` Nz), as PTOAS does.
+    LegalLayoutRewritten = "LEGAL_LAYOUT_REWRITTEN",
+    /// The module's `pto.target_arch` names another target than `--target`, or an unknown one.
+    LegalTargetConflict = "LEGAL_TARGET_CONFLICT",
     /// A scratch tile is required on this target but missing.
     LegalTmpRequired = "LEGAL_TMP_REQUIRED",
     /// A scratch tile is smaller than the target implementation uses.
@@ -150,6 +155,8 @@ pub enum Severity {
     Error,
     /// Accepted, but worth a look (deprecated syntax...).
     Warning,
+    /// Information about what the toolchain did (a layout legalize rewrote...).
+    Note,
 }
 
 /// One problem found in the input.
@@ -203,6 +210,11 @@ impl Diagnostic {
     /// A new warning of `class` at `span`.
     pub fn warning(class: DiagClass, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic { severity: Severity::Warning, ..Diagnostic::error(class, span, message) }
+    }
+
+    /// A new note of `class` at `span`: what the toolchain did, not a problem.
+    pub fn note(class: DiagClass, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Note, ..Diagnostic::error(class, span, message) }
     }
 
     /// Names the op involved.

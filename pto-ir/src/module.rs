@@ -345,6 +345,50 @@ impl Module {
         }
     }
 
+    /// Rewrites every type of the module through `f` (`None` keeps a type): value types,
+    /// function signatures, types kept in generic pieces and typed attributes. Passes that
+    /// change a type everywhere it is used (bufferization, layout legalization) go through here,
+    /// so no place that stores a [`TypeId`] is forgotten. Returns the ids that changed, as
+    /// (old, new) pairs.
+    pub fn retype(&mut self, mut f: impl FnMut(&Type) -> Option<Type>) -> Vec<(TypeId, TypeId)> {
+        let mut map: Vec<(TypeId, TypeId)> = Vec::new();
+        for i in 0..self.types.len() {
+            let id = TypeId(i as u32);
+            if let Some(new) = f(self.types.get(id)) {
+                let to = self.intern(new);
+                if to != id {
+                    map.push((id, to));
+                }
+            }
+        }
+        if map.is_empty() {
+            return map;
+        }
+        let mut table: Vec<Option<TypeId>> = vec![None; self.types.len()];
+        for &(from, to) in &map {
+            table[from.0 as usize] = Some(to);
+        }
+        let convert = |t: &mut TypeId| {
+            if let Some(Some(to)) = table.get(t.0 as usize) {
+                *t = *to;
+            }
+        };
+        for v in &mut self.values {
+            convert(&mut v.ty);
+        }
+        for data in &mut self.ops {
+            for (_, a) in &mut data.attrs {
+                retype_attr(a, &convert);
+            }
+            match &mut data.payload {
+                Payload::Func { results, params, .. } => results.iter_mut().chain(params.iter_mut()).for_each(convert),
+                Payload::Generic(pieces) => retype_pieces(pieces, &convert),
+                _ => {}
+            }
+        }
+        map
+    }
+
     /// The IR level, derived from the tile types used: Level 1 when any value is a
     /// `!pto.tile`, Level 3 when some `alloc_tile` has an address, Level 2 otherwise (buffers
     /// without addresses, or no tiles at all).
@@ -357,5 +401,26 @@ impl Module {
             d.opcode == Opcode::AllocTile && matches!(&d.payload, Payload::Segments(s) if s.first() == Some(&1))
         });
         if has_addr { Level::Level3 } else { Level::Level2 }
+    }
+}
+
+fn retype_attr(a: &mut Attr, convert: &impl Fn(&mut TypeId)) {
+    match a {
+        Attr::Int(_, Some(t)) | Attr::Float(_, Some(t)) | Attr::Type(t) => convert(t),
+        Attr::Array(items) => items.iter_mut().for_each(|x| retype_attr(x, convert)),
+        Attr::Dict(entries) => entries.iter_mut().for_each(|(_, x)| retype_attr(x, convert)),
+        _ => {}
+    }
+}
+
+fn retype_pieces(pieces: &mut [Piece], convert: &impl Fn(&mut TypeId)) {
+    for p in pieces {
+        match p {
+            Piece::Type(t) => convert(t),
+            Piece::Attr(a) => retype_attr(a, convert),
+            Piece::Group(_, inner) => retype_pieces(inner, convert),
+            Piece::Dict(entries) => entries.iter_mut().for_each(|(_, x)| retype_attr(x, convert)),
+            _ => {}
+        }
     }
 }

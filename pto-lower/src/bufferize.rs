@@ -26,7 +26,7 @@ fn in_place_family(f: Family) -> bool {
 }
 
 /// Runs the pass.
-pub fn run(m: &mut Module, _target: &Target) -> Result<Changed, Diagnostics> {
+pub fn run(m: &mut Module, _target: &Target, _notes: &mut Diagnostics) -> Result<Changed, Diagnostics> {
     let has_tiles = m.values.iter().any(|v| matches!(m.types.get(v.ty), Type::Tile(_)));
     if !has_tiles {
         return Ok(Changed::No);
@@ -123,23 +123,8 @@ fn new_alloc(m: &mut Module, ty: TypeId, name: String, span: pto_ir::diag::Span)
 
 /// Every `!pto.tile<D>` type becomes `!pto.tile_buf<D>` (values and function signatures).
 fn retype_tiles(m: &mut Module) {
-    let mut map = Vec::new();
-    for i in 0..m.types.len() {
-        let id = TypeId(i as u32);
-        if let Type::Tile(d) = m.types.get(id).clone() {
-            let buf = m.intern(Type::TileBuf(d));
-            map.push((id, buf));
-        }
-    }
-    let convert = |t: TypeId| map.iter().find(|(from, _)| *from == t).map(|(_, to)| *to).unwrap_or(t);
-    for v in &mut m.values {
-        v.ty = convert(v.ty);
-    }
-    for data in &mut m.ops {
-        if let Payload::Func { results, params, .. } = &mut data.payload {
-            for t in results.iter_mut().chain(params.iter_mut()) {
-                *t = convert(*t);
-            }
-        }
-    }
+    m.retype(|t| match t {
+        Type::Tile(d) => Some(Type::TileBuf(d.clone())),
+        _ => None,
+    });
 }

@@ -1,4 +1,12 @@
-//! Pass `legalize`: checks every tile op against the target's legality table.
+//! Pass `legalize`: gives tiles the layouts their target fixes, then checks every tile op
+//! against the target's legality table.
+//!
+//! The rewrite ([`fix_layouts`]): a tile at a location whose layout the target fixes
+//! ([`Target::fixed_layouts`]: pto-isa's `TileLeft`/`TileRight`/`TileAcc`, A2A3 `left` Zz and
+//! A5 `left` Nz, `right` Zn, `acc` Nz) gets that layout whatever its text says, with a
+//! `LEGAL_LAYOUT_REWRITTEN` note at each rewritten tile. PTOAS's parser does the same for `left`
+//! tiles, and the C++ it emits uses the legal layout; the simulator moves data by logical
+//! position, so a program's results do not depend on the layout it wrote.
 //!
 //! The tables ([`crate::legality`], one per target) say, per instruction family and refined per
 //! op, which (dtype, location, layout, shape) tuples each operand slot accepts, which
@@ -28,10 +36,90 @@ use pto_ir::module::{Module, OpId, ValueId};
 use pto_ir::ops::{Family, Opcode, SlotKind, TmpRule};
 use pto_ir::types::{BLayout, Dim, ElemType, SLayout, TileDesc, Type};
 
-/// Runs the pass: reports every illegal tuple of the module for `target`.
-pub fn run(module: &mut Module, target: &Target) -> Result<Changed, Diagnostics> {
+/// Runs the pass: rewrites the layouts the target fixes (one note each in `notes`), then
+/// reports every illegal tuple of the module for `target`.
+pub fn run(module: &mut Module, target: &Target, notes: &mut Diagnostics) -> Result<Changed, Diagnostics> {
+    let changed = fix_layouts(module, target, notes)?;
     let diags = check_module(module, legality::table(target.id));
-    if diags.has_errors() { Err(diags) } else { Ok(Changed::No) }
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    notes.0.extend(diags.0);
+    Ok(changed)
+}
+
+/// `ZZ (row_major/row_major)`-style name of a layout.
+fn layout_name(b: BLayout, s: SLayout) -> String {
+    let short = match (b, s) {
+        (BLayout::RowMajor, SLayout::NoneBox) => "ND",
+        (BLayout::ColMajor, SLayout::NoneBox) => "DN",
+        (BLayout::ColMajor, SLayout::RowMajor) => "Nz",
+        (BLayout::RowMajor, SLayout::ColMajor) => "Zn",
+        (BLayout::RowMajor, SLayout::RowMajor) => "Zz",
+        (BLayout::ColMajor, SLayout::ColMajor) => "Nn",
+    };
+    format!("{short} ({}/{})", b.name(), s.name())
+}
+
+/// The layout `target` gives a tile described by `d`, when it differs from the written one.
+fn fixed_for(target: &Target, d: &TileDesc) -> Option<TileDesc> {
+    let (b, s) = target.fixed_layout(d.loc)?;
+    (d.blayout != b || d.slayout != s).then(|| TileDesc { blayout: b, slayout: s, ..d.clone() })
+}
+
+/// Gives every tile at a location whose layout `target` fixes that layout (see the module
+/// docs), adding a `LEGAL_LAYOUT_REWRITTEN` note per rewritten tile definition (allocation,
+/// function argument or SSA result; values that only carry a tile through `scf` are not
+/// listed again).
+///
+/// When the module's `pto.target_arch` names another target than `target` and a tile must be
+/// rewritten, the program was written for that other target: `LEGAL_TARGET_CONFLICT` (error).
+pub fn fix_layouts(m: &mut Module, target: &Target, notes: &mut Diagnostics) -> Result<Changed, Diagnostics> {
+    let fixes = |t: &Type| -> Option<Type> {
+        match t {
+            Type::Tile(d) => fixed_for(target, d).map(Type::Tile),
+            Type::TileBuf(d) => fixed_for(target, d).map(Type::TileBuf),
+            _ => None,
+        }
+    };
+    let mut defined: Vec<ValueId> = Vec::new();
+    for op in m.walk() {
+        let data = m.op(op);
+        if data.opcode == Opcode::FuncFunc {
+            if let Some(&entry) = data.regions.first().and_then(|r| m.region(*r).blocks.first()) {
+                defined.extend(m.block(entry).args.iter().copied());
+            }
+        } else if data.opcode.spec().family != Family::ControlFlow {
+            defined.extend(data.results.iter().copied());
+        }
+    }
+    let mut rewritten = Vec::new();
+    for v in defined {
+        let ty = m.value_type(v);
+        let (Some(old), Some(new)) = (ty.tile(), fixes(ty)) else { continue };
+        let new = new.tile().cloned().unwrap_or_else(|| old.clone());
+        let name = &m.values[v.index()].name;
+        let shown = if name.is_empty() { String::from("a tile") } else { format!("`%{name}`") };
+        notes.push(
+            Diagnostic::note(
+                DiagClass::LegalLayoutRewritten,
+                m.value_span(v),
+                format!(
+                    "{shown}: {} fixes the layout of `{}` tiles; written {}, legalized to {}",
+                    target.name,
+                    old.loc.name(),
+                    layout_name(old.blayout, old.slayout),
+                    layout_name(new.blayout, new.slayout)
+                ),
+            )
+            .with_expected(layout_name(new.blayout, new.slayout), layout_name(old.blayout, old.slayout)),
+        );
+        rewritten.push(m.value_span(v));
+    }
+    if let Some(error) = rewritten.first().and_then(|&span| crate::target::conflict_error(m, target, span)) {
+        return Err(Diagnostics(vec![error]));
+    }
+    Ok(if m.retype(fixes).is_empty() { Changed::No } else { Changed::Yes })
 }
 
 /// Checks a module against one table without modifying it; returns every diagnostic.

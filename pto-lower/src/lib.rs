@@ -1,9 +1,9 @@
 //! # pto-lower — from any PTO level to Level 3, for an explicit target
 //!
 //! The pipeline is an ordered list of passes, each a plain function
-//! `fn(&mut Module, &Target) -> Result<Changed, Diagnostics>`:
+//! `fn(&mut Module, &Target, &mut Diagnostics) -> Result<Changed, Diagnostics>`:
 //!
-//! 1. [`legalize`] — per-target legality (dtype / layout / location / shape tuples, scratch
+//! 1. [`legalize`] — the layouts the target fixes (`left`/`right`/`acc`), then per-target legality (dtype / layout / location / shape tuples, scratch
 //!    rules, the runtime valid-shape equalities the NPU code only asserts in debug builds);
 //! 2. [`scratch`] (`insert-scratch`) — on A2A3, give every op that needs a scratch tile one of
 //!    the size the implementation really uses, and check user-supplied ones; on A5, drop them;
@@ -12,7 +12,8 @@
 //! 4. [`plan`] (`plan-memory`) — liveness-based placement of every tile in its buffer
 //!    (Level 3: `alloc_tile addr = ...`).
 //!
-//! The target is always an explicit argument ([`Target`]); nothing reads a module-global arch.
+//! The target is always an explicit argument ([`Target`]); [`target::resolve`] chooses it from
+//! the command line and the module's `pto.target_arch`.
 //! The driver ([`pipeline::run`]) re-verifies the module after every pass, so a pass that
 //! breaks an invariant is caught at once, and passes only ever see verified input.
 

@@ -15,8 +15,9 @@ pub enum Changed {
     No,
 }
 
-/// A pass: a plain function over the module, with the target explicit.
-pub type PassFn = fn(&mut Module, &Target) -> Result<Changed, Diagnostics>;
+/// A pass: a plain function over the module, with the target explicit. What it did that the
+/// user may want to know (notes, warnings) goes to the third argument; errors are its `Err`.
+pub type PassFn = fn(&mut Module, &Target, &mut Diagnostics) -> Result<Changed, Diagnostics>;
 
 /// The pipeline, in order: (name used by `--stop-after`, function).
 pub const PASSES: &[(&str, PassFn)] = &[
@@ -43,7 +44,7 @@ pub fn run(input: Verified, target: &Target, mut opts: PipelineOptions<'_>) -> R
     let mut warnings = input.warnings.clone();
     let mut module = input.into_module();
     for (name, pass) in PASSES {
-        pass(&mut module, target)?;
+        pass(&mut module, target, &mut warnings)?;
         let diags = verify(&module);
         if diags.has_errors() {
             return Err(diags);

@@ -142,7 +142,7 @@ pub fn assign(m: &Module, target: &Target) -> Result<Vec<Placement>, Diagnostics
 }
 
 /// Runs the pass.
-pub fn run(m: &mut Module, target: &Target) -> Result<Changed, Diagnostics> {
+pub fn run(m: &mut Module, target: &Target, _notes: &mut Diagnostics) -> Result<Changed, Diagnostics> {
     let tiles = assign(m, target)?;
     if tiles.is_empty() {
         return Ok(Changed::No);

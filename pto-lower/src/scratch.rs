@@ -430,7 +430,7 @@ fn row_expand_broadcast(o: &Operands) -> Option<Requirement> {
 }
 
 /// Runs the pass.
-pub fn run(m: &mut Module, target: &Target) -> Result<Changed, Diagnostics> {
+pub fn run(m: &mut Module, target: &Target, _notes: &mut Diagnostics) -> Result<Changed, Diagnostics> {
     if target.id != TargetId::A2A3 {
         return Ok(Changed::No);
     }

@@ -4,7 +4,11 @@
 //! PTOAS PlanMemory (alignment of L0A/L0B/L0C to 512 bytes). The legality table itself lives
 //! in [`crate::legalize`] (one table per target, read by one legalizer).
 
-use pto_ir::types::Loc;
+use pto_ir::attr::Attr;
+use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics, Span};
+use pto_ir::module::Module;
+use pto_ir::ops::Opcode;
+use pto_ir::types::{BLayout, Loc, SLayout};
 use serde::Serialize;
 
 /// Which NPU generation.
@@ -44,6 +48,10 @@ pub struct Target {
     pub block_bytes: u32,
     /// Largest repeat count of one vector instruction.
     pub max_repeat: u32,
+    /// Locations whose (outer, inner) layout the target fixes: pto-isa's `TileLeft`,
+    /// `TileRight` and `TileAcc` aliases (`include/pto/common/pto_tile.hpp`). `legalize` gives
+    /// every tile there this layout, whatever the text says, as PTOAS's parser does for `left`.
+    pub fixed_layouts: [(Loc, BLayout, SLayout); 3],
 }
 
 const KIB: u64 = 1024;
@@ -64,6 +72,12 @@ pub static A2A3: Target = Target {
     repeat_bytes: 256,
     block_bytes: 32,
     max_repeat: 255,
+    // TileLeft is Zz on A2A3 (row_major outer, row_major boxes).
+    fixed_layouts: [
+        (Loc::Left, BLayout::RowMajor, SLayout::RowMajor),
+        (Loc::Right, BLayout::RowMajor, SLayout::ColMajor),
+        (Loc::Acc, BLayout::ColMajor, SLayout::RowMajor),
+    ],
 };
 
 /// Ascend A5.
@@ -82,6 +96,12 @@ pub static A5: Target = Target {
     repeat_bytes: 256,
     block_bytes: 32,
     max_repeat: 255,
+    // TileLeft is Nz on A5 (col_major outer, row_major boxes).
+    fixed_layouts: [
+        (Loc::Left, BLayout::ColMajor, SLayout::RowMajor),
+        (Loc::Right, BLayout::RowMajor, SLayout::ColMajor),
+        (Loc::Acc, BLayout::ColMajor, SLayout::RowMajor),
+    ],
 };
 
 impl Target {
@@ -92,11 +112,108 @@ impl Target {
             TargetId::A5 => &A5,
         }
     }
+    /// The layout the target fixes for tiles at `loc`, if it does.
+    pub fn fixed_layout(&self, loc: Loc) -> Option<(BLayout, SLayout)> {
+        self.fixed_layouts.iter().find(|(l, _, _)| *l == loc).map(|&(_, b, s)| (b, s))
+    }
     /// The buffer backing a location.
     pub fn buffer(&self, loc: Loc) -> &Buffer {
         // Every Loc has exactly one entry (checked by a unit test).
         self.buffers.iter().find(|b| b.loc == loc).unwrap_or(&self.buffers[0])
     }
+}
+
+/// A target named by a module's `pto.target_arch` attribute, where it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModuleArch {
+    /// The value as written (`"a5"`, `"A3"`...).
+    pub written: String,
+    /// The target it selects.
+    pub id: TargetId,
+    /// The module op carrying it.
+    pub span: Span,
+}
+
+/// The `pto.target_arch` of the module, if it has one. As in PTOAS, `a5` (any case) selects
+/// A5 and `a2`, `a3`, `a2a3` select A2/A3; any other value is `Err` (PTOAS would silently take
+/// A2/A3), located at the module.
+pub fn module_arch(m: &Module) -> Result<Option<ModuleArch>, Diagnostic> {
+    let top = m.body.map(|r| m.region(r).blocks.clone()).unwrap_or_default();
+    for b in top {
+        for &op in &m.block(b).ops {
+            let data = m.op(op);
+            if data.opcode != Opcode::Module {
+                continue;
+            }
+            let Some(attr) = data.attr("pto.target_arch") else { continue };
+            // The `module` keyword, not the whole module body.
+            let whole = m.op_span(op);
+            let span = Span { end: whole.end.min(whole.start + "module".len() as u32), ..whole };
+            let Attr::Str(written) = attr else {
+                return Err(Diagnostic::error(DiagClass::LegalTargetConflict, span, "`pto.target_arch` must be a string")
+                    .with_expected("\"a2\", \"a3\", \"a2a3\" or \"a5\"", format!("{attr:?}")));
+            };
+            let id = match written.to_ascii_lowercase().as_str() {
+                "a5" => TargetId::A5,
+                "a2" | "a3" | "a2a3" => TargetId::A2A3,
+                _ => {
+                    return Err(Diagnostic::error(
+                        DiagClass::LegalTargetConflict,
+                        span,
+                        format!("unknown `pto.target_arch = \"{written}\"`"),
+                    )
+                    .with_expected("\"a2\", \"a3\", \"a2a3\" or \"a5\"", format!("\"{written}\"")));
+                }
+            };
+            return Ok(Some(ModuleArch { written: written.clone(), id, span }));
+        }
+    }
+    Ok(None)
+}
+
+/// The target to compile `m` for: the one requested on the command line, else the module's
+/// `pto.target_arch`, else A2/A3 (PTOAS's default).
+///
+/// A request that contradicts the module's attribute wins, as `ptoas --pto-arch` does for the
+/// code it emits, with a `LEGAL_TARGET_CONFLICT` warning naming both (the second value); the
+/// `legalize` pass makes the conflict an error when the program depends on it, i.e. when a
+/// tile's layout must change for the requested target ([`conflict_error`]).
+pub fn resolve(m: &Module, requested: Option<TargetId>) -> Result<(&'static Target, Option<Diagnostic>), Diagnostics> {
+    let arch = module_arch(m).map_err(|d| Diagnostics(vec![d]))?;
+    Ok(match (requested, arch) {
+        (Some(want), Some(arch)) if want != arch.id => {
+            let target = Target::get(want);
+            let warning = Diagnostic::warning(DiagClass::LegalTargetConflict, arch.span, conflict_message(&arch, target))
+                .with_expected(format!("--target {}", Target::get(arch.id).name), format!("--target {}", target.name))
+                .with_note(format!("compiling for {} as requested (ptoas --pto-arch does the same)", target.name));
+            (target, Some(warning))
+        }
+        (Some(want), _) => (Target::get(want), None),
+        (None, Some(arch)) => (Target::get(arch.id), None),
+        (None, None) => (&A2A3, None),
+    })
+}
+
+fn conflict_message(arch: &ModuleArch, target: &Target) -> String {
+    format!(
+        "the module is for {} (`pto.target_arch = \"{}\"`) but the requested target is {}",
+        Target::get(arch.id).name,
+        arch.written,
+        target.name
+    )
+}
+
+/// The error for a program compiled for `target` against its module's `pto.target_arch` when
+/// the difference matters: `rewritten` is a tile (its definition) whose layout, written for the
+/// module's target, would have to change. `None` when the module agrees with `target`.
+pub fn conflict_error(m: &Module, target: &Target, rewritten: Span) -> Option<Diagnostic> {
+    let arch = module_arch(m).ok().flatten().filter(|a| a.id != target.id)?;
+    Some(
+        Diagnostic::error(DiagClass::LegalTargetConflict, arch.span, conflict_message(&arch, target))
+            .with_expected(format!("--target {}", Target::get(arch.id).name), format!("--target {}", target.name))
+            .with_label(rewritten, format!("this tile has the layout {} fixes; {} needs another", Target::get(arch.id).name, target.name))
+            .with_note("drop --target to use the module's target, or change the module's `pto.target_arch`"),
+    )
 }
 
 #[cfg(test)]

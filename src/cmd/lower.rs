@@ -2,7 +2,7 @@
 //! `--stop-after`, `--print-after-all` and an SVG memory map.
 
 use crate::render::render;
-use crate::{ErrorFormat, Outcome, TargetName, load_module};
+use crate::{ErrorFormat, Outcome, TargetName, load_module, resolve_target, shown_notes};
 use pto_asm::print::{PrintOptions, print_module};
 use pto_ir::diag::SourceMap;
 use pto_ir::module::Module;
@@ -28,7 +28,7 @@ pub struct LowerOptions {
     /// Input path (`-` for stdin).
     pub input: String,
     /// Target profile.
-    pub target: TargetName,
+    pub target: Option<TargetName>,
     /// Stop after this pass.
     pub stop_after: Option<String>,
     /// Print the IR after every pass (to stderr).
@@ -39,6 +39,8 @@ pub struct LowerOptions {
     pub memory_map: Option<String>,
     /// Print the vector cost of every tile op (A2A3) to stderr.
     pub stats: bool,
+    /// List every tile `legalize` rewrites (otherwise one summary note).
+    pub explain: bool,
     /// Diagnostic format.
     pub error_format: ErrorFormat,
 }
@@ -61,14 +63,14 @@ pub fn run(opts: &LowerOptions) -> Outcome {
         Ok(loaded) => loaded,
         Err(failed) => return failed,
     };
+    let target = match resolve_target(&module, opts.target, &mut warnings) {
+        Ok(t) => t,
+        Err(diags) => return fail(&sources, &diags.0),
+    };
     let verified = match Verified::new(module) {
         Ok(v) => v,
         Err(diags) => return fail(&sources, &diags.0),
     };
-    let target = Target::get(match opts.target {
-        TargetName::A2A3 => TargetId::A2A3,
-        TargetName::A5 => TargetId::A5,
-    });
     let wants_vector = opts.emit == Emit::Vector || opts.stats;
     if wants_vector && target.id != TargetId::A2A3 {
         return Outcome::usage_error(
@@ -98,7 +100,7 @@ pub fn run(opts: &LowerOptions) -> Outcome {
             return out;
         }
     };
-    warnings.0.extend(more.0);
+    warnings.0.extend(shown_notes(more.0, opts.explain));
     if let Some(path) = &opts.memory_map
         && let Err(e) = std::fs::write(path, pto_lower::plan::memory_map_svg(&lowered, target))
     {

@@ -1,11 +1,11 @@
 //! `pto run`: lower a program for a target and execute it on the simulator, with inputs from
 //! `.npy` / JSON files (or numbers for scalar arguments) and outputs as `.npy` files or JSON.
 
-use crate::{ErrorFormat, Outcome, TargetName, load_module};
+use crate::{ErrorFormat, Outcome, TargetName, load_module, resolve_target};
 use pto_ir::diag::SourceMap;
 use pto_ir::types::{ElemType, Type};
 use pto_ir::verify::Verified;
-use pto_lower::{Target, TargetId};
+use pto_lower::TargetId;
 use pto_sim::{Sim, TileData};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -16,7 +16,7 @@ pub struct RunOptions {
     /// Input path (`-` for stdin).
     pub input: String,
     /// Target profile.
-    pub target: TargetName,
+    pub target: Option<TargetName>,
     /// `NAME=PATH` (a `.npy` or JSON tile file) or `NAME=NUMBER` (a scalar argument).
     pub inputs: Vec<String>,
     /// Tile values to output (default: every tile argument). GM arrays the kernel writes are always output.
@@ -43,7 +43,7 @@ impl RunOptions {
     pub fn new(input: impl Into<String>, target: TargetName) -> Self {
         RunOptions {
             input: input.into(),
-            target,
+            target: Some(target),
             inputs: Vec::new(),
             outputs: Vec::new(),
             output_dir: None,
@@ -119,14 +119,14 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Err(failed) => return failed,
     };
     let computed = final_tiles(&module);
+    let target = match resolve_target(&module, opts.target, &mut Default::default()) {
+        Ok(t) => t,
+        Err(d) => return fail(&sources, &d.0),
+    };
     let verified = match Verified::new(module) {
         Ok(v) => v,
         Err(d) => return fail(&sources, &d.0),
     };
-    let target = Target::get(match opts.target {
-        TargetName::A2A3 => TargetId::A2A3,
-        TargetName::A5 => TargetId::A5,
-    });
     if (opts.exec_vector || opts.stats) && target.id != TargetId::A2A3 {
         return Outcome::usage_error("`--exec vector` and `--stats` model the A2A3 vector unit: use `--target a2a3`");
     }

@@ -1,8 +1,9 @@
-//! `pto verify`: parse and run the structural verifier; with `--target`, also the target's
-//! legality checks (the `legalize` pass of the lowering pipeline, which changes nothing).
+//! `pto verify`: parse and run the structural verifier; with a target (`--target` or the
+//! module's `pto.target_arch`), also the target's `legalize` pass on a copy of the module: what
+//! it can fix (layouts the target fixes) is a note, what it cannot is an error.
 
 use crate::render::render;
-use crate::{ErrorFormat, Outcome, TargetName, load_module};
+use crate::{ErrorFormat, Outcome, TargetName, load_module, resolve_target, shown_notes};
 use pto_ir::diag::SourceMap;
 use pto_ir::verify::verify;
 
@@ -13,6 +14,8 @@ pub struct VerifyOptions {
     pub input: String,
     /// Target profile.
     pub target: Option<TargetName>,
+    /// List every tile `legalize` rewrites (otherwise one summary note).
+    pub explain: bool,
     /// Diagnostic format.
     pub error_format: ErrorFormat,
 }
@@ -25,22 +28,27 @@ pub fn run(opts: &VerifyOptions) -> Outcome {
         Err(failed) => return failed,
     };
     diags.0.extend(verify(&module).0);
-    if let (Some(t), false) = (opts.target, diags.has_errors()) {
-        let target = pto_lower::Target::get(match t {
-            TargetName::A2A3 => pto_lower::TargetId::A2A3,
-            TargetName::A5 => pto_lower::TargetId::A5,
-        });
-        // Errors and warnings (e.g. LEGAL_F64_EXTENSION) of the target tables; nothing changes.
-        diags.0.extend(pto_lower::legalize::check_module(&module, pto_lower::legality::table(target.id)).0);
+    let mut checked_for = None;
+    let wants_target = opts.target.is_some() || matches!(pto_lower::target::module_arch(&module), Ok(Some(_)) | Err(_));
+    if wants_target && !diags.has_errors() {
+        match resolve_target(&module, opts.target, &mut diags) {
+            Err(e) => diags.0.extend(e.0),
+            Ok(target) => {
+                checked_for = Some(target.name);
+                // Legalize a copy: rewrites are notes, what it cannot fix is an error.
+                let mut copy = module.clone();
+                let mut notes = pto_ir::diag::Diagnostics::default();
+                match pto_lower::legalize::run(&mut copy, target, &mut notes) {
+                    Ok(_) => diags.0.extend(shown_notes(notes.0, opts.explain)),
+                    Err(errors) => diags.0.extend(errors.0),
+                }
+            }
+        }
     }
     let code = if diags.has_errors() { 1 } else { 0 };
     let stdout = if code == 0 {
         let name = sources.get(file).map(|f| f.name.clone()).unwrap_or_default();
-        let target = match opts.target {
-            Some(TargetName::A2A3) => ", target a2a3",
-            Some(TargetName::A5) => ", target a5",
-            None => "",
-        };
+        let target = checked_for.map(|t| format!(", target {t}")).unwrap_or_default();
         format!("{name}: ok ({:?}, {} ops{target})\n", module.level(), module.walk().len())
     } else {
         String::new()
