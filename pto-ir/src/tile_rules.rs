@@ -7,6 +7,10 @@
 //! 3. alignment: row-major unboxed rows must be a multiple of 32 bytes (`cols * size % 32 == 0`),
 //!    col-major unboxed columns likewise (`rows * size % 32 == 0`);
 //! 4. fractal size in {512, 1024, 32}.
+//!
+//! A Level-1 `!pto.tile` has no layout of its own: the toolchain chooses ND or DN for it
+//! (`pto-lower`'s layout inference), so [`check_level1_tile`] accepts an unboxed tile when
+//! either of the two is aligned.
 
 use crate::types::{BLayout, Dim, Loc, SLayout, TileDesc};
 
@@ -79,6 +83,29 @@ pub fn check_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
     out
 }
 
+/// The rules for a Level-1 tile value: as [`check_tile`], except that an unboxed tile breaks
+/// the alignment rule only when neither the row-major (ND) nor the col-major (DN) layout is
+/// aligned, since the toolchain chooses between them.
+pub fn check_level1_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
+    let found = check_tile(t);
+    if t.slayout != SLayout::NoneBox {
+        return found;
+    }
+    let flipped = TileDesc {
+        blayout: match t.blayout {
+            BLayout::RowMajor => BLayout::ColMajor,
+            BLayout::ColMajor => BLayout::RowMajor,
+        },
+        ..t.clone()
+    };
+    let flipped_ok = check_tile(&flipped).iter().all(|v| !is_alignment(v));
+    if flipped_ok { found.into_iter().filter(|v| !is_alignment(v)).collect() } else { found }
+}
+
+fn is_alignment(v: &TileRuleViolation) -> bool {
+    v.rule.ends_with("must be 32-byte aligned")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,6 +127,17 @@ mod tests {
         t.rows = 4;
         t.valid_rows = Dim::Static(4);
         assert_eq!(check_tile(&t)[0].rule, "col-major columns must be 32-byte aligned");
+    }
+
+    #[test]
+    fn level1_tiles_may_take_either_unboxed_layout() {
+        // 16x1 f32: ND rows are 4 bytes, DN columns 64 bytes; Level 1 leaves the choice open.
+        let t = TileDesc::vec(ElemType::F32, 16, 1);
+        assert_eq!(check_tile(&t)[0].rule, "row-major rows must be 32-byte aligned");
+        assert!(check_level1_tile(&t).is_empty());
+        // 4x1 f32: neither layout is aligned.
+        let t = TileDesc::vec(ElemType::F32, 4, 1);
+        assert_eq!(check_level1_tile(&t)[0].rule, "row-major rows must be 32-byte aligned");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::attr::{Attr, EnumKind};
 use crate::diag::{DiagClass, Diagnostic, Diagnostics, Span};
 use crate::module::{Level, Module, OpId, ValueDef, ValueId};
 use crate::ops::{Form, Opcode, SlotKind, Syntax};
-use crate::tile_rules::check_tile;
+use crate::tile_rules::{check_level1_tile, check_tile};
 use crate::types::{Dim, Type};
 use std::collections::HashSet;
 
@@ -155,16 +155,19 @@ impl Verifier<'_> {
             if !seen.insert(v.ty) {
                 continue;
             }
-            if let Some(t) = self.m.ty(v.ty).tile() {
-                for bad in check_tile(t) {
-                    let span = self.m.value_span(ValueId(i as u32));
-                    let msg = format!("tile type breaks a static tile rule: {}", bad.rule);
-                    let ty = self.m.ty(v.ty).to_string();
-                    let d = self.err(DiagClass::StructTileShape, span, msg);
-                    d.expected = Some(bad.expected);
-                    d.actual = Some(bad.actual);
-                    d.notes.push(format!("in type {ty}"));
-                }
+            let broken = match self.m.ty(v.ty) {
+                Type::Tile(t) => check_level1_tile(t),
+                Type::TileBuf(t) => check_tile(t),
+                _ => Vec::new(),
+            };
+            for bad in broken {
+                let span = self.m.value_span(ValueId(i as u32));
+                let msg = format!("tile type breaks a static tile rule: {}", bad.rule);
+                let ty = self.m.ty(v.ty).to_string();
+                let d = self.err(DiagClass::StructTileShape, span, msg);
+                d.expected = Some(bad.expected);
+                d.actual = Some(bad.actual);
+                d.notes.push(format!("in type {ty}"));
             }
         }
     }

@@ -39,13 +39,15 @@ use pto_ir::types::{BLayout, Dim, ElemType, SLayout, TileDesc, Type};
 /// Runs the pass: rewrites the layouts the target fixes (one note each in `notes`), then
 /// reports every illegal tuple of the module for `target`.
 pub fn run(module: &mut Module, target: &Target, notes: &mut Diagnostics) -> Result<Changed, Diagnostics> {
+    let table = legality::table(target.id);
+    let inferred = crate::layout::infer_level1_layouts(module, table);
     let changed = fix_layouts(module, target, notes)?;
-    let diags = check_module(module, legality::table(target.id));
+    let diags = check_module(module, table);
     if diags.has_errors() {
         return Err(diags);
     }
     notes.0.extend(diags.0);
-    Ok(changed)
+    Ok(if inferred == Changed::Yes { Changed::Yes } else { changed })
 }
 
 /// `ZZ (row_major/row_major)`-style name of a layout.
