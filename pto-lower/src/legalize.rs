@@ -84,7 +84,8 @@ pub fn fix_layouts(m: &mut Module, target: &Target, notes: &mut Diagnostics) -> 
             _ => None,
         }
     };
-    let mut defined: Vec<ValueId> = Vec::new();
+    // Short-form `.arg` tiles are arguments of the top-level block.
+    let mut defined: Vec<ValueId> = m.body.iter().flat_map(|&r| m.region(r).blocks.iter().flat_map(|&b| m.block(b).args.clone())).collect();
     for op in m.walk() {
         let data = m.op(op);
         if data.opcode == Opcode::FuncFunc {

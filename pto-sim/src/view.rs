@@ -36,7 +36,9 @@ impl TileView {
             };
         }
         let (ir, ic) = d.inner_box();
-        let (ir, ic) = (ir as usize, ic as usize);
+        // A tile with fewer rows than a box (a GEMV `1xK` left tile, exempt from the row rule)
+        // stores boxes of its own height.
+        let (ir, ic) = ((ir as usize).min(rows), ic as usize);
         let (sr, inr, sc, inc) = (r / ir, r % ir, c / ic, c % ic);
         let in_box = match d.slayout {
             SLayout::RowMajor => inr * ic + inc,
