@@ -403,7 +403,12 @@ module attributes {pto.target_arch = "a2a3"} {
     #[test]
     fn cli_exports_and_imports_text_and_bytecode() {
         let pto = root().join("tests/conformance/forms/short_form_softmax.pto").display().to_string();
-        let fmt = pto::cmd::fmt::run(&pto::cmd::fmt::FmtOptions { input: pto.clone(), to: None, error_format: ErrorFormat::Human });
+        let fmt = pto::cmd::fmt::run(&pto::cmd::fmt::FmtOptions {
+            input: pto.clone(),
+            to: None,
+            generic: false,
+            error_format: ErrorFormat::Human,
+        });
         let export_to = |output: Option<String>, bytecode: bool| {
             cli::export(&cli::ExportOptions { input: pto.clone(), output, bytecode, verify: true, error_format: ErrorFormat::Human })
         };
@@ -426,6 +431,7 @@ module attributes {pto.target_arch = "a2a3"} {
         let ssa = pto::cmd::fmt::run(&pto::cmd::fmt::FmtOptions {
             input: pto.clone(),
             to: Some(pto_ir::TextForm::Ssa),
+            generic: false,
             error_format: ErrorFormat::Human,
         });
         assert_eq!((back.code, back.stdout.as_str()), (0, ssa.stdout.as_str()), "{}", back.stderr);

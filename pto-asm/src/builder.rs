@@ -18,6 +18,8 @@ use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+mod generic;
+
 type BResult<T> = Result<T, Diagnostic>;
 
 struct Scope<'i> {
@@ -349,6 +351,7 @@ impl<'i, 't> Builder<'i, 't> {
             AttrKind::Dict(entries) => Ok(Attr::Dict(self.dict_attrs(entries)?)),
             AttrKind::Symbol(text) => Ok(Attr::Symbol(text[1..].trim_matches('"').to_string())),
             AttrKind::Angle(text) => Ok(Attr::Opaque(text.to_string())),
+            AttrKind::Function(text) => Ok(Attr::Opaque(crate::types::normalize_ws(text))),
             AttrKind::Word(w) => match *w {
                 "true" => Ok(Attr::Bool(true)),
                 "false" => Ok(Attr::Bool(false)),
@@ -482,7 +485,9 @@ impl<'i, 't> Builder<'i, 't> {
         let spec = opcode.spec();
         let short = spec.dialect == ops::Dialect::Pto && !name.starts_with("pto.");
         let cursor = Cursor { nodes: pieces, pos: 0, op: name, file: self.file, end: stmt.end };
+        let generic_form = name.starts_with('"');
         let built = match spec.syntax {
+            _ if generic_form => self.fmt_mlir_generic(opcode, cursor, results.len()),
             Syntax::Tile => self.fmt_tile(opcode, cursor, short, results.len()),
             Syntax::AllocTile => self.fmt_alloc_tile(cursor),
             Syntax::MakeTensorView => self.fmt_make_tensor_view(opcode, cursor),
@@ -525,11 +530,21 @@ impl<'i, 't> Builder<'i, 't> {
             self.poison(&results);
             return;
         }
+        let opcode = parts.data.opcode;
         let op = self.m.add_op(parts.data, op_span);
         self.m.append(block, op);
         let mut region_ids = Vec::new();
-        for plan in parts.regions {
-            region_ids.push(self.build_region(plan));
+        for (index, plan) in parts.regions.into_iter().enumerate() {
+            let region = self.build_region(plan);
+            let args_in_header = matches!(opcode, Opcode::FuncFunc | Opcode::ScfFor) || (opcode == Opcode::ScfWhile && index == 0);
+            if generic_form && args_in_header {
+                // MLIR's generic form labels every entry block that has arguments (`^bb0(...)`);
+                // the custom form of this op lists them in its header instead.
+                if let Some(&entry) = self.m.region(region).blocks.first() {
+                    self.m.blocks[entry.index()].label = None;
+                }
+            }
+            region_ids.push(region);
         }
         self.m.op_mut(op).regions = region_ids;
         let grouped = results.len() > 1 && results.iter().all(|r| r.0 == results[0].0);

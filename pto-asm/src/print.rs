@@ -13,11 +13,17 @@ use pto_ir::types::{ElemType, Type, TypeId};
 use std::collections::HashSet;
 use std::fmt::Write;
 
+mod generic;
+
 /// Printer options.
 #[derive(Clone, Debug, Default)]
 pub struct PrintOptions {
     /// Print tile ops in this form instead of the module's own.
     pub form: Option<TextForm>,
+    /// Print every op in MLIR's generic form (`"pto.tadd"(%a, %b, %c) : (...) -> ()`), as
+    /// `mlir-opt --mlir-print-op-generic` does; ops `pto` keeps verbatim in a custom syntax
+    /// print as written.
+    pub generic: bool,
 }
 
 /// Why a module cannot be printed in the requested form.
@@ -40,7 +46,7 @@ pub fn print_module(m: &Module, opts: &PrintOptions) -> Result<String, PrintErro
     }
     let top_ops =
         m.body.and_then(|body| m.region(body).blocks.first()).map(|&b| m.block(b).ops.iter().copied().collect()).unwrap_or_default();
-    let mut p = Printer { m, form, out: String::new(), names: Vec::new(), top_ops };
+    let mut p = Printer { m, form, generic: opts.generic, out: String::new(), names: Vec::new(), top_ops };
     p.assign_names();
     if let Some(body) = m.body {
         let blocks = &m.region(body).blocks;
@@ -59,12 +65,14 @@ pub fn print_module(m: &Module, opts: &PrintOptions) -> Result<String, PrintErro
 
 /// Spells one attribute value as the printers do (`#pto<cmp gt>`, `1 : i16`, `[1, 2]`).
 pub fn print_attribute(m: &Module, a: &Attr) -> String {
-    Printer { m, form: TextForm::Dps, out: String::new(), names: Vec::new(), top_ops: HashSet::new() }.attr(a)
+    Printer { m, form: TextForm::Dps, generic: false, out: String::new(), names: Vec::new(), top_ops: HashSet::new() }.attr(a)
 }
 
 struct Printer<'m> {
     m: &'m Module,
     form: TextForm,
+    /// Print ops in MLIR's generic form ([`PrintOptions::generic`]).
+    generic: bool,
     out: String,
     names: Vec<String>,
     /// The ops of the module's top-level block (PTO-AS `.const` lines live there).
@@ -155,6 +163,10 @@ impl<'m> Printer<'m> {
         self.indent(depth);
         let prefix = self.results_prefix(id);
         self.out.push_str(&prefix);
+        if self.generic && self.generic_op(id, depth) {
+            self.out.push('\n');
+            return;
+        }
         match data.opcode.spec().syntax {
             Syntax::Tile => self.tile_op(id),
             Syntax::AllocTile => {
@@ -611,8 +623,16 @@ impl<'m> Printer<'m> {
     fn generic_fallback(&mut self, id: OpId) {
         let data = self.m.op(id);
         let name = self.op_name(data.opcode, false);
-        self.out.push_str(&name);
-        let Payload::Generic(pieces) = &data.payload else { return };
+        let Payload::Generic(pieces) = &data.payload else {
+            self.out.push_str(&name);
+            return;
+        };
+        // An op read in MLIR's generic form prints back in it, name quoted.
+        if is_generic_form(pieces) {
+            self.out.push_str(&format!("\"{name}\""));
+        } else {
+            self.out.push_str(&name);
+        }
         let depth = self.current_depth();
         let text = self.pieces(pieces, id, depth, true);
         self.out.push_str(&text);
@@ -667,4 +687,14 @@ impl<'m> Printer<'m> {
         }
         s
     }
+}
+
+/// Whether verbatim pieces are MLIR's generic form: `(operands) ... : (types) -> results`.
+fn is_generic_form(pieces: &[Piece]) -> bool {
+    let starts = matches!(pieces.first(), Some(Piece::Group('(', _)));
+    let colon = pieces.iter().rposition(|p| matches!(p, Piece::Punct(":")));
+    starts
+        && colon.is_some_and(|i| {
+            matches!(pieces.get(i + 1), Some(Piece::Group('(', _))) && matches!(pieces.get(i + 2), Some(Piece::Punct("->")))
+        })
 }

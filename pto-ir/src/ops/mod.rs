@@ -20,7 +20,34 @@ pub fn all() -> &'static [OpSpec] {
     table::OPS
 }
 
+/// ODS attribute names of the ops whose custom form lists enum arguments
+/// (`pto.set_flag[<A>, <B>, <C>]`), in argument order (PTOAS `PTOOps.td`): how the MLIR generic
+/// form names what the custom form keeps as the `args` array.
+pub const ENUM_ARGUMENTS: &[(Opcode, &[&str])] = &[
+    (Opcode::SetFlag, &["src_pipe", "dst_pipe", "event_id"]),
+    (Opcode::WaitFlag, &["src_pipe", "dst_pipe", "event_id"]),
+    (Opcode::RecordEvent, &["src_op", "dst_op", "event_id"]),
+    (Opcode::WaitEvent, &["src_op", "dst_op", "event_id"]),
+    (Opcode::BarrierSync, &["op_type"]),
+    (Opcode::GetBuf, &["op_type", "buf_id", "mode"]),
+    (Opcode::RlsBuf, &["op_type", "buf_id", "mode"]),
+];
+
+/// `arith.cmpi` predicates by their MLIR enum value.
+pub const CMPI_PREDICATES: [&str; 10] = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
+/// `arith.cmpf` predicates by their MLIR enum value.
+pub const CMPF_PREDICATES: [&str; 16] =
+    ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"];
+
 impl Opcode {
+    /// The ODS names of this op's enum arguments (see [`ENUM_ARGUMENTS`]).
+    pub fn enum_argument_names(self) -> &'static [&'static str] {
+        ENUM_ARGUMENTS.iter().find(|(o, _)| *o == self).map(|(_, n)| *n).unwrap_or(&[])
+    }
+    /// The MLIR predicate table of `arith.cmpi` / `arith.cmpf`.
+    pub fn predicates(self) -> &'static [&'static str] {
+        if self == Opcode::ArithCmpi { &CMPI_PREDICATES } else { &CMPF_PREDICATES }
+    }
     /// This op's table entry.
     pub fn spec(self) -> &'static OpSpec {
         &table::OPS[self as usize]
@@ -32,6 +59,28 @@ impl Opcode {
     /// `dialect.name`.
     pub fn full_name(self) -> String {
         self.spec().full_name()
+    }
+    /// How many of `n` operands are `ins` when the text does not say (the MLIR generic form
+    /// lists operands only): all of them when the op has results (SSA form) or is not a tile
+    /// op; for a DPS tile op, the first operand form of the table whose slot counts admit `n`
+    /// operands decides, taking as few `outs` as it allows.
+    pub fn default_ins(self, n: usize, n_results: usize) -> usize {
+        if n_results > 0 || self.spec().syntax != Syntax::Tile {
+            return n;
+        }
+        for form in &self.parsed().forms {
+            let min_in = form.ins.iter().filter(|s| !s.optional).count();
+            let max_in = if form.ins.iter().any(|s| s.variadic) { usize::MAX } else { form.ins.len() };
+            let min_out = form.outs.iter().filter(|s| !s.optional).count();
+            let max_out = if form.outs.iter().any(|s| s.variadic) { usize::MAX } else { form.outs.len() };
+            for outs in min_out..=max_out.min(n) {
+                let ins = n - outs;
+                if ins >= min_in && ins <= max_in {
+                    return ins;
+                }
+            }
+        }
+        n
     }
 }
 
