@@ -179,9 +179,10 @@ impl<'m> Sim<'m> {
         self.m.values.iter().position(|v| v.name == name).map(|i| ValueId(i as u32))
     }
 
-    /// Writes `data` into the tile argument `name`: a full-capacity array fills the storage
-    /// in storage order; a valid-shape array fills the valid region and the rest is poisoned
-    /// with 0xA5 bytes.
+    /// Writes `data` into the tile argument `name`, in logical (row, column) order whatever
+    /// the tile's layout: a full-capacity array (or a flat one with as many elements) fills the
+    /// whole tile; a valid-shape array fills the valid region and the rest is poisoned with 0xA5
+    /// bytes.
     pub fn bind_tile(&mut self, name: &str, data: &TileData) -> Result<(), String> {
         let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
         let Val::Tile(view) = self.vals[v.index()] else {
@@ -193,21 +194,44 @@ impl<'m> Sim<'m> {
         let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
         let size = view.elem_size();
         let storage = self.mem.slice_mut(view.loc, view.addr, rows * cols * size).map_err(|f| f.0)?;
-        if (data.rows, data.cols) == (rows, cols) || data.rows * data.cols == rows * cols {
-            storage.copy_from_slice(&data.bytes);
-            Ok(())
-        } else if (data.rows, data.cols) == (view.vrows, view.vcols) {
-            storage.fill(0xA5);
-            for r in 0..view.vrows {
-                for c in 0..view.vcols {
-                    let (src, dst) = ((r * view.vcols + c) * size, view.offset(r, c) * size);
+        let fill = |storage: &mut [u8], (rows, cols): (usize, usize)| {
+            for r in 0..rows {
+                for c in 0..cols {
+                    let (src, dst) = ((r * cols + c) * size, view.offset(r, c) * size);
                     storage[dst..dst + size].copy_from_slice(&data.bytes[src..src + size]);
                 }
             }
+        };
+        if (data.rows, data.cols) == (rows, cols) || data.rows * data.cols == rows * cols {
+            fill(storage, (rows, cols));
+            Ok(())
+        } else if (data.rows, data.cols) == (view.vrows, view.vcols) {
+            storage.fill(0xA5);
+            fill(storage, (view.vrows, view.vcols));
             Ok(())
         } else {
             Err(format!("`%{name}` is {rows}x{cols} (valid {}x{}), the data is {}x{}", view.vrows, view.vcols, data.rows, data.cols))
         }
+    }
+
+    /// Writes a full-capacity array into the tile argument `name` byte for byte in the tile's
+    /// storage order (boxes of a fractal tile, columns of a col-major one) — the order the
+    /// pto-isa CPU simulator's golden vectors are written in.
+    pub fn bind_tile_storage(&mut self, name: &str, data: &TileData) -> Result<(), String> {
+        let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
+        let Val::Tile(view) = self.vals[v.index()] else {
+            return Err(format!("`%{name}` is not a tile argument (inputs bind to `.arg` / function tile arguments)"));
+        };
+        if data.dtype != view.desc.dtype {
+            return Err(format!("`%{name}` holds {}, the data is {}", view.desc.dtype, data.dtype));
+        }
+        let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
+        if data.rows * data.cols != rows * cols {
+            return Err(format!("`%{name}` is {rows}x{cols}; storage-order data must fill it, the data is {}x{}", data.rows, data.cols));
+        }
+        let storage = self.mem.slice_mut(view.loc, view.addr, rows * cols * view.elem_size()).map_err(|f| f.0)?;
+        storage.copy_from_slice(&data.bytes);
+        Ok(())
     }
 
     /// Binds the GM array of pointer argument `name` (flat, in element order).
@@ -273,12 +297,21 @@ impl<'m> Sim<'m> {
         family::read_region(&self.mem, &view).map_err(|f| f.0)
     }
 
-    /// The whole storage of the tile value `name` (capacity, storage order).
+    /// The whole tile value `name` (its capacity, padding included), in logical (row, column)
+    /// order whatever its layout.
     pub fn read_tile_full(&self, name: &str) -> Result<TileData, String> {
         let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
         let Val::Tile(view) = self.vals[v.index()] else { return Err(format!("`%{name}` is not a computed tile")) };
-        let bytes = self.mem.slice(view.loc, view.addr, view.size_bytes() as usize).map_err(|f| f.0)?.to_vec();
-        Ok(TileData { dtype: view.desc.dtype, rows: view.desc.rows as usize, cols: view.desc.cols as usize, bytes })
+        let storage = self.mem.slice(view.loc, view.addr, view.size_bytes() as usize).map_err(|f| f.0)?;
+        let (rows, cols, size) = (view.desc.rows as usize, view.desc.cols as usize, view.elem_size());
+        let mut bytes = Vec::with_capacity(storage.len());
+        for r in 0..rows {
+            for c in 0..cols {
+                let at = view.offset(r, c) * size;
+                bytes.extend_from_slice(&storage[at..at + size]);
+            }
+        }
+        Ok(TileData { dtype: view.desc.dtype, rows, cols, bytes })
     }
 
     /// Runs the entry function (the one marked `pto.entry`, else the first with a body), or
