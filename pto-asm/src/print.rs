@@ -678,10 +678,12 @@ impl<'m> Printer<'m> {
                 Piece::Dict(d) => s.push_str(&self.dict(d)),
                 Piece::Region(r) => {
                     let Some(&region) = self.m.op(id).regions.get(*r as usize) else { continue };
-                    // Regions are printed straight into the output: flush what we have first.
-                    self.out.push_str(s.trim_end());
-                    s.clear();
+                    // `region` writes to the output; collect its text in place (it may sit in a group).
+                    let outer = std::mem::take(&mut self.out);
                     self.region(region, depth, 0);
+                    let text = std::mem::replace(&mut self.out, outer);
+                    s.truncate(s.trim_end().len());
+                    s.push_str(&text);
                 }
             }
         }

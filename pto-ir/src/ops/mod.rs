@@ -29,8 +29,8 @@ pub const ENUM_ARGUMENTS: &[(Opcode, &[&str])] = &[
     (Opcode::RecordEvent, &["src_op", "dst_op", "event_id"]),
     (Opcode::WaitEvent, &["src_op", "dst_op", "event_id"]),
     (Opcode::BarrierSync, &["op_type"]),
-    (Opcode::GetBuf, &["op_type", "buf_id", "mode"]),
-    (Opcode::RlsBuf, &["op_type", "buf_id", "mode"]),
+    (Opcode::GetBuf, &["op_type", "buf_id"]),
+    (Opcode::RlsBuf, &["op_type", "buf_id"]),
 ];
 
 /// `arith.cmpi` predicates by their MLIR enum value.
