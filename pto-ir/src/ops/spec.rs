@@ -241,6 +241,8 @@ pub struct OpSpec {
     pub dialect: Dialect,
     /// Other accepted mnemonics (without prefix).
     pub aliases: &'static [&'static str],
+    /// Mnemonic suffixes that select attribute values (`mgather.row.clamp`).
+    pub modes: &'static [ModeSuffix],
     /// Family.
     pub family: Family,
     /// Text format.
@@ -268,6 +270,7 @@ impl OpSpec {
         name: "",
         dialect: Dialect::Pto,
         aliases: &[],
+        modes: &[],
         family: Family::Builtin,
         syntax: Syntax::Tile,
         sig: "",
@@ -283,6 +286,19 @@ impl OpSpec {
     pub fn full_name(&self) -> String {
         format!("{}.{}", self.dialect.prefix(), self.name)
     }
+}
+
+/// A mnemonic suffix standing for an attribute value: with `.row` meaning `coalesce = row`,
+/// `mgather.row.clamp` is `mgather` with `coalesce = row` and `gatherOob = clamp` (the ISA
+/// pages' spelling of the C++ template parameters). `attr` is one of the op's enum attributes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ModeSuffix {
+    /// The suffix without its dot (`row`, `atomic_add`).
+    pub suffix: &'static str,
+    /// The attribute it sets.
+    pub attr: &'static str,
+    /// The enum value it sets (a value of the attribute's kind).
+    pub value: &'static str,
 }
 
 /// Operand slot kinds.

@@ -1,6 +1,6 @@
 //! The A5 legality table.
 
-use super::a2a3::{PARTIAL_CHECKS, SCATTER_CHECKS, SORT_OPERANDS};
+use super::a2a3::{MGATHER_TABLE_CHECKS, PARTIAL_CHECKS, SCATTER_CHECKS, SORT_OPERANDS};
 use super::common::*;
 use super::{Applies, CheckKind, Extent, Row, ShapeReq, Table};
 use pto_ir::ops::{Family, Opcode as O};
@@ -425,7 +425,8 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::MGather, O::MScatter]),
         operands: &[operand(&["src", "dst"], &[vec_any(MGATHER)]), operand(&["indices"], &[vec_any(&[I32])])],
-        source: "PTOAS verifier (mgather/mscatter: A5 only, i32 indices, fp8 payloads allowed)",
+        checks: &MGATHER_TABLE_CHECKS,
+        source: "PTOAS verifier (mgather/mscatter: A5 only, i32 indices, fp8 payloads allowed); pto-isa a5/MGather.hpp (table element type = tile element type)",
         ..Row::DEFAULT
     },
     // ---------------- Sort ----------------
