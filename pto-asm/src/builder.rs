@@ -473,7 +473,8 @@ impl<'i, 't> Builder<'i, 't> {
         let name_start = stmt.name.start;
         let pieces = &stmt.pieces;
         let name_span = self.span(name_start, name_start + name.len());
-        let Some(opcode) = ops::lookup(name.trim_matches('"')) else {
+        let plain = name.trim_matches('"');
+        let Some((opcode, mode_attrs)) = ops::lookup(plain).map(|op| (op, Vec::new())).or_else(|| ops::lookup_with_modes(plain)) else {
             let mut d = Diagnostic::error(DiagClass::ParseUnknownOp, name_span, format!("unknown op `{name}`"));
             if let Some(s) = suggest(name) {
                 d.notes.push(format!("did you mean `{s}`?"));
@@ -495,7 +496,7 @@ impl<'i, 't> Builder<'i, 't> {
             Syntax::BracketArgs => self.fmt_bracket_args(opcode, cursor),
             Syntax::AngleArg => self.fmt_angle_arg(opcode, cursor),
             Syntax::Query => self.fmt_query(opcode, cursor),
-            Syntax::Cast | Syntax::ArithCast => self.fmt_cast(opcode, cursor),
+            Syntax::Cast | Syntax::ArithCast => self.fmt_cast(opcode, cursor, short),
             Syntax::ArithConstant => self.fmt_constant(cursor),
             Syntax::ArithBinary => self.fmt_arith_binary(opcode, cursor),
             Syntax::ArithCmp => self.fmt_arith_cmp(opcode, cursor),
@@ -510,7 +511,7 @@ impl<'i, 't> Builder<'i, 't> {
             Syntax::Module => self.fmt_module(cursor),
             Syntax::Generic => self.fmt_generic(opcode, cursor, results.len()),
         };
-        let parts = match built {
+        let parts = match built.and_then(|p| with_mode_attrs(p, mode_attrs, name_span)) {
             Ok(p) => p,
             Err(d) => {
                 self.diags.push(d);
@@ -661,8 +662,9 @@ impl<'i, 't> Builder<'i, 't> {
             return Ok(parts);
         }
         self.set_form(if short { TextForm::Short } else { TextForm::Ssa });
-        // SSA / short form: operands, attributes, optional wait(...), `: signature`.
-        let mut segs = Vec::new();
+        // SSA / short form: operands (a memory operand `%v[%r, %c]` is one group of three),
+        // attributes, optional wait(...), `: signature`.
+        let mut groups: Vec<u32> = Vec::new();
         while let Some(n) = c.peek() {
             match &n.syn {
                 Syn::Value(_) => {
@@ -679,7 +681,7 @@ impl<'i, 't> Builder<'i, 't> {
                             size += 1;
                         }
                     }
-                    segs.push(size);
+                    groups.push(size);
                     self.opt_dict(&mut c, &mut parts.data.attrs)?;
                     if !c.eat_punct(",") {
                         break;
@@ -693,9 +695,6 @@ impl<'i, 't> Builder<'i, 't> {
             }
         }
         parts.data.num_ins = parts.data.operands.len() as u32;
-        if segs.iter().any(|&s| s != 1) {
-            parts.data.payload = Payload::Segments(segs);
-        }
         self.opt_dict(&mut c, &mut parts.data.attrs)?;
         self.opt_waits(&mut c, &mut parts.data)?;
         if c.eat_punct(":") {
@@ -725,34 +724,80 @@ impl<'i, 't> Builder<'i, 't> {
                     parts.result_types = outs_t;
                 }
                 None => {
-                    // `: T` — the result type (PTO-AS short form); operand types come from their
-                    // definitions. `: T0, T1` with one type per operand lists the operand types
-                    // instead (the docs' `%d = tshrs %src, %s : !pto.tile<...>, i32`); the result
-                    // then has the first operand's type.
                     let tys = self.type_list(rest)?;
-                    let ops_now = parts.data.operands.clone();
-                    if nresults == 1 && tys.len() > 1 && tys.len() == ops_now.len() {
-                        for (&v, &t) in ops_now.iter().zip(&tys) {
-                            let span = c.here();
-                            self.check_use_type(v, t, span);
-                        }
-                        parts.result_types = vec![tys[0]];
-                    } else if nresults == 0 && !tys.is_empty() {
-                        // A zero-result op may list its operand types (`tstore %t, %v : T, V`).
-                        for (&v, &t) in parts.data.operands.clone().iter().zip(&tys) {
-                            let span = c.here();
-                            self.check_use_type(v, t, span);
-                        }
-                    } else {
-                        parts.result_types = tys;
-                    }
+                    let operands = parts.data.operands.clone();
+                    parts.result_types = self.arrowless_signature(opcode, &operands, &tys, nresults, c.here());
                 }
             }
         } else if nresults > 0 {
             return Err(c.error("`:` and the result type"));
         }
         c.expect_end()?;
+        if nresults == 0 {
+            self.place_destinations(&mut parts.data, &mut groups, short);
+        }
+        if groups.iter().any(|&s| s != 1) {
+            parts.data.payload = Payload::Segments(groups);
+        }
         Ok(parts)
+    }
+
+    /// Reads a signature without `->` (the docs' short forms), checks the operand types it
+    /// lists and returns the result types. Following the pages:
+    /// * one type is the type of every result (`%d = tadd %a, %b : T`,
+    ///   `%d0, %d1 = tdeinterleave %s : T`) when the op has that many results;
+    /// * one type per operand and per result lists the operands', then the results' types
+    ///   (`%d = texpands %s : f32, T`);
+    /// * for one result, the types of the operands or of the leading ones
+    ///   (`%d = tshrs %src, %s : T, i32`, `%d = tdivs %s, %src : f32, T`,
+    ///   `%d = tpows %base, %exp, %tmp : T, f32`): the result has the first tile type listed;
+    /// * without results, the types of the leading operands (`tstore %t, %v : T, V`);
+    /// * otherwise the types are the results' (`%v, %i = op %x : T, U`).
+    fn arrowless_signature(&mut self, op: Opcode, operands: &[ValueId], tys: &[TypeId], nresults: usize, span: Span) -> Vec<TypeId> {
+        let n = operands.len();
+        let first_tile = || tys.iter().copied().find(|&t| self.m.ty(t).tile().is_some()).unwrap_or(tys[0]);
+        let has_results = |k: usize| op.parsed().forms.iter().any(|f| ops::assign_slots(&f.outs, k).is_some());
+        let (operand_types, results): (&[TypeId], Vec<TypeId>) = match tys.len() {
+            _ if nresults == 0 => (tys, Vec::new()),
+            0 => (&[], Vec::new()),
+            1 if has_results(nresults) => (&[], vec![tys[0]; nresults]),
+            k if k == n + nresults => (&tys[..n], tys[n..].to_vec()),
+            k if nresults == 1 && k <= n => (tys, vec![first_tile()]),
+            _ => (&[], tys.to_vec()),
+        };
+        for (&v, &t) in operands.iter().zip(operand_types) {
+            self.check_use_type(v, t, span);
+        }
+        results
+    }
+
+    /// A statement that binds no results may write the op's destinations as operands: first,
+    /// in the C++ order of the PTO-AS form (`mgather.row %dst, %table, %idx`,
+    /// `trandom %dst, %key, %counter`), or last, after the `ins` (the Level-1 SSA
+    /// `pto.tstore %src, %mem`, and the TSTORE page's PTO-AS `tstore %t, %v[%r, %c]`). The op's
+    /// forms decide which operand groups are destinations ([`ops::split_destinations`]); they
+    /// become the op's `outs`, as in the DPS form, and `groups` follows the new order.
+    fn place_destinations(&self, data: &mut OpData, groups: &mut Vec<u32>, short: bool) {
+        use ops::DestinationOrder::{First, Last};
+        let mut start = 0usize;
+        let ranges: Vec<std::ops::Range<usize>> = groups
+            .iter()
+            .map(|&g| {
+                start += g as usize;
+                start - g as usize..start
+            })
+            .collect();
+        let typed: Vec<Vec<&Type>> =
+            ranges.iter().map(|r| data.operands[r.clone()].iter().map(|&v| self.m.value_type(v)).collect()).collect();
+        let orders: &[ops::DestinationOrder] = if short { &[First, Last] } else { &[Last] };
+        let Some((order, k)) = ops::split_destinations(data.opcode, &typed, orders) else { return };
+        let n = ranges.len();
+        let outs = if order == First { 0..k } else { n - k..n };
+        let order: Vec<usize> = (0..n).filter(|i| !outs.contains(i)).chain(outs.clone()).collect();
+        let operands: Vec<ValueId> = order.iter().flat_map(|&g| data.operands[ranges[g].clone()].to_vec()).collect();
+        data.num_ins = order.iter().filter(|g| !outs.contains(g)).map(|&g| groups[g]).sum();
+        data.operands = operands;
+        *groups = order.iter().map(|&g| groups[g]).collect();
     }
 
     /// `wait(%e0, ...)`: legacy ordering annotation.
@@ -999,8 +1044,9 @@ impl<'i, 't> Builder<'i, 't> {
         Ok(parts)
     }
 
-    /// `%r = op %x : A -> B` (treshape, bitcast) and `%r = arith.index_cast %x : A to B`.
-    fn fmt_cast(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+    /// `%r = op %x : A -> B` (treshape, bitcast) and `%r = arith.index_cast %x : A to B`; the
+    /// PTO-AS short form may give the result type alone (`%r = treshape %x : B`).
+    fn fmt_cast(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>, short: bool) -> BResult<OpParts<'i>> {
         let mut parts = OpParts::new(opcode);
         let x = c.expect_value()?;
         let v = self.value_of(x)?;
@@ -1010,6 +1056,10 @@ impl<'i, 't> Builder<'i, 't> {
         c.expect_punct(":")?;
         let a = c.next().ok_or_else(|| c.error("the source type"))?;
         let at = self.type_of(a)?;
+        if short && c.done() {
+            parts.result_types.push(at);
+            return Ok(parts);
+        }
         let aspan = self.node_span(a);
         self.check_use_type(v, at, aspan);
         if !c.eat_punct("->") && !c.eat_word("to") {
@@ -1543,6 +1593,22 @@ fn unescape(s: &str) -> String {
         }
     }
     out
+}
+
+/// Adds the attributes a mnemonic's mode suffixes select (`mgather.row` sets `coalesce`); an
+/// attribute set both by a suffix and in the dictionary is an error.
+fn with_mode_attrs<'i>(mut parts: OpParts<'i>, modes: Vec<(String, Attr)>, name_span: Span) -> BResult<OpParts<'i>> {
+    for (name, value) in modes {
+        if parts.data.attr(&name).is_some() {
+            return Err(Diagnostic::error(
+                DiagClass::ParseDuplicateKey,
+                name_span,
+                format!("attribute `{name}` is set both by the mnemonic's suffix and in the attribute dictionary"),
+            ));
+        }
+        parts.data.attrs.push((name, value));
+    }
+    Ok(parts)
 }
 
 /// A close op name for an unknown one (edit distance ≤ 2 on the mnemonic).

@@ -39,7 +39,7 @@ impl std::fmt::Display for PrintError {
 /// Prints a module.
 pub fn print_module(m: &Module, opts: &PrintOptions) -> Result<String, PrintError> {
     let form = opts.form.or(m.form).unwrap_or(TextForm::Dps);
-    if opts.form.is_some_and(|f| f != TextForm::Dps) && m.walk().iter().any(|&op| !m.op(op).outs().is_empty()) {
+    if opts.form.is_some_and(|f| f != TextForm::Dps) && m.walk().iter().any(|&op| !m.op(op).outs().is_empty() && !is_level1_op(m, op)) {
         return Err(PrintError(
             "this module is in destination-passing style (Level 2/3); only Level-1 programs convert between `as` and `ssa`".into(),
         ));
@@ -77,6 +77,13 @@ struct Printer<'m> {
     names: Vec<String>,
     /// The ops of the module's top-level block (PTO-AS `.const` lines live there).
     top_ops: HashSet<OpId>,
+}
+
+/// True for an op on Level-1 tile values: its destination operands (`tstore`'s view,
+/// `mgather.row`'s tile) print in the SSA / short form like its other operands.
+fn is_level1_op(m: &Module, op: OpId) -> bool {
+    let data = m.op(op);
+    data.operands.iter().chain(&data.results).any(|&v| matches!(m.value_type(v), Type::Tile(_)))
 }
 
 /// Ops whose attribute dictionary sits inside `ins(...)` in DPS form (PTOAS custom formats).
@@ -381,7 +388,11 @@ impl<'m> Printer<'m> {
     fn tile_op(&mut self, id: OpId) {
         let data = self.m.op(id);
         let inside = attrs_inside_ins(data.opcode);
-        let dps = !data.outs().is_empty() || (data.results.is_empty() && self.form == TextForm::Dps);
+        let dps = if data.outs().is_empty() {
+            data.results.is_empty() && self.form == TextForm::Dps
+        } else {
+            self.form == TextForm::Dps || !is_level1_op(self.m, id)
+        };
         if dps {
             let ins = data.ins();
             let mut s = format!("{} ins({}", self.op_name(data.opcode, false), self.list(ins));
@@ -407,26 +418,16 @@ impl<'m> Printer<'m> {
         }
         let short = self.form == TextForm::Short;
         let mut s = self.op_name(data.opcode, short);
-        let ins = data.ins();
-        // Operands, with `%v[%i, %j]` groups when the payload records index segments.
-        let mut pieces = Vec::new();
-        match &data.payload {
-            Payload::Segments(segs) => {
-                let mut pos = 0usize;
-                for &n in segs {
-                    let n = n as usize;
-                    let Some(group) = ins.get(pos..pos + n) else { break };
-                    pos += n;
-                    match group {
-                        [base] => pieces.push(self.name(*base)),
-                        [base, idx @ ..] => pieces.push(format!("{}[{}]", self.name(*base), self.list(idx))),
-                        [] => {}
-                    }
-                }
-            }
-            _ => pieces.extend(ins.iter().map(|&v| self.name(v))),
-        }
-        if !pieces.is_empty() {
+        let groups = self.operand_groups(id, short);
+        if !groups.is_empty() {
+            let pieces: Vec<String> = groups
+                .iter()
+                .map(|g| match g.as_slice() {
+                    [base] => self.name(*base),
+                    [base, idx @ ..] => format!("{}[{}]", self.name(*base), self.list(idx)),
+                    [] => String::new(),
+                })
+                .collect();
             let _ = write!(s, " {}", pieces.join(", "));
         }
         s.push_str(&self.dict_suffix(&data.attrs));
@@ -438,9 +439,42 @@ impl<'m> Printer<'m> {
             let _ = write!(s, " : {}", self.vty(res[0]));
         } else if !short || !res.is_empty() {
             let outs = if res.len() == 1 { self.vty(res[0]) } else { format!("({})", self.types(res)) };
-            let _ = write!(s, " : ({}) -> {outs}", self.types(ins));
+            let operands: Vec<ValueId> = groups.concat();
+            let _ = write!(s, " : ({}) -> {outs}", self.types(&operands));
         }
         self.out.push_str(&s);
+    }
+
+    /// The operands of an SSA / short-form tile op in printing order, grouped into memory
+    /// operands `%v[%i, %j]` where the payload records index segments. Destination operands
+    /// (`outs`) follow the `ins` in the SSA form and lead in the short form (PTO-AS writes them
+    /// first, in the C++ order).
+    fn operand_groups(&self, id: OpId, short: bool) -> Vec<Vec<ValueId>> {
+        let data = self.m.op(id);
+        let sizes: Vec<usize> = match &data.payload {
+            Payload::Segments(segs) => segs.iter().map(|&n| n as usize).collect(),
+            _ => vec![1; data.operands.len()],
+        };
+        let mut groups: Vec<Vec<ValueId>> = Vec::with_capacity(sizes.len());
+        let mut pos = 0usize;
+        for n in sizes {
+            let Some(group) = data.operands.get(pos..pos + n) else { break };
+            groups.push(group.to_vec());
+            pos += n;
+        }
+        if short {
+            let mut start = 0usize;
+            let in_groups = groups
+                .iter()
+                .take_while(|g| {
+                    let is_in = start < data.num_ins as usize;
+                    start += g.len();
+                    is_in
+                })
+                .count();
+            groups.rotate_left(in_groups);
+        }
+        groups
     }
 
     fn scf_for(&mut self, id: OpId, depth: usize) {

@@ -107,6 +107,12 @@ pub static ENUM_KINDS: &[EnumKind] = &[
     EnumKind { name: "quant_type", style: EnumStyle::Short, values: &["INT8_SYM", "INT8_ASYM"], aliases: &[] },
     EnumKind { name: "padmode", style: EnumStyle::Dotted, values: &["PadNull", "PadFirstElem", "PadValue"], aliases: &[] },
     EnumKind { name: "acc_to_vec_mode", style: EnumStyle::Dotted, values: &["single", "dual"], aliases: &[] },
+    // MGATHER / MSCATTER modes (pto-isa `Coalesce`, `GatherOOB`, `ScatterAtomicOp`, `ScatterOOB`;
+    // the last three as PTOAS spells them).
+    EnumKind { name: "coalesce", style: EnumStyle::Short, values: &["row", "elem"], aliases: &[] },
+    EnumKind { name: "gather_oob", style: EnumStyle::Short, values: &["undefined", "clamp", "wrap", "zero"], aliases: &[] },
+    EnumKind { name: "scatter_atomic_op", style: EnumStyle::Short, values: &["none", "add", "max", "min"], aliases: &[] },
+    EnumKind { name: "scatter_oob", style: EnumStyle::Short, values: &["undefined", "skip", "clamp", "wrap"], aliases: &[] },
 ];
 
 impl EnumKind {

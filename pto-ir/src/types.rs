@@ -38,6 +38,8 @@ pub enum ElemType {
     F8E4M3,
     F8E5M2,
     HiF8,
+    /// The MX scale format `float8_e8m0_t`: an 8-bit power-of-two exponent (A5 MX matmul).
+    F8E8M0,
     Index,
 }
 
@@ -60,6 +62,7 @@ impl ElemType {
         (ElemType::F8E4M3, "f8E4M3FN"),
         (ElemType::F8E5M2, "f8E5M2"),
         (ElemType::HiF8, "hif8"),
+        (ElemType::F8E8M0, "f8E8M0FNU"),
         (ElemType::Index, "index"),
     ];
 
@@ -81,6 +84,7 @@ impl ElemType {
             "f8e4m3" | "f8E4M3" => ElemType::F8E4M3,
             "f8e5m2" => ElemType::F8E5M2,
             "hifloat8" => ElemType::HiF8,
+            "e8m0" | "f8e8m0" | "float8_e8m0" => ElemType::F8E8M0,
             _ => return None,
         })
     }
@@ -93,7 +97,7 @@ impl ElemType {
     /// Size in bytes of one element in a tile (`index` counts as 8, `i1` as 1).
     pub fn size_bytes(self) -> u32 {
         match self {
-            ElemType::I1 | ElemType::I8 | ElemType::U8 | ElemType::F8E4M3 | ElemType::F8E5M2 | ElemType::HiF8 => 1,
+            ElemType::I1 | ElemType::I8 | ElemType::U8 | ElemType::F8E4M3 | ElemType::F8E5M2 | ElemType::HiF8 | ElemType::F8E8M0 => 1,
             ElemType::I16 | ElemType::U16 | ElemType::F16 | ElemType::BF16 => 2,
             ElemType::I32 | ElemType::U32 | ElemType::F32 => 4,
             ElemType::I64 | ElemType::U64 | ElemType::F64 | ElemType::Index => 8,
@@ -104,7 +108,14 @@ impl ElemType {
     pub fn is_float(self) -> bool {
         matches!(
             self,
-            ElemType::F16 | ElemType::BF16 | ElemType::F32 | ElemType::F64 | ElemType::F8E4M3 | ElemType::F8E5M2 | ElemType::HiF8
+            ElemType::F16
+                | ElemType::BF16
+                | ElemType::F32
+                | ElemType::F64
+                | ElemType::F8E4M3
+                | ElemType::F8E5M2
+                | ElemType::HiF8
+                | ElemType::F8E8M0
         )
     }
 
@@ -138,6 +149,10 @@ pub enum Loc {
     Bias,
     /// Fixpipe scaling buffer.
     Scaling,
+    /// MX scales of the left operand (`TileType::ScaleLeft`, beside L0A; A5).
+    ScaleLeft,
+    /// MX scales of the right operand (`TileType::ScaleRight`, beside L0B; A5).
+    ScaleRight,
 }
 
 impl Loc {
@@ -150,6 +165,8 @@ impl Loc {
         (Loc::Acc, "acc"),
         (Loc::Bias, "bias"),
         (Loc::Scaling, "scaling"),
+        (Loc::ScaleLeft, "scale_left"),
+        (Loc::ScaleRight, "scale_right"),
     ];
     /// Parses `vec`, `mat`, ...
     pub fn parse(s: &str) -> Option<Loc> {
@@ -159,7 +176,21 @@ impl Loc {
     pub fn name(self) -> &'static str {
         Self::ALL.iter().find(|(l, _)| *l == self).map(|(_, n)| *n).unwrap_or("?")
     }
+    /// The layout pto-isa gives every tile at this location, on every target that has the
+    /// location: `TileLeftScale` is Zz and `TileRightScale` Nn, both with the 32-byte MX
+    /// fractal (`pto_tile.hpp`). The target-dependent fixed layouts (left, right, acc) are
+    /// the targets' business (`pto-lower`).
+    pub const fn fixed_layout(self) -> Option<(BLayout, SLayout, u32)> {
+        match self {
+            Loc::ScaleLeft => Some((BLayout::RowMajor, SLayout::RowMajor, MX_FRACTAL)),
+            Loc::ScaleRight => Some((BLayout::ColMajor, SLayout::ColMajor, MX_FRACTAL)),
+            _ => None,
+        }
+    }
 }
+
+/// The fractal size of MX scale tiles (`TileConfig::fractalMxSize`).
+pub const MX_FRACTAL: u32 = 32;
 
 /// Outer (block) layout of a tile.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -345,6 +376,11 @@ pub enum Type {
     TensorView(Shape, ElemType),
     /// `!pto.partition_tensor_view<d0x...xT>`.
     PartitionView(Shape, ElemType),
+    /// A GM tensor as the ISA pages spell it in PTO-AS, `!pto.memref<T, d0x...>` (the
+    /// `GlobalTensor` of docs/isa; `!pto.memref<T>` for a single element, e.g. a signal).
+    Memref(Shape, ElemType),
+    /// A `GlobalTensor` operand as TPREFETCH's page spells it, `!pto.global<T, d0x...>`.
+    Global(Shape, ElemType),
     /// `!pto.event`.
     Event,
     /// `vector<NxT>`.
@@ -365,6 +401,20 @@ impl Type {
     pub fn is_scalar(&self) -> bool {
         matches!(self, Type::Scalar(_))
     }
+    /// True for the types that name global memory: pointers, tensor and partition views and
+    /// the pages' `!pto.memref` / `!pto.global`.
+    pub fn is_gm(&self) -> bool {
+        matches!(self, Type::Ptr(_) | Type::TensorView(..) | Type::PartitionView(..) | Type::Memref(..) | Type::Global(..))
+    }
+    /// The element type of a tile, a scalar or a GM type.
+    pub fn elem(&self) -> Option<ElemType> {
+        match self {
+            Type::Tile(t) | Type::TileBuf(t) => Some(t.dtype),
+            Type::Scalar(e) | Type::Ptr(e) | Type::Vector(_, e) => Some(*e),
+            Type::TensorView(_, e) | Type::PartitionView(_, e) | Type::Memref(_, e) | Type::Global(_, e) => Some(*e),
+            Type::Event | Type::Opaque(_) => None,
+        }
+    }
     /// A short class name for diagnostics (`tile`, `tile_buf`, `scalar`...).
     pub fn class_name(&self) -> &'static str {
         match self {
@@ -374,10 +424,22 @@ impl Type {
             Type::Ptr(_) => "ptr",
             Type::TensorView(..) => "tensor_view",
             Type::PartitionView(..) => "partition_tensor_view",
+            Type::Memref(..) => "memref",
+            Type::Global(..) => "global",
             Type::Event => "event",
             Type::Vector(..) => "vector",
             Type::Opaque(_) => "opaque type",
         }
+    }
+}
+
+/// `T` or `T, d0x...xdn`: the inside of the pages' `!pto.memref<...>` / `!pto.global<...>`.
+fn write_gm(out: &mut String, shape: &Shape, elem: ElemType) {
+    out.push_str(elem.name());
+    if !shape.is_empty() {
+        let dims: Vec<String> = shape.iter().map(|d| d.map_or("?".to_string(), |n| n.to_string())).collect();
+        out.push_str(", ");
+        out.push_str(&dims.join("x"));
     }
 }
 
@@ -428,6 +490,16 @@ impl fmt::Display for Type {
             Type::PartitionView(shape, e) => {
                 s.push_str("!pto.partition_tensor_view<");
                 write_shape(&mut s, shape, *e);
+                s.push('>');
+            }
+            Type::Memref(shape, e) => {
+                s.push_str("!pto.memref<");
+                write_gm(&mut s, shape, *e);
+                s.push('>');
+            }
+            Type::Global(shape, e) => {
+                s.push_str("!pto.global<");
+                write_gm(&mut s, shape, *e);
                 s.push('>');
             }
             Type::Event => s.push_str("!pto.event"),

@@ -11,7 +11,7 @@
 use crate::attr::{Attr, EnumKind};
 use crate::diag::{DiagClass, Diagnostic, Diagnostics, Span};
 use crate::module::{Level, Module, OpId, ValueDef, ValueId};
-use crate::ops::{Form, Opcode, SlotKind, Syntax};
+use crate::ops::{Form, Opcode, Syntax, assign_slots};
 use crate::tile_rules::{check_level1_tile, check_tile};
 use crate::types::{Dim, Type};
 use std::collections::HashSet;
@@ -74,61 +74,6 @@ fn position(segment: &str, index: usize, slot: Option<&str>) -> String {
         Some(name) => format!("{segment}[{index}] ({name})"),
         None => format!("{segment}[{index}]"),
     }
-}
-
-fn slot_accepts(kind: SlotKind, ty: &Type) -> bool {
-    match kind {
-        SlotKind::Tile => matches!(ty, Type::Tile(_) | Type::TileBuf(_)) || is_memref(ty),
-        SlotKind::Scalar => matches!(ty, Type::Scalar(_)),
-        SlotKind::View => matches!(ty, Type::PartitionView(..) | Type::TensorView(..) | Type::Ptr(_)) || is_opaque_view(ty),
-        SlotKind::Event => matches!(ty, Type::Event),
-        SlotKind::Any => true,
-    }
-}
-
-fn is_memref(ty: &Type) -> bool {
-    matches!(ty, Type::Opaque(s) if s.starts_with("memref<"))
-}
-
-fn is_opaque_view(ty: &Type) -> bool {
-    matches!(ty, Type::Opaque(s) if s.starts_with("memref<") || s.starts_with("!pto.tile_view<"))
-}
-
-fn kind_name(kind: SlotKind) -> &'static str {
-    match kind {
-        SlotKind::Tile => "a tile (!pto.tile or !pto.tile_buf)",
-        SlotKind::Scalar => "a scalar",
-        SlotKind::View => "a GM view",
-        SlotKind::Event => "an event",
-        SlotKind::Any => "any value",
-    }
-}
-
-/// Assigns `n` given values to a slot list; `None` when the count cannot fit.
-fn assign_slots(slots: &[crate::ops::Slot], n: usize) -> Option<Vec<usize>> {
-    let required = slots.iter().filter(|s| !s.optional).count();
-    let variadic = slots.last().map(|s| s.variadic).unwrap_or(false);
-    let max = if variadic { usize::MAX } else { slots.len() };
-    if n < required || n > max {
-        return None;
-    }
-    // Fill optional slots left to right with the surplus; variadic takes the rest.
-    let mut surplus = n - required;
-    let mut out = Vec::with_capacity(n);
-    for (i, s) in slots.iter().enumerate() {
-        if s.variadic {
-            out.extend(std::iter::repeat_n(i, surplus));
-            surplus = 0;
-        } else if s.optional {
-            if surplus > 0 {
-                out.push(i);
-                surplus -= 1;
-            }
-        } else {
-            out.push(i);
-        }
-    }
-    Some(out)
 }
 
 fn arity_text(slots: &[crate::ops::Slot]) -> String {
@@ -236,19 +181,14 @@ impl Verifier<'_> {
         let outs: &[ValueId] = if is_ssa { &data.results } else { data.outs() };
         let out_segment = if is_ssa { "results" } else { "outs" };
 
-        // Pick the first form whose arity fits both segments; otherwise report against form 0.
-        let mut chosen: Option<(&Form, Vec<usize>, Vec<usize>)> = None;
-        for form in &parsed.forms {
-            if let (Some(a), Some(b)) = (assign_slots(&form.ins, ins.len()), assign_slots(&form.outs, outs.len()))
-                && (self.kinds_fit(form, ins, &a, outs, &b) || chosen.is_none())
-            {
-                let fits = self.kinds_fit(form, ins, &a, outs, &b);
-                chosen = Some((form, a, b));
-                if fits {
-                    break;
-                }
-            }
-        }
+        // Pick the first form whose arity and operand kinds fit; failing that, the first whose
+        // arity fits (its kind errors are reported below).
+        let types = |vs: &[ValueId]| -> Vec<&Type> { vs.iter().map(|&v| self.m.value_type(v)).collect() };
+        let (in_types, out_types) = (types(ins), types(outs));
+        let chosen: Option<(&Form, Vec<usize>, Vec<usize>)> =
+            parsed.forms.iter().find_map(|f| f.fit(&in_types, &out_types).map(|(a, b)| (f, a, b))).or_else(|| {
+                parsed.forms.iter().find_map(|f| Some((f, assign_slots(&f.ins, ins.len())?, assign_slots(&f.outs, outs.len())?)))
+            });
         let Some((form, in_slots, out_slots)) = chosen else {
             let expected: Vec<String> =
                 parsed.forms.iter().map(|f| format!("{} ins and {} {out_segment}", arity_text(&f.ins), arity_text(&f.outs))).collect();
@@ -269,13 +209,13 @@ impl Verifier<'_> {
                     by_slot.push((slot.name.as_str(), v));
                 }
                 let ty = self.m.value_type(v);
-                if !slot_accepts(slot.kind, ty) {
-                    let msg = format!("`{}` {} must be {}", spec.full_name(), position(segment, i, Some(&slot.name)), kind_name(slot.kind));
+                if !slot.kind.accepts(ty) {
+                    let msg = format!("`{}` {} must be {}", spec.full_name(), position(segment, i, Some(&slot.name)), slot.kind.describe());
                     let actual = format!("{} ({})", ty.class_name(), ty);
                     let d = self.err(DiagClass::StructTypeClass, span, msg);
                     d.op = Some(spec.full_name());
                     d.operand = Some(position(segment, i, Some(&slot.name)));
-                    d.expected = Some(kind_name(slot.kind).to_string());
+                    d.expected = Some(slot.kind.describe().to_string());
                     d.actual = Some(actual);
                 }
             }
@@ -307,11 +247,6 @@ impl Verifier<'_> {
                 }
             }
         }
-    }
-
-    fn kinds_fit(&self, form: &Form, ins: &[ValueId], a: &[usize], outs: &[ValueId], b: &[usize]) -> bool {
-        ins.iter().zip(a).all(|(&v, &s)| slot_accepts(form.ins[s].kind, self.m.value_type(v)))
-            && outs.iter().zip(b).all(|(&v, &s)| slot_accepts(form.outs[s].kind, self.m.value_type(v)))
     }
 
     /// `scf.for` bodies yield one value per iter_arg; `scf.if` with results needs both branches

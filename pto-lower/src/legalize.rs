@@ -2,8 +2,9 @@
 //! against the target's legality table.
 //!
 //! The rewrite ([`fix_layouts`]): a tile at a location whose layout the target fixes
-//! ([`Target::fixed_layouts`]: pto-isa's `TileLeft`/`TileRight`/`TileAcc`, A2A3 `left` Zz and
-//! A5 `left` Nz, `right` Zn, `acc` Nz) gets that layout whatever its text says, with a
+//! ([`Target::fixed_layout`]: pto-isa's `TileLeft`/`TileRight`/`TileAcc`, A2A3 `left` Zz and
+//! A5 `left` Nz, `right` Zn, `acc` Nz; on every target the MX scale tiles, `scale_left` Zz and
+//! `scale_right` Nn with 32-byte fractals) gets that layout whatever its text says, with a
 //! `LEGAL_LAYOUT_REWRITTEN` note at each rewritten tile. PTOAS's parser does the same for `left`
 //! tiles, and the C++ it emits uses the legal layout; the simulator moves data by logical
 //! position, so a program's results do not depend on the layout it wrote.
@@ -26,13 +27,14 @@
 //! with a `memref` operand are the lowered form and are skipped, like PTOAS does. The pass
 //! never modifies the module.
 
-use crate::binding::{Bound, bind, is_memref};
+use crate::binding::{Bound, bind};
 use crate::legality::{self, CheckKind, Effective, Extent, ShapeReq, Table, Variant};
 use crate::pipeline::Changed;
 use crate::target::Target;
 use pto_ir::attr::{Attr, EnumKind};
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpId, ValueId};
+use pto_ir::ops::is_mlir_memref as is_memref;
 use pto_ir::ops::{Family, Opcode, SlotKind, TmpRule};
 use pto_ir::types::{BLayout, Dim, ElemType, SLayout, TileDesc, Type};
 
@@ -65,8 +67,9 @@ fn layout_name(b: BLayout, s: SLayout) -> String {
 
 /// The layout `target` gives a tile described by `d`, when it differs from the written one.
 fn fixed_for(target: &Target, d: &TileDesc) -> Option<TileDesc> {
-    let (b, s) = target.fixed_layout(d.loc)?;
-    (d.blayout != b || d.slayout != s).then(|| TileDesc { blayout: b, slayout: s, ..d.clone() })
+    let f = target.fixed_layout(d.loc)?;
+    let fixed = TileDesc { blayout: f.blayout, slayout: f.slayout, fractal: f.fractal.unwrap_or(d.fractal), ..*d };
+    (fixed != *d).then_some(fixed)
 }
 
 /// Gives every tile at a location whose layout `target` fixes that layout (see the module
@@ -298,19 +301,11 @@ pub fn tuple_text(t: &TileDesc) -> String {
     s
 }
 
-fn dtype_of(ty: &Type) -> Option<ElemType> {
-    match ty {
-        Type::Tile(t) | Type::TileBuf(t) => Some(t.dtype),
-        Type::PartitionView(_, e) | Type::TensorView(_, e) | Type::Ptr(e) | Type::Scalar(e) | Type::Vector(_, e) => Some(*e),
-        _ => None,
-    }
-}
-
 /// Evaluates one check; `Some((slot to blame, actual text))` when it fails.
 fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind) -> Option<(&'static str, String)> {
     let ty = |slot: &str| first(bound, slot).map(|v| m.value_type(v));
     let tile = |slot: &str| ty(slot).and_then(Type::tile);
-    let dtype = |slot: &str| ty(slot).and_then(dtype_of);
+    let dtype = |slot: &str| ty(slot).and_then(Type::elem);
     match *kind {
         CheckKind::Eq { a, b } | CheckKind::Le { a, b } => {
             let x = extent(tile(a.0)?, a.1)?;

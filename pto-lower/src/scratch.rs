@@ -16,12 +16,13 @@
 //! Dynamic valid shapes are sized by their static capacity (the largest they can be at run
 //! time), so an inserted tile is always large enough.
 
-use crate::binding::{Bound, bind, is_memref};
+use crate::binding::{Bound, bind};
 use crate::pipeline::Changed;
 use crate::target::{Target, TargetId};
 use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpData, OpId, Payload, ValueId};
+use pto_ir::ops::is_mlir_memref as is_memref;
 use pto_ir::ops::{Opcode, TmpRule};
 use pto_ir::types::{Dim, ElemType, TileDesc, Type};
 use std::collections::{HashMap, HashSet};

@@ -723,12 +723,25 @@ impl<'m> Sim<'m> {
         }
     }
 
-    /// `tload` (GM view -> tile) and `tstore` (tile -> GM view) over the tile's valid region.
+    /// `tload` (GM view -> tile) and `tstore` (tile -> GM view) over the tile's valid region,
+    /// from / to element `[r, c]` of the view when the op gives offsets (`%v[%r, %c]`).
     fn exec_move(&mut self, op: OpId, load: bool) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
-        let (view_v, tile_v) = if load { (data.operands[0], data.outs()[0]) } else { (data.outs()[0], data.operands[0]) };
+        let (view_side, tile_side) = if load { (data.ins(), data.outs()) } else { (data.outs(), data.ins()) };
+        let (Some((&view_v, offsets)), Some(&tile_v)) = (view_side.split_first(), tile_side.first()) else {
+            return Err(trap(m, op, "expected a GM view and a tile operand"));
+        };
         let Val::View(view) = self.vals[view_v.index()] else { return Err(trap(m, op, "expected a GM view operand")) };
+        let (r0, c0) = match offsets {
+            [] => (0, 0),
+            [r, c] => (self.int(op, *r)?, self.int(op, *c)?),
+            _ => return Err(trap(m, op, "only two-dimensional offsets `[row, col]` are simulated")),
+        };
+        if r0 < 0 || c0 < 0 {
+            return Err(trap(m, op, format!("negative offset [{r0}, {c0}]")));
+        }
+        let (r0, c0) = (r0 as usize, c0 as usize);
         let tile = self.tile(op, tile_v)?;
         let size = tile.elem_size();
         let gm = &mut self.gm[view.arg];
@@ -737,13 +750,17 @@ impl<'m> Sim<'m> {
             return Err(trap(m, op, format!("GM elements are {} bytes, tile elements {size}", gm.elem_size)));
         }
         let (vr, vc) = view.extent();
-        if tile.vrows as i64 > vr || tile.vcols as i64 > vc {
-            return Err(trap(m, op, format!("the tile's valid region {}x{} exceeds the view {vr}x{vc}", tile.vrows, tile.vcols)));
+        if (r0 + tile.vrows) as i64 > vr || (c0 + tile.vcols) as i64 > vc {
+            return Err(trap(
+                m,
+                op,
+                format!("the tile's valid region {}x{} at [{r0}, {c0}] exceeds the view {vr}x{vc}", tile.vrows, tile.vcols),
+            ));
         }
         let storage = self.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize).map_err(|f| trap(m, op, f.0))?;
         for r in 0..tile.vrows {
             for c in 0..tile.vcols {
-                let g = gm.element(view.index(r, c)).map_err(|f| trap(m, op, f.0))?;
+                let g = gm.element(view.index(r0 + r, c0 + c)).map_err(|f| trap(m, op, f.0))?;
                 let t = tile.offset(r, c) * size;
                 if load {
                     storage[t..t + size].copy_from_slice(g);

@@ -53,7 +53,11 @@ pub fn markdown() -> String {
             };
             let page = if s.page.is_empty() { "—".to_string() } else { format!("`docs/isa/{}.md`", s.page) };
             let pattern = if s.sig.is_empty() { format!("({:?} format)", s.syntax) } else { format!("`{}`", s.sig.replace('|', "\\|")) };
-            let attrs = if s.attrs.is_empty() { "—".to_string() } else { format!("`{}`", s.attrs) };
+            let mut attrs = if s.attrs.is_empty() { "—".to_string() } else { format!("`{}`", s.attrs) };
+            if !s.modes.is_empty() {
+                let suffixes: Vec<String> = s.modes.iter().map(|m| format!("`.{}`", m.suffix)).collect();
+                let _ = write!(attrs, "; mnemonic suffixes {} set them", suffixes.join(" "));
+            }
             let _ = writeln!(
                 out,
                 "| {name} | {page} | {pattern} | {attrs} | {} / {} | {:?} | {} |",
@@ -95,6 +99,7 @@ pub fn run(opts: &OpsOptions) -> Outcome {
                     "pattern": s.sig,
                     "forms": s.opcode.parsed().forms,
                     "attributes": s.opcode.parsed().attrs,
+                    "modes": s.modes,
                     "constraints": s.opcode.parsed().same,
                     "tmp": {"a2a3": tmp_text(s.tmp.a2a3), "a5": tmp_text(s.tmp.a5)},
                     "pipe": format!("{:?}", s.pipe),

@@ -10,8 +10,9 @@
 //! kind  := tile | scalar | view | event | any
 //! ```
 //!
-//! `tile` accepts `!pto.tile` (Level 1) or `!pto.tile_buf` (Level 2/3); `view` accepts
-//! partition views, tensor views, `!pto.tile_view` and memrefs. A slot named `tmp` is the scratch
+//! `tile` accepts `!pto.tile` (Level 1) or `!pto.tile_buf` (Level 2/3); `view` accepts the GM
+//! types: partition views, tensor views, pointers, `!pto.tile_view`, the pages' `!pto.memref` and
+//! `!pto.global`, and MLIR memrefs ([`SlotKind::accepts`]). A slot named `tmp` is the scratch
 //! tile; structurally it is always optional (the `insert-scratch` pass adds it), and the per-target
 //! rule in [`OpSpec::tmp`] says whether a target requires, ignores or forbids it.
 //!
@@ -21,6 +22,7 @@
 //! Constraint patterns (`OpSpec::same`): `dtype(a,b,c)` and `valid(a,b,c)` — the named slots,
 //! where present, must share their element type / valid shape.
 
+use crate::types::Type;
 use serde::Serialize;
 
 /// Which dialect an op belongs to (its name prefix).
@@ -239,6 +241,8 @@ pub struct OpSpec {
     pub dialect: Dialect,
     /// Other accepted mnemonics (without prefix).
     pub aliases: &'static [&'static str],
+    /// Mnemonic suffixes that select attribute values (`mgather.row.clamp`).
+    pub modes: &'static [ModeSuffix],
     /// Family.
     pub family: Family,
     /// Text format.
@@ -266,6 +270,7 @@ impl OpSpec {
         name: "",
         dialect: Dialect::Pto,
         aliases: &[],
+        modes: &[],
         family: Family::Builtin,
         syntax: Syntax::Tile,
         sig: "",
@@ -283,6 +288,19 @@ impl OpSpec {
     }
 }
 
+/// A mnemonic suffix standing for an attribute value: with `.row` meaning `coalesce = row`,
+/// `mgather.row.clamp` is `mgather` with `coalesce = row` and `gatherOob = clamp` (the ISA
+/// pages' spelling of the C++ template parameters). `attr` is one of the op's enum attributes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ModeSuffix {
+    /// The suffix without its dot (`row`, `atomic_add`).
+    pub suffix: &'static str,
+    /// The attribute it sets.
+    pub attr: &'static str,
+    /// The enum value it sets (a value of the attribute's kind).
+    pub value: &'static str,
+}
+
 /// Operand slot kinds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -297,6 +315,36 @@ pub enum SlotKind {
     Event,
     /// Anything.
     Any,
+}
+
+impl SlotKind {
+    /// True when a value of type `ty` may fill a slot of this kind. The lowered form's
+    /// `memref<...>` passes for tiles and views alike (PTOAS's lowered ops take memrefs).
+    pub fn accepts(self, ty: &Type) -> bool {
+        match self {
+            SlotKind::Tile => matches!(ty, Type::Tile(_) | Type::TileBuf(_)) || is_mlir_memref(ty),
+            SlotKind::Scalar => matches!(ty, Type::Scalar(_)),
+            SlotKind::View => ty.is_gm() || is_mlir_memref(ty) || matches!(ty, Type::Opaque(s) if s.starts_with("!pto.tile_view<")),
+            SlotKind::Event => matches!(ty, Type::Event),
+            SlotKind::Any => true,
+        }
+    }
+
+    /// How diagnostics name the kind (`a tile (!pto.tile or !pto.tile_buf)`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            SlotKind::Tile => "a tile (!pto.tile or !pto.tile_buf)",
+            SlotKind::Scalar => "a scalar",
+            SlotKind::View => "a GM view",
+            SlotKind::Event => "an event",
+            SlotKind::Any => "any value",
+        }
+    }
+}
+
+/// True for MLIR's `memref<...>` (the lowered form, not checked).
+pub fn is_mlir_memref(ty: &Type) -> bool {
+    matches!(ty, Type::Opaque(s) if s.starts_with("memref<"))
 }
 
 /// One operand slot.
@@ -319,6 +367,45 @@ pub struct Form {
     pub ins: Vec<Slot>,
     /// Output slots (DPS `outs`, SSA results).
     pub outs: Vec<Slot>,
+}
+
+/// Assigns `n` values to a slot list: required slots in order, the surplus filling optional
+/// slots left to right, a variadic last slot taking the rest. Returns each value's slot index,
+/// or `None` when `n` values cannot fill the list.
+pub fn assign_slots(slots: &[Slot], n: usize) -> Option<Vec<usize>> {
+    let required = slots.iter().filter(|s| !s.optional).count();
+    let variadic = slots.last().is_some_and(|s| s.variadic);
+    if n < required || (!variadic && n > slots.len()) {
+        return None;
+    }
+    let mut surplus = n - required;
+    let mut out = Vec::with_capacity(n);
+    for (i, s) in slots.iter().enumerate() {
+        if s.variadic {
+            out.extend(std::iter::repeat_n(i, surplus));
+            surplus = 0;
+        } else if s.optional {
+            if surplus > 0 {
+                out.push(i);
+                surplus -= 1;
+            }
+        } else {
+            out.push(i);
+        }
+    }
+    Some(out)
+}
+
+impl Form {
+    /// The slot assignment of `ins` and `outs` when both counts fit this form and every value's
+    /// type suits its slot's kind (the verifier, the passes and the reader choose forms so).
+    pub fn fit(&self, ins: &[&Type], outs: &[&Type]) -> Option<(Vec<usize>, Vec<usize>)> {
+        let a = assign_slots(&self.ins, ins.len())?;
+        let b = assign_slots(&self.outs, outs.len())?;
+        let kinds_ok = ins.iter().zip(&a).all(|(t, &s)| self.ins[s].kind.accepts(t))
+            && outs.iter().zip(&b).all(|(t, &s)| self.outs[s].kind.accepts(t));
+        kinds_ok.then_some((a, b))
+    }
 }
 
 /// Attribute slot.

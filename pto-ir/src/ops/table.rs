@@ -45,6 +45,34 @@ const S_DT_BIN: &str = "dtype(src0,src1,dst)";
 const S_DT_UN: &str = "dtype(src,dst)";
 
 const CMP: &str = "cmpMode:cmp!";
+
+/// `mode(suffix, attr, value)`.
+const fn mode(suffix: &'static str, attr: &'static str, value: &'static str) -> ModeSuffix {
+    ModeSuffix { suffix, attr, value }
+}
+/// MGATHER's `Coalesce` and `GatherOOB` suffixes (`mgather.row.clamp`, `mgather.elem.zero`).
+const MGATHER_MODES: &[ModeSuffix] = &[
+    mode("row", "coalesce", "row"),
+    mode("elem", "coalesce", "elem"),
+    mode("undefined", "gatherOob", "undefined"),
+    mode("clamp", "gatherOob", "clamp"),
+    mode("wrap", "gatherOob", "wrap"),
+    mode("zero", "gatherOob", "zero"),
+];
+/// MSCATTER's `Coalesce`, `ScatterOOB` and `ScatterAtomicOp` suffixes
+/// (`mscatter.row.clamp.atomic_add`, `mscatter.elem.skip`).
+const MSCATTER_MODES: &[ModeSuffix] = &[
+    mode("row", "coalesce", "row"),
+    mode("elem", "coalesce", "elem"),
+    mode("undefined", "scatterOob", "undefined"),
+    mode("skip", "scatterOob", "skip"),
+    mode("clamp", "scatterOob", "clamp"),
+    mode("wrap", "scatterOob", "wrap"),
+    mode("atomic_none", "scatterAtomicOp", "none"),
+    mode("atomic_add", "scatterAtomicOp", "add"),
+    mode("atomic_max", "scatterAtomicOp", "max"),
+    mode("atomic_min", "scatterAtomicOp", "min"),
+];
 const CVT: &str = "rmode:round_mode?, sat_mode:saturation_mode?";
 
 op_table! {
@@ -72,8 +100,8 @@ op_table! {
     TAddc "taddc" Ternary TERN { same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TADDC", doc: "dst = src0 + src1 + src2" }
     TSubc "tsubc" Ternary TERN { same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TSUBC", doc: "dst = src0 - src1 + src2" }
     TMulAddDst "tmuladddst" Ternary BIN { same: S_BIN, page: "TMULADDDST", doc: "dst = src0 * src1 + dst" }
-    TFusedMulAdd "tfusedmuladd" Ternary TERN { same: "dtype(src0,src1,src2,dst)", page: "TFUSEDMULADD", doc: "dst = src0 * src1 + src2" }
-    TFusedMulAddRelu "tfusedmuladdrelu" Ternary TERN { same: "dtype(src0,src1,src2,dst)", page: "TFUSEDMULADDRELU", doc: "dst = relu(src0 * src1 + src2)" }
+    TFusedMulAdd "tfusedmuladd" Ternary BIN { same: S_DT_BIN, page: "TFUSEDMULADD", doc: "dst = src0 * dst + src1 (reads the old dst)" }
+    TFusedMulAddRelu "tfusedmuladdrelu" Ternary BIN { same: S_DT_BIN, page: "TFUSEDMULADDRELU", doc: "dst = relu(src0 * dst + src1) (reads the old dst)" }
     TSubRelu "tsubrelu" Ternary BIN { same: S_BIN, page: "TSUBRELU", doc: "dst = relu(src0 - src1)" }
     TAddReluConv "taddreluconv" Ternary BIN { page: "TADDReluConv", doc: "dst = convert(relu(src0 + src1))" }
     TAddDeqRelu "tadddeqrelu" Ternary "src0:tile, src1:tile, scale:scalar, tmp:tile? -> dst:tile" { tmp: TMP_OPT, page: "TAddDeqRelu", doc: "dst = relu(dequant(src0 + src1, scale))" }
@@ -164,8 +192,8 @@ op_table! {
     TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { attrs: "maskPattern:mask_pattern?, cmpMode:cmp?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
     TGatherB "tgatherb" GatherScatter "src:tile, offsets:tile -> dst:tile" { page: "TGATHERB", doc: "block gather: one u32 byte offset per 32-byte dst block" }
     TScatter "tscatter" GatherScatter "src:tile, indices:tile -> dst:tile" { page: "TSCATTER", doc: "dst_flat[idx[i,j]] = src[i,j]" }
-    MGather "mgather" GatherScatter "mem:view, indices:tile -> dst:tile" { pipe: Pipe::Mte2, page: "MGATHER", doc: "gather from a GM table into a tile" }
-    MScatter "mscatter" GatherScatter "src:tile, indices:tile -> mem:view" { pipe: Pipe::Mte3, page: "MSCATTER", doc: "scatter a tile into a GM table" }
+    MGather "mgather" GatherScatter "mem:view, indices:tile -> dst:tile" { attrs: "coalesce:coalesce?, gatherOob:gather_oob?", modes: MGATHER_MODES, pipe: Pipe::Mte2, page: "MGATHER", doc: "gather from a GM table into a tile (coalesce row: dst[r,:] = mem[idx[r],:]; elem: dst[r,c] = mem_flat[idx[r,c]])" }
+    MScatter "mscatter" GatherScatter "src:tile, indices:tile -> mem:view" { attrs: "coalesce:coalesce?, scatterAtomicOp:scatter_atomic_op?, scatterOob:scatter_oob?", modes: MSCATTER_MODES, pipe: Pipe::Mte3, page: "MSCATTER", doc: "scatter a tile into a GM table (row or elem coalesce, optionally atomic)" }
 
     // ---- Sort (2) ----
     TSort32 "tsort32" Sort "src:tile, idx:tile, tmp:tile? -> dst:tile" { tmp: TMP_OPT, page: "TSORT32", doc: "sort each 32-element block descending with its u32 index" }
@@ -195,14 +223,14 @@ op_table! {
     TGetScaleAddr "tget_scale_addr" AssignConfig LOOSE { page: "TGET_SCALE_ADDR", pipe: Pipe::None, doc: "address of an MX scale tile" }
 
     // ---- Memory GM <-> tile (5) ----
-    TLoad "tload" Memory "src:view -> dst:tile" { attrs: "pad_mode:any?, pad_value:any?, layout:layout?", pipe: Pipe::Mte2, page: "TLOAD", doc: "load a GM partition view into a tile" }
-    TStore "tstore" Memory "src:tile -> dst:view" { attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, phase:st_phase?", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM partition view" }
-    TStoreFp "tstore_fp" Memory "src:tile, fp:tile -> dst:view" { pipe: Pipe::Fix, page: "TSTORE_FP", doc: "store an Acc tile through the fixpipe with a quant tile" }
+    TLoad "tload" Memory "src:view, offsets:scalar* -> dst:tile" { attrs: "pad_mode:any?, pad_value:any?, layout:layout?", pipe: Pipe::Mte2, page: "TLOAD", doc: "load a GM view into a tile (from element offset [r, c] when given: PTO-AS `%v[%r, %c]`)" }
+    TStore "tstore" Memory "src:tile -> dst:view, offsets:scalar*" { attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, phase:st_phase?", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM view (at element offset [r, c] when given)" }
+    TStoreFp "tstore_fp" Memory "src:tile, fp:tile -> dst:view, offsets:scalar*" { aliases: &["tstore.fp"], pipe: Pipe::Fix, page: "TSTORE_FP", doc: "store an Acc tile through the fixpipe with a quant tile" }
     TPrefetch "tprefetch" Memory "src:view -> dst:any*" { pipe: Pipe::Mte2, page: "TPREFETCH", doc: "prefetch GM data" }
     TPrefetchAsync "tprefetch_async" Memory LOOSE { pipe: Pipe::Mte2, page: "TPREFETCH_ASYNC", doc: "asynchronous prefetch" }
 
     // ---- Move / layout (16) ----
-    TMov "tmov" Move UN_TMP { aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
+    TMov "tmov" Move UN_TMP { aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v", "tmov.s2d"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
     TMovFp "tmov.fp" Move "src:tile, fp:tile -> dst:tile" { aliases: &["tmov_fp"], pipe: Pipe::Fix, page: "TMOV_FP", doc: "move an Acc tile through the fixpipe with a quant tile" }
     TExtract "textract" Move "src:tile, row:scalar, col:scalar -> dst:tile" { page: "TEXTRACT", pipe: Pipe::Mte1, doc: "dst = src[row.., col..]" }
     TExtractFp "textract_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TEXTRACT_FP", doc: "extract through the fixpipe" }
@@ -215,14 +243,14 @@ op_table! {
     TFillPadInplace "tfillpad_inplace" Move UN { page: "TFILLPAD_INPLACE", doc: "fill padding in place" }
     TFillPadExpand "tfillpad_expand" Move UN { page: "TFILLPAD_EXPAND", doc: "fill padding into a larger tile" }
     TConcat "tconcat" Move BIN { same: S_DT_BIN, page: "TCONCAT", doc: "concatenate two tiles along columns" }
-    TInterleave "tinterleave" Move BIN { page: "TINTERLEAVE", doc: "interleave two tiles" }
-    TDeinterleave "tdeinterleave" Move "src:tile -> dst0:tile, dst1:tile" { page: "TDEINTERLEAVE", doc: "split even/odd elements" }
+    TInterleave "tinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile" { page: "TINTERLEAVE", doc: "interleave two tiles: the first half of the stream into dst0, the second into dst1" }
+    TDeinterleave "tdeinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile | src:tile -> dst0:tile, dst1:tile" { page: "TDEINTERLEAVE", doc: "split a stream (two halves, or one tile) into its even (dst0) and odd (dst1) elements" }
     TSubview "tsubview" Move LOOSE { page: "TSUBVIEW", pipe: Pipe::None, doc: "a tile viewing part of another tile" }
 
     // ---- Generation / misc (5) ----
     TCi "tci" Generate "start:scalar -> dst:tile" { attrs: "descending:bool?", page: "TCI", doc: "dst[k] = start + k (or start - k)" }
     TTri "ttri" Generate "args:any* -> dst:tile" { page: "TTRI", doc: "triangular mask tile" }
-    TRandom "trandom" Generate "args:any* -> dst:tile" { page: "TRANDOM", doc: "random numbers from (key, counter)" }
+    TRandom "trandom" Generate "key:tile, counter:tile -> dst:tile | key0:scalar, key1:scalar, counter0:scalar, counter1:scalar, counter2:scalar, counter3:scalar -> dst:tile" { attrs: "rounds:int?", page: "TRANDOM", doc: "random numbers from a key (2 words) and a counter (4 words): the page's tiles or PTOAS's six integers" }
     THistogram "thistogram" Generate "src:tile, args:any* -> dst:tile" { page: "THISTOGRAM", doc: "histogram of src" }
     TPrint "tprint" Generate "src:any -> " { page: "TPRINT", pipe: Pipe::S, doc: "print a tile or view (debug)" }
 

@@ -398,8 +398,12 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::MGather, O::MScatter]),
-        supported: false,
-        source: "PTOAS notes §4: mgather/mscatter are A5-only",
+        operands: &[
+            operand(&["src", "dst"], &[var(&[Loc::Vec], Some(VEC9), &[ND, NZ_512], &[])]),
+            operand(&["indices"], &[vec_nd(I32_U32)]),
+        ],
+        checks: &MGATHER_TABLE_CHECKS,
+        source: "pto-isa a2a3/MGather.hpp, MScatter.hpp (MGatherCheck / MScatterCheck: Vec tiles of 8/16/32-bit integers, f16, bf16, f32, ND or (NZ tables) NZ with 512-byte fractals; ND i32/u32 indices; PTOAS calls them A5-only)",
         ..Row::DEFAULT
     },
     // ---------------- Sort ----------------
@@ -550,15 +554,15 @@ static ROWS: &[Row] = &[
                     pairs: &[
                         (Loc::Mat, &[Loc::Left, Loc::Right, Loc::Bias, Loc::Scaling]),
                         (Loc::Vec, &[Loc::Vec]),
-                        (Loc::Acc, &[Loc::Mat, Loc::Vec]),
+                        (Loc::Acc, &[Loc::Mat]),
                     ],
                 },
-                "A2A3 tmov location pairs",
+                "A2A3 tmov location pairs (a2a3/TMov.hpp has no acc -> vec path)",
             ),
             eq("src", Rows, "dst", Rows, "A2A3 tmov keeps the static shape"),
             eq("src", Cols, "dst", Cols, "A2A3 tmov keeps the static shape"),
         ],
-        source: "PTOAS verifier (tmov pairs; acc->mat dst fractal 512); pto-isa notes §2.4 (A2A3 left Zz, right Zn)",
+        source: "PTOAS verifier (tmov pairs; acc->mat dst fractal 512); pto-isa a2a3/TMov.hpp (TMOV_TILE_IMPL: no acc -> vec, which PTOAS accepts); pto-isa notes §2.4 (A2A3 left Zz, right Zn)",
         ..Row::DEFAULT
     },
     Row {
@@ -637,6 +641,12 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row { applies: Applies::Ops(&[O::TPack]), supported: false, source: "PTOAS notes §4: tpack is A5-only", ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TInterleave, O::TDeinterleave]),
+        supported: false,
+        source: "pto-isa has no A2A3 TInterleave / TDeInterleave (include/pto/npu/a2a3); the pages list A5 checks only",
+        ..Row::DEFAULT
+    },
     // ---------------- Generation ----------------
     Row {
         applies: Applies::Family(Family::Generate),
@@ -681,6 +691,13 @@ pub(super) const PARTIAL_CHECKS: [super::Check; 4] = [
     le("src0", ValidCols, "dst", ValidCols, "partial ops read src valid regions inside the dst valid region"),
     le("src1", ValidRows, "dst", ValidRows, "partial ops read src valid regions inside the dst valid region"),
     le("src1", ValidCols, "dst", ValidCols, "partial ops read src valid regions inside the dst valid region"),
+];
+
+/// Shared with A5: the GM table of MGATHER / MSCATTER holds the tile's element type
+/// (`GlobalTable::DType == __gm__ T`).
+pub(super) const MGATHER_TABLE_CHECKS: [super::Check; 2] = [
+    same_dtype("mem", "dst", "the GM table holds the destination's element type"),
+    same_dtype("src", "mem", "the GM table holds the source's element type"),
 ];
 
 /// Shared with A5: index element size (2 bytes for 1-byte data, else the data size).

@@ -1,6 +1,6 @@
 //! The A5 legality table.
 
-use super::a2a3::{PARTIAL_CHECKS, SCATTER_CHECKS, SORT_OPERANDS};
+use super::a2a3::{MGATHER_TABLE_CHECKS, PARTIAL_CHECKS, SCATTER_CHECKS, SORT_OPERANDS};
 use super::common::*;
 use super::{Applies, CheckKind, Extent, Row, ShapeReq, Table};
 use pto_ir::ops::{Family, Opcode as O};
@@ -425,7 +425,8 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::MGather, O::MScatter]),
         operands: &[operand(&["src", "dst"], &[vec_any(MGATHER)]), operand(&["indices"], &[vec_any(&[I32])])],
-        source: "PTOAS verifier (mgather/mscatter: A5 only, i32 indices, fp8 payloads allowed)",
+        checks: &MGATHER_TABLE_CHECKS,
+        source: "PTOAS verifier (mgather/mscatter: A5 only, i32 indices, fp8 payloads allowed); pto-isa a5/MGather.hpp (table element type = tile element type)",
         ..Row::DEFAULT
     },
     // ---------------- Sort ----------------
@@ -497,8 +498,10 @@ static ROWS: &[Row] = &[
             operand(&["b"], &[var(&[Loc::Right], Some(FP8), &[ZN], MKN_B)]),
             operand(&["c", "c_in"], &[var(&[Loc::Acc], Some(&[F32]), &[NZ], &[])]),
             operand(&["bias"], &[var(&[Loc::Bias], Some(&[F32]), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])]),
+            operand(&["a_scale"], &[var(&[Loc::ScaleLeft], Some(E8M0), &[ZZ_MX], &[]), var(&[Loc::Scaling], None, &[], &[])]),
+            operand(&["b_scale"], &[var(&[Loc::ScaleRight], Some(E8M0), &[NN_MX], &[]), var(&[Loc::Scaling], None, &[], &[])]),
         ],
-        source: "PTOAS verifier (A5 mx: fp8 operands, f32 result, scale tiles in the scaling buffer)",
+        source: "PTOAS verifier (A5 mx: fp8 operands, f32 result, scale tiles in the scaling buffer); pto-isa TMATMUL_MX/TGEMV_MX pages and a5/TMatmul.hpp (e8m0 scales in TileLeftScale / TileRightScale: Zz / Nn, fractal 32)",
         ..Row::DEFAULT
     },
     Row {

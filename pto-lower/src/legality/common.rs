@@ -52,6 +52,8 @@ pub const LOAD_STORE: &[ElemType] = &[I8, U8, I16, U16, I32, U32, I64, U64, F16,
 pub const LOAD_STORE_A5: &[ElemType] = &[I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32, F8E4M3, F8E5M2, HiF8];
 /// The 8-bit float types (A5 only).
 pub const FP8: &[ElemType] = &[F8E4M3, F8E5M2, HiF8];
+/// The MX scale type `float8_e8m0_t`.
+pub const E8M0: &[ElemType] = &[F8E8M0];
 
 // ---- Layouts ----
 
@@ -75,6 +77,11 @@ pub const NZ_512: LayoutPat = lay("NZ (col_major/row_major), fractal 512", Some(
 pub const ZN: LayoutPat = lay("ZN (row_major/col_major)", Some(BLayout::RowMajor), Some(SLayout::ColMajor), None);
 /// Row-major outer, row-major boxes (A2A3 `TileLeft`).
 pub const ZZ: LayoutPat = lay("ZZ (row_major/row_major)", Some(BLayout::RowMajor), Some(SLayout::RowMajor), None);
+
+/// `TileLeftScale`: row-major outer, row-major boxes, 32-byte (MX) fractals.
+pub const ZZ_MX: LayoutPat = lay("ZZ (row_major/row_major), fractal 32", Some(BLayout::RowMajor), Some(SLayout::RowMajor), Some(32));
+/// `TileRightScale`: column-major outer, column-major boxes, 32-byte (MX) fractals.
+pub const NN_MX: LayoutPat = lay("NN (col_major/col_major), fractal 32", Some(BLayout::ColMajor), Some(SLayout::ColMajor), Some(32));
 
 // ---- Constructors ----
 
