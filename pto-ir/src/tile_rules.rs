@@ -102,7 +102,7 @@ pub fn check_level1_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
             BLayout::RowMajor => BLayout::ColMajor,
             BLayout::ColMajor => BLayout::RowMajor,
         },
-        ..t.clone()
+        ..*t
     };
     let flipped_ok = check_tile(&flipped).iter().all(|v| !is_alignment(v));
     if flipped_ok { found.into_iter().filter(|v| !is_alignment(v)).collect() } else { found }
