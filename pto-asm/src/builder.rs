@@ -503,6 +503,7 @@ impl<'i, 't> Builder<'i, 't> {
             Syntax::FuncFunc => self.fmt_func(cursor),
             Syntax::FuncCall => self.fmt_call(cursor, results.len()),
             Syntax::Module => self.fmt_module(cursor),
+            Syntax::Paren => self.fmt_paren(opcode, cursor),
             Syntax::Generic => self.fmt_generic(opcode, cursor, results.len()),
         };
         let parts = match built {
@@ -812,6 +813,24 @@ impl<'i, 't> Builder<'i, 't> {
             self.check_use_type(v, t, span);
         }
         Ok((values.iter().map(|x| x.0).collect(), vec![1; values.len()]))
+    }
+
+    /// The PTOAS parenthesised format: `pto.op(%a, %b : A, B) {attrs} [-> R | -> (R0, R1)]`.
+    /// Every operand is an `in`; the results are the op's outs.
+    fn fmt_paren(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        let group = c.expect_group('(')?;
+        let Syn::Group(_, inner) = &group.syn else { unreachable!("expect_group returns a group") };
+        let (vals, _) = self.typed_operands(inner, &mut parts.data.attrs, group)?;
+        parts.data.num_ins = vals.len() as u32;
+        parts.data.operands = vals;
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        if c.eat_punct("->") {
+            parts.result_types = self.type_list(&c.nodes[c.pos..])?;
+            c.pos = c.nodes.len();
+        }
+        c.expect_end()?;
+        Ok(parts)
     }
 
     // ------------------------------------------------------------------ PTOAS infrastructure

@@ -286,6 +286,9 @@ pub(crate) fn parse_type(text: &str) -> Result<Type, TypeError> {
         "!pto.partition_tensor_view" => shaped(Type::PartitionView),
         "vector" => shaped(Type::Vector),
         "!pto.event" if body.is_empty() => Ok(Type::Event),
+        "!pto.pipe" if body.is_empty() => Ok(Type::Pipe),
+        "!pto.async_session" if body.is_empty() => Ok(Type::AsyncSession),
+        "!pto.async_event" if body.is_empty() => Ok(Type::AsyncEvent),
         _ if head.starts_with('!') || head == "memref" || head == "tensor" => {
             // Kept verbatim, with whitespace normalised so equal types compare equal.
             Ok(Type::Opaque(normalize_ws(text_trim)))
