@@ -250,7 +250,9 @@ impl<'i, 't> Builder<'i, 't> {
                 let class = if e.duplicate { DiagClass::ParseDuplicateKey } else { DiagClass::ParseBadType };
                 let at = start + e.offset.min(text.len());
                 let end = text[e.offset.min(text.len())..].find([',', '>']).map(|i| at + i).unwrap_or(start + text.len());
-                Err(Diagnostic::error(class, self.span(at, end.max(at + 1)), e.message))
+                // At least one byte, but never past the type text (which may end the input).
+                let end = end.max(at + 1).min(start + text.len()).max(at);
+                Err(Diagnostic::error(class, self.span(at, end), e.message))
             }
         }
     }
