@@ -281,7 +281,7 @@ pub struct OpSpec {
     pub sig: &'static str,
     /// Attribute pattern.
     pub attrs: &'static str,
-    /// Same-dtype / same-valid-shape constraints.
+    /// Constraint patterns: `dtype`, `valid`, `shape`, `flat` groups and `present` rules (see the module docs).
     pub same: &'static str,
     /// Scratch rule per target.
     pub tmp: Tmp,
@@ -478,6 +478,7 @@ impl ParsedSpec {
     }
 }
 
+/// Parses one side of a form: `name:kind`, `name:kind?`, `name:kind*`, comma-separated.
 fn parse_slots(text: &str) -> Result<Vec<Slot>, String> {
     let text = text.trim();
     if text.is_empty() || text == "()" {
@@ -503,6 +504,7 @@ fn parse_slots(text: &str) -> Result<Vec<Slot>, String> {
     Ok(slots)
 }
 
+/// Parses an attribute pattern: `name:kind!` or `name:kind?`, comma-separated.
 fn parse_attrs(text: &str) -> Result<Vec<AttrSlot>, String> {
     let mut attrs = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
