@@ -252,7 +252,9 @@ impl<'i, 't> Builder<'i, 't> {
                 let class = if e.duplicate { DiagClass::ParseDuplicateKey } else { DiagClass::ParseBadType };
                 let at = start + e.offset.min(text.len());
                 let end = text[e.offset.min(text.len())..].find([',', '>']).map(|i| at + i).unwrap_or(start + text.len());
-                Err(Diagnostic::error(class, self.span(at, end.max(at + 1)), e.message))
+                // At least one byte, but never past the type text (which may end the input).
+                let end = end.max(at + 1).min(start + text.len()).max(at);
+                Err(Diagnostic::error(class, self.span(at, end), e.message))
             }
         }
     }
@@ -509,6 +511,7 @@ impl<'i, 't> Builder<'i, 't> {
             Syntax::FuncFunc => self.fmt_func(cursor),
             Syntax::FuncCall => self.fmt_call(cursor, results.len()),
             Syntax::Module => self.fmt_module(cursor),
+            Syntax::Paren => self.fmt_paren(opcode, cursor),
             Syntax::Generic => self.fmt_generic(opcode, cursor, results.len()),
         };
         let parts = match built.and_then(|p| with_mode_attrs(p, mode_attrs, name_span)) {
@@ -872,6 +875,24 @@ impl<'i, 't> Builder<'i, 't> {
             self.check_use_type(v, t, span);
         }
         Ok((values.iter().map(|x| x.0).collect(), vec![1; values.len()]))
+    }
+
+    /// The PTOAS parenthesised format: `pto.op(%a, %b : A, B) {attrs} [-> R | -> (R0, R1)]`.
+    /// Every operand is an `in`; the results are the op's outs.
+    fn fmt_paren(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        let group = c.expect_group('(')?;
+        let Syn::Group(_, inner) = &group.syn else { unreachable!("expect_group returns a group") };
+        let (vals, _) = self.typed_operands(inner, &mut parts.data.attrs, group)?;
+        parts.data.num_ins = vals.len() as u32;
+        parts.data.operands = vals;
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        if c.eat_punct("->") {
+            parts.result_types = self.type_list(&c.nodes[c.pos..])?;
+            c.pos = c.nodes.len();
+        }
+        c.expect_end()?;
+        Ok(parts)
     }
 
     // ------------------------------------------------------------------ PTOAS infrastructure

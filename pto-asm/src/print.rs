@@ -339,6 +339,7 @@ impl<'m> Printer<'m> {
                     self.region(r, depth, 0);
                 }
             }
+            Syntax::Paren => self.paren_op(id),
             Syntax::Generic => self.generic_fallback(id),
         }
         self.out.push('\n');
@@ -475,6 +476,28 @@ impl<'m> Printer<'m> {
             groups.rotate_left(in_groups);
         }
         groups
+    }
+
+    /// `pto.op(%a, %b : A, B) {attrs} -> R` (the PTOAS parenthesised format).
+    fn paren_op(&mut self, id: OpId) {
+        let data = self.m.op(id);
+        let ops = &data.operands;
+        let mut s = format!("{}({}", self.op_name(data.opcode, false), self.list(ops));
+        if !ops.is_empty() {
+            let _ = write!(s, " : {}", self.types(ops));
+        }
+        s.push(')');
+        s.push_str(&self.dict_suffix(&data.attrs));
+        match data.results.as_slice() {
+            [] => {}
+            [one] => {
+                let _ = write!(s, " -> {}", self.vty(*one));
+            }
+            many => {
+                let _ = write!(s, " -> ({})", self.types(many));
+            }
+        }
+        self.out.push_str(&s);
     }
 
     fn scf_for(&mut self, id: OpId, depth: usize) {

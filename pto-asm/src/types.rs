@@ -94,6 +94,19 @@ fn parse_shape(text: &str, offset: usize) -> Result<(Shape, ElemType), TypeError
 /// Parses the pages' GM spelling `T` or `T, d0x...xdn` (dims may be `?`).
 fn parse_gm(args: &[Arg<'_>], body_off: usize) -> Result<(Shape, ElemType), TypeError> {
     let elem_arg = args.first().filter(|a| !a.text.is_empty()).ok_or_else(|| err(body_off, "expected an element type"))?;
+    // The MLIR spelling `d0x...xT` (pto-isa comm pages) is the same type.
+    if args.len() == 1
+        && ElemType::parse(elem_arg.text).is_none()
+        && let Some((dims, elem)) = elem_arg.text.rsplit_once('x')
+        && let Some(elem) = ElemType::parse(elem)
+    {
+        let shape = dims
+            .split('x')
+            .map(|d| if d == "?" { Ok(None) } else { d.parse::<u64>().map(Some) })
+            .collect::<Result<Shape, _>>()
+            .map_err(|_| err(elem_arg.offset, format!("expected dimensions, found `{dims}`")))?;
+        return Ok((shape, elem));
+    }
     let elem = ElemType::parse(elem_arg.text).ok_or_else(|| err(elem_arg.offset, format!("unknown element type `{}`", elem_arg.text)))?;
     let mut shape = Vec::new();
     if let Some(dims) = args.get(1) {
@@ -311,6 +324,9 @@ pub(crate) fn parse_type(text: &str) -> Result<Type, TypeError> {
         "!pto.memref" => parse_gm(&args, body_off).map(|(shape, e)| Type::Memref(shape, e)),
         "!pto.global" => parse_gm(&args, body_off).map(|(shape, e)| Type::Global(shape, e)),
         "!pto.event" if body.is_empty() => Ok(Type::Event),
+        "!pto.pipe" if body.is_empty() => Ok(Type::Pipe),
+        "!pto.async_session" if body.is_empty() => Ok(Type::AsyncSession),
+        "!pto.async_event" if body.is_empty() => Ok(Type::AsyncEvent),
         _ if head.starts_with('!') || head == "memref" || head == "tensor" => {
             // Kept verbatim, with whitespace normalised so equal types compare equal.
             Ok(Type::Opaque(normalize_ws(text_trim)))

@@ -113,6 +113,30 @@ pub static ENUM_KINDS: &[EnumKind] = &[
     EnumKind { name: "gather_oob", style: EnumStyle::Short, values: &["undefined", "clamp", "wrap", "zero"], aliases: &[] },
     EnumKind { name: "scatter_atomic_op", style: EnumStyle::Short, values: &["none", "add", "max", "min"], aliases: &[] },
     EnumKind { name: "scatter_oob", style: EnumStyle::Short, values: &["undefined", "skip", "clamp", "wrap"], aliases: &[] },
+    // pto-isa `TileSplitAxis` (PTOAS writes it as a raw integer: `{split = 0}`).
+    EnumKind { name: "tile_split", style: EnumStyle::Short, values: &["TILE_NO_SPLIT", "TILE_UP_DOWN", "TILE_LEFT_RIGHT"], aliases: &[] },
+    // pto-isa `MxQuantAlg` (common/type.hpp).
+    EnumKind {
+        name: "mx_alg",
+        style: EnumStyle::Short,
+        values: &["OcpMxFp8E4M3", "NvMxFp8E4M3", "OcpMxFp4E2M1", "NvMxFp4E2M1", "Hif4"],
+        aliases: &[],
+    },
+    // pto-isa `SyncCoreType` / `SyncAllMode` (SYNCALL).
+    EnumKind { name: "sync_core_type", style: EnumStyle::Short, values: &["AIVOnly", "AICOnly", "Mix"], aliases: &[] },
+    EnumKind { name: "sync_all_mode", style: EnumStyle::Short, values: &["Hard", "Soft"], aliases: &[] },
+    // pto-isa `SetFmatrixMode` (TIMG2COL, SETFMATRIX, SET_IMG2COL_*).
+    EnumKind {
+        name: "fmatrix_mode",
+        style: EnumStyle::Short,
+        values: &["FMATRIX_A_AUTO", "FMATRIX_B_AUTO", "FMATRIX_A_MANUAL", "FMATRIX_B_MANUAL"],
+        aliases: &[],
+    },
+    // pto-isa comm: `NotifyOp`, `ReduceOp`, collective and DMA engines (comm/comm_types.hpp).
+    EnumKind { name: "notify_op", style: EnumStyle::Dotted, values: &["AtomicAdd", "Set"], aliases: &[] },
+    EnumKind { name: "reduce_op", style: EnumStyle::Dotted, values: &["Sum", "Max", "Min"], aliases: &[] },
+    EnumKind { name: "coll_engine", style: EnumStyle::Short, values: &["AIV", "CCU"], aliases: &[] },
+    EnumKind { name: "dma_engine", style: EnumStyle::Short, values: &["SDMA", "URMA", "RDMA"], aliases: &[] },
 ];
 
 impl EnumKind {
@@ -188,6 +212,15 @@ impl Attr {
     pub fn as_enum(&self, kind: &str) -> Option<&'static str> {
         match self {
             Attr::Enum(e) if e.kind_name() == kind => Some(e.value_name()),
+            _ => None,
+        }
+    }
+    /// The value name of an enum attribute of kind `kind`, written as `#pto<kind value>` or as a
+    /// raw integer index into the kind's values (PTOAS writes some enums as integers).
+    pub fn enum_value(&self, kind: &str) -> Option<&'static str> {
+        match self {
+            Attr::Enum(e) if e.kind_name() == kind => Some(e.value_name()),
+            Attr::Int(i, _) => EnumKind::find(kind)?.1.values.get(usize::try_from(*i).ok()?).copied(),
             _ => None,
         }
     }

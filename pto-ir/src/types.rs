@@ -1,8 +1,11 @@
 //! Types: element types, tiles, tile buffers, views, pointers, events — interned per module.
 //!
 //! A [`TypeId`] is a small copyable handle into a module's [`TypeTable`]; two values have the same
-//! type exactly when their ids are equal. Types unknown to `pto` (`memref<...>`, `!pto.pipe`, ...)
-//! are kept verbatim as [`Type::Opaque`] so that any file round-trips.
+//! type exactly when their ids are equal. Types unknown to `pto` (`memref<...>`, `!pto.group<...>`,
+//! `!pto.fmatrix_config`, ...) are kept verbatim as [`Type::Opaque`] so that any file round-trips;
+//! [`Type::elem_type`] and [`Type::view_shape`] still read the element type and static shape of
+//! the opaque GM view spellings (`memref<128xf32, ...>`, `!pto.memref<f32, 16x16>`,
+//! `!pto.global<...>`).
 //!
 //! Tile model (pto-isa `pto_tile.hpp`): a tile has a location (Vec/UB, Mat/L1, Left/L0A,
 //! Right/L0B, Acc/L0C, Bias, Scaling), an element type, a static capacity `rows x cols`, a valid
@@ -383,9 +386,15 @@ pub enum Type {
     Global(Shape, ElemType),
     /// `!pto.event`.
     Event,
+    /// `!pto.pipe`: a TPUSH/TPOP FIFO handle (PTOAS `PipeType`).
+    Pipe,
+    /// `!pto.async_session`: an async DMA session (PTOAS `AsyncSessionType`).
+    AsyncSession,
+    /// `!pto.async_event`: the completion token of an async DMA op (PTOAS `AsyncEventType`).
+    AsyncEvent,
     /// `vector<NxT>`.
     Vector(Shape, ElemType),
-    /// Any other type, kept verbatim (`memref<...>`, `!pto.pipe`, `!pto.tile_view<...>`).
+    /// Any other type, kept verbatim (`memref<...>`, `!pto.group<...>`, `!pto.tile_view<...>`).
     Opaque(String),
 }
 
@@ -406,15 +415,6 @@ impl Type {
     pub fn is_gm(&self) -> bool {
         matches!(self, Type::Ptr(_) | Type::TensorView(..) | Type::PartitionView(..) | Type::Memref(..) | Type::Global(..))
     }
-    /// The element type of a tile, a scalar or a GM type.
-    pub fn elem(&self) -> Option<ElemType> {
-        match self {
-            Type::Tile(t) | Type::TileBuf(t) => Some(t.dtype),
-            Type::Scalar(e) | Type::Ptr(e) | Type::Vector(_, e) => Some(*e),
-            Type::TensorView(_, e) | Type::PartitionView(_, e) | Type::Memref(_, e) | Type::Global(_, e) => Some(*e),
-            Type::Event | Type::Opaque(_) => None,
-        }
-    }
     /// A short class name for diagnostics (`tile`, `tile_buf`, `scalar`...).
     pub fn class_name(&self) -> &'static str {
         match self {
@@ -427,6 +427,9 @@ impl Type {
             Type::Memref(..) => "memref",
             Type::Global(..) => "global",
             Type::Event => "event",
+            Type::Pipe => "pipe",
+            Type::AsyncSession => "async_session",
+            Type::AsyncEvent => "async_event",
             Type::Vector(..) => "vector",
             Type::Opaque(_) => "opaque type",
         }
@@ -441,6 +444,104 @@ fn write_gm(out: &mut String, shape: &Shape, elem: ElemType) {
         out.push_str(", ");
         out.push_str(&dims.join("x"));
     }
+}
+
+impl Type {
+    /// The element type of a typed value: a scalar, a tile, a view, a pointer, a vector, or one of
+    /// the opaque GM view spellings (`memref<...>`, `!pto.memref<...>`, `!pto.global<...>`, and a
+    /// `!pto.group<...>` whose spelling names its member memrefs).
+    pub fn elem_type(&self) -> Option<ElemType> {
+        match self {
+            Type::Scalar(e) | Type::Ptr(e) | Type::TensorView(_, e) | Type::PartitionView(_, e) | Type::Vector(_, e) => Some(*e),
+            Type::Memref(_, e) | Type::Global(_, e) => Some(*e),
+            Type::Tile(t) | Type::TileBuf(t) => Some(t.dtype),
+            Type::Opaque(text) => opaque_view(text).and_then(|v| v.elem),
+            _ => None,
+        }
+    }
+
+    /// The static or dynamic (`None`) dimensions of a GM view: tensor and partition views and the
+    /// opaque view spellings whose shape is written with numbers (`memref<1x128xf32, ...>`,
+    /// `!pto.memref<f32, 16x16>`). `None` for everything else, including `!pto.memref<i32, MxN>`.
+    pub fn view_shape(&self) -> Option<Shape> {
+        match self {
+            Type::TensorView(s, _) | Type::PartitionView(s, _) | Type::Memref(s, _) | Type::Global(s, _) => Some(s.clone()),
+            Type::Opaque(text) => opaque_view(text).and_then(|v| v.shape),
+            _ => None,
+        }
+    }
+
+    /// True for a `!pto.*` or `memref` spelling kept verbatim whose text starts with `prefix`
+    /// (`memref<`, `!pto.group<`...).
+    pub fn is_opaque(&self, prefix: &str) -> bool {
+        matches!(self, Type::Opaque(s) if s.starts_with(prefix))
+    }
+}
+
+/// What an opaque GM view spelling says about its data.
+struct OpaqueView {
+    elem: Option<ElemType>,
+    shape: Option<Shape>,
+}
+
+/// Reads `memref<128xf32, #pto.address_space<gm>>`, `!pto.memref<16x16xf32>`,
+/// `!pto.memref<f32, 16x16>`, `!pto.global<f32, 16x64>`; for `!pto.group<...>` the first member
+/// memref named inside (shape unknown).
+fn opaque_view(text: &str) -> Option<OpaqueView> {
+    const VIEWS: [&str; 3] = ["memref<", "!pto.memref<", "!pto.global<"];
+    if let Some(rest) = text.strip_prefix("!pto.group<") {
+        let inner = &rest[rest.find("memref<")?..];
+        let close = inner.char_indices().scan(0i32, |depth, (i, ch)| {
+            *depth += match ch {
+                '<' => 1,
+                '>' => -1,
+                _ => 0,
+            };
+            Some((i, *depth))
+        });
+        let end = close.skip_while(|&(_, d)| d == 0).find(|&(_, d)| d == 0)?.0;
+        return opaque_view(&inner[..=end]).map(|v| OpaqueView { elem: v.elem, shape: None });
+    }
+    let head = VIEWS.iter().find(|h| text.starts_with(**h))?;
+    let body = text.strip_prefix(head)?.strip_suffix('>')?;
+    let args = top_level_args(body);
+    let first = args.first()?;
+    // `NxMxT`: leading dimensions, then the element type (MLIR spelling).
+    let pieces: Vec<&str> = first.split('x').collect();
+    let n_dims = pieces.iter().take_while(|p| **p == "?" || (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))).count();
+    let elem = ElemType::parse(&pieces[n_dims..].join("x"))?;
+    if n_dims > 0 {
+        return Some(OpaqueView { elem: Some(elem), shape: parse_dims(&pieces[..n_dims].join("x")) });
+    }
+    // `T` alone is a scalar view; `T, NxM` names the shape second (pto-isa comm pages).
+    let shape = match args.get(1) {
+        None => Some(Vec::new()),
+        Some(dims) => parse_dims(dims),
+    };
+    Some(OpaqueView { elem: Some(elem), shape })
+}
+
+/// Splits at commas outside `<...>`.
+fn top_level_args(body: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0usize, 0usize, Vec::new());
+    for (i, ch) in body.char_indices() {
+        match ch {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(body[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(body[start..].trim());
+    out
+}
+
+/// `16x?x128` -> `[Some(16), None, Some(128)]`; `None` when a dimension is not a number or `?`.
+fn parse_dims(dims: &str) -> Option<Shape> {
+    dims.split('x').map(|d| if d == "?" { Some(None) } else { d.parse().ok().map(Some) }).collect()
 }
 
 fn write_shape(out: &mut String, shape: &Shape, elem: ElemType) {
@@ -503,6 +604,9 @@ impl fmt::Display for Type {
                 s.push('>');
             }
             Type::Event => s.push_str("!pto.event"),
+            Type::Pipe => s.push_str("!pto.pipe"),
+            Type::AsyncSession => s.push_str("!pto.async_session"),
+            Type::AsyncEvent => s.push_str("!pto.async_event"),
             Type::Vector(shape, e) => {
                 s.push_str("vector<");
                 write_shape(&mut s, shape, *e);
@@ -543,5 +647,32 @@ impl TypeTable {
     /// True when empty.
     pub fn is_empty(&self) -> bool {
         self.types.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opaque(s: &str) -> Type {
+        Type::Opaque(s.to_string())
+    }
+
+    #[test]
+    fn opaque_gm_views_have_element_types_and_shapes() {
+        let m = opaque("memref<1x128xf32, #pto.address_space<gm>>");
+        assert_eq!(m.elem_type(), Some(ElemType::F32));
+        assert_eq!(m.view_shape(), Some(vec![Some(1), Some(128)]));
+        let p = opaque("!pto.memref<f32, 16x16>");
+        assert_eq!((p.elem_type(), p.view_shape()), (Some(ElemType::F32), Some(vec![Some(16), Some(16)])));
+        let s = opaque("!pto.memref<i32>");
+        assert_eq!((s.elem_type(), s.view_shape()), (Some(ElemType::I32), Some(vec![])));
+        let sym = opaque("!pto.memref<i32, MxN>");
+        assert_eq!((sym.elem_type(), sym.view_shape()), (Some(ElemType::I32), None));
+        let g = opaque("!pto.group<4x!pto.memref<16x16xf16>>");
+        assert_eq!((g.elem_type(), g.view_shape()), (Some(ElemType::F16), None));
+        assert_eq!(opaque("!pto.group<8>").elem_type(), None);
+        assert_eq!(opaque("memref<?xindex>").view_shape(), Some(vec![None]));
+        assert_eq!(opaque("memref<?xindex>").elem_type(), Some(ElemType::Index));
     }
 }

@@ -1,11 +1,11 @@
 //! Binding an op's operands to the slots of its op-table operand pattern.
 //!
-//! Shared by the passes that reason about named operands (`legalize`, `insert-scratch`): the
-//! first operand form whose arity and operand kinds fit wins, exactly as the structural
-//! verifier chooses it.
+//! Shared by the passes that reason about named operands (`legalize`, `insert-scratch`); the
+//! form is chosen by [`pto_ir::ops::bind::match_form`], the procedure the structural verifier
+//! uses, so both see the same slot names.
 
 use pto_ir::module::{Module, OpId, ValueId};
-use pto_ir::types::Type;
+use pto_ir::ops::bind::{match_form, segments};
 
 /// One bound operand: its slot, its position text (`ins[0] (src0)`) and its value.
 pub struct Bound {
@@ -17,26 +17,22 @@ pub struct Bound {
     pub value: ValueId,
 }
 
-/// Picks the first operand form of the op whose arity and operand kinds fit; returns its index
-/// and the bound operands.
+/// True for `memref<...>` types (the lowered form, not checked).
+pub use pto_ir::ops::is_mlir_memref as is_memref;
+
+/// The first operand form of the op whose arity and operand kinds fit: its index and the bound
+/// operands. `None` when no form fits (the verifier reports that).
 pub fn bind(m: &Module, op: OpId) -> Option<(usize, Vec<Bound>)> {
+    let found = match_form(m, op).ok().filter(|f| f.kinds_fit)?;
     let data = m.op(op);
-    let parsed = data.opcode.parsed();
-    let ins = data.ins();
-    let ssa = data.outs().is_empty() && !data.results.is_empty();
-    let (outs, out_seg) = if ssa { (&data.results[..], "results") } else { (data.outs(), "outs") };
-    let types = |vs: &[ValueId]| -> Vec<&Type> { vs.iter().map(|&v| m.value_type(v)).collect() };
-    let (in_types, out_types) = (types(ins), types(outs));
-    for (fi, form) in parsed.forms.iter().enumerate() {
-        let Some((a, b)) = form.fit(&in_types, &out_types) else { continue };
-        let mut bound = Vec::with_capacity(ins.len() + outs.len());
-        for (seg, values, idx, slots) in [("ins", ins, &a, &form.ins), (out_seg, outs, &b, &form.outs)] {
-            for (i, (&v, &s)) in values.iter().zip(idx.iter()).enumerate() {
-                let slot = slots[s].name.as_str();
-                bound.push(Bound { slot, position: format!("{seg}[{i}] ({slot})"), value: v });
-            }
+    let form = &data.opcode.parsed().forms[found.form];
+    let (ins, outs, out_seg) = segments(data);
+    let mut bound = Vec::with_capacity(ins.len() + outs.len());
+    for (seg, values, idx, slots) in [("ins", ins, &found.ins, &form.ins), (out_seg, outs, &found.outs, &form.outs)] {
+        for (i, (&v, &s)) in values.iter().zip(idx).enumerate() {
+            let slot = slots[s].name.as_str();
+            bound.push(Bound { slot, position: format!("{seg}[{i}] ({slot})"), value: v });
         }
-        return Some((fi, bound));
     }
-    None
+    Some((found.form, bound))
 }

@@ -101,6 +101,7 @@ pub fn run(opts: &OpsOptions) -> Outcome {
                     "attributes": s.opcode.parsed().attrs,
                     "modes": s.modes,
                     "constraints": s.opcode.parsed().same,
+                    "presence": s.opcode.parsed().present,
                     "tmp": {"a2a3": tmp_text(s.tmp.a2a3), "a5": tmp_text(s.tmp.a5)},
                     "pipe": format!("{:?}", s.pipe),
                     "isa_page": if s.page.is_empty() { serde_json::Value::Null } else { json!(format!("docs/isa/{}.md", s.page)) },

@@ -6,6 +6,7 @@
 //! table all read this table; nothing else lists ops. The [`Opcode`] enum is generated from the
 //! same list, so consumers that match on it exhaustively (the simulator) see every new op.
 
+pub mod bind;
 mod spec;
 mod table;
 

@@ -325,6 +325,13 @@ static ROWS: &[Row] = &[
         source: "PTOAS verifier (tpart*: i32 i16 f16 f32, src valid regions within dst)",
         ..Row::DEFAULT
     },
+    Row {
+        applies: Applies::Ops(&[O::TPartArgMax, O::TPartArgMin]),
+        operands: &PART_ARG_OPERANDS,
+        checks: &[PART_ARG_INDEX],
+        source: PART_ARG_SOURCE,
+        ..Row::DEFAULT
+    },
     // ---------------- Gather / scatter ----------------
     Row {
         applies: Applies::Family(Family::GatherScatter),
@@ -431,6 +438,40 @@ static ROWS: &[Row] = &[
             "A2A3 TCVT conversion matrix (pto-isa notes §4.7)",
         )],
         source: "pto-isa notes §4.7",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TQuant]),
+        form: Some(0),
+        operands: &[
+            operand(&["src"], &[vec_rm(&[F32])]),
+            operand(&["scale", "offset", "tmp"], &[vec_any(&[F32])]),
+            operand(&["dst"], &[vec_rm(&[I8, U8])]),
+        ],
+        checks: &QUANT_INT8_CHECKS,
+        inherit_checks: false,
+        source: QUANT_INT8_SOURCE,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TQuant]),
+        form: Some(1),
+        supported: false,
+        source: "pto-isa TQUANT.md: A2/A3 support the INT8 path only (MX quantization is A5)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TQuantDn, O::TQuantHif4]),
+        supported: false,
+        source: "pto-isa: MX quantization (TQUANT_DN) has no A2A3 implementation; HiF4 (TQUANT_HIF4) is A6-only (npu/a6/TQuant.hpp)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TDequant]),
+        operands: &DEQUANT_OPERANDS,
+        checks: &DEQUANT_CHECKS,
+        inherit_checks: false,
+        source: DEQUANT_SOURCE,
         ..Row::DEFAULT
     },
     // ---------------- Matmul ----------------
@@ -647,6 +688,16 @@ static ROWS: &[Row] = &[
         source: "pto-isa has no A2A3 TInterleave / TDeInterleave (include/pto/npu/a2a3); the pages list A5 checks only",
         ..Row::DEFAULT
     },
+    Row {
+        applies: Applies::Ops(&[O::TImg2Col]),
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Mat], Some(&[I8, F16, BF16, F32]), &[], &[])]),
+            operand(&["dst"], &[var(&[Loc::Left], Some(&[I8, F16, BF16, F32]), &[ZZ], &[])]),
+        ],
+        source: "pto-isa a2a3/TImg2col.hpp:94-108 (Mat feature map, Left ZZ destination, i8 f16 bf16 f32)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TSubview]), checks: &SUBVIEW_CHECKS, source: "pto-isa a2a3/TSubView.hpp:25-38", ..Row::DEFAULT },
     // ---------------- Generation ----------------
     Row {
         applies: Applies::Family(Family::Generate),
@@ -673,6 +724,40 @@ static ROWS: &[Row] = &[
         applies: Applies::Ops(&[O::TGetScaleAddr]),
         supported: false,
         source: "PTOAS notes §4: tget_scale_addr is A5-only",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TPush]), operands: &[TPUSH_TILE], source: TPIPE_SOURCE, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TPop]), operands: &[TPOP_TILE], source: TPIPE_SOURCE, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::SetQuantScalar, O::SetQuantVector]),
+        operands: &[QUANT_SCALAR, QUANT_VECTOR],
+        source: "pto-isa a2a3/SetQuantScalar.hpp:17-24 (f32 scale), a2a3/SetQuantVector.hpp:29 (Scaling tile)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Sync ----------------
+    Row {
+        applies: Applies::Ops(&[O::SyncAll]),
+        operands: &[SYNCALL_WORKSPACE],
+        source: "pto-isa pto_instr.hpp:142-150 (soft SYNCALL counts in an int32_t GM word)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Communication ----------------
+    Row {
+        applies: Applies::Ops(&[O::CommBroadcast, O::CommGather, O::CommGet, O::CommPut, O::CommReduce, O::CommScatter]),
+        operands: &[COMM_STAGING],
+        source: COMM_SOURCE,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::CommReduce]),
+        operands: &[operand(&["acc", "ping", "pong"], &[vec_any(I16_I32_F16_F32)])],
+        source: "pto-isa comm/a2a3/TReduce.hpp:30-43 (reduces with TADD/TMAX/TMIN: their A2A3 types)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::CommNotify, O::CommTest, O::CommWait]),
+        operands: &[COMM_SIGNAL],
+        source: COMM_SOURCE,
         ..Row::DEFAULT
     },
 ];
