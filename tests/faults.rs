@@ -95,3 +95,15 @@ fn data_files_of_the_wrong_dtype_or_shape() {
         }
     }
 }
+
+#[test]
+fn view_shape_differs_from_the_dynamic_valid_shape() {
+    expect_fault(
+        "view_shape_mismatch.pto",
+        TargetName::A2A3,
+        &[],
+        "SIM_TRAP",
+        11,
+        &["valid shape 8x32", "view 16x32", "pto-isa requires them equal"],
+    );
+}

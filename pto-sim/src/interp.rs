@@ -15,6 +15,7 @@ use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic};
 use pto_ir::module::{BlockId, Module, OpId, Payload, ValueDef, ValueId};
 use pto_ir::ops::{Family, Opcode};
+use pto_ir::tile_rules::ViewFold;
 use pto_ir::types::{Dim, Type};
 use pto_lower::Target;
 
@@ -703,14 +704,12 @@ impl<'m> Sim<'m> {
         if gm.elem_size != size {
             return Err(trap(m, op, format!("GM elements are {} bytes, tile elements {size}", gm.elem_size)));
         }
-        let (vr, vc) = view.extent();
-        if tile.vrows as i64 > vr || tile.vcols as i64 > vc {
-            return Err(trap(m, op, format!("the tile's valid region {}x{} exceeds the view {vr}x{vc}", tile.vrows, tile.vcols)));
-        }
+        let fold = ViewFold::of(&tile.desc);
+        check_view_shape(&view, &tile, fold).map_err(|msg| trap(m, op, msg))?;
         let storage = self.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize).map_err(|f| trap(m, op, f.0))?;
         for r in 0..tile.vrows {
             for c in 0..tile.vcols {
-                let g = gm.element(view.index(r, c)).map_err(|f| trap(m, op, f.0))?;
+                let g = gm.element(view.index(r, c, fold)).map_err(|f| trap(m, op, f.0))?;
                 let t = tile.offset(r, c) * size;
                 if load {
                     storage[t..t + size].copy_from_slice(g);
@@ -1080,6 +1079,20 @@ impl<'m> Sim<'m> {
 }
 
 /// A view of tile type `t` at `addr`, with dynamic valid extents resolved.
+/// pto-isa's `tload`/`tstore` contract: the view presents exactly the tile's valid shape
+/// (see [`pto_ir::tile_rules::view_extent`]); the text of the trap otherwise.
+fn check_view_shape(view: &GmView, tile: &TileView, fold: ViewFold) -> Result<(), String> {
+    let shown = view.dims().iter().map(|d| d.map_or("?".into(), |d| d.to_string())).collect::<Vec<String>>().join("x");
+    match view.extent(fold) {
+        Err(i) => Err(format!("the view {shown} has leading dim {i} = {} ({})", view.shape[i], fold.text())),
+        Ok((r, c)) if (r, c) == (tile.vrows as u64, tile.vcols as u64) => Ok(()),
+        Ok((r, c)) => Err(format!(
+            "the tile's valid shape {}x{} differs from the view {shown} ({r}x{c} as the tile sees it); pto-isa requires them equal",
+            tile.vrows, tile.vcols
+        )),
+    }
+}
+
 fn view_of(t: &pto_ir::types::TileDesc, loc: pto_ir::types::Loc, addr: u64, vr: Option<i64>, vc: Option<i64>) -> TileView {
     let resolve = |d: Dim, given: Option<i64>, cap: u32| match (d, given) {
         (Dim::Static(n), _) => n as usize,

@@ -489,6 +489,12 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row {
+        applies: Applies::Ops(&[O::TLoad]),
+        checks: &[LOAD_VIEW_SHAPE],
+        source: "pto-isa TLOAD (GM shape = tile valid shape: A2A3 memory/tload_common.hpp, A5 register/tload_common.hpp, cpu/TLoad.hpp)",
+        ..Row::DEFAULT
+    },
+    Row {
         applies: Applies::Ops(&[O::TStore]),
         operands: &[operand(
             &["src"],
@@ -504,6 +510,7 @@ static ROWS: &[Row] = &[
                 "the fixpipe converts acc data to i32/f32/f16/bf16",
             )
             .when_loc("src", &[Loc::Acc]),
+            STORE_VIEW_SHAPE,
         ],
         inherit_checks: false,
         source: "PTOAS notes §4 (A2A3 tstore src loc vec, mat or acc; acc src i32/f32, cols in [1, 4095])",
@@ -518,6 +525,7 @@ static ROWS: &[Row] = &[
             ),
             operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
         ],
+        checks: &[STORE_VIEW_SHAPE],
         inherit_checks: false,
         source: PTOAS,
         ..Row::DEFAULT
@@ -536,7 +544,7 @@ static ROWS: &[Row] = &[
                 &[
                     var(&[Loc::Left], None, &[ZZ], &[]),
                     var(&[Loc::Right], None, &[ZN], &[]),
-                    var(&[Loc::Mat], None, &[FRACTAL_512], &[]),
+                    var(&[Loc::Mat], None, &[NZ_512], &[]),
                     var(&[Loc::Vec, Loc::Bias, Loc::Scaling], None, &[], &[]),
                 ],
             ),
@@ -550,15 +558,24 @@ static ROWS: &[Row] = &[
                     pairs: &[
                         (Loc::Mat, &[Loc::Left, Loc::Right, Loc::Bias, Loc::Scaling]),
                         (Loc::Vec, &[Loc::Vec]),
-                        (Loc::Acc, &[Loc::Mat, Loc::Vec]),
+                        (Loc::Acc, &[Loc::Mat]),
                     ],
                 },
-                "A2A3 tmov location pairs",
+                "A2A3 tmov location pairs (pto-isa npu/a2a3/TMov.hpp:142-148: no acc -> vec path on A2A3)",
             ),
             eq("src", Rows, "dst", Rows, "A2A3 tmov keeps the static shape"),
             eq("src", Cols, "dst", Cols, "A2A3 tmov keeps the static shape"),
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16])] },
+                "A2A3 acc -> mat tmov is a cast from f32 to f16/bf16 (pto-isa npu/a2a3/common.hpp:104-111)",
+            )
+            .when_loc("dst", &[Loc::Mat]),
+            check(CheckKind::SameWidth("src", "dst"), "A2A3 vec -> vec tmov copies bytes (pto-isa npu/a2a3/TMov.hpp:88)")
+                .when_loc("src", &[Loc::Vec]),
+            same_dtype("src", "dst", "mat -> left/right moves copy elements (pto-isa textract_common.hpp, npu/a2a3/TExtract.hpp:21-27)")
+                .when_loc("dst", &[Loc::Left, Loc::Right]),
         ],
-        source: "PTOAS verifier (tmov pairs; acc->mat dst fractal 512); pto-isa notes §2.4 (A2A3 left Zz, right Zn)",
+        source: "pto-isa npu/a2a3/TMov.hpp, npu/a2a3/common.hpp (tmov pairs; acc -> mat NZ fractal 512, f32 -> f16/bf16); pto-isa notes §2.4 (A2A3 left Zz, right Zn)",
         ..Row::DEFAULT
     },
     Row {

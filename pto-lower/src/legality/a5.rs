@@ -516,6 +516,12 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row {
+        applies: Applies::Ops(&[O::TLoad]),
+        checks: &[LOAD_VIEW_SHAPE],
+        source: "pto-isa TLOAD (GM shape = tile valid shape: A2A3 memory/tload_common.hpp, A5 register/tload_common.hpp, cpu/TLoad.hpp)",
+        ..Row::DEFAULT
+    },
+    Row {
         applies: Applies::Ops(&[O::TStore]),
         operands: &[operand(&["src"], &[var(&[Loc::Vec], Some(LOAD_STORE_A5), &[], &[]), var(&[Loc::Acc], Some(I32_F32), &[], &[])])],
         checks: &[
@@ -525,6 +531,7 @@ static ROWS: &[Row] = &[
                 "the fixpipe converts acc data to i32/f32/f16/bf16",
             )
             .when_loc("src", &[Loc::Acc]),
+            STORE_VIEW_SHAPE,
         ],
         inherit_checks: false,
         source: "PTOAS notes §4 (A5 tstore src loc vec or acc: mat is rejected)",
@@ -536,6 +543,7 @@ static ROWS: &[Row] = &[
             operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[], &[])]),
             operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
         ],
+        checks: &[STORE_VIEW_SHAPE],
         inherit_checks: false,
         source: PTOAS,
         ..Row::DEFAULT
@@ -574,8 +582,15 @@ static ROWS: &[Row] = &[
             ),
             eq("src", Rows, "dst", Rows, "mat-source tmov keeps the static shape").when_loc("src", &[Loc::Mat]),
             eq("src", Cols, "dst", Cols, "mat-source tmov keeps the static shape").when_loc("src", &[Loc::Mat]),
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16, F32]), (I32, &[I32])] },
+                "A5 plain acc -> mat/vec tmov converts f32 to f16/bf16/f32 and keeps i32 (pto-isa npu/a5/common.hpp:147-175)",
+            )
+            .when_loc("src", &[Loc::Acc]),
+            same_dtype("src", "dst", "mat -> left/right moves copy elements (pto-isa npu/a5/TMov.hpp:244-246)")
+                .when_loc("dst", &[Loc::Left, Loc::Right]),
         ],
-        source: "PTOAS verifier (tmov pairs); pto-isa notes §2.4 (A5 left Nz, right Zn)",
+        source: "PTOAS verifier (tmov pairs); pto-isa notes §2.4 (A5 left Nz, right Zn); pto-isa npu/a5/TMov.hpp, npu/a5/common.hpp",
         ..Row::DEFAULT
     },
     Row {

@@ -187,3 +187,17 @@ pub const MATMUL_SHAPES: [Check; 3] = [
     eq("a", Extent::Cols, "b", Extent::Rows, "matmul tiles are a[M,K], b[K,N], c[M,N]"),
     eq("b", Extent::Cols, "c", Extent::Cols, "matmul tiles are a[M,K], b[K,N], c[M,N]"),
 ];
+
+/// `tload`: the GM view's shape equals the tile's valid shape (pto-isa A2A3
+/// `memory/tload_common.hpp:48-51, 92-96` debug asserts, A5 `register/tload_common.hpp:352-366`
+/// static_assert, CPU `cpu/TLoad.hpp:66-81`).
+pub const LOAD_VIEW_SHAPE: Check = check(
+    CheckKind::ViewShape { view: "src", tile: "dst" },
+    "the copy moves the view's shape into the tile's valid region; the NPU asserts the equality (A5 at compile time, A2A3 only in debug builds)",
+);
+/// `tstore`: the tile's valid shape equals the GM view's shape (pto-isa
+/// `memory/tstore_common.hpp:182-185, 362-366`, `a2a3/TStore.hpp:37-41`, `a5/TStore.hpp:194-197, 244-247`).
+pub const STORE_VIEW_SHAPE: Check = check(
+    CheckKind::ViewShape { view: "dst", tile: "src" },
+    "the copy writes the tile's valid region over the view's shape; the NPU asserts the equality only in debug builds",
+);

@@ -166,6 +166,14 @@ pub enum CheckKind {
         /// `from` location -> accepted `to` locations.
         pairs: &'static [(Loc, &'static [Loc])],
     },
+    /// The GM view in slot `view` presents the tile in slot `tile` exactly its valid shape
+    /// (leading view dimensions folded per [`pto_ir::tile_rules::view_extent`]).
+    ViewShape {
+        /// Slot of the GM view.
+        view: &'static str,
+        /// Slot of the tile.
+        tile: &'static str,
+    },
     /// When `slot`'s element type is one of `dtypes`, the enum attribute `attr` (kind `kind`)
     /// must be one of `allowed`.
     AttrWhen {
@@ -420,6 +428,7 @@ impl CheckKind {
             CheckKind::DtypeTuples { slots, .. } => slots.to_vec(),
             CheckKind::DtypeMap { from, to, .. } | CheckKind::LocPairs { from, to, .. } => vec![from, to],
             CheckKind::AttrWhen { slot, .. } => vec![slot],
+            CheckKind::ViewShape { view, tile } => vec![view, tile],
         }
     }
 
@@ -453,6 +462,7 @@ impl CheckKind {
             CheckKind::AttrWhen { attr, slot, dtypes, allowed, .. } => {
                 format!("{attr} in {{{}}} when {slot} dtype in {}", allowed.join(", "), dtypes_text(dtypes))
             }
+            CheckKind::ViewShape { view, tile } => format!("{view} view shape = {tile} valid shape"),
         }
     }
 }
