@@ -305,7 +305,7 @@ fn unsupported_dtype_names_op_operand_tuple_and_allowed_tuples() {
 
 #[test]
 fn valid_shape_equality_and_forbidden_tmp() {
-    let text = "// checks\nfunc.func @k(%s: !pto.tile_buf<vec, 16x64xf32>, %d: !pto.tile_buf<vec, 16x1xf32, valid=8x1, blayout=col_major>, %t: !pto.tile_buf<vec, 16x64xf32>, %r: !pto.tile_buf<vec, 16x8xf32, valid=16x1>) {\n  pto.trowsum ins(%s, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x64xf32>) outs(%d : !pto.tile_buf<vec, 16x1xf32, valid=8x1, blayout=col_major>)\n  pto.trowexpandsub ins(%s, %r, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x8xf32, valid=16x1>, !pto.tile_buf<vec, 16x64xf32>) outs(%s : !pto.tile_buf<vec, 16x64xf32>)\n  return\n}\n";
+    let text = "// checks\nfunc.func @k(%s: !pto.tile_buf<vec, 16x64xf32>, %d: !pto.tile_buf<vec, 16x1xf32, valid=8x1, blayout=col_major>, %t: !pto.tile_buf<vec, 16x64xf32>, %r: !pto.tile_buf<vec, 16x8xf32>) {\n  pto.trowsum ins(%s, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x64xf32>) outs(%d : !pto.tile_buf<vec, 16x1xf32, valid=8x1, blayout=col_major>)\n  pto.trowexpandsub ins(%s, %r, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x8xf32>, !pto.tile_buf<vec, 16x64xf32>) outs(%s : !pto.tile_buf<vec, 16x64xf32>)\n  return\n}\n";
     let (sources, diags) = legalize_text(text, TargetId::A5);
     type Summary = (String, DiagClass, Option<String>, Option<String>, Option<String>);
     let summary: Vec<Summary> =

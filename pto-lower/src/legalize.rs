@@ -263,6 +263,7 @@ fn shape_ok(s: &ShapeReq, t: &TileDesc) -> bool {
             (Some(x), Some(y)) => x == y,
             _ => true,
         },
+        ShapeReq::PadSet => t.pad != 0,
     }
 }
 
@@ -327,6 +328,10 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind) -> Option<(
             let (x, y) = (dtype(a)?, dtype(b)?);
             (x.size_bytes() != y.size_bytes())
                 .then(|| (b, format!("{a} {x} ({} bytes), {b} {y} ({} bytes)", x.size_bytes(), y.size_bytes())))
+        }
+        CheckKind::Distinct(a, b) => {
+            let (x, y) = (first(bound, a)?, first(bound, b)?);
+            (x == y).then(|| (b, format!("{a} and {b} are the same value `%{}`", m.values[x.index()].name)))
         }
         CheckKind::SameLoc(a, b) => {
             let (x, y) = (tile(a)?.loc, tile(b)?.loc);

@@ -149,6 +149,7 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TAnds, O::TOrs, O::TXors]),
         operands: &[operand(&["src", "dst"], &[vec_rm(INT8_16)])],
+        checks: &[NOT_IN_PLACE],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -194,7 +195,7 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TCmps]),
-        operands: &[operand(&["src"], &[vec_any(&[I16, U16, I32, F16, F32])])],
+        operands: &[operand(&["src"], &[vec_any(&[I16, U16, I32, F16, F32])]), MASK_RM],
         checks: &[check(
             CheckKind::AttrWhen { attr: "cmpMode", kind: "cmp", slot: "src", dtypes: &[I32, U32], allowed: &["eq"] },
             "A2A3 TCMPS on 32-bit integers implements only EQ (other modes silently become EQ)",
@@ -226,7 +227,7 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Family(Family::ColReduce),
         operands: &[operand(&["src", "dst"], &[vec_nd(I16_I32_F16_F32)]), operand(&["tmp"], &[vec_nd(I16_I32_F16_F32)])],
-        checks: &[COLS_SRC_DST, TMP_LIKE_SRC],
+        checks: &[COLS_SRC_DST, TMP_LIKE_SRC, COLSUM_TMP_COVERS_SRC],
         source: "pto-isa notes §4.1 (TCOLSUM/TCOLMAX: f16 f32 i16 i32, ND)",
         ..Row::DEFAULT
     },
@@ -271,17 +272,14 @@ static ROWS: &[Row] = &[
     // ---------------- Expand / broadcast ----------------
     Row {
         applies: Applies::Family(Family::Expand),
-        operands: &[operand(&["src0", "src1"], &[vec_any(I16_I32_F16_F32)]), operand(&["dst"], &[vec_rm(I16_I32_F16_F32)]), TMP_VEC],
-        checks: &[
-            eq("src0", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
-            eq("src1", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
-        ],
-        source: "PTOAS verifier (trowexpand{add,sub,mul,max,min}: i16 i32 f16 f32 on A2A3, dst row-major)",
+        operands: &[operand(&["src0", "dst"], &[vec_rm(I16_I32_F16_F32)]), ROW_BROADCAST, TMP_VEC],
+        checks: &ROW_EXPAND_CHECKS,
+        source: "pto-isa npu/a2a3/TRowExpandSub.hpp:65-89, npu/a5/TRowExpandSub.hpp:88-108 (src0 has dst's valid shape and is row-major, src1 one block or one column per row); PTOAS verifier (trowexpand{add,sub,mul,max,min}: i16 i32 f16 f32 on A2A3, dst row-major)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TRowExpandDiv, O::TRowExpandExpdif]),
-        operands: &[operand(&["src0", "src1"], &[vec_any(F16_F32)]), operand(&["dst"], &[vec_rm(F16_F32)])],
+        operands: &[operand(&["src0", "dst"], &[vec_rm(F16_F32)])],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -342,6 +340,7 @@ static ROWS: &[Row] = &[
             operand(&["tmp"], &[vec_any(I32_U32)]),
         ],
         checks: &[
+            GATHER_INDEX_SAME_DTYPE,
             same_dtype("indices", "tmp", "A2A3 builds byte offsets in an index-shaped scratch tile"),
             eq("indices", ValidRows, "tmp", ValidRows, "A2A3 builds byte offsets in an index-shaped scratch tile"),
             eq("indices", ValidCols, "tmp", ValidCols, "A2A3 builds byte offsets in an index-shaped scratch tile"),
@@ -498,10 +497,7 @@ static ROWS: &[Row] = &[
         applies: Applies::Ops(&[O::TStore]),
         operands: &[operand(
             &["src"],
-            &[
-                var(&[Loc::Vec, Loc::Mat], Some(LOAD_STORE), &[], &[]),
-                var(&[Loc::Acc], Some(I32_F32), &[], &[ShapeReq::Range(Cols, 1, 4095), ShapeReq::Range(ValidCols, 1, 4095)]),
-            ],
+            &[var(&[Loc::Vec, Loc::Mat], Some(LOAD_STORE), &[], &[]), var(&[Loc::Acc], Some(I32_F32), &[], &ACC_STORE_SHAPE)],
         )],
         checks: &[
             check(CheckKind::SameWidth("src", "dst"), "vec/mat stores copy without conversion").when_loc("src", &[Loc::Vec, Loc::Mat]),
@@ -513,7 +509,7 @@ static ROWS: &[Row] = &[
             STORE_VIEW_SHAPE,
         ],
         inherit_checks: false,
-        source: "PTOAS notes §4 (A2A3 tstore src loc vec, mat or acc; acc src i32/f32, cols in [1, 4095])",
+        source: "PTOAS notes §4 (A2A3 tstore src loc vec, mat or acc; acc src i32/f32, cols in [1, 4095]); pto-isa npu/a2a3/TStore.hpp:222-231 (acc to ND: rows in [1, 8192])",
         ..Row::DEFAULT
     },
     Row {
@@ -638,9 +634,9 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TFillPad, O::TFillPadInplace, O::TFillPadExpand]),
-        operands: &[operand(&["src", "dst"], &[var(&[], Some(BYTES_1_2_4), &[], &[])])],
+        operands: &[operand(&["src"], &[var(&[], Some(BYTES_1_2_4), &[], &[])]), FILLPAD_DST],
         checks: &[check(CheckKind::SameWidth("src", "dst"), "padding copies elements")],
-        source: PTOAS,
+        source: "PTOAS verifier; pto-isa npu/a2a3/TFillPad.hpp:284, 312, 385 (dst pad value set)",
         ..Row::DEFAULT
     },
     Row {

@@ -172,6 +172,7 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TAnds, O::TOrs, O::TXors]),
         operands: &[operand(&["src", "dst"], &[vec_rm(INT8_32)])],
+        checks: &[NOT_IN_PLACE],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -211,14 +212,14 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TCmp]),
-        operands: &[operand(&["src0", "src1"], &[vec_any(VEC9)]), operand(&["dst"], &[vec_any(&[I8, U8])])],
-        source: PTOAS,
+        operands: &[operand(&["src0", "src1"], &[vec_rm(VEC11)]), operand(&["dst"], &[vec_rm(&[I8, U8])])],
+        source: "pto-isa npu/a5/TCmp.hpp:136-157 (11 input types incl. 64-bit, all three tiles row-major)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TCmps]),
-        operands: &[operand(&["src"], &[vec_any(VEC11)])],
-        source: "pto-isa notes §4.1 (TCMPS on A5: 11 types, every compare mode)",
+        operands: &[operand(&["src"], &[vec_any(VEC11)]), MASK_RM],
+        source: "pto-isa notes §4.1 (TCMPS on A5: 11 types, every compare mode); npu/a5/TCmps.hpp:237 (row-major mask)",
         ..Row::DEFAULT
     },
     Row {
@@ -257,7 +258,7 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Family(Family::ColReduce),
         operands: &[operand(&["src", "dst"], &[vec_nd(VEC11)]), operand(&["tmp"], &[vec_nd(VEC11)])],
-        checks: &[COLS_SRC_DST, TMP_LIKE_SRC],
+        checks: &[COLS_SRC_DST, TMP_LIKE_SRC, COLSUM_TMP_COVERS_SRC],
         source: "pto-isa notes §4.1 (TCOLSUM/TCOLMAX on A5: 11 types, ND)",
         ..Row::DEFAULT
     },
@@ -308,17 +309,14 @@ static ROWS: &[Row] = &[
     // ---------------- Expand / broadcast ----------------
     Row {
         applies: Applies::Family(Family::Expand),
-        operands: &[operand(&["src0", "src1"], &[vec_any(INT8_32_F16_F32)]), operand(&["dst"], &[vec_rm(INT8_32_F16_F32)]), TMP_VEC],
-        checks: &[
-            eq("src0", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
-            eq("src1", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
-        ],
-        source: "PTOAS verifier (trowexpand{add,sub,mul,max,min}: i8 i16 i32 f16 f32 on A5, dst row-major)",
+        operands: &[operand(&["src0", "dst"], &[vec_rm(INT8_32_F16_F32)]), ROW_BROADCAST, TMP_VEC],
+        checks: &ROW_EXPAND_CHECKS,
+        source: "pto-isa npu/a2a3/TRowExpandSub.hpp:65-89, npu/a5/TRowExpandSub.hpp:88-108 (src0 has dst's valid shape and is row-major, src1 one block or one column per row); PTOAS verifier (trowexpand{add,sub,mul,max,min}: i8 i16 i32 f16 f32 on A5, dst row-major)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TRowExpandDiv, O::TRowExpandExpdif]),
-        operands: &[operand(&["src0", "src1"], &[vec_any(F16_F32)]), operand(&["dst"], &[vec_rm(F16_F32)])],
+        operands: &[operand(&["src0", "dst"], &[vec_rm(F16_F32)])],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -377,6 +375,7 @@ static ROWS: &[Row] = &[
             operand(&["dst"], &[var(&[Loc::Vec], Some(VEC11), &[], &[ShapeReq::Same(ValidCols, Cols)])]),
             operand(&["indices"], &[var(&[Loc::Vec], Some(INT16_32), &[], &[ShapeReq::Same(ValidCols, Cols)])]),
         ],
+        checks: &[GATHER_INDEX_SAME_DTYPE],
         source: "pto-isa notes §4.1 (TGATHER index on A5: 1/2/4/8-byte data, 16/32-bit idx; tmp unused)",
         ..Row::DEFAULT
     },
@@ -523,7 +522,10 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TStore]),
-        operands: &[operand(&["src"], &[var(&[Loc::Vec], Some(LOAD_STORE_A5), &[], &[]), var(&[Loc::Acc], Some(I32_F32), &[], &[])])],
+        operands: &[operand(
+            &["src"],
+            &[var(&[Loc::Vec], Some(LOAD_STORE_A5), &[], &[]), var(&[Loc::Acc], Some(I32_F32), &[], &ACC_STORE_SHAPE)],
+        )],
         checks: &[
             check(CheckKind::SameWidth("src", "dst"), "vec stores copy without conversion").when_loc("src", &[Loc::Vec]),
             check(
@@ -534,7 +536,7 @@ static ROWS: &[Row] = &[
             STORE_VIEW_SHAPE,
         ],
         inherit_checks: false,
-        source: "PTOAS notes §4 (A5 tstore src loc vec or acc: mat is rejected)",
+        source: "PTOAS notes §4 (A5 tstore src loc vec or acc: mat is rejected); pto-isa npu/a5/TStore.hpp:127-136 (acc: cols in [1, 4095], rows in [1, 8192] to ND)",
         ..Row::DEFAULT
     },
     Row {
@@ -684,9 +686,9 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TFillPad, O::TFillPadInplace, O::TFillPadExpand]),
-        operands: &[operand(&["src", "dst"], &[var(&[], Some(BYTES_1_2_4), &[], &[])])],
+        operands: &[operand(&["src"], &[var(&[], Some(BYTES_1_2_4), &[], &[])]), FILLPAD_DST],
         checks: &[check(CheckKind::SameWidth("src", "dst"), "padding copies elements")],
-        source: PTOAS,
+        source: "PTOAS verifier; pto-isa npu/a2a3/TFillPad.hpp:284, 312, 385 (dst pad value set)",
         ..Row::DEFAULT
     },
     Row {

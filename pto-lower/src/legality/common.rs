@@ -65,6 +65,8 @@ pub const ROW_MAJOR: LayoutPat = lay("row_major", Some(BLayout::RowMajor), None,
 pub const ND: LayoutPat = lay("ND (row_major/none_box)", Some(BLayout::RowMajor), Some(SLayout::NoneBox), None);
 /// Plain column-major (`col_major`, `none_box`).
 pub const DN: LayoutPat = lay("DN (col_major/none_box)", Some(BLayout::ColMajor), Some(SLayout::NoneBox), None);
+/// Outer layout col-major, any boxes (pto-isa `!isRowMajor`).
+pub const COL_MAJOR: LayoutPat = lay("col_major", Some(BLayout::ColMajor), None, None);
 /// Unboxed, either outer layout.
 pub const NONE_BOX: LayoutPat = lay("none_box", None, Some(SLayout::NoneBox), None);
 /// Column-major outer, row-major boxes (A5 `TileLeft`, `TileAcc`).
@@ -201,3 +203,55 @@ pub const STORE_VIEW_SHAPE: Check = check(
     CheckKind::ViewShape { view: "dst", tile: "src" },
     "the copy writes the tile's valid region over the view's shape; the NPU asserts the equality only in debug builds",
 );
+
+/// The per-row operand `src1` of `trowexpand{add,sub,mul,div,max,min,expdif}`: one 32-byte block
+/// per row when row-major (valid cols = 32 / element size), one column when col-major (pto-isa
+/// `npu/a2a3/TRowExpandSub.hpp:65-89`, `npu/a5/TRowExpandSub.hpp:88-108`, debug asserts). Its
+/// element type is the op's (the op table's same-dtype group).
+pub const ROW_BROADCAST: OperandRule = operand(
+    &["src1"],
+    &[
+        var(&[Loc::Vec], Some(&[I32, U32, F32]), &[ROW_MAJOR], &[ShapeReq::Eq(Extent::ValidCols, 8)]),
+        var(&[Loc::Vec], Some(&[I16, U16, F16, BF16]), &[ROW_MAJOR], &[ShapeReq::Eq(Extent::ValidCols, 16)]),
+        var(&[Loc::Vec], Some(&[I8, U8]), &[ROW_MAJOR], &[ShapeReq::Eq(Extent::ValidCols, 32)]),
+        var(&[Loc::Vec], None, &[COL_MAJOR], &[ShapeReq::Eq(Extent::ValidCols, 1)]),
+    ],
+);
+
+/// `trowexpand{add,...}`: `src0` has dst's valid shape, `src1` dst's valid rows.
+pub const ROW_EXPAND_CHECKS: [Check; 3] = [
+    eq("src0", Extent::ValidRows, "dst", Extent::ValidRows, "the full operand has the dst valid shape"),
+    eq("src0", Extent::ValidCols, "dst", Extent::ValidCols, "the full operand has the dst valid shape"),
+    eq("src1", Extent::ValidRows, "dst", Extent::ValidRows, "one broadcast value per dst row"),
+];
+
+/// Index-form `tgather` copies elements: src and dst have one element type (pto-isa
+/// `npu/a2a3/TGather.hpp:26`, `npu/a5/TGather.hpp:34`, `cpu/TGather.hpp:86-89`).
+pub const GATHER_INDEX_SAME_DTYPE: Check = same_dtype("src", "dst", "the index form copies src elements (pto-isa static_assert)");
+
+/// Compare masks are written row by row (pto-isa `npu/a2a3/TCmps.hpp:162`, `npu/a5/TCmps.hpp:237`,
+/// `npu/a5/TCmp.hpp:145-147`).
+pub const MASK_RM: OperandRule = operand(&["dst"], &[VEC_RM]);
+
+/// Bitwise tile-scalar ops do not run in place (PTOAS `PTO.cpp:2999-3002, 6333-6336, 8861-8864`).
+pub const NOT_IN_PLACE: Check =
+    check(CheckKind::Distinct("src", "dst"), "the bitwise tile-scalar ops read src while writing dst; PTOAS rejects src == dst");
+
+/// `tcolsum` binary form: the scratch row holds a src row (pto-isa `npu/a2a3/TColSum.hpp:128-130`,
+/// `npu/a5/TColSum.hpp:144`, debug asserts).
+pub const COLSUM_TMP_COVERS_SRC: Check =
+    le("src", Extent::ValidCols, "tmp", Extent::Cols, "the binary column sum adds src rows pairwise into tmp rows");
+
+/// `tfillpad*` fills with the dst tile's pad value, which must be set (pto-isa
+/// `npu/a2a3/TFillPad.hpp:284, 312, 385` static_asserts; PTOAS `PTO.cpp:4597-4602`).
+pub const FILLPAD_DST: OperandRule = operand(&["dst"], &[var(&[], Some(BYTES_1_2_4), &[], &[ShapeReq::PadSet])]);
+
+/// `tstore` from acc: static cols in [1, 4095], rows in [1, 8192] into an ND view, valid cols
+/// in [1, 4095] (pto-isa `npu/a2a3/TStore.hpp:222-231`, `npu/a5/TStore.hpp:127-136`,
+/// `tstore_common.hpp:185`).
+pub const ACC_STORE_SHAPE: [ShapeReq; 4] = [
+    ShapeReq::Range(Extent::Cols, 1, 4095),
+    ShapeReq::Range(Extent::ValidCols, 1, 4095),
+    ShapeReq::Range(Extent::Rows, 1, 8192),
+    ShapeReq::Range(Extent::ValidRows, 1, 8192),
+];

@@ -94,6 +94,8 @@ pub enum ShapeReq {
     Range(Extent, u32, u32),
     /// Two extents of the same tile are equal (e.g. valid cols == cols).
     Same(Extent, Extent),
+    /// The tile's pad value is set (not `null`).
+    PadSet,
 }
 
 /// One family of accepted tuples: the product of its sets (an empty set / `None` = any).
@@ -141,6 +143,8 @@ pub enum CheckKind {
     SameWidth(&'static str, &'static str),
     /// The two slots live in the same location.
     SameLoc(&'static str, &'static str),
+    /// The two slots are different values (the op does not run in place).
+    Distinct(&'static str, &'static str),
     /// The element types of `slots`, in order, form one of `tuples`.
     DtypeTuples {
         /// Slots whose element types are combined.
@@ -386,6 +390,7 @@ impl ShapeReq {
             ShapeReq::Eq(e, v) => format!("{} = {v}", e.name()),
             ShapeReq::Range(e, lo, hi) => format!("{} in [{lo}, {hi}]", e.name()),
             ShapeReq::Same(a, b) => format!("{} = {}", a.name(), b.name()),
+            ShapeReq::PadSet => "pad value set".to_string(),
         }
     }
 }
@@ -424,7 +429,9 @@ impl CheckKind {
     pub fn slots(&self) -> Vec<&'static str> {
         match *self {
             CheckKind::Eq { a, b } | CheckKind::Le { a, b } => vec![a.0, b.0],
-            CheckKind::SameDtype(a, b) | CheckKind::SameWidth(a, b) | CheckKind::SameLoc(a, b) => vec![a, b],
+            CheckKind::SameDtype(a, b) | CheckKind::SameWidth(a, b) | CheckKind::SameLoc(a, b) | CheckKind::Distinct(a, b) => {
+                vec![a, b]
+            }
             CheckKind::DtypeTuples { slots, .. } => slots.to_vec(),
             CheckKind::DtypeMap { from, to, .. } | CheckKind::LocPairs { from, to, .. } => vec![from, to],
             CheckKind::AttrWhen { slot, .. } => vec![slot],
@@ -440,6 +447,7 @@ impl CheckKind {
             CheckKind::SameDtype(a, b) => format!("{a} dtype = {b} dtype"),
             CheckKind::SameWidth(a, b) => format!("{a} element size = {b} element size"),
             CheckKind::SameLoc(a, b) => format!("{a} loc = {b} loc"),
+            CheckKind::Distinct(a, b) => format!("{a} != {b}"),
             CheckKind::DtypeTuples { slots, tuples } => {
                 let t: Vec<String> =
                     tuples.iter().map(|t| format!("({})", t.iter().map(|e| e.name()).collect::<Vec<_>>().join(", "))).collect();
