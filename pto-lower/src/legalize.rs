@@ -27,7 +27,7 @@
 //! never modifies the module.
 
 use crate::binding::{Bound, bind, is_memref};
-use crate::legality::{self, CheckKind, Effective, Extent, ShapeReq, Table, Variant};
+use crate::legality::{self, CheckKind, Effective, Extent, Multiple, ShapeReq, Table, Variant};
 use crate::pipeline::Changed;
 use crate::target::Target;
 use pto_ir::attr::{Attr, EnumKind};
@@ -313,6 +313,7 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind) -> Option<(
     let ty = |slot: &str| first(bound, slot).map(|v| m.value_type(v));
     let tile = |slot: &str| ty(slot).and_then(Type::tile);
     let dtype = |slot: &str| ty(slot).and_then(dtype_of);
+    let constant = |slot: &str| first(bound, slot).and_then(|v| m.int_constant(v));
     match *kind {
         CheckKind::Eq { a, b } | CheckKind::Le { a, b } => {
             let x = extent(tile(a.0)?, a.1)?;
@@ -362,6 +363,24 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind) -> Option<(
             let value = attr_value(m.op(op).attr(attr)?, kind)?;
             let ok = allowed.iter().any(|a| a.eq_ignore_ascii_case(&value));
             (!ok).then(|| (slot, format!("{slot} {d} with {attr} = {}", value.to_ascii_lowercase())))
+        }
+        CheckKind::Window { index, part, whole, size } => {
+            let (r, c) = (constant(index.0)?, constant(index.1)?);
+            let (p, w) = (tile(part)?, tile(whole)?);
+            let (pr, pc) = (extent(p, size.0).map_or(0, i64::from), extent(p, size.1).map_or(0, i64::from));
+            let fits = r >= 0 && c >= 0 && r + pr <= i64::from(w.rows) && c + pc <= i64::from(w.cols);
+            (!fits).then(|| {
+                let text = format!("{}x{} at ({r}, {c}) in {}x{}", pr, pc, w.rows, w.cols);
+                (index.0, format!("{part} {} {pr}, {} {pc}: {text}", size.0.name(), size.1.name()))
+            })
+        }
+        CheckKind::IndexMultiple { index, of } => {
+            let v = constant(index)?;
+            let n = match of {
+                Multiple::Fixed(n) => i64::from(n),
+                Multiple::Block(slot) => i64::from((32 / dtype(slot)?.size_bytes()).max(1)),
+            };
+            (v % n != 0).then(|| (index, format!("{index} = {v}, not a multiple of {n}")))
         }
         CheckKind::ViewShape { view, tile: slot } => match ty(view)? {
             Type::PartitionView(dims, _) | Type::TensorView(dims, _) => view_shape_mismatch(dims, tile(slot)?).map(|t| (view, t)),

@@ -605,17 +605,27 @@ static ROWS: &[Row] = &[
                 ],
             ),
         ],
-        checks: &[same_dtype("src", "dst", "extraction copies elements")],
+        checks: &[
+            same_dtype("src", "dst", "extraction copies elements"),
+            EXTRACT_WINDOW,
+            EXTRACT_ALIGN[0],
+            EXTRACT_ALIGN[1],
+            EXTRACT_ALIGN[2],
+            EXTRACT_ALIGN[3],
+        ],
         source: "PTOAS verifier (A2A3 textract: mat -> left (Zz) / right (Zn), i8 f16 bf16 f32)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TInsert]),
         operands: &[operand(&["src"], &[var(&[Loc::Acc], None, &[NZ], &[])]), operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ_512], &[])])],
-        checks: &[check(
-            CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16]] },
-            "A2A3 tinsert converts f32 acc data to f16/bf16",
-        )],
+        checks: &[
+            check(
+                CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16]] },
+                "A2A3 tinsert converts f32 acc data to f16/bf16",
+            ),
+            INSERT_WINDOW,
+        ],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -657,7 +667,7 @@ static ROWS: &[Row] = &[
         source: "generated tiles live in UB",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TCi]), operands: &[operand(&["dst"], &[vec_any(INT16_32)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TCi]), operands: &[TCI_DST], checks: &[TCI_START], source: TCI_SOURCE, ..Row::DEFAULT },
     Row { applies: Applies::Ops(&[O::TTri]), operands: &[operand(&["dst"], &[vec_rm(INT16_32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
     Row {
         applies: Applies::Ops(&[O::TPrint]),

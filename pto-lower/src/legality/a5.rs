@@ -646,6 +646,8 @@ static ROWS: &[Row] = &[
                 },
                 "A5 textract location pairs",
             ),
+            EXTRACT_WINDOW.when_loc("src", &[Loc::Mat]),
+            EXTRACT_WINDOW_VALID.when_loc("src", &[Loc::Vec]),
         ],
         source: "PTOAS verifier (A5 textract: mat -> left (Nz) / right (Zn) / scaling, vec -> mat / vec)",
         ..Row::DEFAULT
@@ -667,6 +669,8 @@ static ROWS: &[Row] = &[
             )
             .when_loc("src", &[Loc::Acc]),
             same_dtype("src", "dst", "vec-source tinsert copies elements").when_loc("src", &[Loc::Vec]),
+            INSERT_WINDOW.when_loc("src", &[Loc::Acc]),
+            INSERT_WINDOW_VALID.when_loc("src", &[Loc::Vec]),
         ],
         source: PTOAS,
         ..Row::DEFAULT
@@ -709,7 +713,7 @@ static ROWS: &[Row] = &[
         source: "generated tiles live in UB",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TCi]), operands: &[operand(&["dst"], &[vec_any(INT16_32)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TCi]), operands: &[TCI_DST], checks: &[TCI_START], source: TCI_SOURCE, ..Row::DEFAULT },
     Row { applies: Applies::Ops(&[O::TTri]), operands: &[operand(&["dst"], &[vec_rm(VEC9)])], source: PTOAS, ..Row::DEFAULT },
     Row {
         applies: Applies::Ops(&[O::TPrint]),

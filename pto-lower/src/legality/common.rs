@@ -5,7 +5,7 @@
 //! the pto-isa notes use the notes' explicit lists (e.g. A2A3 elementwise arithmetic: signed
 //! `i16`/`i32` only, A5 adds the unsigned and 8/64-bit types).
 
-use super::{Check, CheckKind, Extent, LayoutPat, OperandRule, ShapeReq, Variant};
+use super::{Check, CheckKind, Extent, LayoutPat, Multiple, OperandRule, ShapeReq, Variant};
 use pto_ir::types::ElemType::{self, *};
 use pto_ir::types::{BLayout, Loc, SLayout};
 
@@ -255,3 +255,49 @@ pub const ACC_STORE_SHAPE: [ShapeReq; 4] = [
     ShapeReq::Range(Extent::Rows, 1, 8192),
     ShapeReq::Range(Extent::ValidRows, 1, 8192),
 ];
+
+/// `textract` from a cube buffer: the dst window lies inside src's static capacity (pto-isa
+/// `npu/a2a3/TExtract.hpp:57-60`; PTOAS `PTO.cpp:3959-3982`).
+pub const EXTRACT_WINDOW: Check = check(
+    CheckKind::Window { index: ("row", "col"), part: "dst", whole: "src", size: (Extent::Rows, Extent::Cols) },
+    "the extraction reads a dst-sized window of src; the NPU asserts the bounds only in debug builds",
+);
+/// `textract` between vec tiles: the dst valid window lies inside src (pto-isa
+/// `npu/a5/TExtract.hpp:1129-1180`).
+pub const EXTRACT_WINDOW_VALID: Check = check(
+    CheckKind::Window { index: ("row", "col"), part: "dst", whole: "src", size: (Extent::ValidRows, Extent::ValidCols) },
+    "the extraction reads the dst valid region from src; the NPU asserts the bounds only in debug builds",
+);
+/// `tinsert` from acc: the src window lies inside dst's static capacity (pto-isa
+/// `npu/a2a3/TInsert.hpp:182-187`).
+pub const INSERT_WINDOW: Check = check(
+    CheckKind::Window { index: ("row", "col"), part: "src", whole: "dst", size: (Extent::Rows, Extent::Cols) },
+    "the insertion writes a src-sized window of dst; the NPU asserts the bounds only in debug builds",
+);
+/// `tinsert` from vec: the src valid window lies inside dst (pto-isa `npu/a5/TInsert.hpp:495-496,
+/// 549-552, 687-688`).
+pub const INSERT_WINDOW_VALID: Check = check(
+    CheckKind::Window { index: ("row", "col"), part: "src", whole: "dst", size: (Extent::ValidRows, Extent::ValidCols) },
+    "the insertion writes the src valid region into dst; the NPU asserts the bounds only in debug builds",
+);
+/// `textract` mat -> left / right index alignment, necessary on every A2A3 path (plain and
+/// transposing: `common/arch/memory/textract_common.hpp:85-94, 202-211, 282-295, 374-384`):
+/// left rows by 16 and columns by one 32-byte block, right the other way round.
+pub const EXTRACT_ALIGN: [Check; 4] = [
+    check(CheckKind::IndexMultiple { index: "row", of: Multiple::Fixed(16) }, "left tiles are extracted in 16-row fractals")
+        .when_loc("dst", &[pto_ir::types::Loc::Left]),
+    check(CheckKind::IndexMultiple { index: "col", of: Multiple::Block("src") }, "left tiles are extracted in 32-byte column blocks")
+        .when_loc("dst", &[pto_ir::types::Loc::Left]),
+    check(CheckKind::IndexMultiple { index: "row", of: Multiple::Block("src") }, "right tiles are extracted in 32-byte row blocks")
+        .when_loc("dst", &[pto_ir::types::Loc::Right]),
+    check(CheckKind::IndexMultiple { index: "col", of: Multiple::Fixed(16) }, "right tiles are extracted in 16-column fractals")
+        .when_loc("dst", &[pto_ir::types::Loc::Right]),
+];
+
+/// `tci` writes one row of 16/32-bit integers (pto-isa `npu/a2a3/TCI.hpp:20-24`,
+/// `npu/a5/Tci.hpp:29-34` static_asserts: `Rows == 1`).
+pub const TCI_DST: OperandRule = operand(&["dst"], &[var(&[Loc::Vec], Some(INT16_32), &[], &[ShapeReq::Eq(Extent::Rows, 1)])]);
+/// `tci`'s start scalar has the dst element type (same static_asserts; PTOAS `PTO.cpp:3069-3074`).
+pub const TCI_START: Check = same_dtype("start", "dst", "the sequence starts at the scalar in the dst element type");
+/// Where the `tci` rules come from.
+pub const TCI_SOURCE: &str = "pto-isa npu/a2a3/TCI.hpp:20-24, npu/a5/Tci.hpp:29-34 (b16/b32, one row, start of the dst type); PTOAS";

@@ -170,6 +170,26 @@ pub enum CheckKind {
         /// `from` location -> accepted `to` locations.
         pairs: &'static [(Loc, &'static [Loc])],
     },
+    /// The window `[row, row + part.size.0) x [col, col + part.size.1)` of the scalar slots
+    /// `row`/`col` lies inside `whole`'s static capacity, indices non-negative (constant indices
+    /// only).
+    Window {
+        /// Slots of the row and column index scalars.
+        index: (&'static str, &'static str),
+        /// The tile moved in or out.
+        part: &'static str,
+        /// The tile the window lies in.
+        whole: &'static str,
+        /// The extents of `part` that span the window.
+        size: (Extent, Extent),
+    },
+    /// The constant index scalar in slot `index` is a multiple of `of`.
+    IndexMultiple {
+        /// Slot of the index scalar.
+        index: &'static str,
+        /// The required multiple.
+        of: Multiple,
+    },
     /// The GM view in slot `view` presents the tile in slot `tile` exactly its valid shape
     /// (leading view dimensions folded per [`pto_ir::tile_rules::view_extent`]).
     ViewShape {
@@ -192,6 +212,25 @@ pub enum CheckKind {
         /// Accepted values (lower case).
         allowed: &'static [&'static str],
     },
+}
+
+/// A required multiple of an index.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Multiple {
+    /// A fixed count (16: one fractal row block).
+    Fixed(u32),
+    /// The elements of one 32-byte block of the slot's element type (`C0`).
+    Block(&'static str),
+}
+
+impl Multiple {
+    /// `16`, `32 bytes of src`.
+    pub fn text(self) -> String {
+        match self {
+            Multiple::Fixed(n) => n.to_string(),
+            Multiple::Block(slot) => format!("32 bytes of {slot}"),
+        }
+    }
 }
 
 /// A constraint with its reason.
@@ -436,6 +475,11 @@ impl CheckKind {
             CheckKind::DtypeMap { from, to, .. } | CheckKind::LocPairs { from, to, .. } => vec![from, to],
             CheckKind::AttrWhen { slot, .. } => vec![slot],
             CheckKind::ViewShape { view, tile } => vec![view, tile],
+            CheckKind::Window { index, part, whole, .. } => vec![index.0, index.1, part, whole],
+            CheckKind::IndexMultiple { index, of } => match of {
+                Multiple::Block(slot) => vec![index, slot],
+                Multiple::Fixed(_) => vec![index],
+            },
         }
     }
 
@@ -471,6 +515,14 @@ impl CheckKind {
                 format!("{attr} in {{{}}} when {slot} dtype in {}", allowed.join(", "), dtypes_text(dtypes))
             }
             CheckKind::ViewShape { view, tile } => format!("{view} view shape = {tile} valid shape"),
+            CheckKind::Window { index, part, whole, size } => format!(
+                "0 <= {r}, 0 <= {c}, {r} + {part} {} <= {whole} rows, {c} + {part} {} <= {whole} cols",
+                size.0.name(),
+                size.1.name(),
+                r = index.0,
+                c = index.1
+            ),
+            CheckKind::IndexMultiple { index, of } => format!("{index} % {} = 0", of.text()),
         }
     }
 }
