@@ -906,8 +906,11 @@ impl<'m> Sim<'m> {
             Some(&d) => self.tile(op, d)?,
             None => return Err(trap(m, op, "missing destination")),
         };
+        if let Some(v) = ints.iter().find(|&&v| v < 0) {
+            return Err(trap(m, op, format!("index {v} is negative")));
+        }
         let t = |k: usize| tiles.get(k).copied().ok_or_else(|| trap(m, op, format!("missing tile operand {k}")));
-        let pos = |k: usize| ints.get(k).map(|&v| v.max(0) as usize).unwrap_or(0);
+        let pos = |k: usize| ints.get(k).map(|&v| v as usize).unwrap_or(0);
         let mem = &mut self.mem;
         let r = match data.opcode {
             Opcode::TMov => {

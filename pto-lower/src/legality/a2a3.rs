@@ -236,12 +236,14 @@ static ROWS: &[Row] = &[
         applies: Applies::Family(Family::ArgReduce),
         operands: &[
             operand(&["src"], &[vec_nd(I16_I32_F16_F32)]),
-            operand(&["dst", "idx"], &row_red_dst(I32_U32)),
+            operand(&["dst"], &row_red_dst(I32_U32)),
+            operand(&["idx"], &row_red_dst(INT16_32)),
             operand(&["val"], &row_red_dst(I16_I32_F16_F32)),
             TMP_VEC,
         ],
         checks: &[
             ROWS_SRC_DST,
+            ROWARG_IDX_WIDTH,
             eq("src", ValidRows, "idx", ValidRows, "one index per src row"),
             eq("src", ValidRows, "val", ValidRows, "one value per src row"),
             same_dtype("src", "val", "values keep the src element type"),

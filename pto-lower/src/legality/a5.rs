@@ -35,6 +35,8 @@ const MATMUL_TRIPLES: &[&[ElemType]] = &[
     &[F32, F32, F32],
     &[F32, F8E4M3, F8E4M3],
     &[F32, F8E5M2, F8E5M2],
+    &[F32, F8E4M3, F8E5M2],
+    &[F32, F8E5M2, F8E4M3],
     &[F32, HiF8, HiF8],
 ];
 /// Row sums also accumulate 64-bit integers on A5.
@@ -185,12 +187,12 @@ static ROWS: &[Row] = &[
     Row { applies: Applies::Ops(&[O::TLrelu]), operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])], source: PTOAS, ..Row::DEFAULT },
     Row {
         applies: Applies::Ops(&[O::TAxpy]),
-        operands: &[operand(&["src", "dst"], &[vec_rm(F16_BF16_F32)])],
+        operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])],
         checks: &[check(
-            CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[BF16, BF16], &[F32, F32], &[F16, F32]] },
+            CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[F32, F32], &[F16, F32]] },
             "taxpy keeps the element type or widens f16 to f32",
         )],
-        source: PTOAS,
+        source: "pto-isa npu/a5/TAxpy.hpp:99-111 (f16/f32 only; PTOAS also accepts bf16)",
         ..Row::DEFAULT
     },
     Row {
@@ -230,8 +232,8 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TSels]),
-        operands: &[operand(&["src", "dst"], &[vec_rm(&[I8, I16, I32, F16, F32])])],
-        source: PTOAS,
+        operands: &[operand(&["src", "dst"], &[vec_rm(&[I8, U8, I16, U16, I32, U32, I64, U64, F16, F32])])],
+        source: "pto-isa npu/a5/TSels.hpp:123-141 (PTOAS lists only i8 i16 i32 f16 f32)",
         ..Row::DEFAULT
     },
     // ---------------- Row reductions ----------------
@@ -273,12 +275,14 @@ static ROWS: &[Row] = &[
         applies: Applies::Family(Family::ArgReduce),
         operands: &[
             operand(&["src"], &[vec_nd(BYTES_2_4)]),
-            operand(&["dst", "idx"], &row_red_dst(I32_U32)),
+            operand(&["dst"], &row_red_dst(I32_U32)),
+            operand(&["idx"], &row_red_dst(INT16_32)),
             operand(&["val"], &row_red_dst(BYTES_2_4)),
             TMP_VEC,
         ],
         checks: &[
             ROWS_SRC_DST,
+            ROWARG_IDX_WIDTH,
             eq("src", ValidRows, "idx", ValidRows, "one index per src row"),
             eq("src", ValidRows, "val", ValidRows, "one value per src row"),
             same_dtype("src", "val", "values keep the src element type"),

@@ -301,3 +301,15 @@ pub const TCI_DST: OperandRule = operand(&["dst"], &[var(&[Loc::Vec], Some(INT16
 pub const TCI_START: Check = same_dtype("start", "dst", "the sequence starts at the scalar in the dst element type");
 /// Where the `tci` rules come from.
 pub const TCI_SOURCE: &str = "pto-isa npu/a2a3/TCI.hpp:20-24, npu/a5/Tci.hpp:29-34 (b16/b32, one row, start of the dst type); PTOAS";
+
+/// Row arg-reductions with a value output: 16-bit indices for 2-byte values, 32-bit ones for
+/// 4-byte values; the index-only form keeps 32-bit indices (pto-isa
+/// `npu/a2a3/TRowReduceIdxOps.hpp:29-40`, `npu/a5/TRowReduceIdx.hpp:59-66`).
+pub const ROWARG_IDX_WIDTH: Check = check(
+    CheckKind::DtypeMap {
+        from: "val",
+        to: "idx",
+        map: &[(F16, INT16_32), (BF16, INT16_32), (I16, INT16_32), (U16, INT16_32), (F32, I32_U32), (I32, I32_U32), (U32, I32_U32)],
+    },
+    "the index width follows the value width",
+);
