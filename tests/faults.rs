@@ -107,3 +107,15 @@ fn view_shape_differs_from_the_dynamic_valid_shape() {
         &["valid shape 8x32", "view 16x32", "pto-isa requires them equal"],
     );
 }
+
+#[test]
+fn legality_rules_on_dynamic_valid_shapes_are_checked_when_the_op_runs() {
+    expect_fault(
+        "row_expand_dynamic_broadcast.pto",
+        TargetName::A5,
+        &[],
+        "SIM_TRAP",
+        7,
+        &["pto.trowexpandsub", "ins[1] (src1)", "valid 16x1", "valid cols = 8"],
+    );
+}

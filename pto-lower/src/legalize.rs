@@ -147,6 +147,7 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
     let span = m.op_span(op);
     let name = spec.full_name();
     let sources = sources_text(&rule);
+    let declared = |v: ValueId| m.value_type(v).tile().copied();
 
     if !rule.supported {
         diags.push(
@@ -212,7 +213,7 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
                 _ => continue,
             }
         }
-        let Some((at, actual)) = evaluate(m, op, &bound, &c.kind) else { continue };
+        let Some((at, actual)) = evaluate(m, op, &bound, &c.kind, &declared) else { continue };
         let position = bound.iter().find(|b| b.slot == at).map(|b| b.position.clone()).unwrap_or_else(|| at.to_string());
         diags.push(
             Diagnostic::error(
@@ -226,6 +227,35 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
             .with_note(c.why.to_string()),
         );
     }
+}
+
+/// The first rule of `table` an op breaks once its tiles' run-time valid shapes are known
+/// (`tile_of` gives each tile operand with its resolved valid shape): the operand shape
+/// requirements and cross-operand checks that could not be decided statically. The simulator
+/// calls it for ops with dynamic valid shapes and traps with the returned text.
+pub fn run_time_violation(m: &Module, op: OpId, table: &Table, tile_of: TileOf<'_>) -> Option<String> {
+    let (form, bound) = bind(m, op)?;
+    let rule = table.effective(m.op(op).opcode, Some(form))?;
+    if !rule.supported {
+        return None;
+    }
+    for b in &bound {
+        let (Some(r), Some(tile)) = (rule.operand(b.slot), tile_of(b.value)) else { continue };
+        if !r.variants.iter().any(|v| variant_matches(v, &tile)) {
+            return Some(format!("{}: tuple ({}) breaks `{}`", b.position, tuple_text(&tile), r.text()));
+        }
+    }
+    for c in &rule.checks {
+        if let Some((slot, locs)) = c.only
+            && !first(&bound, slot).and_then(tile_of).is_some_and(|t| locs.contains(&t.loc))
+        {
+            continue;
+        }
+        if let Some((_, actual)) = evaluate(m, op, &bound, &c.kind, tile_of) {
+            return Some(format!("{actual} breaks `{}` ({})", c.kind.text(), c.why));
+        }
+    }
+    None
 }
 
 fn sources_text(rule: &Effective<'_>) -> String {
@@ -308,16 +338,21 @@ fn dtype_of(ty: &Type) -> Option<ElemType> {
     }
 }
 
+/// How a check sees a tile operand: its declared type, or (in the simulator) the type with the
+/// run-time valid shape filled in.
+pub type TileOf<'a> = &'a dyn Fn(ValueId) -> Option<TileDesc>;
+
 /// Evaluates one check; `Some((slot to blame, actual text))` when it fails.
-fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind) -> Option<(&'static str, String)> {
+fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: TileOf<'_>) -> Option<(&'static str, String)> {
     let ty = |slot: &str| first(bound, slot).map(|v| m.value_type(v));
-    let tile = |slot: &str| ty(slot).and_then(Type::tile);
+    let resolved = |slot: &str| first(bound, slot).and_then(tile_of);
+    let tile = |slot: &str| resolved(slot);
     let dtype = |slot: &str| ty(slot).and_then(dtype_of);
     let constant = |slot: &str| first(bound, slot).and_then(|v| m.int_constant(v));
     match *kind {
         CheckKind::Eq { a, b } | CheckKind::Le { a, b } => {
-            let x = extent(tile(a.0)?, a.1)?;
-            let y = extent(tile(b.0)?, b.1)?;
+            let x = extent(&tile(a.0)?, a.1)?;
+            let y = extent(&tile(b.0)?, b.1)?;
             let ok = if matches!(kind, CheckKind::Eq { .. }) { x == y } else { x <= y };
             (!ok).then(|| (b.0, format!("{} {} {x}, {} {} {y}", a.0, a.1.name(), b.0, b.1.name())))
         }
@@ -367,7 +402,7 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind) -> Option<(
         CheckKind::Window { index, part, whole, size } => {
             let (r, c) = (constant(index.0)?, constant(index.1)?);
             let (p, w) = (tile(part)?, tile(whole)?);
-            let (pr, pc) = (extent(p, size.0).map_or(0, i64::from), extent(p, size.1).map_or(0, i64::from));
+            let (pr, pc) = (extent(&p, size.0).map_or(0, i64::from), extent(&p, size.1).map_or(0, i64::from));
             let fits = r >= 0 && c >= 0 && r + pr <= i64::from(w.rows) && c + pc <= i64::from(w.cols);
             (!fits).then(|| {
                 let text = format!("{}x{} at ({r}, {c}) in {}x{}", pr, pc, w.rows, w.cols);
@@ -383,7 +418,7 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind) -> Option<(
             (v % n != 0).then(|| (index, format!("{index} = {v}, not a multiple of {n}")))
         }
         CheckKind::ViewShape { view, tile: slot } => match ty(view)? {
-            Type::PartitionView(dims, _) | Type::TensorView(dims, _) => view_shape_mismatch(dims, tile(slot)?).map(|t| (view, t)),
+            Type::PartitionView(dims, _) | Type::TensorView(dims, _) => view_shape_mismatch(dims, &tile(slot)?).map(|t| (view, t)),
             _ => None,
         },
     }
@@ -494,7 +529,7 @@ line (`--target a2a3|a5`); the module's own `pto.target_arch` attribute is never
 table has a family-level default row per ISA instruction family, refined by per-op rows where
 the sources give per-op facts. An operand is legal when its tuple (element type, location,
 layout, shape) matches one of the alternatives listed for its slot (alternatives are separated
-by `|`); `checks` relate operands and fire only when the extents involved are static. Problems
+by `|`); `checks` relate operands and fire only when the extents involved are static (the simulator checks dynamic ones when the op runs: `SIM_TRAP`). Problems
 are reported as `LEGAL_UNSUPPORTED_TUPLE` (or `LEGAL_TMP_FORBIDDEN` for a scratch operand the
 target's form must omit), naming the op, the operand position, the tuple found and the tuples
 allowed.

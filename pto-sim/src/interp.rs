@@ -16,7 +16,7 @@ use pto_ir::diag::{DiagClass, Diagnostic};
 use pto_ir::module::{BlockId, Module, OpId, Payload, ValueDef, ValueId};
 use pto_ir::ops::{Family, Opcode};
 use pto_ir::tile_rules::ViewFold;
-use pto_ir::types::{Dim, Type};
+use pto_ir::types::{Dim, TileDesc, Type};
 use pto_lower::Target;
 
 /// The run-time value of an IR value.
@@ -691,6 +691,32 @@ impl<'m> Sim<'m> {
         }
     }
 
+    /// The target's legality rules the legalizer could not decide because a tile's valid shape
+    /// is dynamic, checked with the run-time valid shapes (pto-isa asserts most of them only in
+    /// debug builds; here they are traps). `tload`/`tstore` check their view in [`Self::exec_move`].
+    fn check_run_time_rules(&self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let dynamic = |v: &ValueId| m.value_type(*v).tile().is_some_and(|t| t.valid_rows == Dim::Dynamic || t.valid_cols == Dim::Dynamic);
+        if !data.operands.iter().chain(&data.results).any(dynamic) {
+            return Ok(());
+        }
+        let tile_of = |v: ValueId| -> Option<TileDesc> {
+            let t = *m.value_type(v).tile()?;
+            match self.vals[v.index()] {
+                Val::Tile(view) => {
+                    Some(TileDesc { valid_rows: Dim::Static(view.vrows as u32), valid_cols: Dim::Static(view.vcols as u32), ..t })
+                }
+                _ => Some(t),
+            }
+        };
+        let table = pto_lower::legality::table(self.target.id);
+        match pto_lower::legalize::run_time_violation(m, op, table, &tile_of) {
+            Some(why) => Err(trap(m, op, format!("`{}` {why}", data.opcode.full_name()))),
+            None => Ok(()),
+        }
+    }
+
     /// `tload` (GM view -> tile) and `tstore` (tile -> GM view) over the tile's valid region.
     fn exec_move(&mut self, op: OpId, load: bool) -> Result<(), Diagnostic> {
         let m = self.m;
@@ -724,6 +750,9 @@ impl<'m> Sim<'m> {
     fn exec_tile(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
+        if !matches!(data.opcode, Opcode::TLoad | Opcode::TStore) {
+            self.check_run_time_rules(op)?;
+        }
         if self.exec_vector && self.target.id == pto_lower::TargetId::A2A3 && pto_lower::vector::is_lowered(data.opcode) {
             match self.exec_as_vector(op)? {
                 Ok(()) => return Ok(()),
