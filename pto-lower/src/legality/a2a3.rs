@@ -163,13 +163,17 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TAxpy]),
         operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])],
-        checks: &[check(
-            CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[F32, F32], &[F16, F32]] },
-            "taxpy keeps the element type or widens f16 to f32",
-        )],
+        checks: &[
+            check(
+                CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[F32, F32], &[F16, F32]] },
+                "taxpy keeps the element type or widens f16 to f32",
+            ),
+            SCALAR_LIKE_SRC,
+        ],
         source: PTOAS,
         ..Row::DEFAULT
     },
+    SCALAR_TYPE_ROW,
     Row {
         applies: Applies::Ops(&[O::TExpands]),
         operands: &[operand(&["dst"], &[vec_rm(VEC9), var(&[Loc::Mat], Some(VEC9), &[], &[])])],
@@ -598,7 +602,13 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TExtract]),
         operands: &[
-            operand(&["src"], &[var(&[Loc::Mat], Some(&[I8, U8, F16, BF16, F32]), &[ROW_MAJOR, NZ], &[])]),
+            operand(
+                &["src"],
+                &[
+                    var(&[Loc::Mat], Some(&[I8, U8, F16, BF16, F32]), &[ZN, NZ], &[]),
+                    var(&[Loc::Mat], Some(&[I8, U8, F16, BF16, F32]), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)]),
+                ],
+            ),
             operand(
                 &["dst"],
                 &[
@@ -615,7 +625,7 @@ static ROWS: &[Row] = &[
             EXTRACT_ALIGN[2],
             EXTRACT_ALIGN[3],
         ],
-        source: "PTOAS verifier (A2A3 textract: mat -> left (Zz) / right (Zn), i8 f16 bf16 f32)",
+        source: "PTOAS verifier (A2A3 textract: mat -> left (Zz) / right (Zn), i8 f16 bf16 f32); pto-isa textract_common.hpp:456-486 (ZN or NZ mat source, a 1-row row-major one for a GEMV left)",
         ..Row::DEFAULT
     },
     Row {

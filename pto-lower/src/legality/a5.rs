@@ -188,13 +188,17 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TAxpy]),
         operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])],
-        checks: &[check(
-            CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[F32, F32], &[F16, F32]] },
-            "taxpy keeps the element type or widens f16 to f32",
-        )],
+        checks: &[
+            check(
+                CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[F32, F32], &[F16, F32]] },
+                "taxpy keeps the element type or widens f16 to f32",
+            ),
+            SCALAR_LIKE_SRC,
+        ],
         source: "pto-isa npu/a5/TAxpy.hpp:99-111 (f16/f32 only; PTOAS also accepts bf16)",
         ..Row::DEFAULT
     },
+    SCALAR_TYPE_ROW,
     Row {
         applies: Applies::Ops(&[O::TExpands]),
         operands: &[operand(&["dst"], &[vec_rm(VEC11), var(&[Loc::Mat], Some(VEC11), &[], &[])])],

@@ -313,3 +313,17 @@ pub const ROWARG_IDX_WIDTH: Check = check(
     },
     "the index width follows the value width",
 );
+
+/// The scalar of `texpands`, `trems`, `tfmods` has the tile's element type (PTOAS
+/// `PTO.cpp:3908-3911, 7029-7031, 7070-7072`).
+pub const SCALAR_LIKE_DST: Check = same_dtype("scalar", "dst", "the scalar is combined with dst elements without conversion");
+/// The scalar of `taxpy` has the src element type (PTOAS `PTO.cpp:2788-2790`).
+pub const SCALAR_LIKE_SRC: Check = same_dtype("scalar", "src", "the scalar multiplies src elements without conversion");
+
+/// A row listing the scalar rule for the ops whose scalar must have the tile's element type.
+pub const SCALAR_TYPE_ROW: super::Row = super::Row {
+    applies: super::Applies::Ops(&[pto_ir::ops::Opcode::TExpands, pto_ir::ops::Opcode::TRems, pto_ir::ops::Opcode::TFmods]),
+    checks: &[SCALAR_LIKE_DST],
+    source: "PTOAS verifier (texpands / trems / tfmods: scalar of the tile element type)",
+    ..super::Row::DEFAULT
+};
