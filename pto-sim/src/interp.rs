@@ -17,7 +17,8 @@ use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic};
 use pto_ir::module::{BlockId, Module, OpId, Payload, ValueDef, ValueId};
 use pto_ir::ops::{Family, Opcode};
-use pto_ir::types::{Dim, ElemType, Type};
+use pto_ir::tile_rules::ViewFold;
+use pto_ir::types::{Dim, ElemType, TileDesc, Type};
 use pto_lower::Target;
 
 /// The run-time value of an IR value.
@@ -835,8 +836,36 @@ impl<'m> Sim<'m> {
         }
     }
 
+    /// The target's legality rules the legalizer could not decide because a tile's valid shape
+    /// is dynamic, checked with the run-time valid shapes (pto-isa asserts most of them only in
+    /// debug builds; here they are traps). `tload`/`tstore` check their view in [`Self::exec_move`].
+    fn check_run_time_rules(&self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let dynamic = |v: &ValueId| m.value_type(*v).tile().is_some_and(|t| t.valid_rows == Dim::Dynamic || t.valid_cols == Dim::Dynamic);
+        if !data.operands.iter().chain(&data.results).any(dynamic) {
+            return Ok(());
+        }
+        let tile_of = |v: ValueId| -> Option<TileDesc> {
+            let t = *m.value_type(v).tile()?;
+            match self.vals[v.index()] {
+                Val::Tile(view) => {
+                    Some(TileDesc { valid_rows: Dim::Static(view.vrows as u32), valid_cols: Dim::Static(view.vcols as u32), ..t })
+                }
+                _ => Some(t),
+            }
+        };
+        let table = pto_lower::legality::table(self.target.id);
+        match pto_lower::legalize::run_time_violation(m, op, table, &tile_of) {
+            Some(why) => Err(trap(m, op, format!("`{}` {why}", data.opcode.full_name()))),
+            None => Ok(()),
+        }
+    }
+
     /// `tload` (GM view -> tile) and `tstore` (tile -> GM view) over the tile's valid region,
-    /// from / to element `[r, c]` of the view when the op gives offsets (`%v[%r, %c]`).
+    /// from / to element `[r, c]` of the view when the op gives offsets (`%v[%r, %c]`; the view
+    /// then only has to contain the window), else over the whole view, whose shape must be the
+    /// valid shape.
     fn exec_move(&mut self, op: OpId, load: bool) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
@@ -857,6 +886,22 @@ impl<'m> Sim<'m> {
         let tile = self.tile(op, tile_v)?;
         let size = tile.elem_size();
         let gm = &mut self.gm[view.arg];
+        if gm.elem_size != size {
+            return Err(trap(m, op, format!("GM elements are {} bytes, tile elements {size}", gm.elem_size)));
+        }
+        let fold = ViewFold::of(&tile.desc);
+        if offsets.is_empty() {
+            check_view_shape(&view, &tile, fold).map_err(|msg| trap(m, op, msg))?;
+        } else {
+            let (vr, vc) = view.extent(fold).map_err(|i| trap(m, op, format!("leading view dimension {i} is not 1")))?;
+            if (r0 + tile.vrows) as u64 > vr || (c0 + tile.vcols) as u64 > vc {
+                return Err(trap(
+                    m,
+                    op,
+                    format!("the tile's valid region {}x{} at [{r0}, {c0}] exceeds the view {vr}x{vc}", tile.vrows, tile.vcols),
+                ));
+            }
+        }
         if load && !gm.bound && !gm.written && !gm.pattern && !self.defaults {
             let name = gm.name.clone();
             return Err(trap(
@@ -868,21 +913,10 @@ impl<'m> Sim<'m> {
             ));
         }
         gm.written |= !load;
-        if gm.elem_size != size {
-            return Err(trap(m, op, format!("GM elements are {} bytes, tile elements {size}", gm.elem_size)));
-        }
-        let (vr, vc) = view.extent();
-        if (r0 + tile.vrows) as i64 > vr || (c0 + tile.vcols) as i64 > vc {
-            return Err(trap(
-                m,
-                op,
-                format!("the tile's valid region {}x{} at [{r0}, {c0}] exceeds the view {vr}x{vc}", tile.vrows, tile.vcols),
-            ));
-        }
         let storage = self.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize).map_err(|f| trap(m, op, f.0))?;
         for r in 0..tile.vrows {
             for c in 0..tile.vcols {
-                let g = gm.element(view.index(r0 + r, c0 + c)).map_err(|f| trap(m, op, f.0))?;
+                let g = gm.element(view.index(r0 + r, c0 + c, fold)).map_err(|f| trap(m, op, f.0))?;
                 let t = tile.offset(r, c) * size;
                 if load {
                     storage[t..t + size].copy_from_slice(g);
@@ -897,6 +931,9 @@ impl<'m> Sim<'m> {
     fn exec_tile(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
+        if !matches!(data.opcode, Opcode::TLoad | Opcode::TStore) {
+            self.check_run_time_rules(op)?;
+        }
         if self.exec_vector && self.target.id == pto_lower::TargetId::A2A3 && pto_lower::vector::is_lowered(data.opcode) {
             match self.exec_as_vector(op)? {
                 Ok(()) => return Ok(()),
@@ -1079,8 +1116,11 @@ impl<'m> Sim<'m> {
             Some(&d) => self.tile(op, d)?,
             None => return Err(trap(m, op, "missing destination")),
         };
+        if let Some(v) = ints.iter().find(|&&v| v < 0) {
+            return Err(trap(m, op, format!("index {v} is negative")));
+        }
         let t = |k: usize| tiles.get(k).copied().ok_or_else(|| trap(m, op, format!("missing tile operand {k}")));
-        let pos = |k: usize| ints.get(k).map(|&v| v.max(0) as usize).unwrap_or(0);
+        let pos = |k: usize| ints.get(k).map(|&v| v as usize).unwrap_or(0);
         let mem = &mut self.mem;
         let r = match data.opcode {
             Opcode::TMov => {
@@ -1252,6 +1292,20 @@ impl<'m> Sim<'m> {
 }
 
 /// A view of tile type `t` at `addr`, with dynamic valid extents resolved.
+/// pto-isa's `tload`/`tstore` contract: the view presents exactly the tile's valid shape
+/// (see [`pto_ir::tile_rules::view_extent`]); the text of the trap otherwise.
+fn check_view_shape(view: &GmView, tile: &TileView, fold: ViewFold) -> Result<(), String> {
+    let shown = view.dims().iter().map(|d| d.map_or("?".into(), |d| d.to_string())).collect::<Vec<String>>().join("x");
+    match view.extent(fold) {
+        Err(i) => Err(format!("the view {shown} has leading dim {i} = {} ({})", view.shape[i], fold.text())),
+        Ok((r, c)) if (r, c) == (tile.vrows as u64, tile.vcols as u64) => Ok(()),
+        Ok((r, c)) => Err(format!(
+            "the tile's valid shape {}x{} differs from the view {shown} ({r}x{c} as the tile sees it); pto-isa requires them equal",
+            tile.vrows, tile.vcols
+        )),
+    }
+}
+
 fn view_of(t: &pto_ir::types::TileDesc, loc: pto_ir::types::Loc, addr: u64, vr: Option<i64>, vc: Option<i64>) -> TileView {
     let resolve = |d: Dim, given: Option<i64>, cap: u32| match (d, given) {
         (Dim::Static(n), _) => n as usize,
