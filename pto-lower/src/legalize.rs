@@ -103,7 +103,7 @@ pub fn fix_layouts(m: &mut Module, target: &Target, notes: &mut Diagnostics) -> 
     for v in defined {
         let ty = m.value_type(v);
         let (Some(old), Some(new)) = (ty.tile(), fixes(ty)) else { continue };
-        let new = new.tile().cloned().unwrap_or_else(|| old.clone());
+        let new = new.tile().copied().unwrap_or(*old);
         let name = &m.values[v.index()].name;
         let shown = if name.is_empty() { String::from("a tile") } else { format!("`%{name}`") };
         notes.push(
