@@ -211,11 +211,8 @@ impl<'m> Sim<'m> {
         self.m.values.iter().position(|v| v.name == name).map(|i| ValueId(i as u32))
     }
 
-    /// Writes `data` into the tile argument `name`, in logical (row, column) order whatever
-    /// the tile's layout: a full-capacity array (or a flat one with as many elements) fills the
-    /// whole tile; a valid-shape array fills the valid region and the rest is poisoned with 0xA5
-    /// bytes.
-    pub fn bind_tile(&mut self, name: &str, data: &TileData) -> Result<(), String> {
+    /// The tile argument `name` that `data` may be bound to (same element type).
+    fn tile_argument(&self, name: &str, data: &TileData) -> Result<(ValueId, TileView), String> {
         let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
         let Val::Tile(view) = self.vals[v.index()] else {
             return Err(format!("`%{name}` is not a tile argument (inputs bind to `.arg` / function tile arguments)"));
@@ -223,6 +220,15 @@ impl<'m> Sim<'m> {
         if data.dtype != view.desc.dtype {
             return Err(format!("`%{name}` holds {}, the data is {}", view.desc.dtype, data.dtype));
         }
+        Ok((v, view))
+    }
+
+    /// Writes `data` into the tile argument `name`, in logical (row, column) order whatever
+    /// the tile's layout: a full-capacity array (or a flat one with as many elements) fills the
+    /// whole tile; a valid-shape array fills the valid region and the rest is poisoned with 0xA5
+    /// bytes.
+    pub fn bind_tile(&mut self, name: &str, data: &TileData) -> Result<(), String> {
+        let (v, view) = self.tile_argument(name, data)?;
         let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
         let size = view.elem_size();
         let storage = self.mem.slice_mut(view.loc, view.addr, rows * cols * size).map_err(|f| f.0)?;
@@ -252,13 +258,7 @@ impl<'m> Sim<'m> {
     /// storage order (boxes of a fractal tile, columns of a col-major one) — the order the
     /// pto-isa CPU simulator's golden vectors are written in.
     pub fn bind_tile_storage(&mut self, name: &str, data: &TileData) -> Result<(), String> {
-        let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
-        let Val::Tile(view) = self.vals[v.index()] else {
-            return Err(format!("`%{name}` is not a tile argument (inputs bind to `.arg` / function tile arguments)"));
-        };
-        if data.dtype != view.desc.dtype {
-            return Err(format!("`%{name}` holds {}, the data is {}", view.desc.dtype, data.dtype));
-        }
+        let (v, view) = self.tile_argument(name, data)?;
         let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
         if data.rows * data.cols != rows * cols {
             return Err(format!("`%{name}` is {rows}x{cols}; storage-order data must fill it, the data is {}x{}", data.rows, data.cols));
