@@ -124,7 +124,17 @@ pub struct Sim<'m> {
     unwritten_args: std::collections::HashSet<ValueId>,
     /// `use_default_inputs` was called: unbound arguments read as their defaults.
     defaults: bool,
+    /// How many ops a run may execute ([`DEFAULT_MAX_STEPS`]; `pto run --max-steps`).
+    pub max_steps: u64,
+    /// Ops executed so far.
+    steps: u64,
+    /// The loops being executed, innermost last (where a budget overrun is reported).
+    loops: Vec<OpId>,
 }
+
+/// The default step budget: far more ops than a real kernel executes (the largest shared
+/// sample runs a few hundred thousand), reached by a runaway loop in a few seconds.
+pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 
 /// What `--exec vector` keeps per op: its operand slots and its last program with the
 /// operands it was lowered for.
@@ -178,6 +188,9 @@ impl<'m> Sim<'m> {
             bound_tiles: Default::default(),
             unwritten_args: Default::default(),
             defaults: false,
+            max_steps: DEFAULT_MAX_STEPS,
+            steps: 0,
+            loops: Vec::new(),
         };
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
@@ -461,6 +474,7 @@ impl<'m> Sim<'m> {
                     return Ok(Flow::Yield(vals));
                 }
                 _ => {
+                    self.count_step(op)?;
                     if !self.unwritten_args.is_empty() {
                         self.check_arguments_written(op)?;
                     }
@@ -723,7 +737,37 @@ impl<'m> Sim<'m> {
         Ok(())
     }
 
+    /// Counts one executed op (or loop iteration) against the budget.
+    fn count_step(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        self.steps += 1;
+        if self.steps > self.max_steps { Err(self.budget_exceeded(op)) } else { Ok(()) }
+    }
+
+    /// `SIM_BUDGET` at the innermost running loop (or at `op` outside loops).
+    fn budget_exceeded(&self, op: OpId) -> Diagnostic {
+        let m = self.m;
+        let at = self.loops.last().copied().unwrap_or(op);
+        let mut d = Diagnostic::error(
+            DiagClass::SimBudget,
+            m.op_span(at),
+            format!("the run executed {} ops, its budget; stopped here", self.max_steps),
+        )
+        .with_op(m.op(at).opcode.full_name())
+        .with_note("raise the budget with `--max-steps N` if the kernel really runs this long");
+        if at != op {
+            d = d.with_label(m.op_span(op), "executing this op");
+        }
+        d
+    }
+
     fn exec_for(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        self.loops.push(op);
+        let result = self.exec_for_iterations(op);
+        self.loops.pop();
+        result
+    }
+
+    fn exec_for_iterations(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
         let (lb, ub, step) = (self.int(op, data.operands[0])?, self.int(op, data.operands[1])?, self.int(op, data.operands[2])?);
@@ -735,6 +779,7 @@ impl<'m> Sim<'m> {
         let args = m.block(body).args.clone();
         let mut i = lb;
         while i < ub {
+            self.count_step(op)?;
             self.vals[args[0].index()] = Val::Int(i);
             for (a, v) in args[1..].iter().zip(&iters) {
                 self.vals[a.index()] = *v;
@@ -749,11 +794,19 @@ impl<'m> Sim<'m> {
     }
 
     fn exec_while(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        self.loops.push(op);
+        let result = self.exec_while_iterations(op);
+        self.loops.pop();
+        result
+    }
+
+    fn exec_while_iterations(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
         let (before, after) = (m.region(data.regions[0]).blocks[0], m.region(data.regions[1]).blocks[0]);
         let mut args: Vec<Val> = data.operands.iter().map(|v| self.vals[v.index()]).collect();
-        for _ in 0..10_000_000u64 {
+        loop {
+            self.count_step(op)?;
             for (a, v) in m.block(before).args.iter().zip(&args) {
                 self.vals[a.index()] = *v;
             }
@@ -772,7 +825,6 @@ impl<'m> Sim<'m> {
                 _ => return Err(trap(m, op, "scf.while: the `do` region must end with scf.yield")),
             }
         }
-        Err(trap(m, op, "scf.while ran 10,000,000 iterations; stopping (infinite loop?)"))
     }
 
     fn exec_call(&mut self, op: OpId) -> Result<(), Diagnostic> {
