@@ -207,3 +207,27 @@ fn a_runaway_loop_stops_at_the_step_budget_located_at_the_loop() {
     let out = run(&RunOptions { default_inputs: true, max_steps: 10_000, ..RunOptions::new(small.display().to_string(), TargetName::A5) });
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
+
+#[test]
+fn lower_emit_json_carries_attributes_as_json_values() {
+    use pto::cmd::lower::{Emit, LowerOptions};
+    let out = pto::cmd::lower::run(&LowerOptions {
+        input: root().join("tests/conformance/isa-examples/tcmps.dps.pto").display().to_string(),
+        target: Some(TargetName::A5),
+        stop_after: None,
+        print_after_all: false,
+        emit: Emit::Json,
+        memory_map: None,
+        stats: false,
+        explain: false,
+        error_format: ErrorFormat::Human,
+    });
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: Value = serde_json::from_str(&out.stdout).expect("JSON");
+    let tcmps = v["ops"].as_array().unwrap().iter().find(|o| o["op"] == "pto.tcmps").expect("tcmps");
+    assert_eq!(tcmps["attrs"]["cmpMode"], "#pto<cmp gt>");
+    let constant = v["ops"].as_array().unwrap().iter().find(|o| o["op"] == "arith.constant").map(|o| &o["attrs"]["value"]);
+    if let Some(c) = constant {
+        assert!(c.is_number(), "{c}");
+    }
+}
