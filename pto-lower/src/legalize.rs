@@ -294,6 +294,7 @@ fn shape_ok(s: &ShapeReq, t: &TileDesc) -> bool {
             _ => true,
         },
         ShapeReq::PadSet => t.pad != 0,
+        ShapeReq::RowBytes(n) => (t.cols * t.dtype.size_bytes()).is_multiple_of(n),
     }
 }
 

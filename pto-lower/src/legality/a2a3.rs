@@ -420,6 +420,7 @@ static ROWS: &[Row] = &[
             &["src", "dst", "src0", "src1", "src2", "src3", "tmp"],
             &[var(&[Loc::Vec], Some(F16_F32), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])],
         )],
+        checks: &[MRGSORT_BLOCK_LEN],
         source: "pto-isa notes §4.1 (TMRGSORT: all tiles have one row)",
         ..Row::DEFAULT
     },
@@ -547,7 +548,9 @@ static ROWS: &[Row] = &[
                     var(&[Loc::Left], None, &[ZZ], &[]),
                     var(&[Loc::Right], None, &[ZN], &[]),
                     var(&[Loc::Mat], None, &[NZ_512], &[]),
-                    var(&[Loc::Vec, Loc::Bias, Loc::Scaling], None, &[], &[]),
+                    var(&[Loc::Vec], None, &[], &[]),
+                    BIAS_DST,
+                    SCALING_DST,
                 ],
             ),
             TMP_VEC,
@@ -576,6 +579,12 @@ static ROWS: &[Row] = &[
                 .when_loc("src", &[Loc::Vec]),
             same_dtype("src", "dst", "mat -> left/right moves copy elements (pto-isa textract_common.hpp, npu/a2a3/TExtract.hpp:21-27)")
                 .when_loc("dst", &[Loc::Left, Loc::Right]),
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(I32, &[I32]), (F32, &[F32]), (F16, &[F32])] },
+                "the bias table holds i32 or f32 (f16/bf16 widened)",
+            )
+            .when_loc("dst", &[Loc::Bias]),
+            SCALING_SAME_DTYPE,
         ],
         source: "pto-isa npu/a2a3/TMov.hpp, npu/a2a3/common.hpp (tmov pairs; acc -> mat NZ fractal 512, f32 -> f16/bf16); pto-isa notes §2.4 (A2A3 left Zz, right Zn)",
         ..Row::DEFAULT

@@ -448,6 +448,7 @@ static ROWS: &[Row] = &[
             &["src", "dst", "src0", "src1", "src2", "src3", "tmp"],
             &[var(&[Loc::Vec], Some(F16_F32), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])],
         )],
+        checks: &[MRGSORT_BLOCK_LEN],
         source: "pto-isa notes §4.1 (TMRGSORT: all tiles have one row)",
         ..Row::DEFAULT
     },
@@ -572,7 +573,9 @@ static ROWS: &[Row] = &[
                 &[
                     var(&[Loc::Left], None, &[NZ], &[]),
                     var(&[Loc::Right], None, &[ZN], &[]),
-                    var(&[Loc::Vec, Loc::Mat, Loc::Bias, Loc::Scaling], None, &[], &[]),
+                    var(&[Loc::Vec, Loc::Mat], None, &[], &[]),
+                    BIAS_DST,
+                    SCALING_DST,
                 ],
             ),
             TMP_VEC,
@@ -599,6 +602,12 @@ static ROWS: &[Row] = &[
             .when_loc("src", &[Loc::Acc]),
             same_dtype("src", "dst", "mat -> left/right moves copy elements (pto-isa npu/a5/TMov.hpp:244-246)")
                 .when_loc("dst", &[Loc::Left, Loc::Right]),
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(I32, &[I32]), (F32, &[F32]), (F16, &[F32]), (BF16, &[F32])] },
+                "the bias table holds i32 or f32 (f16/bf16 widened)",
+            )
+            .when_loc("dst", &[Loc::Bias]),
+            SCALING_SAME_DTYPE,
         ],
         source: "PTOAS verifier (tmov pairs); pto-isa notes §2.4 (A5 left Nz, right Zn); pto-isa npu/a5/TMov.hpp, npu/a5/common.hpp",
         ..Row::DEFAULT

@@ -327,3 +327,18 @@ pub const SCALAR_TYPE_ROW: super::Row = super::Row {
     source: "PTOAS verifier (texpands / trems / tfmods: scalar of the tile element type)",
     ..super::Row::DEFAULT
 };
+
+/// `tmov` into the bias table: one row of 64-byte multiples (pto-isa `npu/a2a3/TMov.hpp:35-38`,
+/// `npu/a5/TMov.hpp:23-43`).
+pub const BIAS_DST: Variant = var(&[Loc::Bias], None, &[], &[ShapeReq::Eq(Extent::Rows, 1), ShapeReq::RowBytes(64)]);
+/// `tmov` into the fixpipe scaling buffer: one row of 128-byte multiples of 64-bit quant
+/// parameters (pto-isa `npu/a2a3/TMov.hpp:62-69`, `npu/a5/TMov.hpp:73-81`).
+pub const SCALING_DST: Variant = var(&[Loc::Scaling], Some(&[I64, U64]), &[], &[ShapeReq::Eq(Extent::Rows, 1), ShapeReq::RowBytes(128)]);
+/// `tmov` to scaling copies the quant parameters.
+pub const SCALING_SAME_DTYPE: Check =
+    same_dtype("src", "dst", "mat -> scaling copies the quant parameters (pto-isa npu/a2a3/TMov.hpp:62)").when_loc("dst", &[Loc::Scaling]);
+
+/// `tmrgsort` single-list form: blocks of a multiple of 64 elements (pto-isa
+/// `npu/a2a3/TMrgSort.hpp:291-298`, debug asserts; PTOAS `PTO.cpp:5993-5998`).
+pub const MRGSORT_BLOCK_LEN: Check =
+    check(CheckKind::IndexMultiple { index: "blockLen", of: Multiple::Fixed(64) }, "the single-list merge works on 64-element blocks");

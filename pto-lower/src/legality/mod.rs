@@ -97,6 +97,8 @@ pub enum ShapeReq {
     Same(Extent, Extent),
     /// The tile's pad value is set (not `null`).
     PadSet,
+    /// A row of the static capacity is a multiple of this many bytes (`cols × element size`).
+    RowBytes(u32),
 }
 
 /// One family of accepted tuples: the product of its sets (an empty set / `None` = any).
@@ -431,6 +433,7 @@ impl ShapeReq {
             ShapeReq::Range(e, lo, hi) => format!("{} in [{lo}, {hi}]", e.name()),
             ShapeReq::Same(a, b) => format!("{} = {}", a.name(), b.name()),
             ShapeReq::PadSet => "pad value set".to_string(),
+            ShapeReq::RowBytes(n) => format!("cols x element size % {n} bytes = 0"),
         }
     }
 }
