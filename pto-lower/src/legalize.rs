@@ -357,6 +357,14 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             let ok = if matches!(kind, CheckKind::Eq { .. }) { x == y } else { x <= y };
             (!ok).then(|| (b.0, format!("{} {} {x}, {} {} {y}", a.0, a.1.name(), b.0, b.1.name())))
         }
+        CheckKind::SumLe { a, b, c } => {
+            let (x, y, z) = (extent(&tile(a.0)?, a.1)?, extent(&tile(b.0)?, b.1)?, extent(&tile(c.0)?, c.1)?);
+            (x + y > z).then(|| (c.0, format!("{} {} {x} + {} {} {y} > {} {} {z}", a.0, a.1.name(), b.0, b.1.name(), c.0, c.1.name())))
+        }
+        CheckKind::SameBytes(a, b) => {
+            let (x, y) = (tile(a)?.size_bytes(), tile(b)?.size_bytes());
+            (x != y).then(|| (b, format!("{a} {x} B, {b} {y} B")))
+        }
         CheckKind::SameDtype(a, b) => {
             let (x, y) = (dtype(a)?, dtype(b)?);
             (x != y).then(|| (b, format!("{a} {x}, {b} {y}")))

@@ -514,6 +514,8 @@ static ROWS: &[Row] = &[
             )
             .when_loc("src", &[Loc::Acc]),
             STORE_VIEW_SHAPE,
+            ATOMIC_ADD_TYPES,
+            RELU_ONLY_FROM_ACC,
         ],
         inherit_checks: false,
         source: "PTOAS notes §4 (A2A3 tstore src loc vec, mat or acc; acc src i32/f32, cols in [1, 4095]); pto-isa npu/a2a3/TStore.hpp:222-231 (acc to ND: rows in [1, 8192])",
@@ -659,7 +661,7 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TReshape]),
-        checks: &[check(CheckKind::SameLoc("src", "dst"), "a reshape reinterprets the same bytes")],
+        checks: &[check(CheckKind::SameLoc("src", "dst"), "a reshape reinterprets the same bytes"), RESHAPE_SAME_BYTES],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -674,6 +676,7 @@ static ROWS: &[Row] = &[
         applies: Applies::Ops(&[O::TConcat]),
         operands: &[operand(&["src0", "src1", "dst"], &[vec_any(&[I8, I16, I32, F16, BF16, F32])])],
         checks: &[
+            CONCAT_FITS,
             eq("src0", ValidRows, "dst", ValidRows, "concatenation along columns keeps the rows"),
             eq("src1", ValidRows, "dst", ValidRows, "concatenation along columns keeps the rows"),
         ],

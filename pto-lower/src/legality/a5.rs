@@ -543,6 +543,8 @@ static ROWS: &[Row] = &[
             )
             .when_loc("src", &[Loc::Acc]),
             STORE_VIEW_SHAPE,
+            ATOMIC_ADD_TYPES,
+            RELU_ONLY_FROM_ACC,
         ],
         inherit_checks: false,
         source: "PTOAS notes §4 (A5 tstore src loc vec or acc: mat is rejected); pto-isa npu/a5/TStore.hpp:127-136 (acc: cols in [1, 4095], rows in [1, 8192] to ND)",
@@ -701,7 +703,7 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TReshape]),
-        checks: &[check(CheckKind::SameLoc("src", "dst"), "a reshape reinterprets the same bytes")],
+        checks: &[check(CheckKind::SameLoc("src", "dst"), "a reshape reinterprets the same bytes"), RESHAPE_SAME_BYTES],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -716,6 +718,7 @@ static ROWS: &[Row] = &[
         applies: Applies::Ops(&[O::TConcat]),
         operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(&[I8, I16, I32, F16, BF16, F32])])],
         checks: &[
+            CONCAT_FITS,
             eq("src0", ValidRows, "dst", ValidRows, "concatenation along columns keeps the rows"),
             eq("src1", ValidRows, "dst", ValidRows, "concatenation along columns keeps the rows"),
         ],

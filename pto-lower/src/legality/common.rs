@@ -342,3 +342,31 @@ pub const SCALING_SAME_DTYPE: Check =
 /// `npu/a2a3/TMrgSort.hpp:291-298`, debug asserts; PTOAS `PTO.cpp:5993-5998`).
 pub const MRGSORT_BLOCK_LEN: Check =
     check(CheckKind::IndexMultiple { index: "blockLen", of: Multiple::Fixed(64) }, "the single-list merge works on 64-element blocks");
+
+/// `tconcat`: both sources' valid columns fit the dst row (pto-isa `npu/a2a3/TConcat.hpp:95`,
+/// debug assert; PTOAS `PTO.cpp:2941-2947`).
+pub const CONCAT_FITS: Check = check(
+    CheckKind::SumLe { a: ("src0", Extent::ValidCols), b: ("src1", Extent::ValidCols), c: ("dst", Extent::Cols) },
+    "concatenation writes src1's columns after src0's in each dst row",
+);
+/// `treshape` reinterprets the same storage (PTOAS `PTO.cpp:7235-7249`; the simulator traps on it at
+/// run time too).
+pub const RESHAPE_SAME_BYTES: Check = check(CheckKind::SameBytes("src", "dst"), "a reshape reinterprets the same bytes");
+/// `tstore` atomic add exists for f16/f32/i16/i32/i8/bf16 GM data only (pto-isa
+/// `common/arch/memory/tstore_common.hpp:151-155`, `npu/a5/TStore.hpp:95-99`).
+pub const ATOMIC_ADD_TYPES: Check = check(
+    CheckKind::AttrWhen {
+        attr: "atomicType",
+        kind: "atomic_type",
+        slot: "dst",
+        dtypes: &[U8, U16, U32, I64, U64, F8E4M3, F8E5M2, HiF8],
+        allowed: &["atomic_none"],
+    },
+    "atomic add exists for f16/f32/i16/i32/i8/bf16 GM data only",
+);
+/// `reluPreMode` is a fixpipe feature: only stores from acc apply it (PTOAS `PTO.cpp:1802-1803`).
+pub const RELU_ONLY_FROM_ACC: Check = check(
+    CheckKind::AttrWhen { attr: "reluPreMode", kind: "relu_pre_mode", slot: "src", dtypes: LOAD_STORE_A5, allowed: &["no_relu"] },
+    "the pre-store ReLU runs in the fixpipe, which only acc stores pass through",
+)
+.when_loc("src", &[Loc::Vec, Loc::Mat]);

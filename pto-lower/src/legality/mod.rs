@@ -140,6 +140,17 @@ pub enum CheckKind {
         /// Right side: slot and extent.
         b: (&'static str, Extent),
     },
+    /// `a + b <= c` (all static).
+    SumLe {
+        /// First summand: slot and extent.
+        a: (&'static str, Extent),
+        /// Second summand: slot and extent.
+        b: (&'static str, Extent),
+        /// Bound: slot and extent.
+        c: (&'static str, Extent),
+    },
+    /// The two slots' static storage has the same size in bytes.
+    SameBytes(&'static str, &'static str),
     /// The two slots have the same element type.
     SameDtype(&'static str, &'static str),
     /// The two slots have element types of the same size.
@@ -472,6 +483,8 @@ impl CheckKind {
     pub fn slots(&self) -> Vec<&'static str> {
         match *self {
             CheckKind::Eq { a, b } | CheckKind::Le { a, b } => vec![a.0, b.0],
+            CheckKind::SumLe { a, b, c } => vec![a.0, b.0, c.0],
+            CheckKind::SameBytes(a, b) => vec![a, b],
             CheckKind::SameDtype(a, b) | CheckKind::SameWidth(a, b) | CheckKind::SameLoc(a, b) | CheckKind::Distinct(a, b) => {
                 vec![a, b]
             }
@@ -492,6 +505,8 @@ impl CheckKind {
         match self {
             CheckKind::Eq { a, b } => format!("{} {} = {} {}", a.0, a.1.name(), b.0, b.1.name()),
             CheckKind::Le { a, b } => format!("{} {} <= {} {}", a.0, a.1.name(), b.0, b.1.name()),
+            CheckKind::SumLe { a, b, c } => format!("{} {} + {} {} <= {} {}", a.0, a.1.name(), b.0, b.1.name(), c.0, c.1.name()),
+            CheckKind::SameBytes(a, b) => format!("{a} bytes = {b} bytes"),
             CheckKind::SameDtype(a, b) => format!("{a} dtype = {b} dtype"),
             CheckKind::SameWidth(a, b) => format!("{a} element size = {b} element size"),
             CheckKind::SameLoc(a, b) => format!("{a} loc = {b} loc"),
