@@ -294,6 +294,8 @@ fn shape_ok(s: &ShapeReq, t: &TileDesc) -> bool {
             _ => true,
         },
         ShapeReq::PadSet => t.pad != 0,
+        ShapeReq::PadNullOrZero => t.pad <= 1,
+        ShapeReq::Multiple(e, n) => extent(t, e).is_none_or(|x| x.is_multiple_of(n)),
         ShapeReq::RowBytes(n) => (t.cols * t.dtype.size_bytes()).is_multiple_of(n),
     }
 }

@@ -432,7 +432,8 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::MGather, O::MScatter]),
         operands: &[operand(&["src", "dst"], &[vec_any(MGATHER)]), operand(&["indices"], &[vec_any(&[I32])])],
-        source: "PTOAS verifier (mgather/mscatter: A5 only, i32 indices, fp8 payloads allowed)",
+        checks: &MGATHER_MEM_DTYPE,
+        source: "PTOAS verifier (mgather/mscatter: A5 only, i32 indices, fp8 payloads allowed, GM table of the tile type)",
         ..Row::DEFAULT
     },
     // ---------------- Sort ----------------
@@ -501,24 +502,24 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TMatmulMx, O::TMatmulMxAcc, O::TMatmulMxBias, O::TGemvMx, O::TGemvMxAcc, O::TGemvMxBias]),
         operands: &[
-            operand(&["a"], &[var(&[Loc::Left], Some(FP8), &[NZ], MKN_A)]),
+            operand(&["a"], &[var(&[Loc::Left], Some(FP8), &[NZ], MX_A)]),
             operand(&["b"], &[var(&[Loc::Right], Some(FP8), &[ZN], MKN_B)]),
             operand(&["c", "c_in"], &[var(&[Loc::Acc], Some(&[F32]), &[NZ], &[])]),
             operand(&["bias"], &[var(&[Loc::Bias], Some(&[F32]), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])]),
         ],
-        source: "PTOAS verifier (A5 mx: fp8 operands, f32 result, scale tiles in the scaling buffer)",
+        source: "PTOAS verifier (A5 mx: fp8 operands, f32 result, scale tiles in the scaling buffer); pto-isa npu/a5/TMatmul.hpp:114 (K % 64)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TGemvMx, O::TGemvMxAcc, O::TGemvMxBias]),
-        operands: &[operand(&["a"], &[var(&[Loc::Left], Some(FP8), &[NZ], &GEMV_A)])],
-        source: "PTOAS verifier (tgemv.mx: lhs valid rows 1)",
+        operands: &[operand(&["a"], &[var(&[Loc::Left], Some(FP8), &[NZ], MX_GEMV_A)])],
+        source: "PTOAS verifier (tgemv.mx: lhs valid rows 1); pto-isa npu/a5/TMatmul.hpp:114 (K % 64)",
         ..Row::DEFAULT
     },
     // ---------------- Memory ----------------
     Row {
         applies: Applies::Family(Family::Memory),
-        operands: &[operand(&["dst"], &[var(&[Loc::Vec, Loc::Mat], Some(LOAD_STORE_A5), &[], &[])])],
+        operands: &[LOAD_DST_A5],
         checks: &[check(CheckKind::SameWidth("src", "dst"), "GM data is copied without conversion")],
         source: "PTOAS verifier (A5 tload: 1/2/4/8-byte elements of the same size); pto-isa TLOAD targets Vec or Mat",
         ..Row::DEFAULT

@@ -370,3 +370,25 @@ pub const RELU_ONLY_FROM_ACC: Check = check(
     "the pre-store ReLU runs in the fixpipe, which only acc stores pass through",
 )
 .when_loc("src", &[Loc::Vec, Loc::Mat]);
+
+/// MX matmul `a`: m, k in [1, 4095] and a static K that is a multiple of 64 (pto-isa
+/// `npu/a5/TMatmul.hpp:114`).
+pub const MX_A: &[ShapeReq] =
+    &[ShapeReq::Range(Extent::ValidRows, 1, 4095), ShapeReq::Range(Extent::ValidCols, 1, 4095), ShapeReq::Multiple(Extent::Cols, 64)];
+/// MX gemv `a`: one valid row, K in [1, 4095], static K a multiple of 64.
+pub const MX_GEMV_A: &[ShapeReq] =
+    &[ShapeReq::Eq(Extent::ValidRows, 1), ShapeReq::Range(Extent::ValidCols, 1, 4095), ShapeReq::Multiple(Extent::Cols, 64)];
+/// MX scatter/gather: the GM table holds elements of the tile's type (PTOAS `PTO.cpp:2161-2204`).
+pub const MGATHER_MEM_DTYPE: [Check; 2] = [
+    same_dtype("mem", "dst", "the GM table holds the gathered elements"),
+    same_dtype("src", "mem", "the GM table receives the scattered elements"),
+];
+/// A5 `tload` of 64-bit elements pads with null or zero only (pto-isa
+/// `common/arch/register/tload_common.hpp:333-337`).
+pub const LOAD_DST_A5: OperandRule = operand(
+    &["dst"],
+    &[
+        var(&[Loc::Vec, Loc::Mat], Some(&[I8, U8, I16, U16, I32, U32, F16, BF16, F32, F8E4M3, F8E5M2, HiF8]), &[], &[]),
+        var(&[Loc::Vec, Loc::Mat], Some(&[I64, U64]), &[], &[ShapeReq::PadNullOrZero]),
+    ],
+);

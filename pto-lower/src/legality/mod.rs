@@ -97,6 +97,10 @@ pub enum ShapeReq {
     Same(Extent, Extent),
     /// The tile's pad value is set (not `null`).
     PadSet,
+    /// The tile's pad value is `null` or `zero`.
+    PadNullOrZero,
+    /// The extent is a multiple of the value.
+    Multiple(Extent, u32),
     /// A row of the static capacity is a multiple of this many bytes (`cols × element size`).
     RowBytes(u32),
 }
@@ -444,6 +448,8 @@ impl ShapeReq {
             ShapeReq::Range(e, lo, hi) => format!("{} in [{lo}, {hi}]", e.name()),
             ShapeReq::Same(a, b) => format!("{} = {}", a.name(), b.name()),
             ShapeReq::PadSet => "pad value set".to_string(),
+            ShapeReq::PadNullOrZero => "pad null or zero".to_string(),
+            ShapeReq::Multiple(e, n) => format!("{} % {n} = 0", e.name()),
             ShapeReq::RowBytes(n) => format!("cols x element size % {n} bytes = 0"),
         }
     }
