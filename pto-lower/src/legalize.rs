@@ -380,6 +380,11 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             let (x, y) = (first(bound, a)?, first(bound, b)?);
             (x == y).then(|| (b, format!("{a} and {b} are the same value `%{}`", m.values[x.index()].name)))
         }
+        CheckKind::SameLayout(a, b) => {
+            let (x, y) = (tile(a)?, tile(b)?);
+            ((x.blayout, x.slayout) != (y.blayout, y.slayout))
+                .then(|| (b, format!("{a} {}, {b} {}", layout_text(x.blayout, x.slayout), layout_text(y.blayout, y.slayout))))
+        }
         CheckKind::SameLoc(a, b) => {
             let (x, y) = (tile(a)?.loc, tile(b)?.loc);
             (x != y).then(|| (b, format!("{a} {}, {b} {}", x.name(), y.name())))

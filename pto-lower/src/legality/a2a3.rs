@@ -23,6 +23,8 @@ pub const TCVT_A2A3: &[(pto_ir::types::ElemType, &[pto_ir::types::ElemType])] = 
 ];
 
 const MATMUL_IN: &[pto_ir::types::ElemType] = &[I8, F16, BF16, F32];
+/// `textract` element types on A2A3 (pto-isa `npu/a2a3/TExtract.hpp:21-27`).
+const EXTRACT_A2A3: &[pto_ir::types::ElemType] = &[I8, U8, F16, BF16, F32];
 const MATMUL_TRIPLES: &[&[pto_ir::types::ElemType]] = &[&[I32, I8, I8], &[F32, F16, F16], &[F32, BF16, BF16], &[F32, F32, F32]];
 
 /// The A2A3 table.
@@ -616,40 +618,70 @@ static ROWS: &[Row] = &[
             operand(
                 &["src"],
                 &[
-                    var(&[Loc::Mat], Some(&[I8, U8, F16, BF16, F32]), &[ZN, NZ], &[]),
-                    var(&[Loc::Mat], Some(&[I8, U8, F16, BF16, F32]), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)]),
+                    var(&[Loc::Mat], Some(EXTRACT_A2A3), &[ZN, NZ], &[]),
+                    var(&[Loc::Mat], Some(EXTRACT_A2A3), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)]),
+                    var(&[Loc::Acc], Some(&[F32]), &[NZ], &[]),
+                    var(&[Loc::Vec], Some(EXTRACT_A2A3), &[ND, NZ], &[]),
                 ],
             ),
             operand(
                 &["dst"],
                 &[
-                    var(&[Loc::Left], Some(&[I8, U8, F16, BF16, F32]), &[ZZ], &[]),
-                    var(&[Loc::Right], Some(&[I8, U8, F16, BF16, F32]), &[ZN], &[]),
+                    var(&[Loc::Left], Some(EXTRACT_A2A3), &[ZZ], &[]),
+                    var(&[Loc::Right], Some(EXTRACT_A2A3), &[ZN], &[]),
+                    var(&[Loc::Mat], Some(&[F16, BF16]), &[NZ_512], &[]),
+                    var(&[Loc::Vec], Some(EXTRACT_A2A3), &[ND, NZ], &[]),
                 ],
             ),
         ],
         checks: &[
-            same_dtype("src", "dst", "extraction copies elements"),
-            EXTRACT_WINDOW,
+            check(
+                CheckKind::LocPairs {
+                    from: "src",
+                    to: "dst",
+                    pairs: &[(Loc::Mat, &[Loc::Left, Loc::Right]), (Loc::Acc, &[Loc::Mat]), (Loc::Vec, &[Loc::Vec])],
+                },
+                "A2A3 textract paths (pto-isa npu/a2a3/TExtract.hpp:465-489)",
+            ),
+            COPY_SAME_DTYPE,
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16])] },
+                "A2A3 acc -> mat extraction is a cast from f32 to f16/bf16 (pto-isa npu/a2a3/TExtract.hpp:65-72)",
+            )
+            .when_loc("src", &[Loc::Acc]),
+            VEC_SAME_LAYOUT,
+            EXTRACT_WINDOW.when_loc("src", &[Loc::Mat, Loc::Acc]),
+            EXTRACT_WINDOW_VALID.when_loc("src", &[Loc::Vec]),
             EXTRACT_ALIGN[0],
             EXTRACT_ALIGN[1],
             EXTRACT_ALIGN[2],
             EXTRACT_ALIGN[3],
         ],
-        source: "PTOAS verifier (A2A3 textract: mat -> left (Zz) / right (Zn), i8 f16 bf16 f32); pto-isa textract_common.hpp:456-486 (ZN or NZ mat source, a 1-row row-major one for a GEMV left)",
+        source: "PTOAS verifier (A2A3 textract: mat -> left (Zz) / right (Zn), i8 f16 bf16 f32); pto-isa textract_common.hpp:456-486 (ZN or NZ mat source, a 1-row row-major one for a GEMV left), npu/a2a3/TExtract.hpp:465-489 (also acc -> mat and vec -> vec)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TInsert]),
-        operands: &[operand(&["src"], &[var(&[Loc::Acc], None, &[NZ], &[])]), operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ_512], &[])])],
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Acc], None, &[NZ], &[]), var(&[Loc::Vec], Some(EXTRACT_A2A3), &[ND, NZ], &[])]),
+            operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ_512], &[]), var(&[Loc::Vec], Some(EXTRACT_A2A3), &[ND, NZ], &[])]),
+        ],
         checks: &[
+            check(
+                CheckKind::LocPairs { from: "src", to: "dst", pairs: &[(Loc::Acc, &[Loc::Mat]), (Loc::Vec, &[Loc::Vec])] },
+                "A2A3 tinsert paths (pto-isa npu/a2a3/TInsert.hpp:162-192)",
+            ),
             check(
                 CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16]] },
                 "A2A3 tinsert converts f32 acc data to f16/bf16",
-            ),
-            INSERT_WINDOW,
+            )
+            .when_loc("src", &[Loc::Acc]),
+            COPY_SAME_DTYPE,
+            VEC_SAME_LAYOUT,
+            INSERT_WINDOW.when_loc("src", &[Loc::Acc]),
+            INSERT_WINDOW_VALID.when_loc("src", &[Loc::Vec]),
         ],
-        source: PTOAS,
+        source: "PTOAS verifier (acc -> mat); pto-isa npu/a2a3/TInsert.hpp:162-192 (also vec -> vec)",
         ..Row::DEFAULT
     },
     Row {

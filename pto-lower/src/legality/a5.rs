@@ -645,7 +645,14 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TExtract]),
         operands: &[
-            operand(&["src"], &[var(&[Loc::Mat], Some(EXTRACT), &[ROW_MAJOR, NZ], &[]), var(&[Loc::Vec], Some(EXTRACT), &[ND], &[])]),
+            operand(
+                &["src"],
+                &[
+                    var(&[Loc::Mat], Some(EXTRACT), &[ROW_MAJOR, NZ], &[]),
+                    var(&[Loc::Vec], Some(EXTRACT), &[ND], &[]),
+                    var(&[Loc::Acc], Some(I32_F32), &[NZ], &[]),
+                ],
+            ),
             operand(
                 &["dst"],
                 &[
@@ -657,16 +664,25 @@ static ROWS: &[Row] = &[
             ),
         ],
         checks: &[
-            same_dtype("src", "dst", "extraction copies elements"),
+            COPY_SAME_DTYPE,
             check(
                 CheckKind::LocPairs {
                     from: "src",
                     to: "dst",
-                    pairs: &[(Loc::Mat, &[Loc::Left, Loc::Right, Loc::Scaling]), (Loc::Vec, &[Loc::Mat, Loc::Vec])],
+                    pairs: &[
+                        (Loc::Mat, &[Loc::Left, Loc::Right, Loc::Scaling]),
+                        (Loc::Vec, &[Loc::Mat, Loc::Vec]),
+                        (Loc::Acc, &[Loc::Mat, Loc::Vec]),
+                    ],
                 },
-                "A5 textract location pairs",
+                "A5 textract location pairs (pto-isa npu/a5/TExtract.hpp:587-603 adds acc -> mat/vec)",
             ),
-            EXTRACT_WINDOW.when_loc("src", &[Loc::Mat]),
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16, F32]), (I32, &[I32])] },
+                "A5 acc extraction converts f32 to f16/bf16/f32 and keeps i32 (pto-isa npu/a5/common.hpp:147-175)",
+            )
+            .when_loc("src", &[Loc::Acc]),
+            EXTRACT_WINDOW.when_loc("src", &[Loc::Mat, Loc::Acc]),
             EXTRACT_WINDOW_VALID.when_loc("src", &[Loc::Vec]),
         ],
         source: "PTOAS verifier (A5 textract: mat -> left (Nz) / right (Zn) / scaling, vec -> mat / vec)",

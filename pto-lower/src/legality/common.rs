@@ -392,3 +392,11 @@ pub const LOAD_DST_A5: OperandRule = operand(
         var(&[Loc::Vec, Loc::Mat], Some(&[I64, U64]), &[], &[ShapeReq::PadNullOrZero]),
     ],
 );
+
+/// Vec-to-vec `textract`/`tinsert` copy within one layout class, ND/ND or NZ/NZ (pto-isa
+/// `npu/a2a3/TExtract.hpp:213-259`, `npu/a2a3/TInsert.hpp:136-178`, `npu/a5/TInsert.hpp:527-558`).
+pub const VEC_SAME_LAYOUT: Check =
+    check(CheckKind::SameLayout("src", "dst"), "vec-to-vec windows are copied within one layout").when_loc("src", &[Loc::Vec]);
+/// Extraction and insertion copy elements unless the source is acc (a fixpipe conversion).
+pub const COPY_SAME_DTYPE: Check =
+    same_dtype("src", "dst", "the window is copied element by element").when_loc("src", &[Loc::Mat, Loc::Vec]);

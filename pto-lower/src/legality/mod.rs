@@ -161,6 +161,8 @@ pub enum CheckKind {
     SameWidth(&'static str, &'static str),
     /// The two slots live in the same location.
     SameLoc(&'static str, &'static str),
+    /// The two slots have the same layout (outer and inner box layout).
+    SameLayout(&'static str, &'static str),
     /// The two slots are different values (the op does not run in place).
     Distinct(&'static str, &'static str),
     /// The element types of `slots`, in order, form one of `tuples`.
@@ -491,7 +493,11 @@ impl CheckKind {
             CheckKind::Eq { a, b } | CheckKind::Le { a, b } => vec![a.0, b.0],
             CheckKind::SumLe { a, b, c } => vec![a.0, b.0, c.0],
             CheckKind::SameBytes(a, b) => vec![a, b],
-            CheckKind::SameDtype(a, b) | CheckKind::SameWidth(a, b) | CheckKind::SameLoc(a, b) | CheckKind::Distinct(a, b) => {
+            CheckKind::SameDtype(a, b)
+            | CheckKind::SameWidth(a, b)
+            | CheckKind::SameLoc(a, b)
+            | CheckKind::SameLayout(a, b)
+            | CheckKind::Distinct(a, b) => {
                 vec![a, b]
             }
             CheckKind::DtypeTuples { slots, .. } => slots.to_vec(),
@@ -516,6 +522,7 @@ impl CheckKind {
             CheckKind::SameDtype(a, b) => format!("{a} dtype = {b} dtype"),
             CheckKind::SameWidth(a, b) => format!("{a} element size = {b} element size"),
             CheckKind::SameLoc(a, b) => format!("{a} loc = {b} loc"),
+            CheckKind::SameLayout(a, b) => format!("{a} layout = {b} layout"),
             CheckKind::Distinct(a, b) => format!("{a} != {b}"),
             CheckKind::DtypeTuples { slots, tuples } => {
                 let t: Vec<String> =
