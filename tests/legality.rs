@@ -14,7 +14,7 @@
 use common::{corpus_dir, verdicts};
 use pto_ir::diag::{DiagClass, Diagnostic, SourceMap};
 use pto_lower::legality::{self, Applies, ISA_FAMILIES};
-use pto_lower::{Changed, TargetId};
+use pto_lower::TargetId;
 use std::collections::BTreeMap;
 
 mod common;

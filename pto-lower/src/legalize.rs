@@ -34,7 +34,7 @@ use pto_ir::attr::{Attr, EnumKind};
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpId, ValueId};
 use pto_ir::ops::{Family, Opcode, SlotKind, TmpRule};
-use pto_ir::tile_rules::{ViewFold, view_extent};
+use pto_ir::tile_rules::view_mismatch;
 use pto_ir::types::{BLayout, Dim, ElemType, SLayout, TileDesc, Type};
 
 /// Runs the pass: rewrites the layouts the target fixes (one note each in `notes`), then
@@ -348,8 +348,7 @@ pub type TileOf<'a> = &'a dyn Fn(ValueId) -> Option<TileDesc>;
 /// Evaluates one check; `Some((slot to blame, actual text))` when it fails.
 fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: TileOf<'_>) -> Option<(&'static str, String)> {
     let ty = |slot: &str| first(bound, slot).map(|v| m.value_type(v));
-    let resolved = |slot: &str| first(bound, slot).and_then(tile_of);
-    let tile = |slot: &str| resolved(slot);
+    let tile = |slot: &str| first(bound, slot).and_then(tile_of);
     let dtype = |slot: &str| ty(slot).and_then(dtype_of);
     let constant = |slot: &str| first(bound, slot).and_then(|v| m.int_constant(v));
     match *kind {
@@ -434,32 +433,10 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             (v % n != 0).then(|| (index, format!("{index} = {v}, not a multiple of {n}")))
         }
         CheckKind::ViewShape { view, tile: slot } => match ty(view)? {
-            Type::PartitionView(dims, _) | Type::TensorView(dims, _) => view_shape_mismatch(dims, &tile(slot)?).map(|t| (view, t)),
+            Type::PartitionView(dims, _) | Type::TensorView(dims, _) => view_mismatch(dims, &tile(slot)?).map(|t| (view, t)),
             _ => None,
         },
     }
-}
-
-/// `1x?x16` for view dimensions.
-fn dims_text(dims: &[Option<u64>]) -> String {
-    dims.iter().map(|d| d.map_or("?".to_string(), |d| d.to_string())).collect::<Vec<_>>().join("x")
-}
-
-/// Why a GM view of `dims` does not fit tile `t`'s valid shape (static extents only), if it
-/// does not.
-fn view_shape_mismatch(dims: &[Option<u64>], t: &TileDesc) -> Option<String> {
-    let fold = ViewFold::of(t);
-    let shown = dims_text(dims);
-    let (rows, cols) = match view_extent(dims, fold) {
-        Ok(extent) => extent,
-        Err(i) => return Some(format!("view {shown} has leading dim {i} = {} ({})", dims_text(&dims[i..=i]), fold.text())),
-    };
-    let differs = |e: Option<u64>, v: Dim| matches!((e, v), (Some(e), Dim::Static(v)) if e != u64::from(v));
-    (differs(rows, t.valid_rows) || differs(cols, t.valid_cols)).then(|| {
-        let seen = dims_text(&[rows, cols]);
-        let how = if dims.len() > 2 { format!(" ({seen} as the tile sees it: {})", fold.text()) } else { String::new() };
-        format!("view {shown}{how}, tile valid {}x{}", t.valid_rows, t.valid_cols)
-    })
 }
 
 /// The value name of an enum attribute written as `#pto<cmp gt>` or as a raw integer.
