@@ -13,8 +13,8 @@
 
 use common::{corpus_dir, verdicts};
 use pto_ir::diag::{DiagClass, Diagnostic, SourceMap};
-use pto_lower::legality::{self, Applies, ISA_FAMILIES};
 use pto_lower::TargetId;
+use pto_lower::legality::{self, Applies, ISA_FAMILIES};
 use std::collections::BTreeMap;
 
 mod common;

@@ -742,7 +742,13 @@ static ROWS: &[Row] = &[
         source: "PTOAS verifier (A5 tconcat is row-major)",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TPack]), operands: &[operand(&["src", "dst"], &[VEC_RM])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TPack]),
+        operands: &[operand(&["src", "dst"], &[VEC_RM])],
+        checks: &TPACK_CHECKS,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     // ---------------- Generation ----------------
     Row {
         applies: Applies::Family(Family::Generate),
@@ -779,3 +785,21 @@ const COL_EXPAND_CHECKS: [super::Check; 3] = [
 ];
 
 const GEMV_A: [ShapeReq; 2] = [ShapeReq::Eq(ValidRows, 1), ShapeReq::Range(ValidCols, 1, 4095)];
+
+const BYTES_1: &[ElemType] = &[I8, U8, F8E4M3, F8E5M2, HiF8];
+const BYTES_2_1: &[ElemType] = &[I16, U16, F16, BF16, I8, U8, F8E4M3, F8E5M2, HiF8];
+
+/// `tpack` narrows 4-byte elements to 2 or 1 bytes and 2-byte ones to 1 byte over one valid shape
+/// (PTOAS `PTO.cpp:1544-1552`).
+const TPACK_CHECKS: [super::Check; 3] = [
+    eq("src", ValidRows, "dst", ValidRows, "tpack keeps the valid shape"),
+    eq("src", ValidCols, "dst", ValidCols, "tpack keeps the valid shape"),
+    check(
+        CheckKind::DtypeMap {
+            from: "src",
+            to: "dst",
+            map: &[(I32, BYTES_2_1), (U32, BYTES_2_1), (F32, BYTES_2_1), (I16, BYTES_1), (U16, BYTES_1), (F16, BYTES_1), (BF16, BYTES_1)],
+        },
+        "tpack narrows 4-byte elements to 2 or 1 bytes and 2-byte elements to 1 byte",
+    ),
+];
