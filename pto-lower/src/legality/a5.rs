@@ -707,6 +707,11 @@ static ROWS: &[Row] = &[
             same_dtype("src", "dst", "vec-source tinsert copies elements").when_loc("src", &[Loc::Vec]),
             INSERT_WINDOW.when_loc("src", &[Loc::Acc]),
             INSERT_WINDOW_VALID.when_loc("src", &[Loc::Vec]),
+            check(
+                CheckKind::SameLayout("src", "dst"),
+                "vec -> vec insertion copies within one layout (pto-isa npu/a5/TInsert.hpp:527-558)",
+            )
+            .when_loc("dst", &[Loc::Vec]),
         ],
         source: PTOAS,
         ..Row::DEFAULT
