@@ -491,9 +491,16 @@ static ROWS: &[Row] = &[
     // ---------------- Memory ----------------
     Row {
         applies: Applies::Family(Family::Memory),
-        operands: &[operand(&["dst"], &[var(&[Loc::Vec, Loc::Mat], Some(LOAD_STORE), &[], &[])])],
+        operands: &[operand(
+            &["dst"],
+            &[
+                var(&[Loc::Vec], Some(LOAD_STORE), &[ND], &[ShapeReq::Range(Rows, 1, 4095)]),
+                var(&[Loc::Vec], Some(LOAD_STORE), &[DN, NZ], &[]),
+                var(&[Loc::Mat], Some(LOAD_STORE), &[], &[]),
+            ],
+        )],
         checks: &[check(CheckKind::SameWidth("src", "dst"), "GM data is copied without conversion")],
-        source: "PTOAS verifier (A2A3 tload: dst vec or mat, i8..i64/f16/bf16/f32, same element size)",
+        source: "PTOAS verifier (A2A3 tload: dst vec or mat, i8..i64/f16/bf16/f32, same element size); pto-isa common/arch/memory/tload_common.hpp:47, 339-340 (vec tiles ND, DN or NZ like the GM; ND vec tiles below 4096 rows)",
         ..Row::DEFAULT
     },
     Row {

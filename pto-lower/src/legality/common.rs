@@ -383,15 +383,20 @@ pub const MGATHER_MEM_DTYPE: [Check; 2] = [
     same_dtype("mem", "dst", "the GM table holds the gathered elements"),
     same_dtype("src", "mem", "the GM table receives the scattered elements"),
 ];
-/// A5 `tload` of 64-bit elements pads with null or zero only (pto-isa
-/// `common/arch/register/tload_common.hpp:333-337`).
+/// A5 `tload` destinations: vec tiles are ND, DN or NZ like the GM data
+/// (`common/arch/register/tload_common.hpp:344-351`); 64-bit elements pad with null or zero only
+/// (`tload_common.hpp:333-337`).
 pub const LOAD_DST_A5: OperandRule = operand(
     &["dst"],
     &[
-        var(&[Loc::Vec, Loc::Mat], Some(&[I8, U8, I16, U16, I32, U32, F16, BF16, F32, F8E4M3, F8E5M2, HiF8]), &[], &[]),
-        var(&[Loc::Vec, Loc::Mat], Some(&[I64, U64]), &[], &[ShapeReq::PadNullOrZero]),
+        var(&[Loc::Vec], Some(LOAD_A5_NARROW), &[ND, DN, NZ], &[]),
+        var(&[Loc::Vec], Some(&[I64, U64]), &[ND, DN, NZ], &[ShapeReq::PadNullOrZero]),
+        var(&[Loc::Mat], Some(LOAD_A5_NARROW), &[], &[]),
+        var(&[Loc::Mat], Some(&[I64, U64]), &[], &[ShapeReq::PadNullOrZero]),
     ],
 );
+/// A5 load/store element types up to 4 bytes.
+const LOAD_A5_NARROW: &[ElemType] = &[I8, U8, I16, U16, I32, U32, F16, BF16, F32, F8E4M3, F8E5M2, HiF8];
 
 /// Vec-to-vec `textract`/`tinsert` copy within one layout class, ND/ND or NZ/NZ (pto-isa
 /// `npu/a2a3/TExtract.hpp:213-259`, `npu/a2a3/TInsert.hpp:136-178`, `npu/a5/TInsert.hpp:527-558`).
