@@ -104,7 +104,7 @@ fn view_shape_differs_from_the_dynamic_valid_shape() {
         &[],
         "SIM_TRAP",
         11,
-        &["valid shape 8x32", "view 16x32", "pto-isa requires them equal"],
+        &["view 16x32", "tile valid 8x32", "pto-isa requires the view's shape to equal the tile's valid shape"],
     );
 }
 

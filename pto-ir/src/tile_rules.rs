@@ -173,6 +173,28 @@ pub fn view_extent(dims: &[Option<u64>], fold: ViewFold) -> Result<(Option<u64>,
     }
 }
 
+/// `1x?x16` for view dimensions.
+pub fn dims_text(dims: &[Option<u64>]) -> String {
+    dims.iter().map(|d| d.map_or("?".to_string(), |d| d.to_string())).collect::<Vec<_>>().join("x")
+}
+
+/// Why a GM view of `dims` does not present tile `t` its valid shape ([`view_extent`]; only
+/// static extents are compared), or `None` when it does.
+pub fn view_mismatch(dims: &[Option<u64>], t: &TileDesc) -> Option<String> {
+    let fold = ViewFold::of(t);
+    let shown = dims_text(dims);
+    let (rows, cols) = match view_extent(dims, fold) {
+        Ok(extent) => extent,
+        Err(i) => return Some(format!("view {shown} has leading dim {i} = {} ({})", dims_text(&dims[i..=i]), fold.text())),
+    };
+    let differs = |e: Option<u64>, v: Dim| matches!((e, v), (Some(e), Dim::Static(v)) if e != u64::from(v));
+    (differs(rows, t.valid_rows) || differs(cols, t.valid_cols)).then(|| {
+        let seen = dims_text(&[rows, cols]);
+        let how = if dims.len() > 2 { format!(" ({seen} as the tile sees it: {})", fold.text()) } else { String::new() };
+        format!("view {shown}{how}, tile valid {}x{}", t.valid_rows, t.valid_cols)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,7 +35,7 @@ use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpId, ValueId};
 use pto_ir::ops::is_mlir_memref as is_memref;
 use pto_ir::ops::{Family, Opcode, SlotKind, TmpRule};
-use pto_ir::tile_rules::{ViewFold, view_extent};
+use pto_ir::tile_rules::view_mismatch;
 use pto_ir::types::{BLayout, Dim, ElemType, SLayout, TileDesc, Type};
 
 /// Runs the pass: rewrites the layouts the target fixes (one note each in `notes`), then
@@ -304,6 +304,9 @@ fn shape_ok(s: &ShapeReq, t: &TileDesc) -> bool {
             _ => true,
         },
         ShapeReq::PadSet => t.pad != 0,
+        ShapeReq::PadNullOrZero => t.pad <= 1,
+        ShapeReq::Multiple(e, n) => extent(t, e).is_none_or(|x| x.is_multiple_of(n)),
+        ShapeReq::RowBytes(n) => (t.cols * t.dtype.size_bytes()).is_multiple_of(n),
     }
 }
 
@@ -347,8 +350,7 @@ pub type TileOf<'a> = &'a dyn Fn(ValueId) -> Option<TileDesc>;
 /// Evaluates one check; `Some((slot to blame, actual text))` when it fails.
 fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: TileOf<'_>) -> Option<(&'static str, String)> {
     let ty = |slot: &str| first(bound, slot).map(|v| m.value_type(v));
-    let resolved = |slot: &str| first(bound, slot).and_then(tile_of);
-    let tile = |slot: &str| resolved(slot);
+    let tile = |slot: &str| first(bound, slot).and_then(tile_of);
     let dtype = |slot: &str| ty(slot).and_then(Type::elem_type);
     let constant = |slot: &str| first(bound, slot).and_then(|v| m.int_constant(v));
     match *kind {
@@ -357,6 +359,14 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             let y = extent(&tile(b.0)?, b.1)?;
             let ok = if matches!(kind, CheckKind::Eq { .. }) { x == y } else { x <= y };
             (!ok).then(|| (b.0, format!("{} {} {x}, {} {} {y}", a.0, a.1.name(), b.0, b.1.name())))
+        }
+        CheckKind::SumLe { a, b, c } => {
+            let (x, y, z) = (extent(&tile(a.0)?, a.1)?, extent(&tile(b.0)?, b.1)?, extent(&tile(c.0)?, c.1)?);
+            (x + y > z).then(|| (c.0, format!("{} {} {x} + {} {} {y} > {} {} {z}", a.0, a.1.name(), b.0, b.1.name(), c.0, c.1.name())))
+        }
+        CheckKind::SameBytes(a, b) => {
+            let (x, y) = (tile(a)?.size_bytes(), tile(b)?.size_bytes());
+            (x != y).then(|| (b, format!("{a} {x} B, {b} {y} B")))
         }
         CheckKind::SameDtype(a, b) => {
             let (x, y) = (dtype(a)?, dtype(b)?);
@@ -370,6 +380,11 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
         CheckKind::Distinct(a, b) => {
             let (x, y) = (first(bound, a)?, first(bound, b)?);
             (x == y).then(|| (b, format!("{a} and {b} are the same value `%{}`", m.values[x.index()].name)))
+        }
+        CheckKind::SameLayout(a, b) => {
+            let (x, y) = (tile(a)?, tile(b)?);
+            ((x.blayout, x.slayout) != (y.blayout, y.slayout))
+                .then(|| (b, format!("{a} {}, {b} {}", layout_text(x.blayout, x.slayout), layout_text(y.blayout, y.slayout))))
         }
         CheckKind::SameLoc(a, b) => {
             let (x, y) = (tile(a)?.loc, tile(b)?.loc);
@@ -422,32 +437,10 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
         // With PTO-AS offsets (`%v[%r, %c]`) the tile is a window of the view (checked at run time).
         CheckKind::ViewShape { .. } if first(bound, "offsets").is_some() => None,
         CheckKind::ViewShape { view, tile: slot } => match ty(view)? {
-            Type::PartitionView(dims, _) | Type::TensorView(dims, _) => view_shape_mismatch(dims, &tile(slot)?).map(|t| (view, t)),
+            Type::PartitionView(dims, _) | Type::TensorView(dims, _) => view_mismatch(dims, &tile(slot)?).map(|t| (view, t)),
             _ => None,
         },
     }
-}
-
-/// `1x?x16` for view dimensions.
-fn dims_text(dims: &[Option<u64>]) -> String {
-    dims.iter().map(|d| d.map_or("?".to_string(), |d| d.to_string())).collect::<Vec<_>>().join("x")
-}
-
-/// Why a GM view of `dims` does not fit tile `t`'s valid shape (static extents only), if it
-/// does not.
-fn view_shape_mismatch(dims: &[Option<u64>], t: &TileDesc) -> Option<String> {
-    let fold = ViewFold::of(t);
-    let shown = dims_text(dims);
-    let (rows, cols) = match view_extent(dims, fold) {
-        Ok(extent) => extent,
-        Err(i) => return Some(format!("view {shown} has leading dim {i} = {} ({})", dims_text(&dims[i..=i]), fold.text())),
-    };
-    let differs = |e: Option<u64>, v: Dim| matches!((e, v), (Some(e), Dim::Static(v)) if e != u64::from(v));
-    (differs(rows, t.valid_rows) || differs(cols, t.valid_cols)).then(|| {
-        let seen = dims_text(&[rows, cols]);
-        let how = if dims.len() > 2 { format!(" ({seen} as the tile sees it: {})", fold.text()) } else { String::new() };
-        format!("view {shown}{how}, tile valid {}x{}", t.valid_rows, t.valid_cols)
-    })
 }
 
 // ---------------------------------------------------------------------------------------------

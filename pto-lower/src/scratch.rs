@@ -410,15 +410,20 @@ fn remainder(o: &Operands) -> Option<Requirement> {
 }
 
 /// TPRELU (a2a3/TPrelu.hpp): `tmp` is the u8 mask TCMPS writes, one row per dst row, full
-/// repeats of bits.
+/// repeats of bits, plus one row: TSEL's 32-byte select scratch is the row after the mask
+/// (`TSUBVIEW(selTmp, tmp, dst.GetValidRow(), 0)`; `TPrelu.hpp:40-42` asserts tmp valid rows >
+/// dst valid rows).
 fn prelu_mask(o: &Operands) -> Option<Requirement> {
     let dst = o.tile("dst")?;
     let (epr, _) = epr_epb(dst.dtype);
     let (vr, vc) = (valid_rows(dst), valid_cols(dst));
-    let bytes = vc.div_ceil(epr) * epr / 8;
-    let mut r = Requirement::rows_of_bytes(ElemType::U8, vr, bytes, format!("{vr} mask rows of ⌈{vc}/{epr}⌉·{epr} bits"));
-    r.tile.valid_rows = dst.valid_rows;
-    Some(r)
+    let bytes = (vc.div_ceil(epr) * epr / 8).max(BLOCK_BYTES);
+    Some(Requirement::rows_of_bytes(
+        ElemType::U8,
+        vr + 1,
+        bytes,
+        format!("{vr} mask rows of ⌈{vc}/{epr}⌉·{epr} bits and a 32-byte select row"),
+    ))
 }
 
 /// `trowexpand*` with a column-vector `src1` (a2a3/TRowExpandBinOp.hpp): `vbrcb` broadcasts

@@ -4,7 +4,7 @@
 
 use crate::elem::Elem;
 use crate::memory::Fault;
-use pto_ir::tile_rules::{ViewFold, view_extent};
+use pto_ir::tile_rules::ViewFold;
 
 /// Most dimensions a view may have.
 pub const MAX_RANK: usize = 5;
@@ -62,7 +62,7 @@ impl GmView {
     }
 
     /// Element index of 2-D position `(r, c)` of the shape the view presents to a tile that
-    /// folds it by `fold` ([`view_extent`]): the view is right-aligned to 5 dimensions and the
+    /// folds it by `fold` ([`pto_ir::tile_rules::view_extent`]): the view is right-aligned to 5 dimensions and the
     /// folded coordinate is split over the leading dimensions, innermost first.
     pub fn index(&self, r: usize, c: usize, fold: ViewFold) -> i64 {
         let pad = MAX_RANK - self.rank;
@@ -93,13 +93,6 @@ impl GmView {
     /// The view's dimensions.
     pub fn dims(&self) -> Vec<Option<u64>> {
         self.shape[..self.rank].iter().map(|&d| u64::try_from(d).ok()).collect()
-    }
-
-    /// The 2-D shape `(rows, cols)` the view presents to a tile folding it by `fold`; `Err(i)`
-    /// when leading dimension `i` must be 1 and is not.
-    pub fn extent(&self, fold: ViewFold) -> Result<(u64, u64), usize> {
-        let (r, c) = view_extent(&self.dims(), fold)?;
-        Ok((r.unwrap_or(0), c.unwrap_or(0)))
     }
 }
 

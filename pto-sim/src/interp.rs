@@ -943,9 +943,11 @@ impl<'m> Sim<'m> {
         }
         let fold = ViewFold::of(&tile.desc);
         if offsets.is_empty() {
-            check_view_shape(&view, &tile, fold).map_err(|msg| trap(m, op, msg))?;
+            check_view_shape(&view, &tile).map_err(|msg| trap(m, op, msg))?;
         } else {
-            let (vr, vc) = view.extent(fold).map_err(|i| trap(m, op, format!("leading view dimension {i} is not 1")))?;
+            let (vr, vc) = pto_ir::tile_rules::view_extent(&view.dims(), fold)
+                .map(|(r, c)| (r.unwrap_or(0), c.unwrap_or(0)))
+                .map_err(|i| trap(m, op, format!("leading view dimension {i} is not 1")))?;
             if (r0 + tile.vrows) as u64 > vr || (c0 + tile.vcols) as u64 > vc {
                 return Err(trap(
                     m,
@@ -1345,16 +1347,12 @@ impl<'m> Sim<'m> {
 
 /// A view of tile type `t` at `addr`, with dynamic valid extents resolved.
 /// pto-isa's `tload`/`tstore` contract: the view presents exactly the tile's valid shape
-/// (see [`pto_ir::tile_rules::view_extent`]); the text of the trap otherwise.
-fn check_view_shape(view: &GmView, tile: &TileView, fold: ViewFold) -> Result<(), String> {
-    let shown = view.dims().iter().map(|d| d.map_or("?".into(), |d| d.to_string())).collect::<Vec<String>>().join("x");
-    match view.extent(fold) {
-        Err(i) => Err(format!("the view {shown} has leading dim {i} = {} ({})", view.shape[i], fold.text())),
-        Ok((r, c)) if (r, c) == (tile.vrows as u64, tile.vcols as u64) => Ok(()),
-        Ok((r, c)) => Err(format!(
-            "the tile's valid shape {}x{} differs from the view {shown} ({r}x{c} as the tile sees it); pto-isa requires them equal",
-            tile.vrows, tile.vcols
-        )),
+/// ([`pto_ir::tile_rules::view_mismatch`], with the run-time valid shape and view sizes).
+fn check_view_shape(view: &GmView, tile: &TileView) -> Result<(), String> {
+    let desc = TileDesc { valid_rows: Dim::Static(tile.vrows as u32), valid_cols: Dim::Static(tile.vcols as u32), ..tile.desc };
+    match pto_ir::tile_rules::view_mismatch(&view.dims(), &desc) {
+        Some(why) => Err(format!("{why}: pto-isa requires the view's shape to equal the tile's valid shape")),
+        None => Ok(()),
     }
 }
 

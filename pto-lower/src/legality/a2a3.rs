@@ -23,6 +23,8 @@ pub const TCVT_A2A3: &[(pto_ir::types::ElemType, &[pto_ir::types::ElemType])] = 
 ];
 
 const MATMUL_IN: &[pto_ir::types::ElemType] = &[I8, F16, BF16, F32];
+/// `textract` element types on A2A3 (pto-isa `npu/a2a3/TExtract.hpp:21-27`).
+const EXTRACT_A2A3: &[pto_ir::types::ElemType] = &[I8, U8, F16, BF16, F32];
 const MATMUL_TRIPLES: &[&[pto_ir::types::ElemType]] = &[&[I32, I8, I8], &[F32, F16, F16], &[F32, BF16, BF16], &[F32, F32, F32]];
 
 /// The A2A3 table.
@@ -414,7 +416,7 @@ static ROWS: &[Row] = &[
             operand(&["src", "dst"], &[var(&[Loc::Vec], Some(VEC9), &[ND, NZ_512], &[])]),
             operand(&["indices"], &[vec_nd(I32_U32)]),
         ],
-        checks: &MGATHER_TABLE_CHECKS,
+        checks: &MGATHER_MEM_DTYPE,
         source: "pto-isa a2a3/MGather.hpp, MScatter.hpp (MGatherCheck / MScatterCheck: Vec tiles of 8/16/32-bit integers, f16, bf16, f32, ND or (NZ tables) NZ with 512-byte fractals; ND i32/u32 indices; PTOAS calls them A5-only)",
         ..Row::DEFAULT
     },
@@ -431,6 +433,7 @@ static ROWS: &[Row] = &[
             &["src", "dst", "src0", "src1", "src2", "src3", "tmp"],
             &[var(&[Loc::Vec], Some(F16_F32), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])],
         )],
+        checks: &[MRGSORT_BLOCK_LEN],
         source: "pto-isa notes §4.1 (TMRGSORT: all tiles have one row)",
         ..Row::DEFAULT
     },
@@ -533,9 +536,16 @@ static ROWS: &[Row] = &[
     // ---------------- Memory ----------------
     Row {
         applies: Applies::Family(Family::Memory),
-        operands: &[operand(&["dst"], &[var(&[Loc::Vec, Loc::Mat], Some(LOAD_STORE), &[], &[])])],
+        operands: &[operand(
+            &["dst"],
+            &[
+                var(&[Loc::Vec], Some(LOAD_STORE), &[ND], &[ShapeReq::Range(Rows, 1, 4095)]),
+                var(&[Loc::Vec], Some(LOAD_STORE), &[DN, NZ], &[]),
+                var(&[Loc::Mat], Some(LOAD_STORE), &[], &[]),
+            ],
+        )],
         checks: &[check(CheckKind::SameWidth("src", "dst"), "GM data is copied without conversion")],
-        source: "PTOAS verifier (A2A3 tload: dst vec or mat, i8..i64/f16/bf16/f32, same element size)",
+        source: "PTOAS verifier (A2A3 tload: dst vec or mat, i8..i64/f16/bf16/f32, same element size); pto-isa common/arch/memory/tload_common.hpp:47, 339-340 (vec tiles ND, DN or NZ like the GM; ND vec tiles below 4096 rows)",
         ..Row::DEFAULT
     },
     Row {
@@ -558,6 +568,8 @@ static ROWS: &[Row] = &[
             )
             .when_loc("src", &[Loc::Acc]),
             STORE_VIEW_SHAPE,
+            ATOMIC_ADD_TYPES,
+            RELU_ONLY_FROM_ACC,
         ],
         inherit_checks: false,
         source: "PTOAS notes §4 (A2A3 tstore src loc vec, mat or acc; acc src i32/f32, cols in [1, 4095]); pto-isa npu/a2a3/TStore.hpp:222-231 (acc to ND: rows in [1, 8192])",
@@ -592,7 +604,9 @@ static ROWS: &[Row] = &[
                     var(&[Loc::Left], None, &[ZZ], &[]),
                     var(&[Loc::Right], None, &[ZN], &[]),
                     var(&[Loc::Mat], None, &[NZ_512], &[]),
-                    var(&[Loc::Vec, Loc::Bias, Loc::Scaling], None, &[], &[]),
+                    var(&[Loc::Vec], None, &[], &[]),
+                    BIAS_DST,
+                    SCALING_DST,
                 ],
             ),
             TMP_VEC,
@@ -621,6 +635,12 @@ static ROWS: &[Row] = &[
                 .when_loc("src", &[Loc::Vec]),
             same_dtype("src", "dst", "mat -> left/right moves copy elements (pto-isa textract_common.hpp, npu/a2a3/TExtract.hpp:21-27)")
                 .when_loc("dst", &[Loc::Left, Loc::Right]),
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(I32, &[I32]), (F32, &[F32]), (F16, &[F32])] },
+                "the bias table holds i32 or f32 (f16/bf16 widened)",
+            )
+            .when_loc("dst", &[Loc::Bias]),
+            SCALING_SAME_DTYPE,
         ],
         source: "pto-isa npu/a2a3/TMov.hpp, npu/a2a3/common.hpp (tmov pairs; acc -> mat NZ fractal 512, f32 -> f16/bf16); pto-isa notes §2.4 (A2A3 left Zz, right Zn)",
         ..Row::DEFAULT
@@ -650,40 +670,70 @@ static ROWS: &[Row] = &[
             operand(
                 &["src"],
                 &[
-                    var(&[Loc::Mat], Some(&[I8, U8, F16, BF16, F32]), &[ZN, NZ], &[]),
-                    var(&[Loc::Mat], Some(&[I8, U8, F16, BF16, F32]), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)]),
+                    var(&[Loc::Mat], Some(EXTRACT_A2A3), &[ZN, NZ], &[]),
+                    var(&[Loc::Mat], Some(EXTRACT_A2A3), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)]),
+                    var(&[Loc::Acc], Some(&[F32]), &[NZ], &[]),
+                    var(&[Loc::Vec], Some(EXTRACT_A2A3), &[ND, NZ], &[]),
                 ],
             ),
             operand(
                 &["dst"],
                 &[
-                    var(&[Loc::Left], Some(&[I8, U8, F16, BF16, F32]), &[ZZ], &[]),
-                    var(&[Loc::Right], Some(&[I8, U8, F16, BF16, F32]), &[ZN], &[]),
+                    var(&[Loc::Left], Some(EXTRACT_A2A3), &[ZZ], &[]),
+                    var(&[Loc::Right], Some(EXTRACT_A2A3), &[ZN], &[]),
+                    var(&[Loc::Mat], Some(&[F16, BF16]), &[NZ_512], &[]),
+                    var(&[Loc::Vec], Some(EXTRACT_A2A3), &[ND, NZ], &[]),
                 ],
             ),
         ],
         checks: &[
-            same_dtype("src", "dst", "extraction copies elements"),
-            EXTRACT_WINDOW,
+            check(
+                CheckKind::LocPairs {
+                    from: "src",
+                    to: "dst",
+                    pairs: &[(Loc::Mat, &[Loc::Left, Loc::Right]), (Loc::Acc, &[Loc::Mat]), (Loc::Vec, &[Loc::Vec])],
+                },
+                "A2A3 textract paths (pto-isa npu/a2a3/TExtract.hpp:465-489)",
+            ),
+            COPY_SAME_DTYPE,
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16])] },
+                "A2A3 acc -> mat extraction is a cast from f32 to f16/bf16 (pto-isa npu/a2a3/TExtract.hpp:65-72)",
+            )
+            .when_loc("src", &[Loc::Acc]),
+            VEC_SAME_LAYOUT,
+            EXTRACT_WINDOW.when_loc("src", &[Loc::Mat, Loc::Acc]),
+            EXTRACT_WINDOW_VALID.when_loc("src", &[Loc::Vec]),
             EXTRACT_ALIGN[0],
             EXTRACT_ALIGN[1],
             EXTRACT_ALIGN[2],
             EXTRACT_ALIGN[3],
         ],
-        source: "PTOAS verifier (A2A3 textract: mat -> left (Zz) / right (Zn), i8 f16 bf16 f32); pto-isa textract_common.hpp:456-486 (ZN or NZ mat source, a 1-row row-major one for a GEMV left)",
+        source: "PTOAS verifier (A2A3 textract: mat -> left (Zz) / right (Zn), i8 f16 bf16 f32); pto-isa textract_common.hpp:456-486 (ZN or NZ mat source, a 1-row row-major one for a GEMV left), npu/a2a3/TExtract.hpp:465-489 (also acc -> mat and vec -> vec)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TInsert]),
-        operands: &[operand(&["src"], &[var(&[Loc::Acc], None, &[NZ], &[])]), operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ_512], &[])])],
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Acc], None, &[NZ], &[]), var(&[Loc::Vec], Some(EXTRACT_A2A3), &[ND, NZ], &[])]),
+            operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ_512], &[]), var(&[Loc::Vec], Some(EXTRACT_A2A3), &[ND, NZ], &[])]),
+        ],
         checks: &[
+            check(
+                CheckKind::LocPairs { from: "src", to: "dst", pairs: &[(Loc::Acc, &[Loc::Mat]), (Loc::Vec, &[Loc::Vec])] },
+                "A2A3 tinsert paths (pto-isa npu/a2a3/TInsert.hpp:162-192)",
+            ),
             check(
                 CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16]] },
                 "A2A3 tinsert converts f32 acc data to f16/bf16",
-            ),
-            INSERT_WINDOW,
+            )
+            .when_loc("src", &[Loc::Acc]),
+            COPY_SAME_DTYPE,
+            VEC_SAME_LAYOUT,
+            INSERT_WINDOW.when_loc("src", &[Loc::Acc]),
+            INSERT_WINDOW_VALID.when_loc("src", &[Loc::Vec]),
         ],
-        source: PTOAS,
+        source: "PTOAS verifier (acc -> mat); pto-isa npu/a2a3/TInsert.hpp:162-192 (also vec -> vec)",
         ..Row::DEFAULT
     },
     Row {
@@ -695,7 +745,7 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TReshape]),
-        checks: &[check(CheckKind::SameLoc("src", "dst"), "a reshape reinterprets the same bytes")],
+        checks: &[check(CheckKind::SameLoc("src", "dst"), "a reshape reinterprets the same bytes"), RESHAPE_SAME_BYTES],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -710,6 +760,7 @@ static ROWS: &[Row] = &[
         applies: Applies::Ops(&[O::TConcat]),
         operands: &[operand(&["src0", "src1", "dst"], &[vec_any(&[I8, I16, I32, F16, BF16, F32])])],
         checks: &[
+            CONCAT_FITS,
             eq("src0", ValidRows, "dst", ValidRows, "concatenation along columns keeps the rows"),
             eq("src1", ValidRows, "dst", ValidRows, "concatenation along columns keeps the rows"),
         ],
@@ -811,13 +862,6 @@ pub(super) const PARTIAL_CHECKS: [super::Check; 4] = [
     le("src0", ValidCols, "dst", ValidCols, "partial ops read src valid regions inside the dst valid region"),
     le("src1", ValidRows, "dst", ValidRows, "partial ops read src valid regions inside the dst valid region"),
     le("src1", ValidCols, "dst", ValidCols, "partial ops read src valid regions inside the dst valid region"),
-];
-
-/// Shared with A5: the GM table of MGATHER / MSCATTER holds the tile's element type
-/// (`GlobalTable::DType == __gm__ T`).
-pub(super) const MGATHER_TABLE_CHECKS: [super::Check; 2] = [
-    same_dtype("mem", "dst", "the GM table holds the destination's element type"),
-    same_dtype("src", "mem", "the GM table holds the source's element type"),
 ];
 
 /// Shared with A5: index element size (2 bytes for 1-byte data, else the data size).

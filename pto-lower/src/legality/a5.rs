@@ -1,6 +1,6 @@
 //! The A5 legality table.
 
-use super::a2a3::{MGATHER_TABLE_CHECKS, PARTIAL_CHECKS, SCATTER_CHECKS, SORT_OPERANDS};
+use super::a2a3::{PARTIAL_CHECKS, SCATTER_CHECKS, SORT_OPERANDS};
 use super::common::*;
 use super::{Applies, CheckKind, Extent, Row, ShapeReq, Table};
 use pto_ir::ops::{Family, Opcode as O};
@@ -439,8 +439,8 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::MGather, O::MScatter]),
         operands: &[operand(&["src", "dst"], &[vec_any(MGATHER)]), operand(&["indices"], &[vec_any(&[I32])])],
-        checks: &MGATHER_TABLE_CHECKS,
-        source: "PTOAS verifier (mgather/mscatter: A5 only, i32 indices, fp8 payloads allowed); pto-isa a5/MGather.hpp (table element type = tile element type)",
+        checks: &MGATHER_MEM_DTYPE,
+        source: "PTOAS verifier (mgather/mscatter: A5 only, i32 indices, fp8 payloads allowed, GM table of the tile type)",
         ..Row::DEFAULT
     },
     // ---------------- Sort ----------------
@@ -456,6 +456,7 @@ static ROWS: &[Row] = &[
             &["src", "dst", "src0", "src1", "src2", "src3", "tmp"],
             &[var(&[Loc::Vec], Some(F16_F32), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])],
         )],
+        checks: &[MRGSORT_BLOCK_LEN],
         source: "pto-isa notes §4.1 (TMRGSORT: all tiles have one row)",
         ..Row::DEFAULT
     },
@@ -548,20 +549,20 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TMatmulMx, O::TMatmulMxAcc, O::TMatmulMxBias, O::TGemvMx, O::TGemvMxAcc, O::TGemvMxBias]),
         operands: &[
-            operand(&["a"], &[var(&[Loc::Left], Some(FP8), &[NZ], MKN_A)]),
+            operand(&["a"], &[var(&[Loc::Left], Some(FP8), &[NZ], MX_A)]),
             operand(&["b"], &[var(&[Loc::Right], Some(FP8), &[ZN], MKN_B)]),
             operand(&["c", "c_in"], &[var(&[Loc::Acc], Some(&[F32]), &[NZ], &[])]),
             operand(&["bias"], &[var(&[Loc::Bias], Some(&[F32]), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])]),
             operand(&["a_scale"], &[var(&[Loc::ScaleLeft], Some(E8M0), &[ZZ_MX], &[]), var(&[Loc::Scaling], None, &[], &[])]),
             operand(&["b_scale"], &[var(&[Loc::ScaleRight], Some(E8M0), &[NN_MX], &[]), var(&[Loc::Scaling], None, &[], &[])]),
         ],
-        source: "PTOAS verifier (A5 mx: fp8 operands, f32 result, scale tiles in the scaling buffer); pto-isa TMATMUL_MX/TGEMV_MX pages and a5/TMatmul.hpp (e8m0 scales in TileLeftScale / TileRightScale: Zz / Nn, fractal 32)",
+        source: "PTOAS verifier (A5 mx: fp8 operands, f32 result, scale tiles in the scaling buffer); pto-isa TMATMUL_MX/TGEMV_MX pages and a5/TMatmul.hpp (e8m0 scales in TileLeftScale / TileRightScale: Zz / Nn, fractal 32); npu/a5/TMatmul.hpp:114 (K % 64)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TGemvMx, O::TGemvMxAcc, O::TGemvMxBias]),
-        operands: &[operand(&["a"], &[var(&[Loc::Left], Some(FP8), &[NZ], &GEMV_A)])],
-        source: "PTOAS verifier (tgemv.mx: lhs valid rows 1)",
+        operands: &[operand(&["a"], &[var(&[Loc::Left], Some(FP8), &[NZ], MX_GEMV_A)])],
+        source: "PTOAS verifier (tgemv.mx: lhs valid rows 1); pto-isa npu/a5/TMatmul.hpp:114 (K % 64)",
         ..Row::DEFAULT
     },
     Row {
@@ -573,7 +574,7 @@ static ROWS: &[Row] = &[
     // ---------------- Memory ----------------
     Row {
         applies: Applies::Family(Family::Memory),
-        operands: &[operand(&["dst"], &[var(&[Loc::Vec, Loc::Mat], Some(LOAD_STORE_A5), &[], &[])])],
+        operands: &[LOAD_DST_A5],
         checks: &[check(CheckKind::SameWidth("src", "dst"), "GM data is copied without conversion")],
         source: "PTOAS verifier (A5 tload: 1/2/4/8-byte elements of the same size); pto-isa TLOAD targets Vec or Mat",
         ..Row::DEFAULT
@@ -598,6 +599,8 @@ static ROWS: &[Row] = &[
             )
             .when_loc("src", &[Loc::Acc]),
             STORE_VIEW_SHAPE,
+            ATOMIC_ADD_TYPES,
+            RELU_ONLY_FROM_ACC,
         ],
         inherit_checks: false,
         source: "PTOAS notes §4 (A5 tstore src loc vec or acc: mat is rejected); pto-isa npu/a5/TStore.hpp:127-136 (acc: cols in [1, 4095], rows in [1, 8192] to ND)",
@@ -628,7 +631,9 @@ static ROWS: &[Row] = &[
                 &[
                     var(&[Loc::Left], None, &[NZ], &[]),
                     var(&[Loc::Right], None, &[ZN], &[]),
-                    var(&[Loc::Vec, Loc::Mat, Loc::Bias, Loc::Scaling], None, &[], &[]),
+                    var(&[Loc::Vec, Loc::Mat], None, &[], &[]),
+                    BIAS_DST,
+                    SCALING_DST,
                 ],
             ),
             TMP_VEC,
@@ -655,6 +660,12 @@ static ROWS: &[Row] = &[
             .when_loc("src", &[Loc::Acc]),
             same_dtype("src", "dst", "mat -> left/right moves copy elements (pto-isa npu/a5/TMov.hpp:244-246)")
                 .when_loc("dst", &[Loc::Left, Loc::Right]),
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(I32, &[I32]), (F32, &[F32]), (F16, &[F32]), (BF16, &[F32])] },
+                "the bias table holds i32 or f32 (f16/bf16 widened)",
+            )
+            .when_loc("dst", &[Loc::Bias]),
+            SCALING_SAME_DTYPE,
         ],
         source: "PTOAS verifier (tmov pairs); pto-isa notes §2.4 (A5 left Nz, right Zn); pto-isa npu/a5/TMov.hpp, npu/a5/common.hpp",
         ..Row::DEFAULT
@@ -689,7 +700,14 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TExtract]),
         operands: &[
-            operand(&["src"], &[var(&[Loc::Mat], Some(EXTRACT), &[ROW_MAJOR, NZ], &[]), var(&[Loc::Vec], Some(EXTRACT), &[ND], &[])]),
+            operand(
+                &["src"],
+                &[
+                    var(&[Loc::Mat], Some(EXTRACT), &[ROW_MAJOR, NZ], &[]),
+                    var(&[Loc::Vec], Some(EXTRACT), &[ND], &[]),
+                    var(&[Loc::Acc], Some(I32_F32), &[NZ], &[]),
+                ],
+            ),
             operand(
                 &["dst"],
                 &[
@@ -701,16 +719,25 @@ static ROWS: &[Row] = &[
             ),
         ],
         checks: &[
-            same_dtype("src", "dst", "extraction copies elements"),
+            COPY_SAME_DTYPE,
             check(
                 CheckKind::LocPairs {
                     from: "src",
                     to: "dst",
-                    pairs: &[(Loc::Mat, &[Loc::Left, Loc::Right, Loc::Scaling]), (Loc::Vec, &[Loc::Mat, Loc::Vec])],
+                    pairs: &[
+                        (Loc::Mat, &[Loc::Left, Loc::Right, Loc::Scaling]),
+                        (Loc::Vec, &[Loc::Mat, Loc::Vec]),
+                        (Loc::Acc, &[Loc::Mat, Loc::Vec]),
+                    ],
                 },
-                "A5 textract location pairs",
+                "A5 textract location pairs (pto-isa npu/a5/TExtract.hpp:587-603 adds acc -> mat/vec)",
             ),
-            EXTRACT_WINDOW.when_loc("src", &[Loc::Mat]),
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16, F32]), (I32, &[I32])] },
+                "A5 acc extraction converts f32 to f16/bf16/f32 and keeps i32 (pto-isa npu/a5/common.hpp:147-175)",
+            )
+            .when_loc("src", &[Loc::Acc]),
+            EXTRACT_WINDOW.when_loc("src", &[Loc::Mat, Loc::Acc]),
             EXTRACT_WINDOW_VALID.when_loc("src", &[Loc::Vec]),
         ],
         source: "PTOAS verifier (A5 textract: mat -> left (Nz) / right (Zn) / scaling, vec -> mat / vec)",
@@ -735,6 +762,11 @@ static ROWS: &[Row] = &[
             same_dtype("src", "dst", "vec-source tinsert copies elements").when_loc("src", &[Loc::Vec]),
             INSERT_WINDOW.when_loc("src", &[Loc::Acc]),
             INSERT_WINDOW_VALID.when_loc("src", &[Loc::Vec]),
+            check(
+                CheckKind::SameLayout("src", "dst"),
+                "vec -> vec insertion copies within one layout (pto-isa npu/a5/TInsert.hpp:527-558)",
+            )
+            .when_loc("dst", &[Loc::Vec]),
         ],
         source: PTOAS,
         ..Row::DEFAULT
@@ -748,7 +780,7 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TReshape]),
-        checks: &[check(CheckKind::SameLoc("src", "dst"), "a reshape reinterprets the same bytes")],
+        checks: &[check(CheckKind::SameLoc("src", "dst"), "a reshape reinterprets the same bytes"), RESHAPE_SAME_BYTES],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -763,13 +795,20 @@ static ROWS: &[Row] = &[
         applies: Applies::Ops(&[O::TConcat]),
         operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(&[I8, I16, I32, F16, BF16, F32])])],
         checks: &[
+            CONCAT_FITS,
             eq("src0", ValidRows, "dst", ValidRows, "concatenation along columns keeps the rows"),
             eq("src1", ValidRows, "dst", ValidRows, "concatenation along columns keeps the rows"),
         ],
         source: "PTOAS verifier (A5 tconcat is row-major)",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TPack]), operands: &[operand(&["src", "dst"], &[VEC_RM])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TPack]),
+        operands: &[operand(&["src", "dst"], &[VEC_RM])],
+        checks: &TPACK_CHECKS,
+        source: PTOAS,
+        ..Row::DEFAULT
+    },
     Row {
         applies: Applies::Ops(&[O::TImg2Col]),
         operands: &[
@@ -896,3 +935,21 @@ const COL_EXPAND_CHECKS: [super::Check; 3] = [
 ];
 
 const GEMV_A: [ShapeReq; 2] = [ShapeReq::Eq(ValidRows, 1), ShapeReq::Range(ValidCols, 1, 4095)];
+
+const BYTES_1: &[ElemType] = &[I8, U8, F8E4M3, F8E5M2, HiF8];
+const BYTES_2_1: &[ElemType] = &[I16, U16, F16, BF16, I8, U8, F8E4M3, F8E5M2, HiF8];
+
+/// `tpack` narrows 4-byte elements to 2 or 1 bytes and 2-byte ones to 1 byte over one valid shape
+/// (PTOAS `PTO.cpp:1544-1552`).
+const TPACK_CHECKS: [super::Check; 3] = [
+    eq("src", ValidRows, "dst", ValidRows, "tpack keeps the valid shape"),
+    eq("src", ValidCols, "dst", ValidCols, "tpack keeps the valid shape"),
+    check(
+        CheckKind::DtypeMap {
+            from: "src",
+            to: "dst",
+            map: &[(I32, BYTES_2_1), (U32, BYTES_2_1), (F32, BYTES_2_1), (I16, BYTES_1), (U16, BYTES_1), (F16, BYTES_1), (BF16, BYTES_1)],
+        },
+        "tpack narrows 4-byte elements to 2 or 1 bytes and 2-byte elements to 1 byte",
+    ),
+];

@@ -411,3 +411,81 @@ pub const SCALAR_TYPE_ROW: super::Row = super::Row {
     source: "PTOAS verifier (texpands / trems / tfmods: scalar of the tile element type)",
     ..super::Row::DEFAULT
 };
+
+/// `tmov` into the bias table: one row of 64-byte multiples (pto-isa `npu/a2a3/TMov.hpp:35-38`,
+/// `npu/a5/TMov.hpp:23-43`).
+pub const BIAS_DST: Variant = var(&[Loc::Bias], None, &[], &[ShapeReq::Eq(Extent::Rows, 1), ShapeReq::RowBytes(64)]);
+/// `tmov` into the fixpipe scaling buffer: one row of 128-byte multiples of 64-bit quant
+/// parameters (pto-isa `npu/a2a3/TMov.hpp:62-69`, `npu/a5/TMov.hpp:73-81`).
+pub const SCALING_DST: Variant = var(&[Loc::Scaling], Some(&[I64, U64]), &[], &[ShapeReq::Eq(Extent::Rows, 1), ShapeReq::RowBytes(128)]);
+/// `tmov` to scaling copies the quant parameters.
+pub const SCALING_SAME_DTYPE: Check =
+    same_dtype("src", "dst", "mat -> scaling copies the quant parameters (pto-isa npu/a2a3/TMov.hpp:62)").when_loc("dst", &[Loc::Scaling]);
+
+/// `tmrgsort` single-list form: blocks of a multiple of 64 elements (pto-isa
+/// `npu/a2a3/TMrgSort.hpp:291-298`, debug asserts; PTOAS `PTO.cpp:5993-5998`).
+pub const MRGSORT_BLOCK_LEN: Check =
+    check(CheckKind::IndexMultiple { index: "blockLen", of: Multiple::Fixed(64) }, "the single-list merge works on 64-element blocks");
+
+/// `tconcat`: both sources' valid columns fit the dst row (pto-isa `npu/a2a3/TConcat.hpp:95`,
+/// debug assert; PTOAS `PTO.cpp:2941-2947`).
+pub const CONCAT_FITS: Check = check(
+    CheckKind::SumLe { a: ("src0", Extent::ValidCols), b: ("src1", Extent::ValidCols), c: ("dst", Extent::Cols) },
+    "concatenation writes src1's columns after src0's in each dst row",
+);
+/// `treshape` reinterprets the same storage (PTOAS `PTO.cpp:7235-7249`; the simulator traps on it at
+/// run time too).
+pub const RESHAPE_SAME_BYTES: Check = check(CheckKind::SameBytes("src", "dst"), "a reshape reinterprets the same bytes");
+/// `tstore` atomic add exists for f16/f32/i16/i32/i8/bf16 GM data only (pto-isa
+/// `common/arch/memory/tstore_common.hpp:151-155`, `npu/a5/TStore.hpp:95-99`).
+pub const ATOMIC_ADD_TYPES: Check = check(
+    CheckKind::AttrWhen {
+        attr: "atomicType",
+        kind: "atomic_type",
+        slot: "dst",
+        dtypes: &[U8, U16, U32, I64, U64, F8E4M3, F8E5M2, HiF8],
+        allowed: &["atomic_none"],
+    },
+    "atomic add exists for f16/f32/i16/i32/i8/bf16 GM data only",
+);
+/// `reluPreMode` is a fixpipe feature: only stores from acc apply it (PTOAS `PTO.cpp:1802-1803`).
+pub const RELU_ONLY_FROM_ACC: Check = check(
+    CheckKind::AttrWhen { attr: "reluPreMode", kind: "relu_pre_mode", slot: "src", dtypes: LOAD_STORE_A5, allowed: &["no_relu"] },
+    "the pre-store ReLU runs in the fixpipe, which only acc stores pass through",
+)
+.when_loc("src", &[Loc::Vec, Loc::Mat]);
+
+/// MX matmul `a`: m, k in [1, 4095] and a static K that is a multiple of 64 (pto-isa
+/// `npu/a5/TMatmul.hpp:114`).
+pub const MX_A: &[ShapeReq] =
+    &[ShapeReq::Range(Extent::ValidRows, 1, 4095), ShapeReq::Range(Extent::ValidCols, 1, 4095), ShapeReq::Multiple(Extent::Cols, 64)];
+/// MX gemv `a`: one valid row, K in [1, 4095], static K a multiple of 64.
+pub const MX_GEMV_A: &[ShapeReq] =
+    &[ShapeReq::Eq(Extent::ValidRows, 1), ShapeReq::Range(Extent::ValidCols, 1, 4095), ShapeReq::Multiple(Extent::Cols, 64)];
+/// MX scatter/gather: the GM table holds elements of the tile's type (PTOAS `PTO.cpp:2161-2204`).
+pub const MGATHER_MEM_DTYPE: [Check; 2] = [
+    same_dtype("mem", "dst", "the GM table holds the gathered elements"),
+    same_dtype("src", "mem", "the GM table receives the scattered elements"),
+];
+/// A5 `tload` destinations: vec tiles are ND, DN or NZ like the GM data
+/// (`common/arch/register/tload_common.hpp:344-351`); 64-bit elements pad with null or zero only
+/// (`tload_common.hpp:333-337`).
+pub const LOAD_DST_A5: OperandRule = operand(
+    &["dst"],
+    &[
+        var(&[Loc::Vec], Some(LOAD_A5_NARROW), &[ND, DN, NZ], &[]),
+        var(&[Loc::Vec], Some(&[I64, U64]), &[ND, DN, NZ], &[ShapeReq::PadNullOrZero]),
+        var(&[Loc::Mat], Some(LOAD_A5_NARROW), &[], &[]),
+        var(&[Loc::Mat], Some(&[I64, U64]), &[], &[ShapeReq::PadNullOrZero]),
+    ],
+);
+/// A5 load/store element types up to 4 bytes.
+const LOAD_A5_NARROW: &[ElemType] = &[I8, U8, I16, U16, I32, U32, F16, BF16, F32, F8E4M3, F8E5M2, HiF8];
+
+/// Vec-to-vec `textract`/`tinsert` copy within one layout class, ND/ND or NZ/NZ (pto-isa
+/// `npu/a2a3/TExtract.hpp:213-259`, `npu/a2a3/TInsert.hpp:136-178`, `npu/a5/TInsert.hpp:527-558`).
+pub const VEC_SAME_LAYOUT: Check =
+    check(CheckKind::SameLayout("src", "dst"), "vec-to-vec windows are copied within one layout").when_loc("src", &[Loc::Vec]);
+/// Extraction and insertion copy elements unless the source is acc (a fixpipe conversion).
+pub const COPY_SAME_DTYPE: Check =
+    same_dtype("src", "dst", "the window is copied element by element").when_loc("src", &[Loc::Mat, Loc::Vec]);

@@ -100,6 +100,12 @@ pub enum ShapeReq {
     Same(Extent, Extent),
     /// The tile's pad value is set (not `null`).
     PadSet,
+    /// The tile's pad value is `null` or `zero`.
+    PadNullOrZero,
+    /// The extent is a multiple of the value.
+    Multiple(Extent, u32),
+    /// A row of the static capacity is a multiple of this many bytes (`cols × element size`).
+    RowBytes(u32),
 }
 
 /// One family of accepted tuples: the product of its sets (an empty set / `None` = any).
@@ -149,12 +155,25 @@ pub enum CheckKind {
         /// Right side: slot and extent.
         b: (&'static str, Extent),
     },
+    /// `a + b <= c` (all static).
+    SumLe {
+        /// First summand: slot and extent.
+        a: (&'static str, Extent),
+        /// Second summand: slot and extent.
+        b: (&'static str, Extent),
+        /// Bound: slot and extent.
+        c: (&'static str, Extent),
+    },
+    /// The two slots' static storage has the same size in bytes.
+    SameBytes(&'static str, &'static str),
     /// The two slots have the same element type.
     SameDtype(&'static str, &'static str),
     /// The two slots have element types of the same size.
     SameWidth(&'static str, &'static str),
     /// The two slots live in the same location.
     SameLoc(&'static str, &'static str),
+    /// The two slots have the same layout (outer and inner box layout).
+    SameLayout(&'static str, &'static str),
     /// The two slots are different values (the op does not run in place).
     Distinct(&'static str, &'static str),
     /// The element types of `slots`, in order, form one of `tuples`.
@@ -442,6 +461,9 @@ impl ShapeReq {
             ShapeReq::Range(e, lo, hi) => format!("{} in [{lo}, {hi}]", e.name()),
             ShapeReq::Same(a, b) => format!("{} = {}", a.name(), b.name()),
             ShapeReq::PadSet => "pad value set".to_string(),
+            ShapeReq::PadNullOrZero => "pad null or zero".to_string(),
+            ShapeReq::Multiple(e, n) => format!("{} % {n} = 0", e.name()),
+            ShapeReq::RowBytes(n) => format!("cols x element size % {n} bytes = 0"),
         }
     }
 }
@@ -480,7 +502,13 @@ impl CheckKind {
     pub fn slots(&self) -> Vec<&'static str> {
         match *self {
             CheckKind::Eq { a, b } | CheckKind::Le { a, b } => vec![a.0, b.0],
-            CheckKind::SameDtype(a, b) | CheckKind::SameWidth(a, b) | CheckKind::SameLoc(a, b) | CheckKind::Distinct(a, b) => {
+            CheckKind::SumLe { a, b, c } => vec![a.0, b.0, c.0],
+            CheckKind::SameBytes(a, b) => vec![a, b],
+            CheckKind::SameDtype(a, b)
+            | CheckKind::SameWidth(a, b)
+            | CheckKind::SameLoc(a, b)
+            | CheckKind::SameLayout(a, b)
+            | CheckKind::Distinct(a, b) => {
                 vec![a, b]
             }
             CheckKind::DtypeTuples { slots, .. } => slots.to_vec(),
@@ -500,9 +528,12 @@ impl CheckKind {
         match self {
             CheckKind::Eq { a, b } => format!("{} {} = {} {}", a.0, a.1.name(), b.0, b.1.name()),
             CheckKind::Le { a, b } => format!("{} {} <= {} {}", a.0, a.1.name(), b.0, b.1.name()),
+            CheckKind::SumLe { a, b, c } => format!("{} {} + {} {} <= {} {}", a.0, a.1.name(), b.0, b.1.name(), c.0, c.1.name()),
+            CheckKind::SameBytes(a, b) => format!("{a} bytes = {b} bytes"),
             CheckKind::SameDtype(a, b) => format!("{a} dtype = {b} dtype"),
             CheckKind::SameWidth(a, b) => format!("{a} element size = {b} element size"),
             CheckKind::SameLoc(a, b) => format!("{a} loc = {b} loc"),
+            CheckKind::SameLayout(a, b) => format!("{a} layout = {b} layout"),
             CheckKind::Distinct(a, b) => format!("{a} != {b}"),
             CheckKind::DtypeTuples { slots, tuples } => {
                 let t: Vec<String> =
