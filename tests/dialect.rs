@@ -45,10 +45,8 @@ const NOT_YET: &[(&str, &str)] = &[
 ];
 
 /// `rejected` snippets `pto` accepts on purpose: (entry id, where the divergence is documented).
-const ACCEPTED_ON_PURPOSE: &[(&str, &str)] = &[(
-    "rejected:enum#0",
-    "`#pto.cmp<eq>`: both enum spellings are read (docs/design.md, \"Deliberate divergences\", enum attributes)",
-)];
+const ACCEPTED_ON_PURPOSE: &[(&str, &str)] =
+    &[("rejected:enum#0", "`#pto.cmp<eq>`: both enum spellings are read (docs/design.md, \"Deliberate divergences\", enum attributes)")];
 
 /// Ops whose operands take an enum's stripped spelling (`<PIPE_V>`): `{}` stands for it. The
 /// other enums are only written in full, in attribute dictionaries.
@@ -61,10 +59,8 @@ const STRIPPED_CONTEXTS: &[(&str, &str)] = &[
 ];
 
 /// Ops whose operands take an enum's full spelling only (an `AnyAttrOf` of two enum kinds).
-const FULL_CONTEXTS: &[(&str, &str)] = &[
-    ("pipe_event_type", "pto.record_event[{}, {}, <EVENT_ID0>]"),
-    ("sync_op_type", "pto.record_event[{}, {}, <EVENT_ID0>]"),
-];
+const FULL_CONTEXTS: &[(&str, &str)] =
+    &[("pipe_event_type", "pto.record_event[{}, {}, <EVENT_ID0>]"), ("sync_op_type", "pto.record_event[{}, {}, <EVENT_ID0>]")];
 
 /// What the checks of one category found.
 #[derive(Default)]
@@ -163,8 +159,7 @@ fn type_round_trip(text: &str) -> Result<(), String> {
 fn program_round_trip(text: &str) -> Result<(), String> {
     let (first, _) = parse(text, FileId(0)).map_err(|d| format!("rejected: {}", first_error(&d)))?;
     let printed = print_module(&first, &PrintOptions::default()).map_err(|e| e.to_string())?;
-    let (again, _) =
-        parse(&printed, FileId(0)).map_err(|d| format!("printed text does not re-parse: {}\n{printed}", first_error(&d)))?;
+    let (again, _) = parse(&printed, FileId(0)).map_err(|d| format!("printed text does not re-parse: {}\n{printed}", first_error(&d)))?;
     structurally_equal(&first, &again).map_err(|e| format!("re-parse differs: {e}\n{printed}"))?;
     let reprinted = print_module(&again, &PrintOptions::default()).map_err(|e| e.to_string())?;
     if reprinted != printed {

@@ -26,6 +26,7 @@ extern crate alloc;
 
 mod attrs;
 mod builder;
+mod format;
 pub mod print;
 mod reader;
 mod syntax;

@@ -6,9 +6,10 @@
 //! (where PTOAS expects them) and after `outs(...)` for every other op. Value names are kept.
 //! Parsing the output again yields a structurally equal module.
 
+use crate::format::argument_slots;
 use pto_ir::attr::{Attr, EnumStyle, format_float};
 use pto_ir::module::{BlockId, Module, OpId, Payload, Piece, RegionId, TextForm, ValueId};
-use pto_ir::ops::{Dialect, Opcode, Syntax};
+use pto_ir::ops::{Dialect, FormatItem, Opcode, Syntax};
 use pto_ir::types::{ElemType, Type, TypeId};
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -214,15 +215,17 @@ impl<'m> Printer<'m> {
                 );
             }
             Syntax::BracketArgs => {
+                let slots = argument_slots(data.opcode);
                 let args = match data.attr("args") {
-                    Some(Attr::Array(a)) => a.iter().map(|a| self.enum_arg(a)).collect::<Vec<_>>().join(", "),
+                    Some(Attr::Array(a)) => a.iter().zip(slots).map(|(a, slot)| self.format_arg(a, slot)).collect::<Vec<_>>().join(", "),
                     _ => String::new(),
                 };
                 let rest: Vec<_> = data.attrs.iter().filter(|(k, _)| k != "args").cloned().collect();
                 let _ = write!(self.out, "{}[{args}]{}", self.op_name(data.opcode, false), self.dict_suffix(&rest));
             }
             Syntax::AngleArg => {
-                let arg = data.attr("pipe").map(|a| self.enum_arg(a)).unwrap_or_default();
+                let slots = argument_slots(data.opcode);
+                let arg = data.attr("pipe").zip(slots.first()).map(|(a, slot)| self.format_arg(a, slot)).unwrap_or_default();
                 let rest: Vec<_> = data.attrs.iter().filter(|(k, _)| k != "pipe").cloned().collect();
                 let _ = write!(self.out, "{} {arg}{}", self.op_name(data.opcode, false), self.dict_suffix(&rest));
             }
@@ -325,10 +328,11 @@ impl<'m> Printer<'m> {
         self.out.push('\n');
     }
 
-    fn enum_arg(&self, a: &Attr) -> String {
-        match a {
-            Attr::Enum(e) if matches!(e.kind_name(), "pipe" | "event") => format!("<{}>", e.value_name()),
-            other => self.attr(other),
+    /// An argument in a format slot: `<VALUE>` where the format takes the stripped spelling.
+    fn format_arg(&self, a: &Attr, slot: &FormatItem) -> String {
+        match (a, slot) {
+            (Attr::Enum(e), FormatItem::StrippedEnum(_)) => format!("<{}>", e.value_name()),
+            (other, _) => self.attr(other),
         }
     }
 

@@ -29,13 +29,13 @@ fn err(offset: usize, message: impl Into<String>) -> TypeError {
 }
 
 /// One comma-separated argument inside `<...>`: its text and its offset in the type text.
-struct Arg<'a> {
-    text: &'a str,
-    offset: usize,
+pub(crate) struct Arg<'a> {
+    pub text: &'a str,
+    pub offset: usize,
 }
 
 impl<'a> Arg<'a> {
-    fn key_value(&self) -> Option<(&'a str, &'a str, usize)> {
+    pub(crate) fn key_value(&self) -> Option<(&'a str, &'a str, usize)> {
         let (k, v) = self.text.split_once('=')?;
         let voff = self.offset + k.len() + 1 + (v.len() - v.trim_start().len());
         Some((k.trim(), v.trim(), voff))
@@ -43,7 +43,7 @@ impl<'a> Arg<'a> {
 }
 
 /// Splits the body of `<...>` at top-level commas.
-fn split_args(body: &str, base: usize) -> Vec<Arg<'_>> {
+pub(crate) fn split_args(body: &str, base: usize) -> Vec<Arg<'_>> {
     let mut out = Vec::new();
     let mut depth = 0i32;
     let mut start = 0;

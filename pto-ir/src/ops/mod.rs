@@ -6,9 +6,11 @@
 //! table all read this table; nothing else lists ops. The [`Opcode`] enum is generated from the
 //! same list, so consumers that match on it exhaustively (the simulator) see every new op.
 
+mod format;
 mod spec;
 mod table;
 
+pub use format::{DictKey, FormatItem, parse_format};
 pub use spec::*;
 pub use table::Opcode;
 

@@ -21,6 +21,7 @@
 //! Constraint patterns (`OpSpec::same`): `dtype(a,b,c)` and `valid(a,b,c)` — the named slots,
 //! where present, must share their element type / valid shape.
 
+use super::format::{FormatItem, parse_format};
 use serde::Serialize;
 
 /// Which dialect an op belongs to (its name prefix).
@@ -257,6 +258,9 @@ pub struct OpSpec {
     pub page: &'static str,
     /// One-line description.
     pub doc: &'static str,
+    /// Text format of a PTOAS op without a tile signature (see [`FormatItem`]); empty when
+    /// the op's [`Syntax`] alone describes it.
+    pub format: &'static str,
 }
 
 impl OpSpec {
@@ -275,6 +279,7 @@ impl OpSpec {
         pipe: Pipe::V,
         page: "",
         doc: "",
+        format: "",
     };
 
     /// `dialect.name`.
@@ -344,6 +349,8 @@ pub struct SameGroup {
 /// The parsed patterns of one entry.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ParsedSpec {
+    /// The text format (empty when the entry has none).
+    pub format: Vec<FormatItem>,
     /// Operand forms (empty for custom-format ops).
     pub forms: Vec<Form>,
     /// Attribute slots.
@@ -420,5 +427,6 @@ pub fn parse_spec(spec: &OpSpec) -> Result<ParsedSpec, String> {
         }
         same.push(SameGroup { what: what.to_string(), slots });
     }
-    Ok(ParsedSpec { forms, attrs, same })
+    let format = parse_format(spec.format)?;
+    Ok(ParsedSpec { forms, attrs, same, format })
 }

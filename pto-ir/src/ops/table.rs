@@ -259,45 +259,45 @@ op_table! {
     MakeTensorView "make_tensor_view" View "" { syntax: Syntax::MakeTensorView, attrs: "layout:layout?", pipe: Pipe::None, doc: "a tensor view over a GM pointer with shape and strides" }
     PartitionView "partition_view" View "" { syntax: Syntax::PartitionView, pipe: Pipe::None, doc: "a slice (offsets, sizes) of a tensor view" }
     Subview "subview" View "" { syntax: Syntax::PartitionView, pipe: Pipe::None, doc: "legacy spelling of partition_view producing a tile_view" }
-    GetTensorViewDim "get_tensor_view_dim" View "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "a dimension of a tensor view" }
-    AddPtr "addptr" View "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "pointer plus offset" }
-    LoadScalar "load_scalar" View "" { syntax: Syntax::Generic, pipe: Pipe::S, doc: "load one scalar from GM" }
-    StoreScalar "store_scalar" View "" { syntax: Syntax::Generic, pipe: Pipe::S, doc: "store one scalar to GM" }
+    GetTensorViewDim "get_tensor_view_dim" View "" { format: "$v , $v : $t -> $r $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "a dimension of a tensor view" }
+    AddPtr "addptr" View "" { format: "$v , $v $dict? : $t -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pointer plus offset" }
+    LoadScalar "load_scalar" View "" { format: "$v [ $v ] $dict? : $t -> $r", syntax: Syntax::Generic, pipe: Pipe::S, doc: "load one scalar from GM" }
+    StoreScalar "store_scalar" View "" { format: "$v , $v [ $v ] $dict? : $t , $t", syntax: Syntax::Generic, pipe: Pipe::S, doc: "store one scalar to GM" }
 
     // ---- PTOAS: tile allocation and tile views ----
     AllocTile "alloc_tile" Alloc "" { syntax: Syntax::AllocTile, pipe: Pipe::None, doc: "allocate a tile buffer (Level-3: at a given address)" }
-    BindTile "bind_tile" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "bind a memref to tile metadata (lowered form)" }
-    Subset "subset" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "a sub-tile of a tile buffer" }
-    SetValidShape "set_validshape" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "set the dynamic valid shape of a tile" }
+    BindTile "bind_tile" Alloc "" { format: "$v opt( , $v , $v ) $dict? : $t -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "bind a memref to tile metadata (lowered form)" }
+    Subset "subset" Alloc "" { format: "$v [ $v* ] sizes [ $int* ] $dict? : $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "a sub-tile of a tile buffer" }
+    SetValidShape "set_validshape" Alloc "" { format: "$v , $v , $v $dict? : $t", syntax: Syntax::Generic, pipe: Pipe::None, doc: "set the dynamic valid shape of a tile" }
     Bitcast "bitcast" Alloc "" { syntax: Syntax::Cast, pipe: Pipe::None, doc: "reinterpret a tile's element type" }
-    PointerCast "pointer_cast" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "a buffer at a planned address (lowered form)" }
-    DeclareTile "declare_tile" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare a tile without storage" }
-    DeclareTileMemref "declare_tile_memref" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare a memref-backed tile" }
+    PointerCast "pointer_cast" Alloc "" { format: "( $v* ) opt( $v , $v ) $dict? : $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "a buffer at a planned address (lowered form)" }
+    DeclareTile "declare_tile" Alloc "" { format: "$dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare a tile without storage" }
+    DeclareTileMemref "declare_tile_memref" Alloc "" { format: "$dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare a memref-backed tile" }
     TPack "tpack" Move UN { doc: "pack a tile (A5)" }
 
     // ---- PTOAS: element access / debug ----
     TSetVal "tsetval" ElementAccess "dst:tile, index:scalar, value:scalar -> " { pipe: Pipe::S, doc: "write one element" }
     TGetVal "tgetval" ElementAccess "src:tile, index:scalar -> value:scalar" { pipe: Pipe::S, doc: "read one element" }
-    Print "print" ElementAccess "" { syntax: Syntax::Generic, pipe: Pipe::S, doc: "print scalars (debug)" }
-    Trap "trap" ElementAccess "" { syntax: Syntax::Generic, pipe: Pipe::S, doc: "abort the kernel" }
+    Print "print" ElementAccess "" { format: "ins ( $str , $v : $t ) $dict?", syntax: Syntax::Generic, pipe: Pipe::S, doc: "print scalars (debug)" }
+    Trap "trap" ElementAccess "" { format: "$dict?", syntax: Syntax::Generic, pipe: Pipe::S, doc: "abort the kernel" }
 
     // ---- PTOAS: intra-core and inter-core sync ----
-    RecordEvent "record_event" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "record an event between two op kinds" }
-    WaitEvent "wait_event" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait for an event between two op kinds" }
-    BarrierSync "barrier_sync" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "barrier on an op kind" }
-    SetFlag "set_flag" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "set_flag(src pipe, dst pipe, event)" }
-    WaitFlag "wait_flag" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait_flag(src pipe, dst pipe, event)" }
-    SetFlagDyn "set_flag_dyn" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "set_flag with a dynamic event id" }
-    WaitFlagDyn "wait_flag_dyn" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "wait_flag with a dynamic event id" }
-    Barrier "barrier" Sync "" { syntax: Syntax::AngleArg, pipe: Pipe::None, doc: "pipe barrier" }
-    DeclareEventIdArray "declare_eventid_array" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare dynamic event ids" }
-    EventIdArrayGet "eventid_array_get" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "read a dynamic event id" }
-    EventIdArraySet "eventid_array_set" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "write a dynamic event id" }
-    GetBuf "get_buf" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "acquire a buffer id (A5)" }
-    RlsBuf "rls_buf" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "release a buffer id (A5)" }
-    SyncSet "sync.set" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "inter-core set" }
-    SyncWait "sync.wait" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "inter-core wait" }
-    SetFfts "set_ffts" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "set the FFTS base address" }
+    RecordEvent "record_event" Sync "" { format: "[ $#pipe_event_type|sync_op_type , $#pipe_event_type|sync_op_type , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "record an event between two op kinds" }
+    WaitEvent "wait_event" Sync "" { format: "[ $#pipe_event_type|sync_op_type , $#pipe_event_type|sync_op_type , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait for an event between two op kinds" }
+    BarrierSync "barrier_sync" Sync "" { format: "[ $<sync_op_type> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "barrier on an op kind" }
+    SetFlag "set_flag" Sync "" { format: "[ $<pipe> , $<pipe> , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "set_flag(src pipe, dst pipe, event)" }
+    WaitFlag "wait_flag" Sync "" { format: "[ $<pipe> , $<pipe> , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait_flag(src pipe, dst pipe, event)" }
+    SetFlagDyn "set_flag_dyn" Sync "" { format: "[ $<pipe> , $<pipe> , $v ] $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "set_flag with a dynamic event id" }
+    WaitFlagDyn "wait_flag_dyn" Sync "" { format: "[ $<pipe> , $<pipe> , $v ] $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "wait_flag with a dynamic event id" }
+    Barrier "barrier" Sync "" { format: "$<pipe> $dict?", syntax: Syntax::AngleArg, pipe: Pipe::None, doc: "pipe barrier" }
+    DeclareEventIdArray "declare_eventid_array" Sync "" { format: "$dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare dynamic event ids" }
+    EventIdArrayGet "eventid_array_get" Sync "" { format: "$v [ $v ] $dict? : $t $r:index", syntax: Syntax::Generic, pipe: Pipe::None, doc: "read a dynamic event id" }
+    EventIdArraySet "eventid_array_set" Sync "" { format: "$v [ $v ] , $v $dict? : $t", syntax: Syntax::Generic, pipe: Pipe::None, doc: "write a dynamic event id" }
+    GetBuf "get_buf" Sync "" { format: "[ $#pipe_event_type|sync_op_type , $int ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "acquire a buffer id (A5)" }
+    RlsBuf "rls_buf" Sync "" { format: "[ $#pipe_event_type|sync_op_type , $int ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "release a buffer id (A5)" }
+    SyncSet "sync.set" Sync "" { format: "$<pipe> , $v|int $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "inter-core set" }
+    SyncWait "sync.wait" Sync "" { format: "$<pipe> , $v|int $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "inter-core wait" }
+    SetFfts "set_ffts" Sync "" { format: "$v $dict? : $t", syntax: Syntax::Generic, pipe: Pipe::None, doc: "set the FFTS base address" }
 
     // ---- PTOAS: runtime queries ----
     GetBlockIdx "get_block_idx" Query "" { syntax: Syntax::Query, pipe: Pipe::None, doc: "index of this block (core)" }
@@ -306,29 +306,29 @@ op_table! {
     GetSubblockNum "get_subblock_num" Query "" { syntax: Syntax::Query, pipe: Pipe::None, doc: "number of sub-blocks" }
 
     // ---- PTOAS: sections ----
-    SectionCube "section.cube" Section "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "code that runs on the cube core" }
-    SectionVector "section.vector" Section "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "code that runs on the vector core" }
+    SectionCube "section.cube" Section "" { format: "$region $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "code that runs on the cube core" }
+    SectionVector "section.vector" Section "" { format: "$region $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "code that runs on the vector core" }
 
     // ---- PTOAS: TPUSH/TPOP pipes ----
-    AicInitializePipe "aic_initialize_pipe" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "cube side of a cube<->vector pipe" }
-    AivInitializePipe "aiv_initialize_pipe" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "vector side of a cube<->vector pipe" }
-    TPushToAiv "tpush_to_aiv" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the vector core" }
-    TPushToAic "tpush_to_aic" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the cube core" }
-    TPopFromAic "tpop_from_aic" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the cube core" }
-    TPopFromAiv "tpop_from_aiv" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the vector core" }
-    TFreeFromAic "tfree_from_aic" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (cube producer)" }
-    TFreeFromAiv "tfree_from_aiv" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (vector producer)" }
-    ReserveBuffer "reserve_buffer" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "reserve a named local buffer" }
-    ImportReservedBuffer "import_reserved_buffer" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "import a peer's reserved buffer" }
-    InitializeL2g2lPipe "initialize_l2g2l_pipe" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "pipe through GM (internal)" }
-    InitializeL2lPipe "initialize_l2l_pipe" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "local pipe (internal)" }
+    AicInitializePipe "aic_initialize_pipe" Pipe "" { format: "${dir_mask,slot_size,nosplit?} ( opt( gm_slot_buffer = $v : $t , ) c2v_consumer_buf = $v : $t , v2c_consumer_buf = $v : $t ) $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "cube side of a cube<->vector pipe" }
+    AivInitializePipe "aiv_initialize_pipe" Pipe "" { format: "${dir_mask,slot_size,nosplit?} ( opt( gm_slot_buffer = $v : $t , ) c2v_consumer_buf = $v : $t , v2c_consumer_buf = $v : $t ) $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "vector side of a cube<->vector pipe" }
+    TPushToAiv "tpush_to_aiv" Pipe "" { format: "( $v : $t ) ${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the vector core" }
+    TPushToAic "tpush_to_aic" Pipe "" { format: "( $v : $t ) ${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the cube core" }
+    TPopFromAic "tpop_from_aic" Pipe "" { format: "opt( ( $v , $v ) ) ${split} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the cube core" }
+    TPopFromAiv "tpop_from_aiv" Pipe "" { format: "opt( ( $v , $v ) ) ${split} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the vector core" }
+    TFreeFromAic "tfree_from_aic" Pipe "" { format: "${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (cube producer)" }
+    TFreeFromAiv "tfree_from_aiv" Pipe "" { format: "${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (vector producer)" }
+    ReserveBuffer "reserve_buffer" Pipe "" { format: "${name,size,location,auto,base?} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "reserve a named local buffer" }
+    ImportReservedBuffer "import_reserved_buffer" Pipe "" { format: "${name,peer_func} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "import a peer's reserved buffer" }
+    InitializeL2g2lPipe "initialize_l2g2l_pipe" Pipe "" { format: "${dir_mask,slot_size,slot_num,local_slot_num?,flag_base?,nosplit?} ( $v : $t , $v : $t opt( , $v : $t ) ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pipe through GM (internal)" }
+    InitializeL2lPipe "initialize_l2l_pipe" Pipe "" { format: "${dir_mask,slot_size,slot_num,flag_base?,nosplit?} ( $v : $t opt( , $v : $t ) ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "local pipe (internal)" }
 
     // ---- PTOAS: async DMA ----
-    BuildAsyncSession "build_async_session" AsyncDma "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "create an async DMA session" }
-    TPutAsync "tput_async" AsyncDma "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "asynchronous put" }
-    TGetAsync "tget_async" AsyncDma "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "asynchronous get" }
-    WaitAsyncEvent "wait_async_event" AsyncDma "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "wait for an async event" }
-    TestAsyncEvent "test_async_event" AsyncDma "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "test an async event" }
+    BuildAsyncSession "build_async_session" AsyncDma "" { format: "( $v , $v : $t , $t ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "create an async DMA session" }
+    TPutAsync "tput_async" AsyncDma "" { format: "( $v , $v , $v : $t , $t , $t ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "asynchronous put" }
+    TGetAsync "tget_async" AsyncDma "" { format: "( $v , $v , $v : $t , $t , $t ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "asynchronous get" }
+    WaitAsyncEvent "wait_async_event" AsyncDma "" { format: "( $v , $v : $t , $t ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "wait for an async event" }
+    TestAsyncEvent "test_async_event" AsyncDma "" { format: "( $v , $v : $t , $t ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "test an async event" }
 
     // ---- MLIR arith ----
     ArithConstant "constant" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithConstant, pipe: Pipe::S, doc: "a constant" }

@@ -1,0 +1,190 @@
+//! Text formats of the PTOAS ops that have no tile signature (`OpSpec::format`).
+//!
+//! A format is the op's PTOAS assembly format (`PTOOps.td`) written as space-separated items;
+//! the reader matches an op's pieces against it and rejects anything else, the printer reads it
+//! to spell enum arguments:
+//!
+//! ```text
+//! $v          one operand                    $v*        operands, comma-separated (maybe none)
+//! $v|int      an operand or an integer       $int       an integer     $int*  integers
+//! $str        a string                       $region    a region
+//! $t          a type                         $r         the next result's type
+//! $r:index    a result of this builtin type, not written
+//! $<kind>     an enum of `kind`: `<VALUE>` or `#pto.kind<VALUE>` (printed `<VALUE>`)
+//! $#k1|k2     an enum of kind k1 or k2, full spelling only
+//! $dict?      an optional attribute dictionary
+//! ${a,b?}     a dictionary with exactly these keys (`?`: optional)
+//! ( ... )     a parenthesised group          [ ... ]    a bracketed group
+//! opt( ... )  an optional sequence
+//! anything else: that word or punctuation (`,` `:` `->` `=` `sizes` `ins`)
+//! ```
+//!
+//! A type in a `$t` / `$r` position may be the stripped `<f32>` of `!pto.ptr<f32>` (PTOAS's
+//! unqualified `type($ptr)`).
+
+use crate::types::ElemType;
+use serde::Serialize;
+
+/// One key of a `${...}` dictionary item.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DictKey {
+    /// The key.
+    pub name: String,
+    /// Whether it may be left out.
+    pub optional: bool,
+}
+
+/// One item of an op's text format (see the module docs for the spelling of each).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum FormatItem {
+    /// Punctuation or a keyword, written as is.
+    Literal(String),
+    /// `$v`.
+    Value,
+    /// `$v*`.
+    Values,
+    /// `$v|int`.
+    ValueOrInt,
+    /// `$int`.
+    Int,
+    /// `$int*`.
+    Ints,
+    /// `$str`.
+    Str,
+    /// `$region`.
+    Region,
+    /// `$t`.
+    Type,
+    /// `$r`.
+    Result,
+    /// `$r:T`.
+    ImplicitResult(ElemType),
+    /// `$<kind>`.
+    StrippedEnum(String),
+    /// `$#k1|k2`.
+    FullEnum(Vec<String>),
+    /// `$dict?`.
+    AttrDict,
+    /// `${a,b?}`.
+    Dict(Vec<DictKey>),
+    /// `( ... )` / `[ ... ]`.
+    Group(char, Vec<FormatItem>),
+    /// `opt( ... )`.
+    Optional(Vec<FormatItem>),
+}
+
+/// Parses a format string (empty for none).
+pub fn parse_format(text: &str) -> Result<Vec<FormatItem>, String> {
+    let mut tokens = text.split_whitespace();
+    let items = parse_items(&mut tokens, None)?;
+    Ok(items)
+}
+
+/// Items up to the closing token `close` (or the end when `None`).
+fn parse_items<'a>(tokens: &mut impl Iterator<Item = &'a str>, close: Option<&str>) -> Result<Vec<FormatItem>, String> {
+    let mut items = Vec::new();
+    loop {
+        let Some(tok) = tokens.next() else {
+            return match close {
+                None => Ok(items),
+                Some(c) => Err(format!("format: missing `{c}`")),
+            };
+        };
+        if Some(tok) == close {
+            return Ok(items);
+        }
+        items.push(match tok {
+            "(" => FormatItem::Group('(', parse_items(tokens, Some(")"))?),
+            "[" => FormatItem::Group('[', parse_items(tokens, Some("]"))?),
+            "opt(" => FormatItem::Optional(parse_items(tokens, Some(")"))?),
+            ")" | "]" => return Err(format!("format: unbalanced `{tok}`")),
+            _ => match tok.strip_prefix('$') {
+                Some(special) => special_item(special)?,
+                None => FormatItem::Literal(tok.to_string()),
+            },
+        });
+    }
+}
+
+/// The item spelled `$special`.
+fn special_item(special: &str) -> Result<FormatItem, String> {
+    Ok(match special {
+        "v" => FormatItem::Value,
+        "v*" => FormatItem::Values,
+        "v|int" => FormatItem::ValueOrInt,
+        "int" => FormatItem::Int,
+        "int*" => FormatItem::Ints,
+        "str" => FormatItem::Str,
+        "region" => FormatItem::Region,
+        "t" => FormatItem::Type,
+        "r" => FormatItem::Result,
+        "dict?" => FormatItem::AttrDict,
+        _ => {
+            if let Some(ty) = special.strip_prefix("r:") {
+                FormatItem::ImplicitResult(ElemType::parse(ty).ok_or_else(|| format!("format: unknown type `{ty}`"))?)
+            } else if let Some(kind) = special.strip_prefix('<').and_then(|k| k.strip_suffix('>')) {
+                FormatItem::StrippedEnum(kind.to_string())
+            } else if let Some(kinds) = special.strip_prefix('#') {
+                FormatItem::FullEnum(kinds.split('|').map(str::to_string).collect())
+            } else if let Some(keys) = special.strip_prefix('{').and_then(|k| k.strip_suffix('}')) {
+                FormatItem::Dict(keys.split(',').map(dict_key).collect())
+            } else {
+                return Err(format!("format: unknown item `${special}`"));
+            }
+        }
+    })
+}
+
+fn dict_key(key: &str) -> DictKey {
+    match key.strip_suffix('?') {
+        Some(name) => DictKey { name: name.to_string(), optional: true },
+        None => DictKey { name: key.to_string(), optional: false },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_groups_and_options() {
+        let f = parse_format("opt( ( $v , $v ) ) ${split} $dict? -> $r").unwrap();
+        assert_eq!(
+            f,
+            vec![
+                FormatItem::Optional(vec![FormatItem::Group(
+                    '(',
+                    vec![FormatItem::Value, FormatItem::Literal(",".into()), FormatItem::Value]
+                )]),
+                FormatItem::Dict(vec![DictKey { name: "split".into(), optional: false }]),
+                FormatItem::AttrDict,
+                FormatItem::Literal("->".into()),
+                FormatItem::Result,
+            ]
+        );
+    }
+
+    #[test]
+    fn enums_and_implicit_results() {
+        let f = parse_format("[ $#pipe_event_type|sync_op_type , $<event> ] $r:index").unwrap();
+        assert_eq!(
+            f[0],
+            FormatItem::Group(
+                '[',
+                vec![
+                    FormatItem::FullEnum(vec!["pipe_event_type".into(), "sync_op_type".into()]),
+                    FormatItem::Literal(",".into()),
+                    FormatItem::StrippedEnum("event".into()),
+                ]
+            )
+        );
+        assert_eq!(f[1], FormatItem::ImplicitResult(ElemType::Index));
+    }
+
+    #[test]
+    fn malformed_formats_are_errors() {
+        for bad in ["( $v", "$v )", "$bogus", "$r:q7"] {
+            assert!(parse_format(bad).is_err(), "{bad}");
+        }
+    }
+}
