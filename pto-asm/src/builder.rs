@@ -13,7 +13,7 @@ use crate::types::parse_type;
 use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics, FileId, Span};
 use pto_ir::module::{BlockId, Module, OpData, Payload, Piece, RegionId, TextForm, ValueId};
-use pto_ir::ops::{self, FormatItem, Opcode, Syntax};
+use pto_ir::ops::{self, FormatItem, Opcode, Syntax, TailGroup};
 use pto_ir::types::{ElemType, Type, TypeId};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
@@ -635,14 +635,21 @@ impl<'i, 't> Builder<'i, 't> {
                 parts.data.payload = Payload::Segments(segs);
             }
             if c.eat_word("outs") {
-                let outs = c.expect_group('(')?;
-                let Syn::Group(_, out_nodes) = &outs.syn else { unreachable!("expect_group returns a group") };
-                let (vals, _) = self.typed_operands(out_nodes, &mut parts.data.attrs, outs)?;
-                parts.data.operands.extend(vals);
+                if c.eat_punct(":") {
+                    // `outs : f32`: a scalar destination is the op's result (`tgetval`).
+                    let t = c.next().ok_or_else(|| c.error("the result type"))?;
+                    parts.result_types.push(self.type_of(t)?);
+                } else {
+                    let outs = c.expect_group('(')?;
+                    let Syn::Group(_, out_nodes) = &outs.syn else { unreachable!("expect_group returns a group") };
+                    let (vals, _) = self.typed_operands(out_nodes, &mut parts.data.attrs, outs)?;
+                    parts.data.operands.extend(vals);
+                }
             }
             self.opt_waits(&mut c, &mut parts.data)?;
             self.opt_dict(&mut c, &mut parts.data.attrs)?;
             self.opt_waits(&mut c, &mut parts.data)?;
+            self.dps_tail(opcode, &mut c, &mut parts)?;
             c.expect_end()?;
             return Ok(parts);
         }
@@ -741,6 +748,62 @@ impl<'i, 't> Builder<'i, 't> {
         Ok(parts)
     }
 
+    /// What a DPS tile op's format lets follow its attribute dictionary, in format order:
+    /// keyword groups (`pad_mode = <PadValue>`, `pad_value = %v : f32`) and the vestigial
+    /// result `-> tensor<...>`. Operands read here are extra inputs; when there are any, the
+    /// payload records which optional groups are present ([`Payload::Segments`]: one entry per
+    /// `ins(...)` operand, then 0 or 1 per optional operand group).
+    fn dps_tail(&mut self, opcode: Opcode, c: &mut Cursor<'_, 'i>, parts: &mut OpParts<'i>) -> BResult<()> {
+        let mut extra = Vec::new();
+        let mut present = Vec::new();
+        for group in opcode.parsed().format.iter().filter_map(FormatItem::tail_group) {
+            match group {
+                TailGroup::Result => {
+                    if c.eat_punct("->") {
+                        let t = c.next().ok_or_else(|| c.error("the result type"))?;
+                        parts.result_types.push(self.type_of(t)?);
+                    }
+                }
+                TailGroup::Operand(key) => {
+                    present.push(c.eat_word(key));
+                    if present.last() == Some(&true) {
+                        c.expect_punct("=")?;
+                        extra.push(self.typed_value(c)?);
+                    }
+                }
+                TailGroup::Attribute(key, item) => {
+                    if c.eat_word(key) {
+                        c.expect_punct("=")?;
+                        let n = c.next().ok_or_else(|| c.error("a value"))?;
+                        let a = self.format_arg(n, item)?;
+                        parts.data.attrs.push((key.to_string(), a));
+                    }
+                }
+            }
+        }
+        if !extra.is_empty() {
+            let written = parts.data.num_ins as usize;
+            let mut segs = vec![1u32; written];
+            segs.extend(present.iter().map(|&p| u32::from(p)));
+            parts.data.operands.splice(written..written, extra.iter().copied());
+            parts.data.num_ins += extra.len() as u32;
+            parts.data.payload = Payload::Segments(segs);
+        }
+        Ok(())
+    }
+
+    /// `%v : T`, the type checked against the value's.
+    fn typed_value(&mut self, c: &mut Cursor<'_, 'i>) -> BResult<ValueId> {
+        let n = c.expect_value()?;
+        let v = self.value_of(n)?;
+        c.expect_punct(":")?;
+        let t = c.next().ok_or_else(|| c.error("a type"))?;
+        let ty = self.type_of(t)?;
+        let span = self.node_span(n);
+        self.check_use_type(v, ty, span);
+        Ok(v)
+    }
+
     /// `wait(%e0, ...)`: legacy ordering annotation.
     fn opt_waits(&mut self, c: &mut Cursor<'_, 'i>, data: &mut OpData) -> BResult<()> {
         if !matches!(c.peek(), Some(Node { syn: Syn::Word("wait"), .. })) {
@@ -773,6 +836,9 @@ impl<'i, 't> Builder<'i, 't> {
         attrs: &mut Vec<(String, Attr)>,
         group: &Node<'i>,
     ) -> BResult<(Vec<ValueId>, Vec<u32>)> {
+        if nodes.iter().filter(|n| matches!(n.syn, Syn::Punct(":"))).count() > 1 {
+            return self.operands_typed_one_by_one(nodes);
+        }
         let colon = find_punct(nodes, ":");
         let (vals_part, types_part) = match colon {
             Some(i) => (&nodes[..i], &nodes[i + 1..]),
@@ -813,6 +879,23 @@ impl<'i, 't> Builder<'i, 't> {
             self.check_use_type(v, t, span);
         }
         Ok((values.iter().map(|x| x.0).collect(), vec![1; values.len()]))
+    }
+
+    /// `%a : T, %b : U` inside `ins(...)` (PTOAS's `tstore` / `tmov` formats).
+    fn operands_typed_one_by_one(&mut self, nodes: &[Node<'i>]) -> BResult<(Vec<ValueId>, Vec<u32>)> {
+        let mut values = Vec::new();
+        for part in split_commas(nodes) {
+            let [v @ Node { syn: Syn::Value(_), .. }, Node { syn: Syn::Punct(":"), .. }, t] = part else {
+                let (start, end) = part.first().map(|n| (n.start, n.end)).unwrap_or((0, 0));
+                return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.span(start, end), "expected `%value : type`"));
+            };
+            let (value, ty) = (self.value_of(v)?, self.type_of(t)?);
+            let span = self.node_span(v);
+            self.check_use_type(value, ty, span);
+            values.push(value);
+        }
+        let segs = vec![1; values.len()];
+        Ok((values, segs))
     }
 
     // ------------------------------------------------------------------ PTOAS infrastructure
@@ -954,11 +1037,11 @@ impl<'i, 't> Builder<'i, 't> {
     fn format_arg(&mut self, n: &Node<'i>, slot: &FormatItem) -> BResult<Attr> {
         match (slot, &n.syn) {
             (FormatItem::Int, Syn::Lit(text, LitKind::Int)) => self.literal_attr(text, n.start, None),
-            (FormatItem::Int, _) => Err(Diagnostic::error(
-                DiagClass::ParseBadAttribute,
-                self.node_span(n),
-                format!("expected an integer, found {}", n.describe()),
-            )),
+            (FormatItem::Bool, Syn::Word(w @ ("true" | "false"))) => Ok(Attr::Bool(*w == "true")),
+            (FormatItem::Int | FormatItem::Bool, _) => {
+                let what = if *slot == FormatItem::Int { "an integer" } else { "`true` or `false`" };
+                Err(Diagnostic::error(DiagClass::ParseBadAttribute, self.node_span(n), format!("expected {what}, found {}", n.describe())))
+            }
             _ => format::enum_of(n, slot).map_err(|m| Diagnostic::error(DiagClass::ParseBadAttribute, self.node_span(n), m)),
         }
     }

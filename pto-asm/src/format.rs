@@ -172,6 +172,7 @@ impl<'a, 'i> Matcher<'a, 'i> {
                 Ok(())
             }
             FormatItem::Str => self.take(nodes, pos, end, "a string", |n| matches!(n.syn, Syn::Lit(_, LitKind::Str))).map(drop),
+            FormatItem::Bool => self.take(nodes, pos, end, "`true` or `false`", |n| matches!(n.syn, Syn::Word("true" | "false"))).map(drop),
             FormatItem::Region => {
                 let n = self.take(nodes, pos, end, "a region `{ ... }`", |n| {
                     matches!(&n.syn, Syn::Region(_)) || matches!(&n.syn, Syn::Dict(e) if e.is_empty())

@@ -349,7 +349,7 @@ pub enum Type {
     Event,
     /// `vector<NxT>`.
     Vector(Shape, ElemType),
-    /// Any other type, kept verbatim (`memref<...>`, `!pto.pipe`, `!pto.tile_view<...>`).
+    /// Any other type, kept verbatim (`memref<...>`, `!pto.pipe`).
     Opaque(String),
 }
 

@@ -2,12 +2,15 @@
 //!
 //! A format is the op's PTOAS assembly format (`PTOOps.td`) written as space-separated items;
 //! the reader matches an op's pieces against it and rejects anything else, the printer reads it
-//! to spell enum arguments:
+//! to spell enum arguments. A tile op (`Syntax::Tile`) has a format only for what PTOAS lets
+//! follow its DPS attribute dictionary: optional groups ([`TailGroup`]) such as `tload`'s
+//! `opt( pad_value = $v : $t )` or the vestigial result `opt( -> $r )`.
 //!
 //! ```text
 //! $v          one operand                    $v*        operands, comma-separated (maybe none)
 //! $v|int      an operand or an integer       $int       an integer     $int*  integers
-//! $str        a string                       $region    a region
+//! $str        a string                       $bool      `true` or `false`
+//! $region     a region
 //! $t          a type                         $r         the next result's type
 //! $r:index    a result of this builtin type, not written
 //! $<kind>     an enum of `kind`: `<VALUE>` or `#pto.kind<VALUE>` (printed `<VALUE>`)
@@ -51,6 +54,8 @@ pub enum FormatItem {
     Ints,
     /// `$str`.
     Str,
+    /// `$bool`.
+    Bool,
     /// `$region`.
     Region,
     /// `$t`.
@@ -115,6 +120,7 @@ fn special_item(special: &str) -> Result<FormatItem, String> {
         "int" => FormatItem::Int,
         "int*" => FormatItem::Ints,
         "str" => FormatItem::Str,
+        "bool" => FormatItem::Bool,
         "region" => FormatItem::Region,
         "t" => FormatItem::Type,
         "r" => FormatItem::Result,
@@ -133,6 +139,34 @@ fn special_item(special: &str) -> Result<FormatItem, String> {
             }
         }
     })
+}
+
+/// One optional group a tile op's format allows after its DPS attribute dictionary.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum TailGroup<'f> {
+    /// `opt( -> $r )`: the op's optional result.
+    Result,
+    /// `opt( key = $v : $t )`: an optional operand (an extra input), with its type.
+    Operand(&'f str),
+    /// `opt( key = $<kind> )`, `opt( key = $bool )`: an attribute, the item saying how it is spelled.
+    Attribute(&'f str, &'f FormatItem),
+}
+
+impl FormatItem {
+    /// This item as a tail group, when it is one.
+    pub fn tail_group(&self) -> Option<TailGroup<'_>> {
+        let FormatItem::Optional(items) = self else { return None };
+        let lit = |i: usize, text: &str| matches!(items.get(i), Some(FormatItem::Literal(l)) if l == text);
+        let key = match items.first() {
+            Some(FormatItem::Literal(k)) if lit(1, "=") => k.as_str(),
+            _ => return (items.len() == 2 && lit(0, "->") && items[1] == FormatItem::Result).then_some(TailGroup::Result),
+        };
+        match &items[2..] {
+            [FormatItem::Value, FormatItem::Literal(colon), FormatItem::Type] if colon == ":" => Some(TailGroup::Operand(key)),
+            [value @ (FormatItem::StrippedEnum(_) | FormatItem::FullEnum(_) | FormatItem::Bool)] => Some(TailGroup::Attribute(key, value)),
+            _ => None,
+        }
+    }
 }
 
 fn dict_key(key: &str) -> DictKey {
@@ -179,6 +213,18 @@ mod tests {
             )
         );
         assert_eq!(f[1], FormatItem::ImplicitResult(ElemType::Index));
+    }
+
+    #[test]
+    fn tail_groups() {
+        let f =
+            parse_format("opt( pad_mode = $<padmode> ) opt( pad_value = $v : $t ) opt( init_out_buffer = $bool ) opt( -> $r ) $v").unwrap();
+        let groups: Vec<_> = f.iter().map(FormatItem::tail_group).collect();
+        assert_eq!(groups[0], Some(TailGroup::Attribute("pad_mode", &FormatItem::StrippedEnum("padmode".into()))));
+        assert_eq!(groups[1], Some(TailGroup::Operand("pad_value")));
+        assert_eq!(groups[2], Some(TailGroup::Attribute("init_out_buffer", &FormatItem::Bool)));
+        assert_eq!(groups[3], Some(TailGroup::Result));
+        assert_eq!(groups[4], None);
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! ```
 //!
 //! `tile` accepts `!pto.tile` (Level 1) or `!pto.tile_buf` (Level 2/3); `view` accepts
-//! partition views, tensor views, `!pto.tile_view` and memrefs. A slot named `tmp` is the scratch
+//! partition views, tensor views and memrefs. A slot named `tmp` is the scratch
 //! tile; structurally it is always optional (the `insert-scratch` pass adds it), and the per-target
 //! rule in [`OpSpec::tmp`] says whether a target requires, ignores or forbids it.
 //!
@@ -296,7 +296,7 @@ pub enum SlotKind {
     Tile,
     /// Builtin scalar (int, float, index).
     Scalar,
-    /// A GM view (partition/tensor view, tile_view, memref).
+    /// A GM view (partition/tensor view, memref).
     View,
     /// `!pto.event`.
     Event,

@@ -179,30 +179,30 @@ op_table! {
     TDequant "tdequant" Convert LOOSE { page: "TDEQUANT", doc: "dequantize" }
 
     // ---- Matmul (9 pages; PTOAS adds the mx.acc / mx.bias and gemv.mx variants) ----
-    TMatmul "tmatmul" Matmul "a:tile, b:tile -> c:tile" { pipe: Pipe::M, page: "TMATMUL", doc: "c = a x b" }
-    TMatmulAcc "tmatmul.acc" Matmul "c_in:tile, a:tile, b:tile -> c:tile" { aliases: &["tmatmul_acc"], pipe: Pipe::M, page: "TMATMUL_ACC", doc: "c = c_in + a x b" }
-    TMatmulBias "tmatmul.bias" Matmul "a:tile, b:tile, bias:tile -> c:tile" { aliases: &["tmatmul_bias"], pipe: Pipe::M, page: "TMATMUL_BIAS", doc: "c = a x b + bias" }
-    TMatmulMx "tmatmul.mx" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { aliases: &["tmatmul_mx"], pipe: Pipe::M, page: "TMATMUL_MX", doc: "microscaled matmul" }
-    TMatmulMxAcc "tmatmul.mx.acc" Matmul "c_in:tile, a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { pipe: Pipe::M, doc: "microscaled matmul with accumulate" }
-    TMatmulMxBias "tmatmul.mx.bias" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile, bias:tile -> c:tile" { pipe: Pipe::M, doc: "microscaled matmul with bias" }
+    TMatmul "tmatmul" Matmul "a:tile, b:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, page: "TMATMUL", doc: "c = a x b" }
+    TMatmulAcc "tmatmul.acc" Matmul "c_in:tile, a:tile, b:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tmatmul_acc"], pipe: Pipe::M, page: "TMATMUL_ACC", doc: "c = c_in + a x b" }
+    TMatmulBias "tmatmul.bias" Matmul "a:tile, b:tile, bias:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tmatmul_bias"], pipe: Pipe::M, page: "TMATMUL_BIAS", doc: "c = a x b + bias" }
+    TMatmulMx "tmatmul.mx" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tmatmul_mx"], pipe: Pipe::M, page: "TMATMUL_MX", doc: "microscaled matmul" }
+    TMatmulMxAcc "tmatmul.mx.acc" Matmul "c_in:tile, a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, doc: "microscaled matmul with accumulate" }
+    TMatmulMxBias "tmatmul.mx.bias" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile, bias:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, doc: "microscaled matmul with bias" }
     TMatmulMxHif4 "tmatmul_mx_hif4" Matmul LOOSE { pipe: Pipe::M, page: "TMATMUL_MX_HIF4", doc: "microscaled HiF4 matmul" }
-    TGemv "tgemv" Matmul "a:tile, b:tile -> c:tile" { pipe: Pipe::M, page: "TGEMV", doc: "matrix-vector product" }
-    TGemvAcc "tgemv.acc" Matmul "c_in:tile, a:tile, b:tile -> c:tile" { aliases: &["tgemv_acc"], pipe: Pipe::M, page: "TGEMV_ACC", doc: "matrix-vector product with accumulate" }
-    TGemvBias "tgemv.bias" Matmul "a:tile, b:tile, bias:tile -> c:tile" { aliases: &["tgemv_bias"], pipe: Pipe::M, page: "TGEMV_BIAS", doc: "matrix-vector product with bias" }
-    TGemvMx "tgemv.mx" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { aliases: &["tgemv_mx"], pipe: Pipe::M, page: "TGEMV_MX", doc: "microscaled matrix-vector product" }
-    TGemvMxAcc "tgemv.mx.acc" Matmul "c_in:tile, a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { pipe: Pipe::M, doc: "microscaled gemv with accumulate" }
-    TGemvMxBias "tgemv.mx.bias" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile, bias:tile -> c:tile" { pipe: Pipe::M, doc: "microscaled gemv with bias" }
+    TGemv "tgemv" Matmul "a:tile, b:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, page: "TGEMV", doc: "matrix-vector product" }
+    TGemvAcc "tgemv.acc" Matmul "c_in:tile, a:tile, b:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tgemv_acc"], pipe: Pipe::M, page: "TGEMV_ACC", doc: "matrix-vector product with accumulate" }
+    TGemvBias "tgemv.bias" Matmul "a:tile, b:tile, bias:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tgemv_bias"], pipe: Pipe::M, page: "TGEMV_BIAS", doc: "matrix-vector product with bias" }
+    TGemvMx "tgemv.mx" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tgemv_mx"], pipe: Pipe::M, page: "TGEMV_MX", doc: "microscaled matrix-vector product" }
+    TGemvMxAcc "tgemv.mx.acc" Matmul "c_in:tile, a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, doc: "microscaled gemv with accumulate" }
+    TGemvMxBias "tgemv.mx.bias" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile, bias:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, doc: "microscaled gemv with bias" }
     TGetScaleAddr "tget_scale_addr" AssignConfig LOOSE { page: "TGET_SCALE_ADDR", pipe: Pipe::None, doc: "address of an MX scale tile" }
 
     // ---- Memory GM <-> tile (5) ----
-    TLoad "tload" Memory "src:view -> dst:tile" { attrs: "pad_mode:any?, pad_value:any?, layout:layout?", pipe: Pipe::Mte2, page: "TLOAD", doc: "load a GM partition view into a tile" }
-    TStore "tstore" Memory "src:tile -> dst:view" { attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, phase:st_phase?", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM partition view" }
+    TLoad "tload" Memory "src:view, pad_value:any?, left_padding_num:scalar?, right_padding_num:any?, init_condition:any? -> dst:tile" { attrs: "pad_mode:padmode?, init_out_buffer:bool?, layout:layout?", format: "opt( pad_mode = $<padmode> ) opt( pad_value = $v : $t ) opt( left_padding_num = $v : $t ) opt( init_out_buffer = $bool ) opt( right_padding_num = $v : $t ) opt( init_condition = $v : $t ) opt( -> $r )", pipe: Pipe::Mte2, page: "TLOAD", doc: "load a GM partition view into a tile" }
+    TStore "tstore" Memory "src:tile, preQuantScalar:scalar? -> dst:view" { attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, stPhase:st_phase?", format: "opt( -> $r )", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM partition view" }
     TStoreFp "tstore_fp" Memory "src:tile, fp:tile -> dst:view" { pipe: Pipe::Fix, page: "TSTORE_FP", doc: "store an Acc tile through the fixpipe with a quant tile" }
     TPrefetch "tprefetch" Memory "src:view -> dst:any*" { pipe: Pipe::Mte2, page: "TPREFETCH", doc: "prefetch GM data" }
     TPrefetchAsync "tprefetch_async" Memory LOOSE { pipe: Pipe::Mte2, page: "TPREFETCH_ASYNC", doc: "asynchronous prefetch" }
 
     // ---- Move / layout (16) ----
-    TMov "tmov" Move UN_TMP { aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
+    TMov "tmov" Move "src:tile, tmp:tile? -> dst:tile | src:tile, fp:tile, preQuantScalar:scalar? -> dst:tile | src:tile, preQuantScalar:scalar -> dst:tile" { attrs: "accToVecMode:acc_to_vec_mode?, reluPreMode:relu_pre_mode?", format: "opt( -> $r )", aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
     TMovFp "tmov.fp" Move "src:tile, fp:tile -> dst:tile" { aliases: &["tmov_fp"], pipe: Pipe::Fix, page: "TMOV_FP", doc: "move an Acc tile through the fixpipe with a quant tile" }
     TExtract "textract" Move "src:tile, row:scalar, col:scalar -> dst:tile" { page: "TEXTRACT", pipe: Pipe::Mte1, doc: "dst = src[row.., col..]" }
     TExtractFp "textract_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TEXTRACT_FP", doc: "extract through the fixpipe" }
@@ -231,7 +231,7 @@ op_table! {
     SyncAll "syncall" Sync LOOSE_IN { page: "SYNCALL", pipe: Pipe::None, doc: "all-core barrier" }
 
     // ---- Assign / alloc / config (11) ----
-    TAssign "tassign" AssignConfig "tile:tile, addr:scalar -> " { page: "TASSIGN", pipe: Pipe::None, doc: "bind a tile to a byte address" }
+    TAssign "tassign" AssignConfig "" { syntax: Syntax::Generic, format: "$v , $v $dict? : $t -> $r", page: "TASSIGN", pipe: Pipe::None, doc: "bind a tile to a byte address" }
     TAlloc "talloc" AssignConfig LOOSE { page: "TALLOC", pipe: Pipe::None, doc: "TPipe FIFO slot allocation (not tile allocation)" }
     TFree "tfree" AssignConfig LOOSE { page: "TFREE", pipe: Pipe::None, doc: "TPipe FIFO slot release" }
     TPush "tpush" AssignConfig LOOSE { page: "TPUSH", pipe: Pipe::None, doc: "TPipe producer push" }
