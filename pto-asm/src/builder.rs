@@ -1548,13 +1548,15 @@ impl<'i, 't> Builder<'i, 't> {
 
     /// A format mismatch as a located diagnostic.
     fn mismatch(&self, c: &Cursor<'_, 'i>, m: format::Mismatch) -> Diagnostic {
-        Diagnostic::error(
-            DiagClass::ParseBadOpSyntax,
-            self.span(m.start, m.end.max(m.start + 1)),
-            format!("`{}`: expected {}, found {}", c.op, m.expected, m.found),
-        )
-        .with_op(c.op.to_string())
-        .with_expected(m.expected, m.found)
+        let span = self.span(m.start, m.end.max(m.start + 1));
+        match m.message {
+            Some(message) => {
+                Diagnostic::error(DiagClass::ParseBadOpSyntax, span, format!("`{}`: {message}", c.op)).with_op(c.op.to_string())
+            }
+            None => Diagnostic::error(DiagClass::ParseBadOpSyntax, span, format!("`{}`: expected {}, found {}", c.op, m.expected, m.found))
+                .with_op(c.op.to_string())
+                .with_expected(m.expected, m.found),
+        }
     }
 
     /// The type of a result as the format gives it; a stripped `<f32>` is `!pto.ptr<f32>`.

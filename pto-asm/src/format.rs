@@ -29,20 +29,30 @@ pub(crate) struct Matched<'a, 'i> {
     pub regions: Vec<usize>,
 }
 
-/// A mismatch: the byte range it is reported at, what was expected and what was found.
+/// A mismatch: the byte range it is reported at, what was expected and what was found, or a
+/// message of its own (a bad enum value, a dictionary with the wrong keys).
 pub(crate) struct Mismatch {
     pub start: usize,
     pub end: usize,
     pub expected: String,
     pub found: String,
+    pub message: Option<String>,
+}
+
+/// Where a node list ends: its byte offset and how to name it (`end of statement`, `` `)` ``).
+#[derive(Copy, Clone)]
+struct End {
+    offset: usize,
+    what: &'static str,
 }
 
 /// Matches all of `nodes` (an op's pieces, which end at byte `end`) against `format`.
 pub(crate) fn match_pieces<'a, 'i>(format: &[FormatItem], nodes: &'a [Node<'i>], end: usize) -> Result<Matched<'a, 'i>, Mismatch> {
     let mut m = Matcher { matched: Matched::default() };
     let mut pos = 0;
+    let end = End { offset: end, what: "end of statement" };
     m.sequence(format, nodes, &mut pos, end)?;
-    m.at_end(nodes, pos, end, "end of statement")?;
+    at_end(nodes, pos, end)?;
     Ok(m.matched)
 }
 
@@ -73,7 +83,7 @@ pub(crate) fn enum_of(n: &Node<'_>, item: &FormatItem) -> Result<Attr, String> {
         },
         Syn::Attr(text) => match parse_attr_text(text)? {
             Attr::Enum(e) if kinds.iter().any(|k| k == e.kind_name()) => Ok(Attr::Enum(e)),
-            other => Err(format!("expected {}, found `{text}` ({})", expected_enum(kinds), other.kind_name())),
+            _ => Err(format!("expected {}, found `{text}`", expected_enum(kinds))),
         },
         _ => Err(format!("expected {}, found {}", expected_enum(kinds), n.describe())),
     }
@@ -97,11 +107,22 @@ struct Matcher<'a, 'i> {
     matched: Matched<'a, 'i>,
 }
 
-fn mismatch(nodes: &[Node<'_>], pos: usize, end: usize, expected: impl Into<String>) -> Mismatch {
-    match nodes.get(pos) {
-        Some(n) => Mismatch { start: n.start, end: n.end, expected: expected.into(), found: n.describe() },
-        None => Mismatch { start: end, end, expected: expected.into(), found: "nothing".into() },
-    }
+fn mismatch(nodes: &[Node<'_>], pos: usize, end: End, expected: impl Into<String>) -> Mismatch {
+    let (start, stop, found) = match nodes.get(pos) {
+        Some(n) => (n.start, n.end, n.describe()),
+        None => (end.offset, end.offset, end.what.to_string()),
+    };
+    Mismatch { start, end: stop, expected: expected.into(), found, message: None }
+}
+
+/// A mismatch at node `n` with a message of its own.
+fn refuse(n: &Node<'_>, message: String) -> Mismatch {
+    Mismatch { start: n.start, end: n.end, expected: String::new(), found: n.describe(), message: Some(message) }
+}
+
+/// Every node was matched.
+fn at_end(nodes: &[Node<'_>], pos: usize, end: End) -> Result<(), Mismatch> {
+    if pos == nodes.len() { Ok(()) } else { Err(mismatch(nodes, pos, end, end.what)) }
 }
 
 fn is_punct_or_word(n: &Node<'_>, text: &str) -> bool {
@@ -117,11 +138,7 @@ fn is_type(n: &Node<'_>) -> bool {
 }
 
 impl<'a, 'i> Matcher<'a, 'i> {
-    fn at_end(&self, nodes: &[Node<'_>], pos: usize, end: usize, what: &str) -> Result<(), Mismatch> {
-        if pos == nodes.len() { Ok(()) } else { Err(mismatch(nodes, pos, end, what)) }
-    }
-
-    fn sequence(&mut self, items: &[FormatItem], nodes: &'a [Node<'i>], pos: &mut usize, end: usize) -> Result<(), Mismatch> {
+    fn sequence(&mut self, items: &[FormatItem], nodes: &'a [Node<'i>], pos: &mut usize, end: End) -> Result<(), Mismatch> {
         items.iter().try_for_each(|item| self.item(item, nodes, pos, end))
     }
 
@@ -130,7 +147,7 @@ impl<'a, 'i> Matcher<'a, 'i> {
         &mut self,
         nodes: &'a [Node<'i>],
         pos: &mut usize,
-        end: usize,
+        end: End,
         what: &str,
         accept: impl Fn(&Node<'i>) -> bool,
     ) -> Result<&'a Node<'i>, Mismatch> {
@@ -155,7 +172,7 @@ impl<'a, 'i> Matcher<'a, 'i> {
         }
     }
 
-    fn item(&mut self, item: &FormatItem, nodes: &'a [Node<'i>], pos: &mut usize, end: usize) -> Result<(), Mismatch> {
+    fn item(&mut self, item: &FormatItem, nodes: &'a [Node<'i>], pos: &mut usize, end: End) -> Result<(), Mismatch> {
         let is_value = |n: &Node<'_>| matches!(n.syn, Syn::Value(_));
         let is_int = |n: &Node<'_>| matches!(n.syn, Syn::Lit(_, LitKind::Int));
         match item {
@@ -196,7 +213,7 @@ impl<'a, 'i> Matcher<'a, 'i> {
                         *pos += 1;
                         Ok(())
                     }
-                    Err(why) => Err(Mismatch { start: n.start, end: n.end, expected: why, found: n.describe() }),
+                    Err(why) => Err(refuse(n, why)),
                 },
                 None => Err(mismatch(nodes, *pos, end, "an enum argument")),
             },
@@ -211,9 +228,9 @@ impl<'a, 'i> Matcher<'a, 'i> {
                 let n = self.take(nodes, pos, end, &format!("`{open}`"), |n| matches!(n.syn, Syn::Group(c, _) if c == *open))?;
                 let Syn::Group(_, inner) = &n.syn else { unreachable!("take checked the group") };
                 let mut inner_pos = 0;
-                let close = if *open == '(' { "`)`" } else { "`]`" };
-                self.sequence(items, inner, &mut inner_pos, n.end - 1)?;
-                self.at_end(inner, inner_pos, n.end - 1, close)
+                let close = End { offset: n.end - 1, what: if *open == '(' { "`)`" } else { "`]`" } };
+                self.sequence(items, inner, &mut inner_pos, close)?;
+                at_end(inner, inner_pos, close)
             }
             FormatItem::Optional(items) => {
                 let (saved_pos, saved_results, saved_regions) = (*pos, self.matched.results.len(), self.matched.regions.len());
@@ -228,20 +245,23 @@ impl<'a, 'i> Matcher<'a, 'i> {
     }
 
     /// `{key = value, ...}` with exactly the keys the format lists.
-    fn dict(&mut self, keys: &[DictKey], nodes: &'a [Node<'i>], pos: &mut usize, end: usize) -> Result<(), Mismatch> {
+    fn dict(&mut self, keys: &[DictKey], nodes: &'a [Node<'i>], pos: &mut usize, end: End) -> Result<(), Mismatch> {
         let names: Vec<&str> = keys.iter().map(|k| k.name.as_str()).collect();
-        let what = format!("`{{{}}}`", names.join(", "));
+        let what = format!("`{{{}}}`", names.iter().map(|k| format!("{k} = ..")).collect::<Vec<_>>().join(", "));
         let n = self.take(nodes, pos, end, &what, |n| matches!(n.syn, Syn::Dict(_)))?;
         let Syn::Dict(entries) = &n.syn else { unreachable!("take checked the dictionary") };
-        let bad = |expected: String| Mismatch { start: n.start, end: n.end, expected, found: n.describe() };
+        let key_of = |e: &crate::reader::DictEntry<'_>| e.key.text.trim_matches('"').to_string();
         for (i, e) in entries.iter().enumerate() {
-            let key = e.key.text.trim_matches('"');
-            if !names.contains(&key) || e.value.is_none() || entries[..i].iter().any(|p| p.key.text.trim_matches('"') == key) {
-                return Err(bad(format!("{what} (each key once, with a value), not `{key}`")));
+            let key = key_of(e);
+            if !names.contains(&key.as_str()) {
+                return Err(refuse(n, format!("`{key}` is not a key of {what}")));
+            }
+            if e.value.is_none() || entries[..i].iter().any(|p| key_of(p) == key) {
+                return Err(refuse(n, format!("`{key}` must be given once, with a value, in {what}")));
             }
         }
-        match keys.iter().find(|k| !k.optional && !entries.iter().any(|e| e.key.text.trim_matches('"') == k.name)) {
-            Some(missing) => Err(bad(format!("{what} (`{}` is missing)", missing.name))),
+        match keys.iter().find(|k| !k.optional && !entries.iter().any(|e| key_of(e) == k.name)) {
+            Some(missing) => Err(refuse(n, format!("`{}` is missing from {what}", missing.name))),
             None => Ok(()),
         }
     }
