@@ -837,7 +837,7 @@ impl<'i, 't> Builder<'i, 't> {
         group: &Node<'i>,
     ) -> BResult<(Vec<ValueId>, Vec<u32>)> {
         if nodes.iter().filter(|n| matches!(n.syn, Syn::Punct(":"))).count() > 1 {
-            return self.operands_typed_one_by_one(nodes);
+            return self.operands_typed_one_by_one(nodes, group);
         }
         let colon = find_punct(nodes, ":");
         let (vals_part, types_part) = match colon {
@@ -882,12 +882,12 @@ impl<'i, 't> Builder<'i, 't> {
     }
 
     /// `%a : T, %b : U` inside `ins(...)` (PTOAS's `tstore` / `tmov` formats).
-    fn operands_typed_one_by_one(&mut self, nodes: &[Node<'i>]) -> BResult<(Vec<ValueId>, Vec<u32>)> {
+    fn operands_typed_one_by_one(&mut self, nodes: &[Node<'i>], group: &Node<'i>) -> BResult<(Vec<ValueId>, Vec<u32>)> {
         let mut values = Vec::new();
         for part in split_commas(nodes) {
             let [v @ Node { syn: Syn::Value(_), .. }, Node { syn: Syn::Punct(":"), .. }, t] = part else {
-                let (start, end) = part.first().map(|n| (n.start, n.end)).unwrap_or((0, 0));
-                return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.span(start, end), "expected `%value : type`"));
+                let at = part.first().unwrap_or(group);
+                return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.node_span(at), "expected `%value : type`"));
             };
             let (value, ty) = (self.value_of(v)?, self.type_of(t)?);
             let span = self.node_span(v);

@@ -6,7 +6,7 @@
 //! located error instead of being kept.
 
 use crate::attrs::parse_attr_text;
-use crate::reader::{LitKind, Node, Syn};
+use crate::reader::{AttrKind, AttrNode, DictEntry, LitKind, Node, Syn};
 use crate::types::parse_type;
 use pto_ir::attr::{Attr, EnumAttr, EnumKind};
 use pto_ir::ops::{DictKey, FormatItem, Opcode};
@@ -86,6 +86,18 @@ pub(crate) fn enum_of(n: &Node<'_>, item: &FormatItem) -> Result<Attr, String> {
             _ => Err(format!("expected {}, found `{text}`", expected_enum(kinds))),
         },
         _ => Err(format!("expected {}, found {}", expected_enum(kinds), n.describe())),
+    }
+}
+
+/// A dictionary value that must be an enum of `kind`: `<VALUE>` or its full spelling.
+fn dict_enum(kind: &str, value: &AttrNode<'_>) -> Result<Attr, String> {
+    match &value.kind {
+        AttrKind::Angle(text) => stripped_enum(kind, text.trim_start_matches('<').trim_end_matches('>').trim()),
+        AttrKind::Attr(text) => match parse_attr_text(text)? {
+            Attr::Enum(e) if e.kind_name() == kind => Ok(Attr::Enum(e)),
+            _ => Err(format!("expected `#pto.{kind}<...>`, found `{text}`")),
+        },
+        _ => Err(format!("expected `<VALUE>` or `#pto.{kind}<VALUE>`")),
     }
 }
 
@@ -250,7 +262,7 @@ impl<'a, 'i> Matcher<'a, 'i> {
         let what = format!("`{{{}}}`", names.iter().map(|k| format!("{k} = ..")).collect::<Vec<_>>().join(", "));
         let n = self.take(nodes, pos, end, &what, |n| matches!(n.syn, Syn::Dict(_)))?;
         let Syn::Dict(entries) = &n.syn else { unreachable!("take checked the dictionary") };
-        let key_of = |e: &crate::reader::DictEntry<'_>| e.key.text.trim_matches('"').to_string();
+        let key_of = |e: &DictEntry<'_>| e.key.text.trim_matches('"').to_string();
         for (i, e) in entries.iter().enumerate() {
             let key = key_of(e);
             if !names.contains(&key.as_str()) {
@@ -258,6 +270,10 @@ impl<'a, 'i> Matcher<'a, 'i> {
             }
             if e.value.is_none() || entries[..i].iter().any(|p| key_of(p) == key) {
                 return Err(refuse(n, format!("`{key}` must be given once, with a value, in {what}")));
+            }
+            let kind = keys.iter().find(|k| k.name == key).and_then(|k| k.enum_kind.as_deref());
+            if let (Some(kind), Some(value)) = (kind, &e.value) {
+                dict_enum(kind, value).map_err(|why| refuse(n, format!("`{key}`: {why}")))?;
             }
         }
         match keys.iter().find(|k| !k.optional && !entries.iter().any(|e| key_of(e) == k.name)) {

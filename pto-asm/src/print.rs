@@ -1,10 +1,13 @@
 //! Canonical printers: PTO-AS short form, Level-1 SSA and Level-2/3 DPS.
 //!
 //! Canonical means: one statement per line, two-space indentation, compact `tile_buf` spelling
-//! with defaults omitted, enum attributes in the spelling PTOAS accepts, attributes of
-//! `tcmp`/`tcmps`/`tcvt`/`tgather`/`tci`/`tcolsum` inside `ins(...)` after the last operand
-//! (where PTOAS expects them) and after `outs(...)` for every other op. Value names are kept.
-//! Parsing the output again yields a structurally equal module.
+//! with defaults omitted, enum attributes in the spelling PTOAS accepts (the stripped `<PIPE_V>`
+//! where PTOAS's format takes one concrete enum attribute), and each DPS op's attributes where
+//! PTOAS's format puts them: inside `ins(...)` after the last operand for `tcmp`, `tcmps`,
+//! `tcvt`, `tci`, `ttri`, `trandom` (and `tcolsum` with `tmp`, `tmrgsort`'s `exhausted`, the
+//! mask of `tgather`), in the format's keyword groups (`tload ... pad_mode = <PadValue>`), else
+//! after `outs(...)`. Value names are kept. Parsing the output again yields a structurally equal
+//! module.
 
 use crate::format::argument_slots;
 use pto_ir::attr::{Attr, EnumStyle, format_float};
@@ -72,8 +75,6 @@ struct Printer<'m> {
     top_ops: HashSet<OpId>,
 }
 
-/// Whether PTOAS's format of a DPS tile op with `n_ins` / `n_outs` operands puts attribute
-/// `key` inside `ins(...)`, after the operands, rather than after `outs(...)`.
 /// A DPS tile op's `ins(...)` operands, the operands of its format's optional groups, and
 /// which of those groups are present (from [`Payload::Segments`], see the reader's `dps_tail`).
 fn split_tail_operands<'d>(data: &'d OpData, tail: &[TailGroup<'_>]) -> (&'d [ValueId], &'d [ValueId], Vec<bool>) {
@@ -88,6 +89,8 @@ fn split_tail_operands<'d>(data: &'d OpData, tail: &[TailGroup<'_>]) -> (&'d [Va
     (written, extra, present)
 }
 
+/// Whether PTOAS's format of a DPS tile op with `n_ins` / `n_outs` operands puts attribute
+/// `key` inside `ins(...)`, after the operands, rather than after `outs(...)`.
 fn attr_inside_ins(op: Opcode, key: &str, n_ins: usize, n_outs: usize) -> bool {
     match op {
         Opcode::TCmp | Opcode::TCmps | Opcode::TCvt | Opcode::TCi | Opcode::TTri | Opcode::TRandom => true,

@@ -16,7 +16,7 @@
 //! $<kind>     an enum of `kind`: `<VALUE>` or `#pto.kind<VALUE>` (printed `<VALUE>`)
 //! $#k1|k2     an enum of kind k1 or k2, full spelling only
 //! $dict?      an optional attribute dictionary
-//! ${a,b?}     a dictionary with exactly these keys (`?`: optional)
+//! ${a,b?}     a dictionary with exactly these keys (`?`: optional; `a=<kind>`: an enum value)
 //! ( ... )     a parenthesised group          [ ... ]    a bracketed group
 //! opt( ... )  an optional sequence
 //! anything else: that word or punctuation (`,` `:` `->` `=` `sizes` `ins`)
@@ -28,13 +28,16 @@
 use crate::types::ElemType;
 use serde::Serialize;
 
-/// One key of a `${...}` dictionary item.
+/// One key of a `${...}` dictionary item: `name`, `name?` (optional), `name=<kind>` (its value
+/// an enum of `kind`, stripped or in full).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DictKey {
     /// The key.
     pub name: String,
     /// Whether it may be left out.
     pub optional: bool,
+    /// The enum kind its value must be, if any.
+    pub enum_kind: Option<String>,
 }
 
 /// One item of an op's text format (see the module docs for the spelling of each).
@@ -170,10 +173,15 @@ impl FormatItem {
 }
 
 fn dict_key(key: &str) -> DictKey {
-    match key.strip_suffix('?') {
-        Some(name) => DictKey { name: name.to_string(), optional: true },
-        None => DictKey { name: key.to_string(), optional: false },
-    }
+    let (key, enum_kind) = match key.split_once('=') {
+        Some((k, kind)) => (k, kind.strip_prefix('<').and_then(|k| k.strip_suffix('>')).map(str::to_string)),
+        None => (key, None),
+    };
+    let (name, optional) = match key.strip_suffix('?') {
+        Some(name) => (name, true),
+        None => (key, false),
+    };
+    DictKey { name: name.to_string(), optional, enum_kind }
 }
 
 #[cfg(test)]
@@ -190,12 +198,20 @@ mod tests {
                     '(',
                     vec![FormatItem::Value, FormatItem::Literal(",".into()), FormatItem::Value]
                 )]),
-                FormatItem::Dict(vec![DictKey { name: "split".into(), optional: false }]),
+                FormatItem::Dict(vec![DictKey { name: "split".into(), optional: false, enum_kind: None }]),
                 FormatItem::AttrDict,
                 FormatItem::Literal("->".into()),
                 FormatItem::Result,
             ]
         );
+    }
+
+    #[test]
+    fn dictionary_keys() {
+        let f = parse_format("${name,location=<address_space>,base?}").unwrap();
+        let FormatItem::Dict(keys) = &f[0] else { panic!("{f:?}") };
+        assert_eq!(keys[1], DictKey { name: "location".into(), optional: false, enum_kind: Some("address_space".into()) });
+        assert!(keys[2].optional && keys[2].enum_kind.is_none());
     }
 
     #[test]

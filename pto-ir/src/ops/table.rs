@@ -318,7 +318,7 @@ op_table! {
     TPopFromAiv "tpop_from_aiv" Pipe "" { format: "opt( ( $v , $v ) ) ${split} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the vector core" }
     TFreeFromAic "tfree_from_aic" Pipe "" { format: "${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (cube producer)" }
     TFreeFromAiv "tfree_from_aiv" Pipe "" { format: "${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (vector producer)" }
-    ReserveBuffer "reserve_buffer" Pipe "" { format: "${name,size,location,auto,base?} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "reserve a named local buffer" }
+    ReserveBuffer "reserve_buffer" Pipe "" { format: "${name,size,location=<address_space>,auto,base?} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "reserve a named local buffer" }
     ImportReservedBuffer "import_reserved_buffer" Pipe "" { format: "${name,peer_func} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "import a peer's reserved buffer" }
     InitializeL2g2lPipe "initialize_l2g2l_pipe" Pipe "" { format: "${dir_mask,slot_size,slot_num,local_slot_num?,flag_base?,nosplit?} ( $v : $t , $v : $t opt( , $v : $t ) ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pipe through GM (internal)" }
     InitializeL2lPipe "initialize_l2l_pipe" Pipe "" { format: "${dir_mask,slot_size,slot_num,flag_base?,nosplit?} ( $v : $t opt( , $v : $t ) ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "local pipe (internal)" }
