@@ -714,7 +714,9 @@ impl<'m> Printer<'m> {
             let attach = match p {
                 Piece::Punct(",") => true,
                 Piece::Group('(' | '[', _) if i == 0 && after_name => true,
-                Piece::Group('(' | '[', _) => matches!(pieces.get(i.wrapping_sub(1)), Some(Piece::Symbol(_))),
+                // `@f(...)` and an indexed value `%ptr[%i]`.
+                Piece::Group('(', _) => matches!(pieces.get(i.wrapping_sub(1)), Some(Piece::Symbol(_))),
+                Piece::Group('[', _) => matches!(pieces.get(i.wrapping_sub(1)), Some(Piece::Symbol(_) | Piece::Value(_))),
                 _ => i == 0 && !after_name,
             };
             if !attach {
