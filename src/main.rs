@@ -78,6 +78,9 @@ enum Command {
     Fmt {
         #[command(flatten)]
         text: PrintArgs,
+        /// Print every op in MLIR's generic form (`"pto.tadd"(%a, %b, %c) : (...) -> ()`).
+        #[arg(long)]
+        generic: bool,
     },
     /// Parse and verify a file.
     Verify {
@@ -217,9 +220,9 @@ fn main() -> ExitCode {
     };
     let mut output_path = None;
     let outcome: Outcome = match cli.command {
-        Command::Fmt { text: PrintArgs { file, to, output } } => {
+        Command::Fmt { text: PrintArgs { file, to, output }, generic } => {
             output_path = output;
-            fmt::run(&fmt::FmtOptions { input: file, to: to.map(FormArg::text_form), error_format })
+            fmt::run(&fmt::FmtOptions { input: file, to: to.map(FormArg::text_form), generic, error_format })
         }
         Command::Verify { file, target, pto_arch, explain } => {
             verify::run(&verify::VerifyOptions { input: file, target: target.or(pto_arch), explain, error_format })

@@ -124,13 +124,13 @@ fn conformance_files() {
                 other => panic!("{rel}: unknown check `{other}`"),
             };
             let module = module.as_ref().unwrap_or_else(|| panic!("{rel}: `{check}` needs a file that parses"));
-            let printed = print_module(module, &PrintOptions { form }).unwrap_or_else(|e| panic!("{rel}: {e}"));
+            let printed = print_module(module, &PrintOptions { form, ..Default::default() }).unwrap_or_else(|e| panic!("{rel}: {e}"));
             let (again, _) =
                 pto_asm::parse(&printed, fid).unwrap_or_else(|d| panic!("{rel}: output does not re-parse: {:?}\n{printed}", d.0));
             if form.is_none() {
                 structurally_equal(module, &again).unwrap_or_else(|e| panic!("{rel}: round trip changed the IR: {e}"));
             }
-            let reprinted = print_module(&again, &PrintOptions { form }).expect("prints");
+            let reprinted = print_module(&again, &PrintOptions { form, ..Default::default() }).expect("prints");
             assert_eq!(printed, reprinted, "{rel}: `{check}` output is not stable");
             let name = format!("{}__{}", rel.replace(['/', '.'], "_"), check.replace([' ', '-'], "_"));
             insta::assert_snapshot!(name, printed);

@@ -13,8 +13,8 @@
 
 use common::{corpus_dir, verdicts};
 use pto_ir::diag::{DiagClass, Diagnostic, SourceMap};
+use pto_lower::TargetId;
 use pto_lower::legality::{self, Applies, ISA_FAMILIES};
-use pto_lower::{Changed, TargetId};
 use std::collections::BTreeMap;
 
 mod common;
@@ -30,6 +30,8 @@ enum Reason {
     /// The module's `pto.target_arch` names the other target and a `left` tile has that
     /// target's fixed layout: the kernel was written for the other target.
     TargetConflict,
+    /// A2A3 `tmov` has no acc -> vec path (`a2a3/TMov.hpp`; PTOAS's verifier accepts it).
+    AccToVecOnA2A3,
 }
 
 impl Reason {
@@ -42,25 +44,18 @@ impl Reason {
                 d.op.as_deref() == Some("pto.tstore") && d.operand.as_deref() == Some("ins[0] (src)") && actual.contains(", mat, ")
             }
             Reason::TargetConflict => d.class == DiagClass::LegalTargetConflict && d.message.contains("`pto.target_arch = \"a5\"`"),
+            Reason::AccToVecOnA2A3 => d.op.as_deref() == Some("pto.tmov") && actual == "src acc, dst vec",
         }
     }
 }
 
 /// Every (file, target) where our verdict differs from PTOAS, with the reason.
-const DELIBERATE: &[(&str, &str, Reason, &str)] = &[
-    (
-        "Complex/mix_kernel.pto",
-        "a3",
-        Reason::ScratchInserted,
-        "PTOAS rejects `trowmax` without tmp at parse time; pto accepts it and insert-scratch adds the scratch tile",
-    ),
-    (
-        "Complex/mix_kernel.pto",
-        "a5",
-        Reason::ScratchInserted,
-        "PTOAS rejects `trowmax` without tmp at parse time; pto accepts it and insert-scratch adds the scratch tile",
-    ),
-];
+const DELIBERATE: &[(&str, &str, Reason, &str)] = &[(
+    "Complex/mix_kernel.pto",
+    "a5",
+    Reason::ScratchInserted,
+    "PTOAS rejects `trowmax` without tmp at parse time; pto accepts it and insert-scratch adds the scratch tile",
+)];
 
 /// PTOAS compiles these (module `pto.target_arch = "a5"`) for `--pto-arch=a3` after forcing
 /// their `left` tiles to row_major at parse time, then verifies against A5 and fails; `pto`
@@ -77,6 +72,12 @@ const AGREED_ERRORS: &[(&str, &str, Reason, &str)] = &[
     ("Qwen3DecodeA5/qwen3_decode_incore_5.pto", "a3", Reason::TargetConflict, A5_MODULE_ON_A3),
     ("Qwen3DecodeA5/qwen3_decode_incore_7.pto", "a3", Reason::TargetConflict, A5_MODULE_ON_A3),
     ("Qwen3DecodeA5/qwen3_decode_incore_9.pto", "a3", Reason::TargetConflict, A5_MODULE_ON_A3),
+    (
+        "Complex/mix_kernel.pto",
+        "a3",
+        Reason::AccToVecOnA2A3,
+        "A2A3 tmov has no acc -> vec path (PTOAS fails earlier, rejecting `trowmax` without tmp at parse time)",
+    ),
     ("Partition5D/partition5d.pto", "a5", Reason::TstoreMatOnA5, "A5 tstore rejects a mat source"),
     ("Partition5D/partition5d_dynamic.pto", "a5", Reason::TstoreMatOnA5, "A5 tstore rejects a mat source"),
 ];
@@ -180,7 +181,7 @@ fn corpus_agrees_with_ptoas_verdicts() {
         );
         assert!(agree * 100 >= 97 * (agree + diff), "{t}: agreement below 97 %");
     }
-    assert_eq!(tally["a3"], (94, 11, 1), "a3: (agree OK, agree error, deliberate differences)");
+    assert_eq!(tally["a3"], (94, 12, 0), "a3: (agree OK, agree error, deliberate differences)");
     assert_eq!(tally["a5"], (100, 5, 1), "a5: (agree OK, agree error, deliberate differences)");
 }
 

@@ -127,7 +127,7 @@ mod with_mlir {
         assert_eq!(candidates.len() + 1, files.len(), "exactly one file is refused by MLIR");
         let in_corpus = candidates.iter().filter(|p| p.path.starts_with(corpus_dir())).count();
         let in_conformance = candidates.iter().filter(|p| p.path.starts_with(root().join("tests/conformance"))).count();
-        assert_eq!((in_corpus, in_conformance), (103, 56), "corpus and conformance files round-tripped");
+        assert_eq!((in_corpus, in_conformance), (103, 58), "corpus and conformance files round-tripped");
     }
 
     /// MLIR verifies `func`, `arith` and `scf` itself: the one conformance file whose regions
@@ -403,7 +403,12 @@ module attributes {pto.target_arch = "a2a3"} {
     #[test]
     fn cli_exports_and_imports_text_and_bytecode() {
         let pto = root().join("tests/conformance/forms/short_form_softmax.pto").display().to_string();
-        let fmt = pto::cmd::fmt::run(&pto::cmd::fmt::FmtOptions { input: pto.clone(), to: None, error_format: ErrorFormat::Human });
+        let fmt = pto::cmd::fmt::run(&pto::cmd::fmt::FmtOptions {
+            input: pto.clone(),
+            to: None,
+            generic: false,
+            error_format: ErrorFormat::Human,
+        });
         let export_to = |output: Option<String>, bytecode: bool| {
             cli::export(&cli::ExportOptions { input: pto.clone(), output, bytecode, verify: true, error_format: ErrorFormat::Human })
         };
@@ -426,6 +431,7 @@ module attributes {pto.target_arch = "a2a3"} {
         let ssa = pto::cmd::fmt::run(&pto::cmd::fmt::FmtOptions {
             input: pto.clone(),
             to: Some(pto_ir::TextForm::Ssa),
+            generic: false,
             error_format: ErrorFormat::Human,
         });
         assert_eq!((back.code, back.stdout.as_str()), (0, ssa.stdout.as_str()), "{}", back.stderr);

@@ -19,6 +19,8 @@ use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+mod generic;
+
 type BResult<T> = Result<T, Diagnostic>;
 
 struct Scope<'i> {
@@ -251,7 +253,9 @@ impl<'i, 't> Builder<'i, 't> {
                 let class = if e.duplicate { DiagClass::ParseDuplicateKey } else { DiagClass::ParseBadType };
                 let at = start + e.offset.min(text.len());
                 let end = text[e.offset.min(text.len())..].find([',', '>']).map(|i| at + i).unwrap_or(start + text.len());
-                Err(Diagnostic::error(class, self.span(at, end.max(at + 1)), e.message))
+                // At least one byte, but never past the type text (which may end the input).
+                let end = end.max(at + 1).min(start + text.len()).max(at);
+                Err(Diagnostic::error(class, self.span(at, end), e.message))
             }
         }
     }
@@ -350,6 +354,7 @@ impl<'i, 't> Builder<'i, 't> {
             AttrKind::Dict(entries) => Ok(Attr::Dict(self.dict_attrs(entries)?)),
             AttrKind::Symbol(text) => Ok(Attr::Symbol(text[1..].trim_matches('"').to_string())),
             AttrKind::Angle(text) => Ok(Attr::Opaque(text.to_string())),
+            AttrKind::Function(text) => Ok(Attr::Opaque(crate::types::normalize_ws(text))),
             AttrKind::Word(w) => match *w {
                 "true" => Ok(Attr::Bool(true)),
                 "false" => Ok(Attr::Bool(false)),
@@ -471,7 +476,8 @@ impl<'i, 't> Builder<'i, 't> {
         let name_start = stmt.name.start;
         let pieces = &stmt.pieces;
         let name_span = self.span(name_start, name_start + name.len());
-        let Some(opcode) = ops::lookup(name.trim_matches('"')) else {
+        let plain = name.trim_matches('"');
+        let Some((opcode, mode_attrs)) = ops::lookup(plain).map(|op| (op, Vec::new())).or_else(|| ops::lookup_with_modes(plain)) else {
             let mut d = Diagnostic::error(DiagClass::ParseUnknownOp, name_span, format!("unknown op `{name}`"));
             if let Some(s) = suggest(name) {
                 d.notes.push(format!("did you mean `{s}`?"));
@@ -483,7 +489,9 @@ impl<'i, 't> Builder<'i, 't> {
         let spec = opcode.spec();
         let short = spec.dialect == ops::Dialect::Pto && !name.starts_with("pto.");
         let cursor = Cursor { nodes: pieces, pos: 0, op: name, file: self.file, end: stmt.end };
+        let generic_form = name.starts_with('"');
         let built = match spec.syntax {
+            _ if generic_form => self.fmt_mlir_generic(opcode, cursor, results.len()),
             Syntax::Tile => self.fmt_tile(opcode, cursor, short, results.len()),
             Syntax::AllocTile => self.fmt_alloc_tile(cursor),
             Syntax::MakeTensorView => self.fmt_make_tensor_view(opcode, cursor),
@@ -491,7 +499,7 @@ impl<'i, 't> Builder<'i, 't> {
             Syntax::BracketArgs => self.fmt_bracket_args(opcode, cursor),
             Syntax::AngleArg => self.fmt_angle_arg(opcode, cursor),
             Syntax::Query => self.fmt_query(opcode, cursor),
-            Syntax::Cast | Syntax::ArithCast => self.fmt_cast(opcode, cursor),
+            Syntax::Cast | Syntax::ArithCast => self.fmt_cast(opcode, cursor, short),
             Syntax::ArithConstant => self.fmt_constant(cursor),
             Syntax::ArithBinary => self.fmt_arith_binary(opcode, cursor),
             Syntax::ArithCmp => self.fmt_arith_cmp(opcode, cursor),
@@ -504,9 +512,10 @@ impl<'i, 't> Builder<'i, 't> {
             Syntax::FuncFunc => self.fmt_func(cursor),
             Syntax::FuncCall => self.fmt_call(cursor, results.len()),
             Syntax::Module => self.fmt_module(cursor),
-            Syntax::Generic => self.fmt_generic(opcode, cursor, results.len()),
+            Syntax::Paren => self.fmt_paren(opcode, cursor),
+            Syntax::Generic => self.fmt_generic(opcode, cursor, results.len(), true),
         };
-        let parts = match built {
+        let parts = match built.and_then(|p| with_mode_attrs(p, mode_attrs, name_span)) {
             Ok(p) => p,
             Err(d) => {
                 self.diags.push(d);
@@ -526,11 +535,21 @@ impl<'i, 't> Builder<'i, 't> {
             self.poison(&results);
             return;
         }
+        let opcode = parts.data.opcode;
         let op = self.m.add_op(parts.data, op_span);
         self.m.append(block, op);
         let mut region_ids = Vec::new();
-        for plan in parts.regions {
-            region_ids.push(self.build_region(plan));
+        for (index, plan) in parts.regions.into_iter().enumerate() {
+            let region = self.build_region(plan);
+            let args_in_header = matches!(opcode, Opcode::FuncFunc | Opcode::ScfFor) || (opcode == Opcode::ScfWhile && index == 0);
+            if generic_form && args_in_header {
+                // MLIR's generic form labels every entry block that has arguments (`^bb0(...)`);
+                // the custom form of this op lists them in its header instead.
+                if let Some(&entry) = self.m.region(region).blocks.first() {
+                    self.m.blocks[entry.index()].label = None;
+                }
+            }
+            region_ids.push(region);
         }
         self.m.op_mut(op).regions = region_ids;
         let grouped = results.len() > 1 && results.iter().all(|r| r.0 == results[0].0);
@@ -654,8 +673,9 @@ impl<'i, 't> Builder<'i, 't> {
             return Ok(parts);
         }
         self.set_form(if short { TextForm::Short } else { TextForm::Ssa });
-        // SSA / short form: operands, attributes, optional wait(...), `: signature`.
-        let mut segs = Vec::new();
+        // SSA / short form: operands (a memory operand `%v[%r, %c]` is one group of three),
+        // attributes, optional wait(...), `: signature`.
+        let mut groups: Vec<u32> = Vec::new();
         while let Some(n) = c.peek() {
             match &n.syn {
                 Syn::Value(_) => {
@@ -672,7 +692,7 @@ impl<'i, 't> Builder<'i, 't> {
                             size += 1;
                         }
                     }
-                    segs.push(size);
+                    groups.push(size);
                     self.opt_dict(&mut c, &mut parts.data.attrs)?;
                     if !c.eat_punct(",") {
                         break;
@@ -686,9 +706,6 @@ impl<'i, 't> Builder<'i, 't> {
             }
         }
         parts.data.num_ins = parts.data.operands.len() as u32;
-        if segs.iter().any(|&s| s != 1) {
-            parts.data.payload = Payload::Segments(segs);
-        }
         self.opt_dict(&mut c, &mut parts.data.attrs)?;
         self.opt_waits(&mut c, &mut parts.data)?;
         if c.eat_punct(":") {
@@ -718,41 +735,29 @@ impl<'i, 't> Builder<'i, 't> {
                     parts.result_types = outs_t;
                 }
                 None => {
-                    // `: T` — the result type (PTO-AS short form); operand types come from their
-                    // definitions. `: T0, T1` with one type per operand lists the operand types
-                    // instead (the docs' `%d = tshrs %src, %s : !pto.tile<...>, i32`); the result
-                    // then has the first operand's type.
                     let tys = self.type_list(rest)?;
-                    let ops_now = parts.data.operands.clone();
-                    if nresults == 1 && tys.len() > 1 && tys.len() == ops_now.len() {
-                        for (&v, &t) in ops_now.iter().zip(&tys) {
-                            let span = c.here();
-                            self.check_use_type(v, t, span);
-                        }
-                        parts.result_types = vec![tys[0]];
-                    } else if nresults == 0 && !tys.is_empty() {
-                        // A zero-result op may list its operand types (`tstore %t, %v : T, V`).
-                        for (&v, &t) in parts.data.operands.clone().iter().zip(&tys) {
-                            let span = c.here();
-                            self.check_use_type(v, t, span);
-                        }
-                    } else {
-                        parts.result_types = tys;
-                    }
+                    let operands = parts.data.operands.clone();
+                    parts.result_types = self.arrowless_signature(opcode, &operands, &tys, nresults, c.here());
                 }
             }
         } else if nresults > 0 {
             return Err(c.error("`:` and the result type"));
         }
         c.expect_end()?;
+        if nresults == 0 {
+            self.place_destinations(&mut parts.data, &mut groups, short);
+        }
+        if groups.iter().any(|&s| s != 1) {
+            parts.data.payload = Payload::Segments(groups);
+        }
         Ok(parts)
     }
 
     /// What a DPS tile op's format lets follow its attribute dictionary, in format order:
     /// keyword groups (`pad_mode = <PadValue>`, `pad_value = %v : f32`) and the vestigial
-    /// result `-> tensor<...>`. Operands read here are extra inputs; when there are any, the
-    /// payload records which optional groups are present ([`Payload::Segments`]: one entry per
-    /// `ins(...)` operand, then 0 or 1 per optional operand group).
+    /// result `-> tensor<...>`. Operands read here are extra inputs, after the `ins(...)` ones;
+    /// when there are any, the payload records which optional groups are present
+    /// ([`Payload::TailGroups`]).
     fn dps_tail(&mut self, opcode: Opcode, c: &mut Cursor<'_, 'i>, parts: &mut OpParts<'i>) -> BResult<()> {
         let mut extra = Vec::new();
         let mut present = Vec::new();
@@ -783,11 +788,9 @@ impl<'i, 't> Builder<'i, 't> {
         }
         if !extra.is_empty() {
             let written = parts.data.num_ins as usize;
-            let mut segs = vec![1u32; written];
-            segs.extend(present.iter().map(|&p| u32::from(p)));
             parts.data.operands.splice(written..written, extra.iter().copied());
             parts.data.num_ins += extra.len() as u32;
-            parts.data.payload = Payload::Segments(segs);
+            parts.data.payload = Payload::TailGroups(present);
         }
         Ok(())
     }
@@ -802,6 +805,64 @@ impl<'i, 't> Builder<'i, 't> {
         let span = self.node_span(n);
         self.check_use_type(v, ty, span);
         Ok(v)
+    }
+
+    /// Reads a signature without `->` (the docs' short forms), checks the operand types it
+    /// lists and returns the result types. Following the pages:
+    /// * one type is the type of every result (`%d = tadd %a, %b : T`,
+    ///   `%d0, %d1 = tdeinterleave %s : T`) when the op has that many results;
+    /// * one type per operand and per result lists the operands', then the results' types
+    ///   (`%d = texpands %s : f32, T`);
+    /// * for one result, the types of the operands or of the leading ones
+    ///   (`%d = tshrs %src, %s : T, i32`, `%d = tdivs %s, %src : f32, T`,
+    ///   `%d = tpows %base, %exp, %tmp : T, f32`): the result has the first tile type listed;
+    /// * without results, the types of the leading operands (`tstore %t, %v : T, V`);
+    /// * otherwise the types are the results' (`%v, %i = op %x : T, U`).
+    fn arrowless_signature(&mut self, op: Opcode, operands: &[ValueId], tys: &[TypeId], nresults: usize, span: Span) -> Vec<TypeId> {
+        let n = operands.len();
+        let first_tile = || tys.iter().copied().find(|&t| self.m.ty(t).tile().is_some()).unwrap_or(tys[0]);
+        let has_results = |k: usize| op.parsed().forms.iter().any(|f| ops::assign_slots(&f.outs, k).is_some());
+        let (operand_types, results): (&[TypeId], Vec<TypeId>) = match tys.len() {
+            _ if nresults == 0 => (tys, Vec::new()),
+            0 => (&[], Vec::new()),
+            1 if has_results(nresults) => (&[], vec![tys[0]; nresults]),
+            k if k == n + nresults => (&tys[..n], tys[n..].to_vec()),
+            k if nresults == 1 && k <= n => (tys, vec![first_tile()]),
+            _ => (&[], tys.to_vec()),
+        };
+        for (&v, &t) in operands.iter().zip(operand_types) {
+            self.check_use_type(v, t, span);
+        }
+        results
+    }
+
+    /// A statement that binds no results may write the op's destinations as operands: first,
+    /// in the C++ order of the PTO-AS form (`mgather.row %dst, %table, %idx`,
+    /// `trandom %dst, %key, %counter`), or last, after the `ins` (the Level-1 SSA
+    /// `pto.tstore %src, %mem`, and the TSTORE page's PTO-AS `tstore %t, %v[%r, %c]`). The op's
+    /// forms decide which operand groups are destinations ([`ops::split_destinations`]); they
+    /// become the op's `outs`, as in the DPS form, and `groups` follows the new order.
+    fn place_destinations(&self, data: &mut OpData, groups: &mut Vec<u32>, short: bool) {
+        use ops::DestinationOrder::{First, Last};
+        let mut start = 0usize;
+        let ranges: Vec<std::ops::Range<usize>> = groups
+            .iter()
+            .map(|&g| {
+                start += g as usize;
+                start - g as usize..start
+            })
+            .collect();
+        let typed: Vec<Vec<&Type>> =
+            ranges.iter().map(|r| data.operands[r.clone()].iter().map(|&v| self.m.value_type(v)).collect()).collect();
+        let orders: &[ops::DestinationOrder] = if short { &[First, Last] } else { &[Last] };
+        let Some((order, k)) = ops::split_destinations(data.opcode, &typed, orders) else { return };
+        let n = ranges.len();
+        let outs = if order == First { 0..k } else { n - k..n };
+        let order: Vec<usize> = (0..n).filter(|i| !outs.contains(i)).chain(outs.clone()).collect();
+        let operands: Vec<ValueId> = order.iter().flat_map(|&g| data.operands[ranges[g].clone()].to_vec()).collect();
+        data.num_ins = order.iter().filter(|g| !outs.contains(g)).map(|&g| groups[g]).sum();
+        data.operands = operands;
+        *groups = order.iter().map(|&g| groups[g]).collect();
     }
 
     /// `wait(%e0, ...)`: legacy ordering annotation.
@@ -896,6 +957,24 @@ impl<'i, 't> Builder<'i, 't> {
         }
         let segs = vec![1; values.len()];
         Ok((values, segs))
+    }
+
+    /// The PTOAS parenthesised format: `pto.op(%a, %b : A, B) {attrs} [-> R | -> (R0, R1)]`.
+    /// Every operand is an `in`; the results are the op's outs.
+    fn fmt_paren(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+        let mut parts = OpParts::new(opcode);
+        let group = c.expect_group('(')?;
+        let Syn::Group(_, inner) = &group.syn else { unreachable!("expect_group returns a group") };
+        let (vals, _) = self.typed_operands(inner, &mut parts.data.attrs, group)?;
+        parts.data.num_ins = vals.len() as u32;
+        parts.data.operands = vals;
+        self.opt_dict(&mut c, &mut parts.data.attrs)?;
+        if c.eat_punct("->") {
+            parts.result_types = self.type_list(&c.nodes[c.pos..])?;
+            c.pos = c.nodes.len();
+        }
+        c.expect_end()?;
+        Ok(parts)
     }
 
     // ------------------------------------------------------------------ PTOAS infrastructure
@@ -1072,8 +1151,9 @@ impl<'i, 't> Builder<'i, 't> {
         Ok(parts)
     }
 
-    /// `%r = op %x : A -> B` (treshape, bitcast) and `%r = arith.index_cast %x : A to B`.
-    fn fmt_cast(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
+    /// `%r = op %x : A -> B` (treshape, bitcast) and `%r = arith.index_cast %x : A to B`; the
+    /// PTO-AS short form may give the result type alone (`%r = treshape %x : B`).
+    fn fmt_cast(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>, short: bool) -> BResult<OpParts<'i>> {
         let mut parts = OpParts::new(opcode);
         let x = c.expect_value()?;
         let v = self.value_of(x)?;
@@ -1083,6 +1163,10 @@ impl<'i, 't> Builder<'i, 't> {
         c.expect_punct(":")?;
         let a = c.next().ok_or_else(|| c.error("the source type"))?;
         let at = self.type_of(a)?;
+        if short && c.done() {
+            parts.result_types.push(at);
+            return Ok(parts);
+        }
         let aspan = self.node_span(a);
         self.check_use_type(v, at, aspan);
         if !c.eat_punct("->") && !c.eat_word("to") {
@@ -1521,11 +1605,12 @@ impl<'i, 't> Builder<'i, 't> {
 
     /// An op kept as its pieces, operands resolved. With a format in the op table the pieces
     /// must match it, and it tells which nodes are regions and which types are the results';
-    /// without one, result types are read from a trailing `-> T` or `: T`.
-    fn fmt_generic(&mut self, opcode: Opcode, c: Cursor<'_, 'i>, nresults: usize) -> BResult<OpParts<'i>> {
+    /// without one (or when `custom` is false: the op written in MLIR's generic form), result
+    /// types are read from a trailing `-> T` or `: T`.
+    fn fmt_generic(&mut self, opcode: Opcode, c: Cursor<'_, 'i>, nresults: usize, custom: bool) -> BResult<OpParts<'i>> {
         let mut parts = OpParts::new(opcode);
         let format = &opcode.parsed().format;
-        let (region_nodes, result_types) = if format.is_empty() {
+        let (region_nodes, result_types) = if format.is_empty() || !custom {
             (Vec::new(), self.trailing_result_types(c.nodes, nresults)?)
         } else {
             let matched = format::match_pieces(format, c.nodes, c.end).map_err(|m| self.mismatch(&c, m))?;
@@ -1666,6 +1751,22 @@ fn unescape(s: &str) -> String {
         }
     }
     out
+}
+
+/// Adds the attributes a mnemonic's mode suffixes select (`mgather.row` sets `coalesce`); an
+/// attribute set both by a suffix and in the dictionary is an error.
+fn with_mode_attrs<'i>(mut parts: OpParts<'i>, modes: Vec<(String, Attr)>, name_span: Span) -> BResult<OpParts<'i>> {
+    for (name, value) in modes {
+        if parts.data.attr(&name).is_some() {
+            return Err(Diagnostic::error(
+                DiagClass::ParseDuplicateKey,
+                name_span,
+                format!("attribute `{name}` is set both by the mnemonic's suffix and in the attribute dictionary"),
+            ));
+        }
+        parts.data.attrs.push((name, value));
+    }
+    Ok(parts)
 }
 
 /// A close op name for an unknown one (edit distance ≤ 2 on the mnemonic).

@@ -9,6 +9,12 @@
 //! | Level-2 DPS | `pto.tadd ins(%a, %b : TB, TB) outs(%d : TB)` on `!pto.tile_buf` |
 //! | Level-3 | Level-2 with `pto.alloc_tile addr = %a : TB` |
 //!
+//! A statement that binds no results may name the op's destinations among its operands, first
+//! as the ISA pages' PTO-AS writes them (`mgather.row %dst, %table, %idx`) or last as their
+//! Level-1 SSA does (`pto.tstore %src, %mem`); they become the op's `outs`, as in DPS. A memory
+//! operand `%v[%r, %c]` is a view followed by its offsets. Mnemonic suffixes name modes
+//! (`mscatter.row.clamp` sets `coalesce` and `scatterOob`).
+//!
 //! all inside the MLIR structure PTOAS files use (`module`, `func.func`, `arith`, `scf`, views,
 //! sync ops). The grammar (`pto.pest`) is generic over ops; [`builder`] interprets each op from
 //! the op table, and the ops PTOAS gives a text format of their own are matched against it

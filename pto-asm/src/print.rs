@@ -17,11 +17,17 @@ use pto_ir::types::{ElemType, Type, TypeId};
 use std::collections::HashSet;
 use std::fmt::Write;
 
+mod generic;
+
 /// Printer options.
 #[derive(Clone, Debug, Default)]
 pub struct PrintOptions {
     /// Print tile ops in this form instead of the module's own.
     pub form: Option<TextForm>,
+    /// Print every op in MLIR's generic form (`"pto.tadd"(%a, %b, %c) : (...) -> ()`), as
+    /// `mlir-opt --mlir-print-op-generic` does; ops `pto` keeps verbatim in a custom syntax
+    /// print as written.
+    pub generic: bool,
 }
 
 /// Why a module cannot be printed in the requested form.
@@ -37,14 +43,14 @@ impl std::fmt::Display for PrintError {
 /// Prints a module.
 pub fn print_module(m: &Module, opts: &PrintOptions) -> Result<String, PrintError> {
     let form = opts.form.or(m.form).unwrap_or(TextForm::Dps);
-    if opts.form.is_some_and(|f| f != TextForm::Dps) && m.walk().iter().any(|&op| !m.op(op).outs().is_empty()) {
+    if opts.form.is_some_and(|f| f != TextForm::Dps) && m.walk().iter().any(|&op| !m.op(op).outs().is_empty() && !is_level1_op(m, op)) {
         return Err(PrintError(
             "this module is in destination-passing style (Level 2/3); only Level-1 programs convert between `as` and `ssa`".into(),
         ));
     }
     let top_ops =
         m.body.and_then(|body| m.region(body).blocks.first()).map(|&b| m.block(b).ops.iter().copied().collect()).unwrap_or_default();
-    let mut p = Printer { m, form, out: String::new(), names: Vec::new(), top_ops };
+    let mut p = Printer { m, form, generic: opts.generic, out: String::new(), names: Vec::new(), top_ops };
     p.assign_names();
     if let Some(body) = m.body {
         let blocks = &m.region(body).blocks;
@@ -63,25 +69,34 @@ pub fn print_module(m: &Module, opts: &PrintOptions) -> Result<String, PrintErro
 
 /// Spells one attribute value as the printers do (`#pto<cmp gt>`, `1 : i16`, `[1, 2]`).
 pub fn print_attribute(m: &Module, a: &Attr) -> String {
-    Printer { m, form: TextForm::Dps, out: String::new(), names: Vec::new(), top_ops: HashSet::new() }.attr(a)
+    Printer { m, form: TextForm::Dps, generic: false, out: String::new(), names: Vec::new(), top_ops: HashSet::new() }.attr(a)
 }
 
 struct Printer<'m> {
     m: &'m Module,
     form: TextForm,
+    /// Print ops in MLIR's generic form ([`PrintOptions::generic`]).
+    generic: bool,
     out: String,
     names: Vec<String>,
     /// The ops of the module's top-level block (PTO-AS `.const` lines live there).
     top_ops: HashSet<OpId>,
 }
 
+/// True for an op on Level-1 tile values: its destination operands (`tstore`'s view,
+/// `mgather.row`'s tile) print in the SSA / short form like its other operands.
+fn is_level1_op(m: &Module, op: OpId) -> bool {
+    let data = m.op(op);
+    data.operands.iter().chain(&data.results).any(|&v| matches!(m.value_type(v), Type::Tile(_)))
+}
+
 /// A DPS tile op's `ins(...)` operands, the operands of its format's optional groups, and
-/// which of those groups are present (from [`Payload::Segments`], see the reader's `dps_tail`).
+/// which of those groups are present (from [`Payload::TailGroups`], see the reader's `dps_tail`).
 fn split_tail_operands<'d>(data: &'d OpData, tail: &[TailGroup<'_>]) -> (&'d [ValueId], &'d [ValueId], Vec<bool>) {
     let groups = tail.iter().filter(|g| matches!(g, TailGroup::Operand(_))).count();
     let ins = data.ins();
     let present: Vec<bool> = match &data.payload {
-        Payload::Segments(segs) if groups > 0 && segs.len() >= groups => segs[segs.len() - groups..].iter().map(|&n| n > 0).collect(),
+        Payload::TailGroups(present) if present.len() == groups => present.clone(),
         _ => vec![false; groups],
     };
     let n_extra = present.iter().filter(|&&p| p).count().min(ins.len());
@@ -188,6 +203,10 @@ impl<'m> Printer<'m> {
         self.indent(depth);
         let prefix = self.results_prefix(id);
         self.out.push_str(&prefix);
+        if self.generic && self.generic_op(id, depth) {
+            self.out.push('\n');
+            return;
+        }
         match data.opcode.spec().syntax {
             Syntax::Tile => self.tile_op(id),
             Syntax::AllocTile => {
@@ -355,6 +374,7 @@ impl<'m> Printer<'m> {
                     self.region(r, depth, 0);
                 }
             }
+            Syntax::Paren => self.paren_op(id),
             Syntax::Generic => self.generic_fallback(id),
         }
         self.out.push('\n');
@@ -405,32 +425,26 @@ impl<'m> Printer<'m> {
     fn tile_op(&mut self, id: OpId) {
         let data = self.m.op(id);
         let scalar_out = data.outs().is_empty() && data.results.len() == 1 && matches!(self.m.value_type(data.results[0]), Type::Scalar(_));
-        let dps = !data.outs().is_empty() || (self.form == TextForm::Dps && (data.results.is_empty() || scalar_out));
+        let dps = if data.outs().is_empty() {
+            self.form == TextForm::Dps && (data.results.is_empty() || scalar_out)
+        } else {
+            self.form == TextForm::Dps || !is_level1_op(self.m, id)
+        };
         if dps {
             return self.dps_tile_op(id, scalar_out);
         }
         let short = self.form == TextForm::Short;
         let mut s = self.op_name(data.opcode, short);
-        let ins = data.ins();
-        // Operands, with `%v[%i, %j]` groups when the payload records index segments.
-        let mut pieces = Vec::new();
-        match &data.payload {
-            Payload::Segments(segs) => {
-                let mut pos = 0usize;
-                for &n in segs {
-                    let n = n as usize;
-                    let Some(group) = ins.get(pos..pos + n) else { break };
-                    pos += n;
-                    match group {
-                        [base] => pieces.push(self.name(*base)),
-                        [base, idx @ ..] => pieces.push(format!("{}[{}]", self.name(*base), self.list(idx))),
-                        [] => {}
-                    }
-                }
-            }
-            _ => pieces.extend(ins.iter().map(|&v| self.name(v))),
-        }
-        if !pieces.is_empty() {
+        let groups = self.operand_groups(id, short);
+        if !groups.is_empty() {
+            let pieces: Vec<String> = groups
+                .iter()
+                .map(|g| match g.as_slice() {
+                    [base] => self.name(*base),
+                    [base, idx @ ..] => format!("{}[{}]", self.name(*base), self.list(idx)),
+                    [] => String::new(),
+                })
+                .collect();
             let _ = write!(s, " {}", pieces.join(", "));
         }
         s.push_str(&self.dict_suffix(&data.attrs));
@@ -442,7 +456,62 @@ impl<'m> Printer<'m> {
             let _ = write!(s, " : {}", self.vty(res[0]));
         } else if !short || !res.is_empty() {
             let outs = if res.len() == 1 { self.vty(res[0]) } else { format!("({})", self.types(res)) };
-            let _ = write!(s, " : ({}) -> {outs}", self.types(ins));
+            let operands: Vec<ValueId> = groups.concat();
+            let _ = write!(s, " : ({}) -> {outs}", self.types(&operands));
+        }
+        self.out.push_str(&s);
+    }
+
+    /// The operands of an SSA / short-form tile op in printing order, grouped into memory
+    /// operands `%v[%i, %j]` where the payload records index segments. Destination operands
+    /// (`outs`) follow the `ins` in the SSA form and lead in the short form (PTO-AS writes them
+    /// first, in the C++ order).
+    fn operand_groups(&self, id: OpId, short: bool) -> Vec<Vec<ValueId>> {
+        let data = self.m.op(id);
+        let sizes: Vec<usize> = match &data.payload {
+            Payload::Segments(segs) => segs.iter().map(|&n| n as usize).collect(),
+            _ => vec![1; data.operands.len()],
+        };
+        let mut groups: Vec<Vec<ValueId>> = Vec::with_capacity(sizes.len());
+        let mut pos = 0usize;
+        for n in sizes {
+            let Some(group) = data.operands.get(pos..pos + n) else { break };
+            groups.push(group.to_vec());
+            pos += n;
+        }
+        if short {
+            let mut start = 0usize;
+            let in_groups = groups
+                .iter()
+                .take_while(|g| {
+                    let is_in = start < data.num_ins as usize;
+                    start += g.len();
+                    is_in
+                })
+                .count();
+            groups.rotate_left(in_groups);
+        }
+        groups
+    }
+
+    /// `pto.op(%a, %b : A, B) {attrs} -> R` (the PTOAS parenthesised format).
+    fn paren_op(&mut self, id: OpId) {
+        let data = self.m.op(id);
+        let ops = &data.operands;
+        let mut s = format!("{}({}", self.op_name(data.opcode, false), self.list(ops));
+        if !ops.is_empty() {
+            let _ = write!(s, " : {}", self.types(ops));
+        }
+        s.push(')');
+        s.push_str(&self.dict_suffix(&data.attrs));
+        match data.results.as_slice() {
+            [] => {}
+            [one] => {
+                let _ = write!(s, " -> {}", self.vty(*one));
+            }
+            many => {
+                let _ = write!(s, " -> ({})", self.types(many));
+            }
         }
         self.out.push_str(&s);
     }
@@ -695,8 +764,16 @@ impl<'m> Printer<'m> {
     fn generic_fallback(&mut self, id: OpId) {
         let data = self.m.op(id);
         let name = self.op_name(data.opcode, false);
-        self.out.push_str(&name);
-        let Payload::Generic(pieces) = &data.payload else { return };
+        let Payload::Generic(pieces) = &data.payload else {
+            self.out.push_str(&name);
+            return;
+        };
+        // An op read in MLIR's generic form prints back in it, name quoted.
+        if is_generic_form(pieces) {
+            self.out.push_str(&format!("\"{name}\""));
+        } else {
+            self.out.push_str(&name);
+        }
         let depth = self.current_depth();
         let text = self.pieces(pieces, id, depth, true);
         self.out.push_str(&text);
@@ -744,13 +821,25 @@ impl<'m> Printer<'m> {
                 Piece::Dict(d) => s.push_str(&self.dict(d)),
                 Piece::Region(r) => {
                     let Some(&region) = self.m.op(id).regions.get(*r as usize) else { continue };
-                    // Regions are printed straight into the output: flush what we have first.
-                    self.out.push_str(s.trim_end());
-                    s.clear();
+                    // `region` writes to the output; collect its text in place (it may sit in a group).
+                    let outer = std::mem::take(&mut self.out);
                     self.region(region, depth, 0);
+                    let text = std::mem::replace(&mut self.out, outer);
+                    s.truncate(s.trim_end().len());
+                    s.push_str(&text);
                 }
             }
         }
         s
     }
+}
+
+/// Whether verbatim pieces are MLIR's generic form: `(operands) ... : (types) -> results`.
+fn is_generic_form(pieces: &[Piece]) -> bool {
+    let starts = matches!(pieces.first(), Some(Piece::Group('(', _)));
+    let colon = pieces.iter().rposition(|p| matches!(p, Piece::Punct(":")));
+    starts
+        && colon.is_some_and(|i| {
+            matches!(pieces.get(i + 1), Some(Piece::Group('(', _))) && matches!(pieces.get(i + 2), Some(Piece::Punct("->")))
+        })
 }

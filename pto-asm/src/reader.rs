@@ -110,6 +110,8 @@ pub(crate) enum AttrKind<'i> {
     Symbol(&'i str),
     Angle(&'i str),
     Word(&'i str),
+    /// A function type (`(i32) -> f32`), as written.
+    Function(&'i str),
 }
 
 /// A bound result name: `%x` or `%x:2`.
@@ -202,13 +204,15 @@ impl<'i> Lexer<'i> {
     /// Skips a balanced `<...>` starting at `self.pos` (which holds `<`).
     fn skip_angle(&mut self) -> Result<(), Diagnostic> {
         let open = self.pos;
+        // In MLIR properties `<{...}>` a function type's `->` is not a closing bracket.
+        let properties = self.bytes.get(open + 1) == Some(&b'{');
         let mut depth = 0usize;
         // Jump between angle brackets (SIMD search): a type spells most of its bytes between them.
         while let Some(skip) = memchr::memchr2(b'<', b'>', &self.bytes[self.pos..]) {
             self.pos += skip;
             match self.bytes[self.pos] {
                 b'<' => depth += 1,
-                b'>' if self.pos > 0 && self.bytes[self.pos - 1] == b'-' && depth > 1 => {}
+                b'>' if self.pos > 0 && self.bytes[self.pos - 1] == b'-' && (depth > 1 || properties) => {}
                 b'>' => {
                     depth -= 1;
                     if depth == 0 {
@@ -784,6 +788,12 @@ impl<'i> Parser<'i, '_> {
                 self.bump();
                 (AttrKind::Angle(self.text(t)), false)
             }
+            T::Word if self.kind_at(self.pos + 1) == T::Angle && self.toks[self.pos + 1].start == t.end => {
+                // `array<i32: 1, 0>`, `dense<[1, 2]>`, `sparse<...>`: a builtin attribute, as written.
+                self.bump();
+                let angle = self.bump();
+                (AttrKind::Angle(&self.src[t.start as usize..angle.end as usize]), true)
+            }
             T::Word => {
                 self.bump();
                 (AttrKind::Word(self.text(t)), true)
@@ -816,6 +826,7 @@ impl<'i> Parser<'i, '_> {
                 self.bump();
                 (AttrKind::Dict(entries), false)
             }
+            T::Open(b'(') => (AttrKind::Function(self.function_type()?), false),
             _ => return Err(self.expected("an attribute value")),
         };
         let mut ty = None;
@@ -826,6 +837,47 @@ impl<'i> Parser<'i, '_> {
         let end = self.toks[self.pos.saturating_sub(1)].end as usize;
         self.depth -= 1;
         Ok(AttrNode { kind, ty, start, end })
+    }
+}
+
+impl<'i> Parser<'i, '_> {
+    /// A function type used as an attribute value (`(i32, f32) -> (f32)`, `() -> ()`), as text.
+    fn function_type(&mut self) -> Result<&'i str, Diagnostic> {
+        let start = self.tok().start as usize;
+        self.skip_group()?;
+        if self.kind() != T::Arrow {
+            return Err(self.expected("`->` of a function type"));
+        }
+        self.bump();
+        match self.kind() {
+            T::Open(b'(') => self.skip_group()?,
+            T::Type | T::Word => {
+                self.bump();
+            }
+            _ => return Err(self.expected("the result types of a function type")),
+        }
+        let end = self.toks[self.pos.saturating_sub(1)].end as usize;
+        Ok(&self.src[start..end])
+    }
+
+    /// Skips a balanced `( ... )` starting at the current `(` token.
+    fn skip_group(&mut self) -> Result<(), Diagnostic> {
+        let mut depth = 0usize;
+        loop {
+            match self.kind() {
+                T::Open(_) => depth += 1,
+                T::Close(_) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return Ok(());
+                    }
+                }
+                T::Eof => return Err(self.expected("`)`")),
+                _ => {}
+            }
+            self.bump();
+        }
     }
 }
 

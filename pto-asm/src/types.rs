@@ -13,9 +13,11 @@
 //!   (any rank, `?` dimensions) are kept verbatim;
 //! * `!pto.ptr<T>`, `!pto.tensor_view<..>`, `!pto.partition_tensor_view<..>`, `!pto.event`,
 //!   `vector<NxT>` and the builtin scalars;
+//! * the ISA pages' GM tensors `!pto.memref<T[, d0x...]>` and `!pto.global<T[, d0x...]>`;
+//! * `!pto.pipe`, `!pto.async_session`, `!pto.async_event`;
 //! * MLIR's opaque spelling of each, `!pto<ptr<f32>>`.
 //!
-//! Anything else (`memref<...>`, `!pto.pipe`) is kept verbatim, except `!pto.tile_view<...>`,
+//! Anything else (`memref<...>`, `!pto.group<...>`) is kept verbatim, except `!pto.tile_view<...>`,
 //! the old name of `!pto.partition_tensor_view` that PTOAS no longer reads.
 //! Errors carry a byte offset inside the type text so the diagnostic points at the bad part.
 
@@ -94,6 +96,41 @@ fn parse_shape(text: &str, offset: usize) -> Result<(Shape, ElemType), TypeError
         pos += d.len() + 1;
     }
     Ok((shape, elem_ty))
+}
+
+/// Parses the pages' GM spelling `T` or `T, d0x...xdn` (dims may be `?`).
+fn parse_gm(args: &[Arg<'_>], body_off: usize) -> Result<(Shape, ElemType), TypeError> {
+    let elem_arg = args.first().filter(|a| !a.text.is_empty()).ok_or_else(|| err(body_off, "expected an element type"))?;
+    // The MLIR spelling `d0x...xT` (pto-isa comm pages) is the same type.
+    if args.len() == 1
+        && ElemType::parse(elem_arg.text).is_none()
+        && let Some((dims, elem)) = elem_arg.text.rsplit_once('x')
+        && let Some(elem) = ElemType::parse(elem)
+    {
+        let shape = dims
+            .split('x')
+            .map(|d| if d == "?" { Ok(None) } else { d.parse::<u64>().map(Some) })
+            .collect::<Result<Shape, _>>()
+            .map_err(|_| err(elem_arg.offset, format!("expected dimensions, found `{dims}`")))?;
+        return Ok((shape, elem));
+    }
+    let elem = ElemType::parse(elem_arg.text).ok_or_else(|| err(elem_arg.offset, format!("unknown element type `{}`", elem_arg.text)))?;
+    let mut shape = Vec::new();
+    if let Some(dims) = args.get(1) {
+        let mut pos = dims.offset;
+        for d in dims.text.split('x') {
+            let d2 = d.trim();
+            shape.push(match d2 {
+                "?" => None,
+                _ => Some(d2.parse::<u64>().map_err(|_| err(pos, format!("expected a dimension, found `{d2}`")))?),
+            });
+            pos += d.len() + 1;
+        }
+    }
+    if let Some(extra) = args.get(2) {
+        return Err(err(extra.offset, "unexpected extra parameter"));
+    }
+    Ok((shape, elem))
 }
 
 fn parse_u32(v: &str, off: usize, what: &str) -> Result<u32, TypeError> {
@@ -326,7 +363,12 @@ pub(crate) fn parse_type(text: &str) -> Result<Type, TypeError> {
         "!pto.tensor_view" => shaped(Type::TensorView),
         "!pto.partition_tensor_view" => shaped(Type::PartitionView),
         "vector" => shaped(Type::Vector),
+        "!pto.memref" => parse_gm(&args, body_off).map(|(shape, e)| Type::Memref(shape, e)),
+        "!pto.global" => parse_gm(&args, body_off).map(|(shape, e)| Type::Global(shape, e)),
         "!pto.event" if body.is_empty() => Ok(Type::Event),
+        "!pto.pipe" if body.is_empty() => Ok(Type::Pipe),
+        "!pto.async_session" if body.is_empty() => Ok(Type::AsyncSession),
+        "!pto.async_event" if body.is_empty() => Ok(Type::AsyncEvent),
         _ if head.starts_with('!') || head == "memref" || head == "tensor" => {
             // Kept verbatim, with whitespace normalised so equal types compare equal.
             Ok(Type::Opaque(normalize_ws(text_trim)))
@@ -393,5 +435,13 @@ mod tests {
         assert!(matches!(parse_type("memref<16x16xf16, #pto.address_space<vec>>").unwrap(), Type::Opaque(_)));
         assert!(parse_type("!pto.tile_buf<vec, 16x16xq7>").is_err());
         assert!(parse_type("float").is_err());
+    }
+
+    #[test]
+    fn page_gm_spellings() {
+        assert_eq!(parse_type("!pto.memref<f32,64x64>").unwrap().to_string(), "!pto.memref<f32, 64x64>");
+        assert_eq!(parse_type("!pto.memref<i32>").unwrap().to_string(), "!pto.memref<i32>");
+        assert_eq!(parse_type("!pto.global<f16, ?x16>").unwrap().to_string(), "!pto.global<f16, ?x16>");
+        assert!(parse_type("!pto.memref<...>").is_err());
     }
 }

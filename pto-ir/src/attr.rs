@@ -34,8 +34,9 @@ pub struct EnumKind {
 const SYNC_OP_TYPES: &[&str] =
     &["TLOAD", "TSTORE_ACC", "TSTORE_VEC", "TMOV_M2L", "TMOV_M2S", "TMOV_M2B", "TMOV_M2V", "TMOV_V2M", "TMATMUL", "TVEC", "TVECWAIT_EVENT"];
 
-/// Every enum kind `pto` knows: the 26 enum attributes of the PTOAS `pto` dialect (a56b18c3,
-/// `PTOAttrs.td`), values in declaration order, as listed in `tests/dialect/ptoas-dialect.json`.
+/// Every enum kind `pto` knows: first the 26 enum attributes of the PTOAS `pto` dialect (a56b18c3,
+/// `PTOAttrs.td`), values in declaration order, as listed in `tests/dialect/ptoas-dialect.json`,
+/// then the pto-isa kinds the ISA pages' forms use that PTOAS does not declare.
 /// `sync_op_type` is PTOAS's deprecated spelling of `pipe_event_type` (same values), kept a kind
 /// of its own because some ops take only one of the two.
 pub static ENUM_KINDS: &[EnumKind] = &[
@@ -111,6 +112,33 @@ pub static ENUM_KINDS: &[EnumKind] = &[
     EnumKind { name: "scatter_atomic_op", style: EnumStyle::Short, values: &["none", "add", "max", "min"], aliases: &[] },
     EnumKind { name: "scatter_oob", style: EnumStyle::Short, values: &["undefined", "skip", "clamp", "wrap"], aliases: &[] },
     EnumKind { name: "quant_type", style: EnumStyle::Short, values: &["INT8_SYM", "INT8_ASYM"], aliases: &[] },
+    // pto-isa kinds PTOAS does not declare, used by the ISA pages' forms.
+    // MGATHER / MSCATTER `Coalesce` (its `GatherOOB`, `ScatterAtomicOp`, `ScatterOOB` are above).
+    EnumKind { name: "coalesce", style: EnumStyle::Short, values: &["row", "elem"], aliases: &[] },
+    // pto-isa `TileSplitAxis` (PTOAS writes it as a raw integer: `{split = 0}`).
+    EnumKind { name: "tile_split", style: EnumStyle::Short, values: &["TILE_NO_SPLIT", "TILE_UP_DOWN", "TILE_LEFT_RIGHT"], aliases: &[] },
+    // pto-isa `MxQuantAlg` (common/type.hpp).
+    EnumKind {
+        name: "mx_alg",
+        style: EnumStyle::Short,
+        values: &["OcpMxFp8E4M3", "NvMxFp8E4M3", "OcpMxFp4E2M1", "NvMxFp4E2M1", "Hif4"],
+        aliases: &[],
+    },
+    // pto-isa `SyncCoreType` / `SyncAllMode` (SYNCALL).
+    EnumKind { name: "sync_core_type", style: EnumStyle::Short, values: &["AIVOnly", "AICOnly", "Mix"], aliases: &[] },
+    EnumKind { name: "sync_all_mode", style: EnumStyle::Short, values: &["Hard", "Soft"], aliases: &[] },
+    // pto-isa `SetFmatrixMode` (TIMG2COL, SETFMATRIX, SET_IMG2COL_*).
+    EnumKind {
+        name: "fmatrix_mode",
+        style: EnumStyle::Short,
+        values: &["FMATRIX_A_AUTO", "FMATRIX_B_AUTO", "FMATRIX_A_MANUAL", "FMATRIX_B_MANUAL"],
+        aliases: &[],
+    },
+    // pto-isa comm: `NotifyOp`, `ReduceOp`, collective and DMA engines (comm/comm_types.hpp).
+    EnumKind { name: "notify_op", style: EnumStyle::Dotted, values: &["AtomicAdd", "Set"], aliases: &[] },
+    EnumKind { name: "reduce_op", style: EnumStyle::Dotted, values: &["Sum", "Max", "Min"], aliases: &[] },
+    EnumKind { name: "coll_engine", style: EnumStyle::Short, values: &["AIV", "CCU"], aliases: &[] },
+    EnumKind { name: "dma_engine", style: EnumStyle::Short, values: &["SDMA", "URMA", "RDMA"], aliases: &[] },
 ];
 
 impl EnumKind {
@@ -186,6 +214,15 @@ impl Attr {
     pub fn as_enum(&self, kind: &str) -> Option<&'static str> {
         match self {
             Attr::Enum(e) if e.kind_name() == kind => Some(e.value_name()),
+            _ => None,
+        }
+    }
+    /// The value name of an enum attribute of kind `kind`, written as `#pto<kind value>` or as a
+    /// raw integer index into the kind's values (PTOAS writes some enums as integers).
+    pub fn enum_value(&self, kind: &str) -> Option<&'static str> {
+        match self {
+            Attr::Enum(e) if e.kind_name() == kind => Some(e.value_name()),
+            Attr::Int(i, _) => EnumKind::find(kind)?.1.values.get(usize::try_from(*i).ok()?).copied(),
             _ => None,
         }
     }

@@ -87,6 +87,13 @@ diag_classes! {
     StructDtypeMismatch = "STRUCT_DTYPE_MISMATCH",
     /// Operands the op table requires to share a valid shape do not.
     StructValidShapeMismatch = "STRUCT_VALID_SHAPE_MISMATCH",
+    /// Operands the op table requires to share a static shape do not.
+    StructShapeMismatch = "STRUCT_SHAPE_MISMATCH",
+    /// A GM view the op requires to be static, flat and logically 1-D is not (async DMA).
+    StructNotFlat = "STRUCT_NOT_FLAT",
+    /// An operand whose presence an attribute decides is missing or extra (`tquant`'s `offset`
+    /// exactly when `quant_type` is `INT8_ASYM`).
+    StructConditionalOperand = "STRUCT_CONDITIONAL_OPERAND",
     /// Level-1 tile values and Level-2 tile buffers mixed in one function.
     StructMixedLevels = "STRUCT_MIXED_LEVELS",
     /// A region/terminator problem (missing yield, wrong yield arity...).

@@ -10,7 +10,8 @@
 //!
 //! A Level-1 `!pto.tile` has no layout of its own: the toolchain chooses ND or DN for it
 //! (`pto-lower`'s layout inference), so [`check_level1_tile`] accepts an unboxed tile when
-//! either of the two is aligned.
+//! either of the two is aligned; an unboxed tile at a location whose layout pto-isa fixes
+//! ([`Loc::fixed_layout`]: the MX scale tiles) is checked with that layout.
 
 use crate::types::{BLayout, Dim, Loc, SLayout, TileDesc};
 
@@ -87,6 +88,11 @@ pub fn check_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
 /// the alignment rule only when neither the row-major (ND) nor the col-major (DN) layout is
 /// aligned, since the toolchain chooses between them.
 pub fn check_level1_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
+    if t.slayout == SLayout::NoneBox
+        && let Some((blayout, slayout, fractal)) = t.loc.fixed_layout()
+    {
+        return check_tile(&TileDesc { blayout, slayout, fractal, ..*t });
+    }
     let found = check_tile(t);
     if t.slayout != SLayout::NoneBox {
         return found;
@@ -96,7 +102,7 @@ pub fn check_level1_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
             BLayout::RowMajor => BLayout::ColMajor,
             BLayout::ColMajor => BLayout::RowMajor,
         },
-        ..t.clone()
+        ..*t
     };
     let flipped_ok = check_tile(&flipped).iter().all(|v| !is_alignment(v));
     if flipped_ok { found.into_iter().filter(|v| !is_alignment(v)).collect() } else { found }
@@ -138,6 +144,19 @@ mod tests {
         // 4x1 f32: neither layout is aligned.
         let t = TileDesc::vec(ElemType::F32, 4, 1);
         assert_eq!(check_level1_tile(&t)[0].rule, "row-major rows must be 32-byte aligned");
+    }
+
+    #[test]
+    fn level1_scale_tiles_take_the_mx_layout() {
+        // 16x2 e8m0: ND rows are 2 bytes, but ScaleLeft tiles are Zz with 16x2 boxes.
+        let mut t = TileDesc::vec(ElemType::F8E8M0, 16, 2);
+        t.loc = Loc::ScaleLeft;
+        assert!(!check_tile(&t).is_empty());
+        assert!(check_level1_tile(&t).is_empty());
+        // 2x32 ScaleRight: Nn with 2x16 boxes.
+        let mut t = TileDesc::vec(ElemType::F8E8M0, 2, 32);
+        t.loc = Loc::ScaleRight;
+        assert!(check_level1_tile(&t).is_empty());
     }
 
     #[test]

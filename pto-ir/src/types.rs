@@ -1,8 +1,11 @@
 //! Types: element types, tiles, tile buffers, views, pointers, events — interned per module.
 //!
 //! A [`TypeId`] is a small copyable handle into a module's [`TypeTable`]; two values have the same
-//! type exactly when their ids are equal. Types unknown to `pto` (`memref<...>`, `!pto.pipe`, ...)
-//! are kept verbatim as [`Type::Opaque`] so that any file round-trips.
+//! type exactly when their ids are equal. Types unknown to `pto` (`memref<...>`, `!pto.group<...>`,
+//! `!pto.fmatrix_config`, ...) are kept verbatim as [`Type::Opaque`] so that any file round-trips;
+//! [`Type::elem_type`] and [`Type::view_shape`] still read the element type and static shape of
+//! the opaque GM view spellings (`memref<128xf32, ...>`, `!pto.memref<f32, 16x16>`,
+//! `!pto.global<...>`).
 //!
 //! Tile model (pto-isa `pto_tile.hpp`): a tile has a location (Vec/UB, Mat/L1, Left/L0A,
 //! Right/L0B, Acc/L0C, Bias, Scaling), an element type, a static capacity `rows x cols`, a valid
@@ -38,6 +41,8 @@ pub enum ElemType {
     F8E4M3,
     F8E5M2,
     HiF8,
+    /// The MX scale format `float8_e8m0_t`: an 8-bit power-of-two exponent (A5 MX matmul).
+    F8E8M0,
     Index,
 }
 
@@ -60,6 +65,7 @@ impl ElemType {
         (ElemType::F8E4M3, "f8E4M3FN"),
         (ElemType::F8E5M2, "f8E5M2"),
         (ElemType::HiF8, "hif8"),
+        (ElemType::F8E8M0, "f8E8M0FNU"),
         (ElemType::Index, "index"),
     ];
 
@@ -81,6 +87,7 @@ impl ElemType {
             "f8e4m3" | "f8E4M3" => ElemType::F8E4M3,
             "f8e5m2" => ElemType::F8E5M2,
             "hifloat8" => ElemType::HiF8,
+            "e8m0" | "f8e8m0" | "float8_e8m0" => ElemType::F8E8M0,
             _ => return None,
         })
     }
@@ -93,7 +100,7 @@ impl ElemType {
     /// Size in bytes of one element in a tile (`index` counts as 8, `i1` as 1).
     pub fn size_bytes(self) -> u32 {
         match self {
-            ElemType::I1 | ElemType::I8 | ElemType::U8 | ElemType::F8E4M3 | ElemType::F8E5M2 | ElemType::HiF8 => 1,
+            ElemType::I1 | ElemType::I8 | ElemType::U8 | ElemType::F8E4M3 | ElemType::F8E5M2 | ElemType::HiF8 | ElemType::F8E8M0 => 1,
             ElemType::I16 | ElemType::U16 | ElemType::F16 | ElemType::BF16 => 2,
             ElemType::I32 | ElemType::U32 | ElemType::F32 => 4,
             ElemType::I64 | ElemType::U64 | ElemType::F64 | ElemType::Index => 8,
@@ -104,7 +111,14 @@ impl ElemType {
     pub fn is_float(self) -> bool {
         matches!(
             self,
-            ElemType::F16 | ElemType::BF16 | ElemType::F32 | ElemType::F64 | ElemType::F8E4M3 | ElemType::F8E5M2 | ElemType::HiF8
+            ElemType::F16
+                | ElemType::BF16
+                | ElemType::F32
+                | ElemType::F64
+                | ElemType::F8E4M3
+                | ElemType::F8E5M2
+                | ElemType::HiF8
+                | ElemType::F8E8M0
         )
     }
 
@@ -138,6 +152,10 @@ pub enum Loc {
     Bias,
     /// Fixpipe scaling buffer.
     Scaling,
+    /// MX scales of the left operand (`TileType::ScaleLeft`, beside L0A; A5).
+    ScaleLeft,
+    /// MX scales of the right operand (`TileType::ScaleRight`, beside L0B; A5).
+    ScaleRight,
 }
 
 impl Loc {
@@ -150,6 +168,8 @@ impl Loc {
         (Loc::Acc, "acc"),
         (Loc::Bias, "bias"),
         (Loc::Scaling, "scaling"),
+        (Loc::ScaleLeft, "scale_left"),
+        (Loc::ScaleRight, "scale_right"),
     ];
     /// Parses `vec`, `mat`, ...
     pub fn parse(s: &str) -> Option<Loc> {
@@ -159,7 +179,21 @@ impl Loc {
     pub fn name(self) -> &'static str {
         Self::ALL.iter().find(|(l, _)| *l == self).map(|(_, n)| *n).unwrap_or("?")
     }
+    /// The layout pto-isa gives every tile at this location, on every target that has the
+    /// location: `TileLeftScale` is Zz and `TileRightScale` Nn, both with the 32-byte MX
+    /// fractal (`pto_tile.hpp`). The target-dependent fixed layouts (left, right, acc) are
+    /// the targets' business (`pto-lower`).
+    pub const fn fixed_layout(self) -> Option<(BLayout, SLayout, u32)> {
+        match self {
+            Loc::ScaleLeft => Some((BLayout::RowMajor, SLayout::RowMajor, MX_FRACTAL)),
+            Loc::ScaleRight => Some((BLayout::ColMajor, SLayout::ColMajor, MX_FRACTAL)),
+            _ => None,
+        }
+    }
 }
+
+/// The fractal size of MX scale tiles (`TileConfig::fractalMxSize`).
+pub const MX_FRACTAL: u32 = 32;
 
 /// Outer (block) layout of a tile.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -345,11 +379,22 @@ pub enum Type {
     TensorView(Shape, ElemType),
     /// `!pto.partition_tensor_view<d0x...xT>`.
     PartitionView(Shape, ElemType),
+    /// A GM tensor as the ISA pages spell it in PTO-AS, `!pto.memref<T, d0x...>` (the
+    /// `GlobalTensor` of docs/isa; `!pto.memref<T>` for a single element, e.g. a signal).
+    Memref(Shape, ElemType),
+    /// A `GlobalTensor` operand as TPREFETCH's page spells it, `!pto.global<T, d0x...>`.
+    Global(Shape, ElemType),
     /// `!pto.event`.
     Event,
+    /// `!pto.pipe`: a TPUSH/TPOP FIFO handle (PTOAS `PipeType`).
+    Pipe,
+    /// `!pto.async_session`: an async DMA session (PTOAS `AsyncSessionType`).
+    AsyncSession,
+    /// `!pto.async_event`: the completion token of an async DMA op (PTOAS `AsyncEventType`).
+    AsyncEvent,
     /// `vector<NxT>`.
     Vector(Shape, ElemType),
-    /// Any other type, kept verbatim (`memref<...>`, `!pto.pipe`).
+    /// Any other type, kept verbatim (`memref<...>`, `!pto.group<...>`).
     Opaque(String),
 }
 
@@ -365,6 +410,11 @@ impl Type {
     pub fn is_scalar(&self) -> bool {
         matches!(self, Type::Scalar(_))
     }
+    /// True for the types that name global memory: pointers, tensor and partition views and
+    /// the pages' `!pto.memref` / `!pto.global`.
+    pub fn is_gm(&self) -> bool {
+        matches!(self, Type::Ptr(_) | Type::TensorView(..) | Type::PartitionView(..) | Type::Memref(..) | Type::Global(..))
+    }
     /// A short class name for diagnostics (`tile`, `tile_buf`, `scalar`...).
     pub fn class_name(&self) -> &'static str {
         match self {
@@ -374,11 +424,124 @@ impl Type {
             Type::Ptr(_) => "ptr",
             Type::TensorView(..) => "tensor_view",
             Type::PartitionView(..) => "partition_tensor_view",
+            Type::Memref(..) => "memref",
+            Type::Global(..) => "global",
             Type::Event => "event",
+            Type::Pipe => "pipe",
+            Type::AsyncSession => "async_session",
+            Type::AsyncEvent => "async_event",
             Type::Vector(..) => "vector",
             Type::Opaque(_) => "opaque type",
         }
     }
+}
+
+/// `T` or `T, d0x...xdn`: the inside of the pages' `!pto.memref<...>` / `!pto.global<...>`.
+fn write_gm(out: &mut String, shape: &Shape, elem: ElemType) {
+    out.push_str(elem.name());
+    if !shape.is_empty() {
+        let dims: Vec<String> = shape.iter().map(|d| d.map_or("?".to_string(), |n| n.to_string())).collect();
+        out.push_str(", ");
+        out.push_str(&dims.join("x"));
+    }
+}
+
+impl Type {
+    /// The element type of a typed value: a scalar, a tile, a view, a pointer, a vector, or one of
+    /// the opaque GM view spellings (`memref<...>`, `!pto.memref<...>`, `!pto.global<...>`, and a
+    /// `!pto.group<...>` whose spelling names its member memrefs).
+    pub fn elem_type(&self) -> Option<ElemType> {
+        match self {
+            Type::Scalar(e) | Type::Ptr(e) | Type::TensorView(_, e) | Type::PartitionView(_, e) | Type::Vector(_, e) => Some(*e),
+            Type::Memref(_, e) | Type::Global(_, e) => Some(*e),
+            Type::Tile(t) | Type::TileBuf(t) => Some(t.dtype),
+            Type::Opaque(text) => opaque_view(text).and_then(|v| v.elem),
+            _ => None,
+        }
+    }
+
+    /// The static or dynamic (`None`) dimensions of a GM view: tensor and partition views and the
+    /// opaque view spellings whose shape is written with numbers (`memref<1x128xf32, ...>`,
+    /// `!pto.memref<f32, 16x16>`). `None` for everything else, including `!pto.memref<i32, MxN>`.
+    pub fn view_shape(&self) -> Option<Shape> {
+        match self {
+            Type::TensorView(s, _) | Type::PartitionView(s, _) | Type::Memref(s, _) | Type::Global(s, _) => Some(s.clone()),
+            Type::Opaque(text) => opaque_view(text).and_then(|v| v.shape),
+            _ => None,
+        }
+    }
+
+    /// True for a `!pto.*` or `memref` spelling kept verbatim whose text starts with `prefix`
+    /// (`memref<`, `!pto.group<`...).
+    pub fn is_opaque(&self, prefix: &str) -> bool {
+        matches!(self, Type::Opaque(s) if s.starts_with(prefix))
+    }
+}
+
+/// What an opaque GM view spelling says about its data.
+struct OpaqueView {
+    elem: Option<ElemType>,
+    shape: Option<Shape>,
+}
+
+/// Reads `memref<128xf32, #pto.address_space<gm>>`, `!pto.memref<16x16xf32>`,
+/// `!pto.memref<f32, 16x16>`, `!pto.global<f32, 16x64>`; for `!pto.group<...>` the first member
+/// memref named inside (shape unknown).
+fn opaque_view(text: &str) -> Option<OpaqueView> {
+    const VIEWS: [&str; 3] = ["memref<", "!pto.memref<", "!pto.global<"];
+    if let Some(rest) = text.strip_prefix("!pto.group<") {
+        let inner = &rest[rest.find("memref<")?..];
+        let close = inner.char_indices().scan(0i32, |depth, (i, ch)| {
+            *depth += match ch {
+                '<' => 1,
+                '>' => -1,
+                _ => 0,
+            };
+            Some((i, *depth))
+        });
+        let end = close.skip_while(|&(_, d)| d == 0).find(|&(_, d)| d == 0)?.0;
+        return opaque_view(&inner[..=end]).map(|v| OpaqueView { elem: v.elem, shape: None });
+    }
+    let head = VIEWS.iter().find(|h| text.starts_with(**h))?;
+    let body = text.strip_prefix(head)?.strip_suffix('>')?;
+    let args = top_level_args(body);
+    let first = args.first()?;
+    // `NxMxT`: leading dimensions, then the element type (MLIR spelling).
+    let pieces: Vec<&str> = first.split('x').collect();
+    let n_dims = pieces.iter().take_while(|p| **p == "?" || (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))).count();
+    let elem = ElemType::parse(&pieces[n_dims..].join("x"))?;
+    if n_dims > 0 {
+        return Some(OpaqueView { elem: Some(elem), shape: parse_dims(&pieces[..n_dims].join("x")) });
+    }
+    // `T` alone is a scalar view; `T, NxM` names the shape second (pto-isa comm pages).
+    let shape = match args.get(1) {
+        None => Some(Vec::new()),
+        Some(dims) => parse_dims(dims),
+    };
+    Some(OpaqueView { elem: Some(elem), shape })
+}
+
+/// Splits at commas outside `<...>`.
+fn top_level_args(body: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0usize, 0usize, Vec::new());
+    for (i, ch) in body.char_indices() {
+        match ch {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(body[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(body[start..].trim());
+    out
+}
+
+/// `16x?x128` -> `[Some(16), None, Some(128)]`; `None` when a dimension is not a number or `?`.
+fn parse_dims(dims: &str) -> Option<Shape> {
+    dims.split('x').map(|d| if d == "?" { Some(None) } else { d.parse().ok().map(Some) }).collect()
 }
 
 fn write_shape(out: &mut String, shape: &Shape, elem: ElemType) {
@@ -430,7 +593,20 @@ impl fmt::Display for Type {
                 write_shape(&mut s, shape, *e);
                 s.push('>');
             }
+            Type::Memref(shape, e) => {
+                s.push_str("!pto.memref<");
+                write_gm(&mut s, shape, *e);
+                s.push('>');
+            }
+            Type::Global(shape, e) => {
+                s.push_str("!pto.global<");
+                write_gm(&mut s, shape, *e);
+                s.push('>');
+            }
             Type::Event => s.push_str("!pto.event"),
+            Type::Pipe => s.push_str("!pto.pipe"),
+            Type::AsyncSession => s.push_str("!pto.async_session"),
+            Type::AsyncEvent => s.push_str("!pto.async_event"),
             Type::Vector(shape, e) => {
                 s.push_str("vector<");
                 write_shape(&mut s, shape, *e);
@@ -471,5 +647,32 @@ impl TypeTable {
     /// True when empty.
     pub fn is_empty(&self) -> bool {
         self.types.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opaque(s: &str) -> Type {
+        Type::Opaque(s.to_string())
+    }
+
+    #[test]
+    fn opaque_gm_views_have_element_types_and_shapes() {
+        let m = opaque("memref<1x128xf32, #pto.address_space<gm>>");
+        assert_eq!(m.elem_type(), Some(ElemType::F32));
+        assert_eq!(m.view_shape(), Some(vec![Some(1), Some(128)]));
+        let p = opaque("!pto.memref<f32, 16x16>");
+        assert_eq!((p.elem_type(), p.view_shape()), (Some(ElemType::F32), Some(vec![Some(16), Some(16)])));
+        let s = opaque("!pto.memref<i32>");
+        assert_eq!((s.elem_type(), s.view_shape()), (Some(ElemType::I32), Some(vec![])));
+        let sym = opaque("!pto.memref<i32, MxN>");
+        assert_eq!((sym.elem_type(), sym.view_shape()), (Some(ElemType::I32), None));
+        let g = opaque("!pto.group<4x!pto.memref<16x16xf16>>");
+        assert_eq!((g.elem_type(), g.view_shape()), (Some(ElemType::F16), None));
+        assert_eq!(opaque("!pto.group<8>").elem_type(), None);
+        assert_eq!(opaque("memref<?xindex>").view_shape(), Some(vec![None]));
+        assert_eq!(opaque("memref<?xindex>").elem_type(), Some(ElemType::Index));
     }
 }

@@ -1,8 +1,10 @@
 //! The structural verifier: target-independent checks driven by the op table.
 //!
-//! For every op: operand and result arity and type classes against the op's forms, required
-//! attributes and attribute kinds, the table's same-dtype / same-valid-shape groups, definition
-//! before use, region terminators; for every tile type: the static tile rules
+//! For every op with an operand pattern (whatever its text format): operand and result arity and
+//! type classes against the op's forms, attribute-decided operands (`present`), and the table's
+//! constraint groups (same element type, valid shape, static shape; flat 1-D GM views); for every
+//! op: required attributes and attribute kinds, definition before use, region terminators; for
+//! every tile type: the static tile rules
 //! ([`crate::tile_rules`]); for every function: no mixing of Level-1 tiles and Level-2 buffers.
 //!
 //! Per-target legality (dtype/layout tables, scratch sizes) is a later pass; it takes the
@@ -11,7 +13,8 @@
 use crate::attr::{Attr, EnumKind};
 use crate::diag::{DiagClass, Diagnostic, Diagnostics, Span};
 use crate::module::{Level, Module, OpId, ValueDef, ValueId};
-use crate::ops::{Form, Opcode, SlotKind, Syntax};
+use crate::ops::bind::{Mismatch, arity_text, match_form, segments};
+use crate::ops::{Opcode, SameGroup, Slot, Syntax};
 use crate::tile_rules::{check_level1_tile, check_tile};
 use crate::types::{Dim, Type};
 use std::collections::HashSet;
@@ -76,72 +79,6 @@ fn position(segment: &str, index: usize, slot: Option<&str>) -> String {
     }
 }
 
-fn slot_accepts(kind: SlotKind, ty: &Type) -> bool {
-    match kind {
-        SlotKind::Tile => matches!(ty, Type::Tile(_) | Type::TileBuf(_)) || is_memref(ty),
-        SlotKind::Scalar => matches!(ty, Type::Scalar(_)),
-        SlotKind::View => matches!(ty, Type::PartitionView(..) | Type::TensorView(..) | Type::Ptr(_)) || is_opaque_view(ty),
-        SlotKind::Event => matches!(ty, Type::Event),
-        SlotKind::Any => true,
-    }
-}
-
-fn is_memref(ty: &Type) -> bool {
-    matches!(ty, Type::Opaque(s) if s.starts_with("memref<"))
-}
-
-fn is_opaque_view(ty: &Type) -> bool {
-    matches!(ty, Type::Opaque(s) if s.starts_with("memref<") || s.starts_with("!pto.tile_view<"))
-}
-
-fn kind_name(kind: SlotKind) -> &'static str {
-    match kind {
-        SlotKind::Tile => "a tile (!pto.tile or !pto.tile_buf)",
-        SlotKind::Scalar => "a scalar",
-        SlotKind::View => "a GM view",
-        SlotKind::Event => "an event",
-        SlotKind::Any => "any value",
-    }
-}
-
-/// Assigns `n` given values to a slot list; `None` when the count cannot fit.
-fn assign_slots(slots: &[crate::ops::Slot], n: usize) -> Option<Vec<usize>> {
-    let required = slots.iter().filter(|s| !s.optional).count();
-    let variadic = slots.last().map(|s| s.variadic).unwrap_or(false);
-    let max = if variadic { usize::MAX } else { slots.len() };
-    if n < required || n > max {
-        return None;
-    }
-    // Fill optional slots left to right with the surplus; variadic takes the rest.
-    let mut surplus = n - required;
-    let mut out = Vec::with_capacity(n);
-    for (i, s) in slots.iter().enumerate() {
-        if s.variadic {
-            out.extend(std::iter::repeat_n(i, surplus));
-            surplus = 0;
-        } else if s.optional {
-            if surplus > 0 {
-                out.push(i);
-                surplus -= 1;
-            }
-        } else {
-            out.push(i);
-        }
-    }
-    Some(out)
-}
-
-fn arity_text(slots: &[crate::ops::Slot]) -> String {
-    let required = slots.iter().filter(|s| !s.optional).count();
-    if slots.last().map(|s| s.variadic).unwrap_or(false) {
-        format!("at least {required}")
-    } else if required == slots.len() {
-        format!("{required}")
-    } else {
-        format!("{required} to {}", slots.len())
-    }
-}
-
 impl Verifier<'_> {
     fn err(&mut self, class: DiagClass, span: Span, msg: String) -> &mut Diagnostic {
         self.diags.push(Diagnostic::error(class, span, msg));
@@ -177,8 +114,10 @@ impl Verifier<'_> {
         let spec = data.opcode.spec();
         let span = self.m.op_span(op);
         self.check_uses(op);
+        if !data.opcode.parsed().forms.is_empty() {
+            self.check_sig(op);
+        }
         match spec.syntax {
-            Syntax::Tile => self.check_tile_op(op),
             Syntax::ScfFor | Syntax::ScfIf | Syntax::ScfWhile => self.check_region_yields(op),
             Syntax::FuncFunc => self.check_func_returns(op),
             _ => {}
@@ -226,92 +165,121 @@ impl Verifier<'_> {
         }
     }
 
-    fn check_tile_op(&mut self, op: OpId) {
+    /// Arity, slot kinds and constraint groups of an op with an operand pattern.
+    fn check_sig(&mut self, op: OpId) {
         let data = self.m.op(op);
-        let spec = data.opcode.spec();
         let parsed = data.opcode.parsed();
-        let span = self.m.op_span(op);
-        let ins: &[ValueId] = data.ins();
-        let is_ssa = data.outs().is_empty() && !data.results.is_empty();
-        let outs: &[ValueId] = if is_ssa { &data.results } else { data.outs() };
-        let out_segment = if is_ssa { "results" } else { "outs" };
-
-        // Pick the first form whose arity fits both segments; otherwise report against form 0.
-        let mut chosen: Option<(&Form, Vec<usize>, Vec<usize>)> = None;
-        for form in &parsed.forms {
-            if let (Some(a), Some(b)) = (assign_slots(&form.ins, ins.len()), assign_slots(&form.outs, outs.len()))
-                && (self.kinds_fit(form, ins, &a, outs, &b) || chosen.is_none())
-            {
-                let fits = self.kinds_fit(form, ins, &a, outs, &b);
-                chosen = Some((form, a, b));
-                if fits {
-                    break;
-                }
+        let (ins, outs, out_segment) = segments(data);
+        let found = match match_form(self.m, op) {
+            Ok(found) => found,
+            Err(Mismatch::Arity) => return self.report_arity(op),
+            Err(Mismatch::Presence { presence, given }) => {
+                let span = self.m.op_span(op);
+                let name = data.opcode.full_name();
+                let (slot, attr, value) = (&presence.slot, &presence.attr, &presence.value);
+                let (msg, expected, actual) = if given {
+                    (
+                        format!("`{name}` takes operand `{slot}` only when `{attr}` is {value}"),
+                        format!("no `{slot}`"),
+                        format!("`{slot}` given"),
+                    )
+                } else {
+                    (format!("`{name}` needs operand `{slot}` when `{attr}` is {value}"), format!("`{slot}`"), "absent".to_string())
+                };
+                let d = self.err(DiagClass::StructConditionalOperand, span, msg);
+                d.op = Some(name);
+                d.operand = Some(slot.clone());
+                d.expected = Some(expected);
+                d.actual = Some(actual);
+                return;
             }
-        }
-        let Some((form, in_slots, out_slots)) = chosen else {
-            let expected: Vec<String> =
-                parsed.forms.iter().map(|f| format!("{} ins and {} {out_segment}", arity_text(&f.ins), arity_text(&f.outs))).collect();
-            let actual = format!("{} ins and {} {out_segment}", ins.len(), outs.len());
-            let d = self.err(DiagClass::StructArity, span, format!("`{}` has the wrong number of operands", spec.full_name()));
-            d.op = Some(spec.full_name());
-            d.expected = Some(expected.join(", or "));
-            d.actual = Some(actual);
-            d.notes.push(format!("operand pattern: {}", spec.sig));
-            return;
         };
-
-        let mut by_slot: Vec<(&str, ValueId)> = Vec::with_capacity(ins.len() + outs.len());
-        for (segment, values, slots, slot_list) in [("ins", ins, &in_slots, &form.ins), (out_segment, outs, &out_slots, &form.outs)] {
-            for (i, (&v, &s)) in values.iter().zip(slots.iter()).enumerate() {
-                let slot = &slot_list[s];
-                if !by_slot.iter().any(|(n, _)| *n == slot.name) {
-                    by_slot.push((slot.name.as_str(), v));
-                }
-                let ty = self.m.value_type(v);
-                if !slot_accepts(slot.kind, ty) {
-                    let msg = format!("`{}` {} must be {}", spec.full_name(), position(segment, i, Some(&slot.name)), kind_name(slot.kind));
-                    let actual = format!("{} ({})", ty.class_name(), ty);
-                    let d = self.err(DiagClass::StructTypeClass, span, msg);
-                    d.op = Some(spec.full_name());
-                    d.operand = Some(position(segment, i, Some(&slot.name)));
-                    d.expected = Some(kind_name(slot.kind).to_string());
-                    d.actual = Some(actual);
-                }
+        let form = &parsed.forms[found.form];
+        for (segment, values, idx, slots) in [("ins", ins, &found.ins, &form.ins), (out_segment, outs, &found.outs, &form.outs)] {
+            for (i, (&v, &s)) in values.iter().zip(idx).enumerate() {
+                self.check_kind(op, position(segment, i, Some(&slots[s].name)), &slots[s], v);
             }
         }
-
+        let bound = found.bound(&parsed.forms, ins, outs);
         for group in &parsed.same {
             let present: Vec<(&str, ValueId)> =
-                group.slots.iter().filter_map(|s| by_slot.iter().find(|(n, _)| n == s).map(|(_, v)| (s.as_str(), *v))).collect();
-            let Some(&(first_name, first)) = present.first() else { continue };
-            for &(name, v) in &present[1..] {
-                let (a, b) = (self.m.value_type(first).tile().copied(), self.m.value_type(v).tile().copied());
-                let (Some(a), Some(b)) = (a, b) else { continue };
-                if group.what == "dtype" && a.dtype != b.dtype {
-                    let msg = format!("`{}` operands `{first_name}` and `{name}` must have the same element type", spec.full_name());
-                    let d = self.err(DiagClass::StructDtypeMismatch, span, msg);
-                    d.op = Some(spec.full_name());
-                    d.operand = Some(name.to_string());
-                    d.expected = Some(format!("{} (as `{first_name}`)", a.dtype));
-                    d.actual = Some(b.dtype.to_string());
+                group.slots.iter().filter_map(|s| bound.iter().find(|(x, _)| &x.name == s).map(|(_, v)| (s.as_str(), *v))).collect();
+            if group.what == "flat" {
+                for &(name, v) in &present {
+                    self.check_flat(op, name, v);
                 }
-                if group.what == "valid" && (!valid_compatible(a.valid_rows, b.valid_rows) || !valid_compatible(a.valid_cols, b.valid_cols))
-                {
-                    let msg = format!("`{}` operands `{first_name}` and `{name}` must have the same valid shape", spec.full_name());
-                    let d = self.err(DiagClass::StructValidShapeMismatch, span, msg);
-                    d.op = Some(spec.full_name());
-                    d.operand = Some(name.to_string());
-                    d.expected = Some(format!("{}x{} (as `{first_name}`)", a.valid_rows, a.valid_cols));
-                    d.actual = Some(format!("{}x{}", b.valid_rows, b.valid_cols));
-                }
+            } else {
+                self.check_same(op, group, &present);
             }
         }
     }
 
-    fn kinds_fit(&self, form: &Form, ins: &[ValueId], a: &[usize], outs: &[ValueId], b: &[usize]) -> bool {
-        ins.iter().zip(a).all(|(&v, &s)| slot_accepts(form.ins[s].kind, self.m.value_type(v)))
-            && outs.iter().zip(b).all(|(&v, &s)| slot_accepts(form.outs[s].kind, self.m.value_type(v)))
+    fn report_arity(&mut self, op: OpId) {
+        let data = self.m.op(op);
+        let spec = data.opcode.spec();
+        let (ins, outs, out_segment) = segments(data);
+        let expected: Vec<String> = data
+            .opcode
+            .parsed()
+            .forms
+            .iter()
+            .map(|f| format!("{} ins and {} {out_segment}", arity_text(&f.ins), arity_text(&f.outs)))
+            .collect();
+        let actual = format!("{} ins and {} {out_segment}", ins.len(), outs.len());
+        let span = self.m.op_span(op);
+        let d = self.err(DiagClass::StructArity, span, format!("`{}` has the wrong number of operands", spec.full_name()));
+        d.op = Some(spec.full_name());
+        d.expected = Some(expected.join(", or "));
+        d.actual = Some(actual);
+        d.notes.push(format!("operand pattern: {}", spec.sig));
+    }
+
+    /// The operand's type is one its slot's kind accepts.
+    fn check_kind(&mut self, op: OpId, at: String, slot: &Slot, v: ValueId) {
+        let ty = self.m.value_type(v);
+        if slot.kind.accepts(ty) {
+            return;
+        }
+        let name = self.m.op(op).opcode.full_name();
+        let actual = format!("{} ({})", ty.class_name(), ty);
+        let span = self.m.op_span(op);
+        let d = self.err(DiagClass::StructTypeClass, span, format!("`{name}` {at} must be {}", slot.kind.describe()));
+        d.op = Some(name);
+        d.operand = Some(at);
+        d.expected = Some(slot.kind.describe().to_string());
+        d.actual = Some(actual);
+    }
+
+    /// A `dtype`, `valid` or `shape` group: every present operand agrees with the first.
+    fn check_same(&mut self, op: OpId, group: &SameGroup, present: &[(&str, ValueId)]) {
+        let Some(&(first_name, first)) = present.first() else { return };
+        for &(name, v) in &present[1..] {
+            let (a, b) = (self.m.value_type(first), self.m.value_type(v));
+            let Some((class, what, expected, actual)) = disagreement(&group.what, a, b) else { continue };
+            let op_name = self.m.op(op).opcode.full_name();
+            let span = self.m.op_span(op);
+            let msg = format!("`{op_name}` operands `{first_name}` and `{name}` must have the same {what}");
+            let d = self.err(class, span, msg);
+            d.op = Some(op_name);
+            d.operand = Some(name.to_string());
+            d.expected = Some(format!("{expected} (as `{first_name}`)"));
+            d.actual = Some(actual);
+        }
+    }
+
+    /// A `flat` operand: a static GM view of rank >= 1 whose dimensions but the last are 1.
+    fn check_flat(&mut self, op: OpId, name: &str, v: ValueId) {
+        let ty = self.m.value_type(v);
+        let Some(problem) = not_flat(ty) else { return };
+        let op_name = self.m.op(op).opcode.full_name();
+        let span = self.m.op_span(op);
+        let msg = format!("`{op_name}` operand `{name}` must be a static, flat, logically 1-D GM view: {problem}");
+        let actual = ty.to_string();
+        let d = self.err(DiagClass::StructNotFlat, span, msg);
+        d.op = Some(op_name);
+        d.operand = Some(name.to_string());
+        d.expected = Some("a static GM view with every dimension but the last equal to 1".into());
+        d.actual = Some(actual);
     }
 
     /// `scf.for` bodies yield one value per iter_arg; `scf.if` with results needs both branches
@@ -413,6 +381,59 @@ impl Verifier<'_> {
     }
 }
 
+/// How two operands of a `dtype`/`valid`/`shape` group disagree: (class, what, expected,
+/// actual), or `None` when they agree or the group does not apply to their types.
+fn disagreement(what: &str, a: &Type, b: &Type) -> Option<(DiagClass, &'static str, String, String)> {
+    match what {
+        "dtype" => {
+            let (x, y) = (a.elem_type()?, b.elem_type()?);
+            (x != y).then(|| (DiagClass::StructDtypeMismatch, "element type", x.to_string(), y.to_string()))
+        }
+        "valid" => {
+            let (x, y) = (a.tile()?, b.tile()?);
+            let same = valid_compatible(x.valid_rows, y.valid_rows) && valid_compatible(x.valid_cols, y.valid_cols);
+            let text = |t: &crate::types::TileDesc| format!("{}x{}", t.valid_rows, t.valid_cols);
+            (!same).then(|| (DiagClass::StructValidShapeMismatch, "valid shape", text(x), text(y)))
+        }
+        "shape" => {
+            let (x, y) = (static_shape(a)?, static_shape(b)?);
+            let text = |s: &[Option<u64>]| s.iter().map(|d| d.map_or("?".to_string(), |n| n.to_string())).collect::<Vec<_>>().join("x");
+            (x != y).then(|| (DiagClass::StructShapeMismatch, "static shape", text(&x), text(&y)))
+        }
+        _ => None,
+    }
+}
+
+/// A tile's capacity `[rows, cols]` or a view's dimensions.
+fn static_shape(ty: &Type) -> Option<Vec<Option<u64>>> {
+    match ty.tile() {
+        Some(t) => Some(vec![Some(t.rows as u64), Some(t.cols as u64)]),
+        None => ty.view_shape(),
+    }
+}
+
+/// Why a type is not a static, flat, logically 1-D GM view (`None` when it is).
+fn not_flat(ty: &Type) -> Option<String> {
+    let Some(shape) = ty.view_shape() else { return Some("its shape is not a list of static dimensions".into()) };
+    if let Type::Opaque(text) = ty
+        && let Some(space) = text.split("#pto.address_space<").nth(1).and_then(|r| r.split('>').next())
+        && space != "gm"
+    {
+        return Some(format!("it lives in `{space}`, not in GM"));
+    }
+    if shape.is_empty() {
+        return Some("it has rank 0".into());
+    }
+    if shape.iter().any(Option::is_none) {
+        return Some("its shape is dynamic".into());
+    }
+    let outer = &shape[..shape.len() - 1];
+    if outer.iter().any(|d| *d != Some(1)) {
+        return Some("a dimension other than the last is not 1".into());
+    }
+    None
+}
+
 fn valid_compatible(a: Dim, b: Dim) -> bool {
     match (a, b) {
         (Dim::Static(x), Dim::Static(y)) => x == y,
@@ -427,9 +448,11 @@ fn attr_matches(kind: &str, a: &Attr) -> bool {
         "bool" => matches!(a, Attr::Bool(_) | Attr::Unit),
         "float" => matches!(a, Attr::Float(..) | Attr::Int(..)),
         "string" => matches!(a, Attr::Str(_)),
+        "type" => matches!(a, Attr::Type(_)),
         enum_kind => match a {
             Attr::Enum(e) => EnumKind::find(enum_kind).is_some_and(|(i, _)| i == e.kind as usize),
-            Attr::Int(..) => true, // PTOAS accepts raw integers for enum values in some places
+            // PTOAS writes some enums as raw integers: the index of the value.
+            Attr::Int(i, _) => EnumKind::find(enum_kind).is_some_and(|(_, k)| usize::try_from(*i).is_ok_and(|i| i < k.values.len())),
             _ => false,
         },
     }

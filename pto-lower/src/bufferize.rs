@@ -124,7 +124,7 @@ fn new_alloc(m: &mut Module, ty: TypeId, name: String, span: pto_ir::diag::Span)
 /// Every `!pto.tile<D>` type becomes `!pto.tile_buf<D>` (values and function signatures).
 fn retype_tiles(m: &mut Module) {
     m.retype(|t| match t {
-        Type::Tile(d) => Some(Type::TileBuf(d.clone())),
+        Type::Tile(d) => Some(Type::TileBuf(*d)),
         _ => None,
     });
 }

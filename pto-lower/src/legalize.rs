@@ -2,8 +2,9 @@
 //! against the target's legality table.
 //!
 //! The rewrite ([`fix_layouts`]): a tile at a location whose layout the target fixes
-//! ([`Target::fixed_layouts`]: pto-isa's `TileLeft`/`TileRight`/`TileAcc`, A2A3 `left` Zz and
-//! A5 `left` Nz, `right` Zn, `acc` Nz) gets that layout whatever its text says, with a
+//! ([`Target::fixed_layout`]: pto-isa's `TileLeft`/`TileRight`/`TileAcc`, A2A3 `left` Zz and
+//! A5 `left` Nz, `right` Zn, `acc` Nz; on every target the MX scale tiles, `scale_left` Zz and
+//! `scale_right` Nn with 32-byte fractals) gets that layout whatever its text says, with a
 //! `LEGAL_LAYOUT_REWRITTEN` note at each rewritten tile. PTOAS's parser does the same for `left`
 //! tiles, and the C++ it emits uses the legal layout; the simulator moves data by logical
 //! position, so a program's results do not depend on the layout it wrote.
@@ -22,17 +23,17 @@
 //!   table's per-target [`TmpRule::Forbidden`]). A *missing* scratch operand is never reported
 //!   here: `insert-scratch` adds the ones a target requires.
 //!
-//! Ops no table row describes (infrastructure, `arith`, `scf`, loose-pattern ops) pass. Ops
+//! Ops no table row describes (infrastructure, `arith`, `scf`) pass. Ops
 //! with a `memref` operand are the lowered form and are skipped, like PTOAS does. The pass
 //! never modifies the module.
 
-use crate::binding::{Bound, bind, is_memref};
+use crate::binding::{Bound, bind};
 use crate::legality::{self, CheckKind, Effective, Extent, ShapeReq, Table, Variant};
 use crate::pipeline::Changed;
 use crate::target::Target;
-use pto_ir::attr::{Attr, EnumKind};
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpId, ValueId};
+use pto_ir::ops::is_mlir_memref as is_memref;
 use pto_ir::ops::{Family, Opcode, SlotKind, TmpRule};
 use pto_ir::types::{BLayout, Dim, ElemType, SLayout, TileDesc, Type};
 
@@ -65,8 +66,9 @@ fn layout_name(b: BLayout, s: SLayout) -> String {
 
 /// The layout `target` gives a tile described by `d`, when it differs from the written one.
 fn fixed_for(target: &Target, d: &TileDesc) -> Option<TileDesc> {
-    let (b, s) = target.fixed_layout(d.loc)?;
-    (d.blayout != b || d.slayout != s).then(|| TileDesc { blayout: b, slayout: s, ..d.clone() })
+    let f = target.fixed_layout(d.loc)?;
+    let fixed = TileDesc { blayout: f.blayout, slayout: f.slayout, fractal: f.fractal.unwrap_or(d.fractal), ..*d };
+    (fixed != *d).then_some(fixed)
 }
 
 /// Gives every tile at a location whose layout `target` fixes that layout (see the module
@@ -100,7 +102,7 @@ pub fn fix_layouts(m: &mut Module, target: &Target, notes: &mut Diagnostics) -> 
     for v in defined {
         let ty = m.value_type(v);
         let (Some(old), Some(new)) = (ty.tile(), fixes(ty)) else { continue };
-        let new = new.tile().cloned().unwrap_or_else(|| old.clone());
+        let new = new.tile().copied().unwrap_or(*old);
         let name = &m.values[v.index()].name;
         let shown = if name.is_empty() { String::from("a tile") } else { format!("`%{name}`") };
         notes.push(
@@ -187,19 +189,27 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
 
     for b in &bound {
         let Some(r) = rule.operand(b.slot) else { continue };
-        let Some(tile) = m.value_type(b.value).tile() else { continue };
-        if r.variants.iter().any(|v| variant_matches(v, tile)) {
+        let ty = m.value_type(b.value);
+        let (ok, actual) = match (ty.tile(), ty.elem_type()) {
+            (Some(tile), _) => (r.variants.iter().any(|v| variant_matches(v, tile)), tuple_text(tile)),
+            // Non-tile operands (GM views, scalars) answer only to element-type-only variants.
+            (None, Some(e)) if r.variants.iter().any(Variant::is_untiled) => {
+                (r.variants.iter().any(|v| v.is_untiled() && v.dtypes.is_none_or(|d| d.contains(&e))), format!("{e} ({ty})"))
+            }
+            _ => continue,
+        };
+        if ok {
             continue;
         }
         diags.push(
             Diagnostic::error(
                 DiagClass::LegalUnsupportedTuple,
                 span,
-                format!("`{name}` {}: tuple ({}) is not supported on {}", b.position, tuple_text(tile), table.name),
+                format!("`{name}` {}: tuple ({actual}) is not supported on {}", b.position, table.name),
             )
             .with_op(name.clone())
             .with_operand(b.position.clone())
-            .with_expected(r.text(), tuple_text(tile))
+            .with_expected(r.text(), actual)
             .with_note(sources.clone()),
         );
     }
@@ -298,19 +308,11 @@ pub fn tuple_text(t: &TileDesc) -> String {
     s
 }
 
-fn dtype_of(ty: &Type) -> Option<ElemType> {
-    match ty {
-        Type::Tile(t) | Type::TileBuf(t) => Some(t.dtype),
-        Type::PartitionView(_, e) | Type::TensorView(_, e) | Type::Ptr(e) | Type::Scalar(e) | Type::Vector(_, e) => Some(*e),
-        _ => None,
-    }
-}
-
 /// Evaluates one check; `Some((slot to blame, actual text))` when it fails.
 fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind) -> Option<(&'static str, String)> {
     let ty = |slot: &str| first(bound, slot).map(|v| m.value_type(v));
     let tile = |slot: &str| ty(slot).and_then(Type::tile);
-    let dtype = |slot: &str| ty(slot).and_then(dtype_of);
+    let dtype = |slot: &str| ty(slot).and_then(Type::elem_type);
     match *kind {
         CheckKind::Eq { a, b } | CheckKind::Le { a, b } => {
             let x = extent(tile(a.0)?, a.1)?;
@@ -353,22 +355,10 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind) -> Option<(
             if !dtypes.contains(&d) {
                 return None;
             }
-            let value = attr_value(m.op(op).attr(attr)?, kind)?;
-            let ok = allowed.iter().any(|a| a.eq_ignore_ascii_case(&value));
+            let value = m.op(op).attr(attr)?.enum_value(kind)?;
+            let ok = allowed.iter().any(|a| a.eq_ignore_ascii_case(value));
             (!ok).then(|| (slot, format!("{slot} {d} with {attr} = {}", value.to_ascii_lowercase())))
         }
-    }
-}
-
-/// The value name of an enum attribute written as `#pto<cmp gt>` or as a raw integer.
-fn attr_value(a: &Attr, kind: &str) -> Option<String> {
-    match a {
-        Attr::Enum(e) if e.kind_name() == kind => Some(e.value_name().to_string()),
-        Attr::Int(i, _) => {
-            let (_, k) = EnumKind::find(kind)?;
-            k.values.get(usize::try_from(*i).ok()?).map(|s| s.to_string())
-        }
-        _ => None,
     }
 }
 
@@ -504,8 +494,9 @@ fn doc_body(op: Opcode, form: Option<usize>) -> Vec<[String; 3]> {
         Some(i) => forms.get(i).into_iter().collect(),
         None => forms.iter().collect(),
     };
-    // Every slot name (for checks) and the slots that can hold a tile (for operand rows; views
-    // and scalars are described by their own types, not by tile tuples).
+    // Every slot name (for checks) and the slots that can hold a tile (whose operand rules
+    // describe tile tuples); the other slots show only element-type rules, the ones the
+    // legalizer applies to views and scalars.
     let mut slots: Vec<&str> = Vec::new();
     let mut tile_slots: Vec<&str> = Vec::new();
     for f in &slot_lists {
@@ -529,12 +520,15 @@ fn doc_body(op: Opcode, form: Option<usize>) -> Vec<[String; 3]> {
     }
     let text_of = |e: &Option<Effective<'_>>, slot: &str| match e {
         Some(e) if !e.supported => "—".to_string(),
-        Some(e) => e.operand(slot).map(|r| r.text()).unwrap_or_else(|| "any".to_string()),
+        Some(e) => match e.operand(slot) {
+            Some(r) if tile_slots.contains(&slot) || r.variants.iter().any(Variant::is_untiled) => r.text(),
+            _ => "any".to_string(),
+        },
         None => "any".to_string(),
     };
     // One row per run of slots with identical texts on both targets.
     let mut slot_rows: Vec<(Vec<&str>, String, String)> = Vec::new();
-    for slot in tile_slots.iter().copied().filter(|s| *s != "tmp") {
+    for slot in slots.iter().copied().filter(|s| *s != "tmp") {
         let a = text_of(&effs[0], slot);
         let b = text_of(&effs[1], slot);
         if ["any", "—"].contains(&a.as_str()) && ["any", "—"].contains(&b.as_str()) {

@@ -16,12 +16,13 @@
 //! Dynamic valid shapes are sized by their static capacity (the largest they can be at run
 //! time), so an inserted tile is always large enough.
 
-use crate::binding::{Bound, bind, is_memref};
+use crate::binding::{Bound, bind};
 use crate::pipeline::Changed;
 use crate::target::{Target, TargetId};
 use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpData, OpId, Payload, ValueId};
+use pto_ir::ops::is_mlir_memref as is_memref;
 use pto_ir::ops::{Opcode, TmpRule};
 use pto_ir::types::{Dim, ElemType, TileDesc, Type};
 use std::collections::{HashMap, HashSet};
@@ -186,6 +187,7 @@ pub fn requirement(m: &Module, op: OpId) -> Option<Requirement> {
         O::TCvt => convert_saturation_off(&o),
         O::TXor | O::TXors | O::TTrans => dst_shaped(&o, false),
         O::TPow | O::TPows => dst_shaped(&o, true),
+        O::TQuant => quant_int8_staging(&o),
         O::TRem | O::TRems => remainder(&o),
         O::TPrelu => prelu_mask(&o),
         O::TRowExpandSub | O::TRowExpandMul | O::TRowExpandDiv | O::TRowExpandMax | O::TRowExpandMin | O::TRowExpandExpdif => {
@@ -381,6 +383,15 @@ fn dst_shaped(o: &Operands, float_only: bool) -> Option<Requirement> {
         return None;
     }
     Some(Requirement::shaped_like(dst, dst.dtype, "shaped like dst".into()))
+}
+
+/// TQUANT INT8 (a2a3/TQuant.hpp): the f32 -> s32 -> f32 cast chain stages the whole source in
+/// `tmp`, an f32 tile shaped like `src`. The MX form (no `scale` slot) has no A2A3
+/// implementation (`legalize` rejects it).
+fn quant_int8_staging(o: &Operands) -> Option<Requirement> {
+    o.tile("scale")?;
+    let src = o.tile("src")?;
+    Some(Requirement::shaped_like(src, ElemType::F32, "f32 shaped like src (the s32 cast intermediate)".into()))
 }
 
 /// TREM/TREMS (a2a3/TRem.hpp, TRemS.hpp): per-row staging regions of `validCols` elements —

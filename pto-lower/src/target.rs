@@ -33,6 +33,23 @@ pub struct Buffer {
     pub align: u64,
 }
 
+/// The layout a target gives every tile at one location.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FixedLayout {
+    /// The location.
+    pub loc: Loc,
+    /// Outer layout.
+    pub blayout: BLayout,
+    /// Inner box layout.
+    pub slayout: SLayout,
+    /// Fractal size, when the target fixes it too (`None`: as written).
+    pub fractal: Option<u32>,
+}
+
+const fn fixed(loc: Loc, blayout: BLayout, slayout: SLayout) -> FixedLayout {
+    FixedLayout { loc, blayout, slayout, fractal: None }
+}
+
 /// A target profile.
 #[derive(Debug, Serialize)]
 pub struct Target {
@@ -41,7 +58,7 @@ pub struct Target {
     /// Name used on the command line (`a2a3`, `a5`).
     pub name: &'static str,
     /// On-chip buffers.
-    pub buffers: [Buffer; 7],
+    pub buffers: [Buffer; 9],
     /// Bytes in one vector repeat (A2A3 vector model).
     pub repeat_bytes: u32,
     /// Bytes in one datablock.
@@ -51,7 +68,9 @@ pub struct Target {
     /// Locations whose (outer, inner) layout the target fixes: pto-isa's `TileLeft`,
     /// `TileRight` and `TileAcc` aliases (`include/pto/common/pto_tile.hpp`). `legalize` gives
     /// every tile there this layout, whatever the text says, as PTOAS's parser does for `left`.
-    pub fixed_layouts: [(Loc, BLayout, SLayout); 3],
+    /// The layouts pto-isa fixes on every target ([`Loc::fixed_layout`], the MX scale tiles)
+    /// apply as well ([`Target::fixed_layout`]).
+    pub fixed_layouts: [FixedLayout; 3],
 }
 
 const KIB: u64 = 1024;
@@ -68,15 +87,18 @@ pub static A2A3: Target = Target {
         Buffer { loc: Loc::Acc, name: "L0C", capacity: 128 * KIB, align: 512 },
         Buffer { loc: Loc::Bias, name: "BT", capacity: KIB, align: 32 },
         Buffer { loc: Loc::Scaling, name: "FB", capacity: 2 * KIB, align: 32 },
+        // No MX scale buffers on A2A3 (`PTO_SCALELEFT_SIZE_BYTES` is 0).
+        Buffer { loc: Loc::ScaleLeft, name: "L0A(Scale)", capacity: 0, align: 32 },
+        Buffer { loc: Loc::ScaleRight, name: "L0B(Scale)", capacity: 0, align: 32 },
     ],
     repeat_bytes: 256,
     block_bytes: 32,
     max_repeat: 255,
     // TileLeft is Zz on A2A3 (row_major outer, row_major boxes).
     fixed_layouts: [
-        (Loc::Left, BLayout::RowMajor, SLayout::RowMajor),
-        (Loc::Right, BLayout::RowMajor, SLayout::ColMajor),
-        (Loc::Acc, BLayout::ColMajor, SLayout::RowMajor),
+        fixed(Loc::Left, BLayout::RowMajor, SLayout::RowMajor),
+        fixed(Loc::Right, BLayout::RowMajor, SLayout::ColMajor),
+        fixed(Loc::Acc, BLayout::ColMajor, SLayout::RowMajor),
     ],
 };
 
@@ -92,15 +114,17 @@ pub static A5: Target = Target {
         Buffer { loc: Loc::Acc, name: "L0C", capacity: 256 * KIB, align: 512 },
         Buffer { loc: Loc::Bias, name: "BT", capacity: 4 * KIB, align: 32 },
         Buffer { loc: Loc::Scaling, name: "FB", capacity: 4 * KIB, align: 32 },
+        Buffer { loc: Loc::ScaleLeft, name: "L0A(Scale)", capacity: 4 * KIB, align: 32 },
+        Buffer { loc: Loc::ScaleRight, name: "L0B(Scale)", capacity: 4 * KIB, align: 32 },
     ],
     repeat_bytes: 256,
     block_bytes: 32,
     max_repeat: 255,
     // TileLeft is Nz on A5 (col_major outer, row_major boxes).
     fixed_layouts: [
-        (Loc::Left, BLayout::ColMajor, SLayout::RowMajor),
-        (Loc::Right, BLayout::RowMajor, SLayout::ColMajor),
-        (Loc::Acc, BLayout::ColMajor, SLayout::RowMajor),
+        fixed(Loc::Left, BLayout::ColMajor, SLayout::RowMajor),
+        fixed(Loc::Right, BLayout::RowMajor, SLayout::ColMajor),
+        fixed(Loc::Acc, BLayout::ColMajor, SLayout::RowMajor),
     ],
 };
 
@@ -112,9 +136,14 @@ impl Target {
             TargetId::A5 => &A5,
         }
     }
-    /// The layout the target fixes for tiles at `loc`, if it does.
-    pub fn fixed_layout(&self, loc: Loc) -> Option<(BLayout, SLayout)> {
-        self.fixed_layouts.iter().find(|(l, _, _)| *l == loc).map(|&(_, b, s)| (b, s))
+    /// The layout the target fixes for tiles at `loc`, if it does: its own table, else the
+    /// layout pto-isa fixes on every target ([`Loc::fixed_layout`]).
+    pub fn fixed_layout(&self, loc: Loc) -> Option<FixedLayout> {
+        self.fixed_layouts
+            .iter()
+            .find(|f| f.loc == loc)
+            .copied()
+            .or_else(|| loc.fixed_layout().map(|(blayout, slayout, fractal)| FixedLayout { loc, blayout, slayout, fractal: Some(fractal) }))
     }
     /// The buffer backing a location.
     pub fn buffer(&self, loc: Loc) -> &Buffer {

@@ -29,13 +29,28 @@ impl TileData {
         let mut bytes = vec![0u8; rows * cols * size];
         dispatch!(dtype, T => {
             for (i, v) in values.iter().enumerate() {
+                let out_of_range = |n: &serde_json::Number| format!("value {i} (`{n}`) does not fit {dtype}");
                 let x: T = match v {
                     Value::Number(n) if !<T as Elem>::FLOAT => match (n.as_i64(), n.as_u64()) {
-                        (Some(i), _) => T::from_i64(i),
-                        (None, Some(u)) => T::from_raw_bits(u),
-                        _ => return Err(format!("value {i} (`{n}`) is not an integer")),
+                        (Some(v), _) => {
+                            let x = T::from_i64(v);
+                            if x.to_i64() != v {
+                                return Err(out_of_range(n));
+                            }
+                            x
+                        }
+                        (None, Some(u)) if dtype == ElemType::U64 => T::from_raw_bits(u),
+                        (None, Some(_)) => return Err(out_of_range(n)),
+                        _ => return Err(format!("value {i} (`{n}`) is not an integer, the tile holds {dtype}")),
                     },
-                    Value::Number(n) => T::from_f64(n.as_f64().unwrap_or(f64::NAN)),
+                    Value::Number(n) => {
+                        let f = n.as_f64().unwrap_or(f64::NAN);
+                        let x = T::from_f64(f);
+                        if f.is_finite() && !x.to_f64().is_finite() {
+                            return Err(out_of_range(n));
+                        }
+                        x
+                    }
                     Value::String(s) if <T as Elem>::FLOAT => T::from_f64(match s.as_str() {
                         "nan" => f64::NAN,
                         "inf" => f64::INFINITY,

@@ -100,6 +100,8 @@ pub struct GmArray {
     pub pattern: bool,
     /// Written by the kernel (`tstore`): only written arrays are outputs.
     pub written: bool,
+    /// The (rows, cols) of the array bound to it, which outputs keep.
+    pub shape: Option<(usize, usize)>,
 }
 
 impl GmArray {

@@ -6,6 +6,8 @@
 //! are reported the same way ("not executable yet"), never by a panic.
 
 use crate::data::TileData;
+use crate::dispatch;
+use crate::elem::Elem;
 use crate::family::{self, Num};
 use crate::gather_sort;
 use crate::gm::{GmArray, GmView};
@@ -15,7 +17,7 @@ use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic};
 use pto_ir::module::{BlockId, Module, OpId, Payload, ValueDef, ValueId};
 use pto_ir::ops::{Family, Opcode};
-use pto_ir::types::{Dim, Type};
+use pto_ir::types::{Dim, ElemType, Type};
 use pto_lower::Target;
 
 /// The run-time value of an IR value.
@@ -70,6 +72,24 @@ pub struct TraceEntry {
 /// How many leading elements a trace line shows (and the last one).
 const TRACE_ELEMENTS: usize = 4;
 
+/// The values an integer scalar of type `e` holds (`index` as `i64`, `i1` as 0 and 1).
+fn integer_range(e: ElemType) -> (f64, f64) {
+    let bits = (e.size_bytes() * 8) as i32;
+    match e {
+        ElemType::I1 => (0.0, 1.0),
+        ElemType::U8 | ElemType::U16 | ElemType::U32 | ElemType::U64 => (0.0, 2f64.powi(bits) - 1.0),
+        _ => (-(2f64.powi(bits - 1)), 2f64.powi(bits - 1) - 1.0),
+    }
+}
+
+/// A Level-1 value's tile right after the op that computed it: its valid region and its whole
+/// capacity, both in logical order.
+#[derive(Clone, Debug)]
+struct Snapshot {
+    region: TileData,
+    full: TileData,
+}
+
 /// A simulation of one module on one target.
 pub struct Sim<'m> {
     m: &'m Module,
@@ -81,7 +101,7 @@ pub struct Sim<'m> {
     /// Level-1 result values that bufferization moved into `outs`: per op, (out index, value).
     orphans: std::collections::HashMap<OpId, Vec<(usize, ValueId)>>,
     /// Their contents right after the op that defined them ran.
-    snapshots: std::collections::HashMap<ValueId, TileData>,
+    snapshots: std::collections::HashMap<ValueId, Snapshot>,
     /// One array per GM pointer argument.
     gm: Vec<GmArray>,
     /// Set when a `return` inside a section ends the function.
@@ -96,6 +116,13 @@ pub struct Sim<'m> {
     vstate: crate::vector::VectorState,
     /// The last vector program of each op, with the operands it was lowered for.
     vcache: std::collections::HashMap<OpId, VectorCache>,
+    /// Tile arguments an input was bound to.
+    bound_tiles: std::collections::HashSet<ValueId>,
+    /// Tile arguments of the running kernel with no input that no op has written yet: reading
+    /// one is a trap naming it (unless `--default-inputs`).
+    unwritten_args: std::collections::HashSet<ValueId>,
+    /// `use_default_inputs` was called: unbound arguments read as their defaults.
+    defaults: bool,
 }
 
 /// What `--exec vector` keeps per op: its operand slots and its last program with the
@@ -147,6 +174,9 @@ impl<'m> Sim<'m> {
             vector_log: Vec::new(),
             vstate: Default::default(),
             vcache: Default::default(),
+            bound_tiles: Default::default(),
+            unwritten_args: Default::default(),
+            defaults: false,
         };
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
@@ -159,6 +189,7 @@ impl<'m> Sim<'m> {
                     dtype: *e,
                     pattern: false,
                     written: false,
+                    shape: None,
                 });
             }
         }
@@ -179,9 +210,10 @@ impl<'m> Sim<'m> {
         self.m.values.iter().position(|v| v.name == name).map(|i| ValueId(i as u32))
     }
 
-    /// Writes `data` into the tile argument `name`: a full-capacity array fills the storage
-    /// in storage order; a valid-shape array fills the valid region and the rest is poisoned
-    /// with 0xA5 bytes.
+    /// Writes `data` into the tile argument `name`, in logical (row, column) order whatever
+    /// the tile's layout: a full-capacity array (or a flat one with as many elements) fills the
+    /// whole tile; a valid-shape array fills the valid region and the rest is poisoned with 0xA5
+    /// bytes.
     pub fn bind_tile(&mut self, name: &str, data: &TileData) -> Result<(), String> {
         let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
         let Val::Tile(view) = self.vals[v.index()] else {
@@ -193,21 +225,47 @@ impl<'m> Sim<'m> {
         let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
         let size = view.elem_size();
         let storage = self.mem.slice_mut(view.loc, view.addr, rows * cols * size).map_err(|f| f.0)?;
-        if (data.rows, data.cols) == (rows, cols) || data.rows * data.cols == rows * cols {
-            storage.copy_from_slice(&data.bytes);
-            Ok(())
-        } else if (data.rows, data.cols) == (view.vrows, view.vcols) {
-            storage.fill(0xA5);
-            for r in 0..view.vrows {
-                for c in 0..view.vcols {
-                    let (src, dst) = ((r * view.vcols + c) * size, view.offset(r, c) * size);
+        let fill = |storage: &mut [u8], (rows, cols): (usize, usize)| {
+            for r in 0..rows {
+                for c in 0..cols {
+                    let (src, dst) = ((r * cols + c) * size, view.offset(r, c) * size);
                     storage[dst..dst + size].copy_from_slice(&data.bytes[src..src + size]);
                 }
             }
+        };
+        if (data.rows, data.cols) == (rows, cols) || data.rows * data.cols == rows * cols {
+            fill(storage, (rows, cols));
+            self.bound_tiles.insert(v);
+            Ok(())
+        } else if (data.rows, data.cols) == (view.vrows, view.vcols) {
+            storage.fill(0xA5);
+            fill(storage, (view.vrows, view.vcols));
+            self.bound_tiles.insert(v);
             Ok(())
         } else {
             Err(format!("`%{name}` is {rows}x{cols} (valid {}x{}), the data is {}x{}", view.vrows, view.vcols, data.rows, data.cols))
         }
+    }
+
+    /// Writes a full-capacity array into the tile argument `name` byte for byte in the tile's
+    /// storage order (boxes of a fractal tile, columns of a col-major one) — the order the
+    /// pto-isa CPU simulator's golden vectors are written in.
+    pub fn bind_tile_storage(&mut self, name: &str, data: &TileData) -> Result<(), String> {
+        let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
+        let Val::Tile(view) = self.vals[v.index()] else {
+            return Err(format!("`%{name}` is not a tile argument (inputs bind to `.arg` / function tile arguments)"));
+        };
+        if data.dtype != view.desc.dtype {
+            return Err(format!("`%{name}` holds {}, the data is {}", view.desc.dtype, data.dtype));
+        }
+        let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
+        if data.rows * data.cols != rows * cols {
+            return Err(format!("`%{name}` is {rows}x{cols}; storage-order data must fill it, the data is {}x{}", data.rows, data.cols));
+        }
+        let storage = self.mem.slice_mut(view.loc, view.addr, rows * cols * view.elem_size()).map_err(|f| f.0)?;
+        storage.copy_from_slice(&data.bytes);
+        self.bound_tiles.insert(v);
+        Ok(())
     }
 
     /// Binds the GM array of pointer argument `name` (flat, in element order).
@@ -220,10 +278,12 @@ impl<'m> Sim<'m> {
         }
         self.gm[i].bytes = data.bytes.clone();
         self.gm[i].bound = true;
+        self.gm[i].shape = Some((data.rows, data.cols));
         Ok(())
     }
 
-    /// Every GM array the kernel wrote, after the run, as 1-D data.
+    /// Every GM array the kernel wrote, after the run: in the shape of the array bound to it
+    /// (a bound array keeps its size), 1-D for an array that grew on demand.
     pub fn gm_outputs(&self) -> Vec<(String, TileData)> {
         let mut out = Vec::new();
         for v in &self.m.values {
@@ -231,7 +291,8 @@ impl<'m> Sim<'m> {
                 && let Some(a) = self.gm.iter().find(|a| a.name == v.name && a.written)
             {
                 let n = a.bytes.len() / a.elem_size.max(1);
-                out.push((v.name.clone(), TileData { dtype: *e, rows: 1, cols: n, bytes: a.bytes.clone() }));
+                let (rows, cols) = a.shape.filter(|(r, c)| r * c == n).unwrap_or((1, n));
+                out.push((v.name.clone(), TileData { dtype: *e, rows, cols, bytes: a.bytes.clone() }));
             }
         }
         out
@@ -241,6 +302,7 @@ impl<'m> Sim<'m> {
     /// pattern of [`crate::gm::pattern_value`], scalar arguments `0` (integers: block 0) or `1.0`, tile
     /// arguments keep their (zeroed) storage.
     pub fn use_default_inputs(&mut self) {
+        self.defaults = true;
         for a in &mut self.gm {
             a.pattern = !a.bound;
         }
@@ -255,8 +317,23 @@ impl<'m> Sim<'m> {
     pub fn bind_scalar(&mut self, name: &str, value: f64) -> Result<(), String> {
         let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
         self.vals[v.index()] = match self.m.value_type(v) {
-            Type::Scalar(e) if e.is_float() => Val::Float(value),
-            Type::Scalar(_) => Val::Int(value as i64),
+            Type::Scalar(e) if e.is_float() => {
+                let rounded = dispatch!(*e, T => T::from_f64(value).to_f64(), _ => value);
+                if value.is_finite() && !rounded.is_finite() {
+                    return Err(format!("{value} does not fit `%{name}` ({e})"));
+                }
+                Val::Float(value)
+            }
+            Type::Scalar(e) => {
+                if value.fract() != 0.0 || !value.is_finite() {
+                    return Err(format!("`%{name}` is {e}: {value} is not an integer"));
+                }
+                let (lo, hi) = integer_range(*e);
+                if value < lo || value > hi {
+                    return Err(format!("{value} does not fit `%{name}` ({e}: {lo} to {hi})"));
+                }
+                Val::Int(value as i64)
+            }
             other => return Err(format!("`%{name}` is a {}, not a scalar", other.class_name())),
         };
         Ok(())
@@ -267,26 +344,84 @@ impl<'m> Sim<'m> {
     pub fn read_tile(&self, name: &str) -> Result<TileData, String> {
         let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
         if let Some(snap) = self.snapshots.get(&v) {
-            return Ok(snap.clone());
+            return Ok(snap.region.clone());
         }
         let Val::Tile(view) = self.vals[v.index()] else { return Err(format!("`%{name}` is not a computed tile")) };
         family::read_region(&self.mem, &view).map_err(|f| f.0)
     }
 
-    /// The whole storage of the tile value `name` (capacity, storage order).
+    /// The whole tile value `name` (its capacity, padding included), in logical (row, column)
+    /// order whatever its layout.
     pub fn read_tile_full(&self, name: &str) -> Result<TileData, String> {
         let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
+        if let Some(snap) = self.snapshots.get(&v) {
+            return Ok(snap.full.clone());
+        }
         let Val::Tile(view) = self.vals[v.index()] else { return Err(format!("`%{name}` is not a computed tile")) };
-        let bytes = self.mem.slice(view.loc, view.addr, view.size_bytes() as usize).map_err(|f| f.0)?.to_vec();
-        Ok(TileData { dtype: view.desc.dtype, rows: view.desc.rows as usize, cols: view.desc.cols as usize, bytes })
+        self.read_view_full(&view)
+    }
+
+    /// The whole capacity of a tile in logical order.
+    fn read_view_full(&self, view: &TileView) -> Result<TileData, String> {
+        let storage = self.mem.slice(view.loc, view.addr, view.size_bytes() as usize).map_err(|f| f.0)?;
+        let (rows, cols, size) = (view.desc.rows as usize, view.desc.cols as usize, view.elem_size());
+        let mut bytes = Vec::with_capacity(storage.len());
+        for r in 0..rows {
+            for c in 0..cols {
+                let at = view.offset(r, c) * size;
+                bytes.extend_from_slice(&storage[at..at + size]);
+            }
+        }
+        Ok(TileData { dtype: view.desc.dtype, rows, cols, bytes })
     }
 
     /// Runs the entry function (the one marked `pto.entry`, else the first with a body), or
     /// the top-level statements of a PTO-AS program.
     pub fn run(&mut self) -> Result<(), Diagnostic> {
+        let Some(block) = self.entry_block() else { return Ok(()) };
+        if !self.defaults {
+            self.unwritten_args = self
+                .m
+                .block(block)
+                .args
+                .iter()
+                .copied()
+                .filter(|a| matches!(self.vals[a.index()], Val::Tile(_)) && !self.bound_tiles.contains(a))
+                .collect();
+        }
+        self.exec_block(block).map(|_| ())
+    }
+
+    /// Traps when tile op `op` reads a kernel argument that has no input and nothing wrote
+    /// (a scratch `tmp` operand may be unset); afterwards its `outs` count as written.
+    fn check_arguments_written(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let m = self.m;
-        let Some(body) = m.body else { return Ok(()) };
-        let Some(&top) = m.region(body).blocks.first() else { return Ok(()) };
+        let data = m.op(op);
+        if data.opcode.spec().syntax == pto_ir::ops::Syntax::Tile {
+            let slots = pto_lower::binding::bind(m, op).map(|(_, b)| b).unwrap_or_default();
+            let is_tmp = |v: ValueId| slots.iter().any(|b| b.value == v && b.slot == "tmp");
+            if let Some(&v) = data.ins().iter().find(|&&v| self.unwritten_args.contains(&v) && !is_tmp(v)) {
+                let name = &m.values[v.index()].name;
+                return Err(trap(
+                    m,
+                    op,
+                    format!(
+                        "reads tile argument `%{name}`, which has no input and no op wrote (give `--input {name}=FILE`, or use `--default-inputs`)"
+                    ),
+                ));
+            }
+        }
+        for v in data.outs() {
+            self.unwritten_args.remove(v);
+        }
+        Ok(())
+    }
+
+    /// The block `run` executes: the entry function's body (the one marked `pto.entry`, else
+    /// the first with a body), or the top-level block of a PTO-AS program.
+    fn entry_block(&self) -> Option<BlockId> {
+        let m = self.m;
+        let &top = m.region(m.body?).blocks.first()?;
         let mut funcs = Vec::new();
         let mut stack = vec![top];
         while let Some(b) = stack.pop() {
@@ -299,11 +434,17 @@ impl<'m> Sim<'m> {
             }
         }
         let entry = funcs.iter().copied().find(|&f| m.op(f).attr("pto.entry").is_some()).or(funcs.first().copied());
-        let block = match entry {
+        Some(match entry {
             Some(f) => m.region(m.op(f).regions[0]).blocks[0],
             None => top,
-        };
-        self.exec_block(block).map(|_| ())
+        })
+    }
+
+    /// The kernel's arguments (of the block `run` executes), with their types: what inputs
+    /// bind to.
+    pub fn arguments(&self) -> Vec<(String, Type)> {
+        let Some(block) = self.entry_block() else { return Vec::new() };
+        self.m.block(block).args.iter().map(|&a| (self.m.values[a.index()].name.clone(), self.m.value_type(a).clone())).collect()
     }
 
     fn exec_block(&mut self, b: BlockId) -> Result<Flow, Diagnostic> {
@@ -319,6 +460,9 @@ impl<'m> Sim<'m> {
                     return Ok(Flow::Yield(vals));
                 }
                 _ => {
+                    if !self.unwritten_args.is_empty() {
+                        self.check_arguments_written(op)?;
+                    }
                     self.exec_op(op)?;
                     if let Some(v) = self.returned.take() {
                         return Ok(Flow::Return(v));
@@ -566,8 +710,9 @@ impl<'m> Sim<'m> {
                         if let Some(&out) = data.outs().get(i)
                             && let Val::Tile(view) = self.vals[out.index()]
                         {
-                            let snap = family::read_region(&self.mem, &view).map_err(|f| trap(m, op, f.0))?;
-                            self.snapshots.insert(v, snap);
+                            let region = family::read_region(&self.mem, &view).map_err(|f| trap(m, op, f.0))?;
+                            let full = self.read_view_full(&view).map_err(|e| trap(m, op, e))?;
+                            self.snapshots.insert(v, Snapshot { region, full });
                         }
                     }
                 }
@@ -690,27 +835,58 @@ impl<'m> Sim<'m> {
         }
     }
 
-    /// `tload` (GM view -> tile) and `tstore` (tile -> GM view) over the tile's valid region.
+    /// `tload` (GM view -> tile) and `tstore` (tile -> GM view) over the tile's valid region,
+    /// from / to element `[r, c]` of the view when the op gives offsets (`%v[%r, %c]`).
     fn exec_move(&mut self, op: OpId, load: bool) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
-        let (view_v, tile_v) = if load { (data.operands[0], data.outs()[0]) } else { (data.outs()[0], data.operands[0]) };
+        if let Payload::TailGroups(_) = data.payload {
+            // The extra ins are PTOAS's padding groups (`pad_value = %v : f32`...), not offsets.
+            return Err(trap(m, op, "the padding groups of `tload` (`pad_value = ...`) are not simulated"));
+        }
+        let (view_side, tile_side) = if load { (data.ins(), data.outs()) } else { (data.outs(), data.ins()) };
+        let (Some((&view_v, offsets)), Some(&tile_v)) = (view_side.split_first(), tile_side.first()) else {
+            return Err(trap(m, op, "expected a GM view and a tile operand"));
+        };
         let Val::View(view) = self.vals[view_v.index()] else { return Err(trap(m, op, "expected a GM view operand")) };
+        let (r0, c0) = match offsets {
+            [] => (0, 0),
+            [r, c] => (self.int(op, *r)?, self.int(op, *c)?),
+            _ => return Err(trap(m, op, "only two-dimensional offsets `[row, col]` are simulated")),
+        };
+        if r0 < 0 || c0 < 0 {
+            return Err(trap(m, op, format!("negative offset [{r0}, {c0}]")));
+        }
+        let (r0, c0) = (r0 as usize, c0 as usize);
         let tile = self.tile(op, tile_v)?;
         let size = tile.elem_size();
         let gm = &mut self.gm[view.arg];
+        if load && !gm.bound && !gm.written && !gm.pattern && !self.defaults {
+            let name = gm.name.clone();
+            return Err(trap(
+                m,
+                op,
+                format!(
+                    "loads from GM argument `%{name}`, which has no input and nothing stored to (give `--input {name}=FILE`, or use `--default-inputs`)"
+                ),
+            ));
+        }
         gm.written |= !load;
         if gm.elem_size != size {
             return Err(trap(m, op, format!("GM elements are {} bytes, tile elements {size}", gm.elem_size)));
         }
         let (vr, vc) = view.extent();
-        if tile.vrows as i64 > vr || tile.vcols as i64 > vc {
-            return Err(trap(m, op, format!("the tile's valid region {}x{} exceeds the view {vr}x{vc}", tile.vrows, tile.vcols)));
+        if (r0 + tile.vrows) as i64 > vr || (c0 + tile.vcols) as i64 > vc {
+            return Err(trap(
+                m,
+                op,
+                format!("the tile's valid region {}x{} at [{r0}, {c0}] exceeds the view {vr}x{vc}", tile.vrows, tile.vcols),
+            ));
         }
         let storage = self.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize).map_err(|f| trap(m, op, f.0))?;
         for r in 0..tile.vrows {
             for c in 0..tile.vcols {
-                let g = gm.element(view.index(r, c)).map_err(|f| trap(m, op, f.0))?;
+                let g = gm.element(view.index(r0 + r, c0 + c)).map_err(|f| trap(m, op, f.0))?;
                 let t = tile.offset(r, c) * size;
                 if load {
                     storage[t..t + size].copy_from_slice(g);

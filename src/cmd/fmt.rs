@@ -13,6 +13,8 @@ pub struct FmtOptions {
     pub input: String,
     /// Convert tile ops to this form (`as` or `ssa`; Level-1 programs only).
     pub to: Option<TextForm>,
+    /// Print every op in MLIR's generic form.
+    pub generic: bool,
     /// Diagnostic format.
     pub error_format: ErrorFormat,
 }
@@ -24,7 +26,7 @@ pub fn run(opts: &FmtOptions) -> Outcome {
         Ok(loaded) => loaded,
         Err(failed) => return failed,
     };
-    match print_module(&module, &PrintOptions { form: opts.to }) {
+    match print_module(&module, &PrintOptions { form: opts.to, generic: opts.generic }) {
         Ok(text) => Outcome { stdout: text, stderr: render(&sources, &warnings.0, opts.error_format), code: 0 },
         Err(e) => Outcome::usage_error(e.0),
     }

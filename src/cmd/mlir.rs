@@ -139,7 +139,7 @@ mod with_mlir {
                 return failed(&sources, &diags, opts.error_format);
             }
         }
-        match print_module(&module, &PrintOptions { form: opts.to }) {
+        match print_module(&module, &PrintOptions { form: opts.to, ..Default::default() }) {
             Ok(text) => Outcome { stdout: text, stderr: render(&sources, &diags.0, opts.error_format), code: 0 },
             Err(e) => Outcome::usage_error(e.0),
         }

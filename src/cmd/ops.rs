@@ -63,7 +63,11 @@ pub fn markdown() -> String {
                 Some(text) => format!("`{}`", text.replace('|', "\\|")),
                 None => format!("({:?} format)", s.syntax),
             };
-            let attrs = if s.attrs.is_empty() { "—".to_string() } else { format!("`{}`", s.attrs) };
+            let mut attrs = if s.attrs.is_empty() { "—".to_string() } else { format!("`{}`", s.attrs) };
+            if !s.modes.is_empty() {
+                let suffixes: Vec<String> = s.modes.iter().map(|m| format!("`.{}`", m.suffix)).collect();
+                let _ = write!(attrs, "; mnemonic suffixes {} set them", suffixes.join(" "));
+            }
             let _ = writeln!(
                 out,
                 "| {name} | {page} | {pattern} | {attrs} | {} / {} | {:?} | {} |",
@@ -105,7 +109,9 @@ pub fn run(opts: &OpsOptions) -> Outcome {
                     "pattern": s.sig,
                     "forms": s.opcode.parsed().forms,
                     "attributes": s.opcode.parsed().attrs,
+                    "modes": s.modes,
                     "constraints": s.opcode.parsed().same,
+                    "presence": s.opcode.parsed().present,
                     "tmp": {"a2a3": tmp_text(s.tmp.a2a3), "a5": tmp_text(s.tmp.a5)},
                     "pipe": format!("{:?}", s.pipe),
                     "isa_page": if s.page.is_empty() { serde_json::Value::Null } else { json!(format!("docs/isa/{}.md", s.page)) },

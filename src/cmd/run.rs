@@ -92,22 +92,66 @@ fn final_tiles(m: &pto_ir::Module) -> Vec<String> {
         .collect()
 }
 
-/// Reads a JSON tile `{"dtype": "f32", "shape": [R, C], "data": [...]}`.
+/// Reads a JSON tile: `{"dtype": "f32", "shape": [R, C], "data": [...]}` with `data` flat or
+/// nested (numpy's `tolist()`), or a bare nested list `[[...], ...]` of the tile's element type.
 fn json_tile(text: &str, want: ElemType) -> Result<TileData, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    if v.is_array() {
+        let (shape, values) = nested(&v)?;
+        let (rows, cols) = rows_cols(&shape)?;
+        return TileData::from_json(want, rows, cols, &values);
+    }
     let dtype_name = v["dtype"].as_str().ok_or("missing \"dtype\"")?;
     let dtype = ElemType::parse(dtype_name).ok_or_else(|| format!("unknown dtype `{dtype_name}`"))?;
     if dtype != want {
         return Err(format!("the file holds {dtype}, the tile holds {want}"));
     }
-    let shape: Vec<usize> = v["shape"].as_array().ok_or("missing \"shape\"")?.iter().map(|d| d.as_u64().unwrap_or(0) as usize).collect();
-    let (rows, cols) = match shape.as_slice() {
-        [n] => (1, *n),
-        [r, c] => (*r, *c),
-        _ => return Err(format!("\"shape\" must have 1 or 2 dimensions, found {shape:?}")),
+    let (data_shape, values) = nested(v.get("data").ok_or("missing \"data\"")?)?;
+    let shape: Vec<usize> = match v.get("shape") {
+        Some(s) => s
+            .as_array()
+            .ok_or("\"shape\" must be a list")?
+            .iter()
+            .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()).ok_or_else(|| format!("bad dimension `{d}` in \"shape\"")))
+            .collect::<Result<_, _>>()?,
+        None => data_shape,
     };
-    let data = v["data"].as_array().ok_or("missing \"data\"")?;
-    TileData::from_json(dtype, rows, cols, data)
+    let (rows, cols) = rows_cols(&shape)?;
+    TileData::from_json(dtype, rows, cols, &values)
+}
+
+/// (rows, cols) of a 1-D or 2-D shape.
+fn rows_cols(shape: &[usize]) -> Result<(usize, usize), String> {
+    match shape {
+        [n] => Ok((1, *n)),
+        [r, c] => Ok((*r, *c)),
+        _ => Err(format!("a tile has 1 or 2 dimensions, found {shape:?}")),
+    }
+}
+
+/// The shape and the values (row-major) of a flat or nested JSON list; ragged lists are errors.
+fn nested(v: &Value) -> Result<(Vec<usize>, Vec<Value>), String> {
+    let Some(items) = v.as_array() else { return Ok((Vec::new(), vec![v.clone()])) };
+    let mut shape = None;
+    let mut values = Vec::new();
+    for item in items {
+        let (inner, vals) = nested(item)?;
+        match &shape {
+            None => shape = Some(inner),
+            Some(s) if *s != inner => return Err(format!("ragged list: rows of shape {s:?} and {inner:?}")),
+            Some(_) => {}
+        }
+        values.extend(vals);
+    }
+    let mut full = vec![items.len()];
+    full.extend(shape.unwrap_or_default());
+    Ok((full, values))
+}
+
+/// `%a (!pto.ptr<f32>), %n (i32)`: the arguments inputs bind to.
+fn argument_list(sim: &Sim) -> String {
+    let args: Vec<String> = sim.arguments().iter().map(|(n, t)| format!("%{n} ({t})")).collect();
+    if args.is_empty() { "none".into() } else { args.join(", ") }
 }
 
 /// Runs `pto run`.
@@ -150,7 +194,12 @@ pub fn run(opts: &RunOptions) -> Outcome {
             return Outcome::usage_error(format!("--input `{spec}`: expected NAME=PATH"));
         };
         let name = name.trim_start_matches('%');
-        let Some(v) = sim.find(name) else { return Outcome::usage_error(format!("--input {name}: the program has no value `%{name}`")) };
+        let Some(v) = sim.find(name).filter(|_| sim.arguments().iter().any(|(n, _)| n == name)) else {
+            return Outcome::usage_error(format!(
+                "--input {name}: the kernel has no argument `%{name}`; its arguments: {}",
+                argument_list(&sim)
+            ));
+        };
         let ty = lowered.value_type(v).clone();
         let bound = match &ty {
             Type::Scalar(_) => match path.parse::<f64>() {
@@ -216,7 +265,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         let name = &name;
         let data = match data {
             Ok(d) => d,
-            Err(e) => return Outcome { stdout: String::new(), stderr: format!("error: --output {name}: {e}\n"), code: 1 },
+            Err(e) => return Outcome::usage_error(format!("--output {name}: {e}")),
         };
         match &opts.output_dir {
             Some(dir) => {

@@ -69,15 +69,13 @@ pub(super) const OPAQUE_TYPE: &str = "!pto.opaque<";
 /// Every bridge attribute name (a user attribute with one of these names cannot be exported).
 pub(super) const BRIDGE: &[&str] = &[FORM, NAMES, ARG_NAMES, LABELS, INS, WAITS, SYNTAX, IMPLICIT, SIGNATURE, ATTR_ORDER, VALUE];
 
-/// `arith.cmpi` predicates by their MLIR enum value.
-pub(super) const CMPI_PREDICATES: [&str; 10] = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
-/// `arith.cmpf` predicates by their MLIR enum value.
-pub(super) const CMPF_PREDICATES: [&str; 16] =
-    ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"];
+/// `arith.cmpi` / `arith.cmpf` predicates by their MLIR enum value.
+#[cfg(test)]
+use pto_ir::ops::{CMPF_PREDICATES, CMPI_PREDICATES};
 
 /// The predicate table of a compare op.
 pub(super) fn predicates(op: Opcode) -> &'static [&'static str] {
-    if op == Opcode::ArithCmpi { &CMPI_PREDICATES } else { &CMPF_PREDICATES }
+    op.predicates()
 }
 
 /// The `pto.form` value of a text form.
@@ -99,27 +97,10 @@ pub(super) fn form_from_name(name: &str) -> Option<TextForm> {
     }
 }
 
-/// How many of `n` operands of a tile op are `ins` when nothing says otherwise: all of them
-/// when the op has results (SSA form); for a DPS op (no results), the first operand form of the
-/// op table whose slot counts admit `n` operands decides, taking as few `outs` as it allows.
-/// `pto.ins` records the split whenever it differs from this.
+/// How many of `n` operands of a tile op are `ins` when nothing says otherwise
+/// ([`Opcode::default_ins`]); `pto.ins` records the split whenever it differs from this.
 pub(super) fn default_ins(op: Opcode, n: usize, n_results: usize) -> usize {
-    if n_results > 0 || op.spec().syntax != Syntax::Tile {
-        return n;
-    }
-    for form in &op.parsed().forms {
-        let min_in = form.ins.iter().filter(|s| !s.optional).count();
-        let max_in = if form.ins.iter().any(|s| s.variadic) { usize::MAX } else { form.ins.len() };
-        let min_out = form.outs.iter().filter(|s| !s.optional).count();
-        let max_out = if form.outs.iter().any(|s| s.variadic) { usize::MAX } else { form.outs.len() };
-        for outs in min_out..=max_out.min(n) {
-            let ins = n - outs;
-            if ins >= min_in && ins <= max_in {
-                return ins;
-            }
-        }
-    }
-    n
+    op.default_ins(n, n_results)
 }
 
 /// The attribute order an import produces when no `pto.attr_order` says otherwise:

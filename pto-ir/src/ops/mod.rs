@@ -6,6 +6,7 @@
 //! table all read this table; nothing else lists ops. The [`Opcode`] enum is generated from the
 //! same list, so consumers that match on it exhaustively (the simulator) see every new op.
 
+pub mod bind;
 mod format;
 mod spec;
 mod table;
@@ -14,6 +15,8 @@ pub use format::{DictKey, FormatItem, TailGroup, parse_format};
 pub use spec::*;
 pub use table::Opcode;
 
+use crate::attr::{Attr, EnumAttr};
+use crate::types::Type;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -22,7 +25,34 @@ pub fn all() -> &'static [OpSpec] {
     table::OPS
 }
 
+/// ODS attribute names of the ops whose custom form lists enum arguments
+/// (`pto.set_flag[<A>, <B>, <C>]`), in argument order (PTOAS `PTOOps.td`): how the MLIR generic
+/// form names what the custom form keeps as the `args` array.
+pub const ENUM_ARGUMENTS: &[(Opcode, &[&str])] = &[
+    (Opcode::SetFlag, &["src_pipe", "dst_pipe", "event_id"]),
+    (Opcode::WaitFlag, &["src_pipe", "dst_pipe", "event_id"]),
+    (Opcode::RecordEvent, &["src_op", "dst_op", "event_id"]),
+    (Opcode::WaitEvent, &["src_op", "dst_op", "event_id"]),
+    (Opcode::BarrierSync, &["op_type"]),
+    (Opcode::GetBuf, &["op_type", "buf_id"]),
+    (Opcode::RlsBuf, &["op_type", "buf_id"]),
+];
+
+/// `arith.cmpi` predicates by their MLIR enum value.
+pub const CMPI_PREDICATES: [&str; 10] = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
+/// `arith.cmpf` predicates by their MLIR enum value.
+pub const CMPF_PREDICATES: [&str; 16] =
+    ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"];
+
 impl Opcode {
+    /// The ODS names of this op's enum arguments (see [`ENUM_ARGUMENTS`]).
+    pub fn enum_argument_names(self) -> &'static [&'static str] {
+        ENUM_ARGUMENTS.iter().find(|(o, _)| *o == self).map(|(_, n)| *n).unwrap_or(&[])
+    }
+    /// The MLIR predicate table of `arith.cmpi` / `arith.cmpf`.
+    pub fn predicates(self) -> &'static [&'static str] {
+        if self == Opcode::ArithCmpi { &CMPI_PREDICATES } else { &CMPF_PREDICATES }
+    }
     /// This op's table entry.
     pub fn spec(self) -> &'static OpSpec {
         &table::OPS[self as usize]
@@ -34,6 +64,28 @@ impl Opcode {
     /// `dialect.name`.
     pub fn full_name(self) -> String {
         self.spec().full_name()
+    }
+    /// How many of `n` operands are `ins` when the text does not say (the MLIR generic form
+    /// lists operands only): all of them when the op has results (SSA form) or is not a tile
+    /// op; for a DPS tile op, the first operand form of the table whose slot counts admit `n`
+    /// operands decides, taking as few `outs` as it allows.
+    pub fn default_ins(self, n: usize, n_results: usize) -> usize {
+        if n_results > 0 || self.spec().syntax != Syntax::Tile {
+            return n;
+        }
+        for form in &self.parsed().forms {
+            let min_in = form.ins.iter().filter(|s| !s.optional).count();
+            let max_in = if form.ins.iter().any(|s| s.variadic) { usize::MAX } else { form.ins.len() };
+            let min_out = form.outs.iter().filter(|s| !s.optional).count();
+            let max_out = if form.outs.iter().any(|s| s.variadic) { usize::MAX } else { form.outs.len() };
+            for outs in min_out..=max_out.min(n) {
+                let ins = n - outs;
+                if ins >= min_in && ins <= max_in {
+                    return ins;
+                }
+            }
+        }
+        n
     }
 }
 
@@ -71,6 +123,73 @@ pub fn lookup(name: &str) -> Option<Opcode> {
         m
     });
     map.get(name).copied()
+}
+
+/// Looks up a mnemonic that ends in mode suffixes (`mgather.row.clamp`, with or without the
+/// `pto.` prefix): the op and the attributes its suffixes select. `None` when the name is not
+/// an op with modes followed by distinct-attribute suffixes of that op.
+pub fn lookup_with_modes(name: &str) -> Option<(Opcode, Vec<(String, Attr)>)> {
+    let mut cut = name.len();
+    while let Some(dot) = name[..cut].rfind('.') {
+        cut = dot;
+        let Some(op) = lookup(&name[..cut]) else { continue };
+        let spec = op.spec();
+        if spec.modes.is_empty() {
+            return None;
+        }
+        let mut attrs: Vec<(String, Attr)> = Vec::new();
+        for suffix in name[cut + 1..].split('.') {
+            let mode = spec.modes.iter().find(|m| m.suffix == suffix)?;
+            let kind = &op.parsed().attrs.iter().find(|a| a.name == mode.attr)?.kind;
+            if attrs.iter().any(|(n, _)| n == mode.attr) {
+                return None;
+            }
+            attrs.push((mode.attr.to_string(), Attr::Enum(EnumAttr::new(kind, mode.value)?)));
+        }
+        return Some((op, attrs));
+    }
+    None
+}
+
+/// Where a statement that binds no results writes its destinations among its operands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DestinationOrder {
+    /// Destinations first, as the C++ intrinsics and PTO-AS write them
+    /// (`mgather.row %dst, %table, %idx`, `mscatter.row %table, %src, %idx`).
+    First,
+    /// Destinations last, after the `ins` (Level-1 SSA `pto.tstore %src, %mem`, PTO-AS
+    /// `tstore %t, %v[%r, %c]`).
+    Last,
+}
+
+/// Which operands of a result-less statement are the op's destinations (`outs`).
+///
+/// `groups` are the operand groups as written (a memory operand `%v[%r, %c]` is one group of
+/// three); the destinations are a run of whole groups at the start or the end, tried in the
+/// order of `orders`, shortest run first. `None` when the operands fit one of the op's forms
+/// as `ins` alone (`tsetval`, `tprint`: no destination is written) or when no split fits.
+pub fn split_destinations(op: Opcode, groups: &[Vec<&Type>], orders: &[DestinationOrder]) -> Option<(DestinationOrder, usize)> {
+    let forms = &op.parsed().forms;
+    if forms.iter().any(|f| f.fit(&flatten(groups), &[]).is_some()) {
+        return None;
+    }
+    for &order in orders {
+        for k in 1..=groups.len() {
+            let (outs, ins) = match order {
+                DestinationOrder::First => (&groups[..k], &groups[k..]),
+                DestinationOrder::Last => (&groups[groups.len() - k..], &groups[..groups.len() - k]),
+            };
+            let (ins, outs) = (flatten(ins), flatten(outs));
+            if forms.iter().any(|f| !f.outs.is_empty() && f.fit(&ins, &outs).is_some()) {
+                return Some((order, k));
+            }
+        }
+    }
+    None
+}
+
+fn flatten<'t>(groups: &[Vec<&'t Type>]) -> Vec<&'t Type> {
+    groups.iter().flatten().copied().collect()
 }
 
 #[cfg(test)]
@@ -112,6 +231,28 @@ mod tests {
         assert_eq!(lookup("tmatmul_acc"), Some(Opcode::TMatmulAcc));
         assert_eq!(lookup("return"), Some(Opcode::FuncReturn));
         assert_eq!(lookup("pto.nope"), None);
+    }
+
+    #[test]
+    fn mode_suffixes_select_attributes() {
+        let (op, attrs) = lookup_with_modes("mscatter.row.clamp.atomic_add").expect("a moded mscatter");
+        assert_eq!(op, Opcode::MScatter);
+        let names: Vec<&str> = attrs.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["coalesce", "scatterOob", "scatterAtomicOp"]);
+        assert_eq!(lookup_with_modes("pto.mgather.elem").map(|(op, a)| (op, a.len())), Some((Opcode::MGather, 1)));
+        assert!(lookup_with_modes("mgather.row.row").is_none(), "one value per attribute");
+        assert!(lookup_with_modes("mgather.skip").is_none(), "skip is a scatter mode");
+        assert!(lookup_with_modes("tadd.row").is_none(), "tadd has no modes");
+    }
+
+    #[test]
+    fn every_mode_suffix_names_a_value_of_its_attribute() {
+        for s in all() {
+            for m in s.modes {
+                let slot = s.opcode.parsed().attrs.iter().find(|a| a.name == m.attr).expect("a declared attribute");
+                assert!(EnumAttr::new(&slot.kind, m.value).is_some(), "{}.{}", s.name, m.suffix);
+            }
+        }
     }
 
     #[test]

@@ -7,21 +7,51 @@
 //! form  := slots "->" slots            ins on the left, outs (SSA results) on the right
 //! slots := ( slot ( "," slot )* )?
 //! slot  := name ":" kind ( "?" | "*" )? optional (`?`) or zero-or-more (`*`, last slot only)
-//! kind  := tile | scalar | view | event | any
+//! kind  := tile | scalar | view | event | pipe | session | async_event | group | conv | vector | any
 //! ```
 //!
-//! `tile` accepts `!pto.tile` (Level 1) or `!pto.tile_buf` (Level 2/3); `view` accepts
-//! partition views, tensor views and memrefs. A slot named `tmp` is the scratch
-//! tile; structurally it is always optional (the `insert-scratch` pass adds it), and the per-target
-//! rule in [`OpSpec::tmp`] says whether a target requires, ignores or forbids it.
+//! Each kind accepts exactly these types ([`SlotKind::accepts`]):
+//!
+//! | kind | types |
+//! |---|---|
+//! | `tile` | `!pto.tile` (Level 1), `!pto.tile_buf` (Level 2/3), `memref<...>` (the lowered form) |
+//! | `scalar` | builtin integers, floats, `index` |
+//! | `view` | `!pto.partition_tensor_view`, `!pto.tensor_view`, `!pto.ptr`, and the GM spellings `memref<...>`, `!pto.memref<...>` (pto-isa comm pages), `!pto.global<...>` (TPREFETCH/TPRINT pages) |
+//! | `event` | `!pto.event` |
+//! | `pipe` | `!pto.pipe` (a TPUSH/TPOP FIFO) |
+//! | `session` | `!pto.async_session` |
+//! | `async_event` | `!pto.async_event` |
+//! | `group` | `!pto.group<...>` (a comm ParallelGroup) |
+//! | `conv` | `!pto.fmatrix_config` (an IMG2COL feature-map configuration, SETFMATRIX page) |
+//! | `vector` | `vector<...>` (TMRGSORT's executed counts) |
+//! | `any` | any type (kept for untyped non-ISA ops; no ISA op may use it) |
+//!
+//! A slot named `tmp` is the scratch tile; structurally it is always optional (the
+//! `insert-scratch` pass adds it), and the per-target rule in [`OpSpec::tmp`] says whether a
+//! target requires, ignores or forbids it. Operands fill required slots in order and optional
+//! slots left to right; a `present(...)` constraint (below) decides an optional slot instead.
+//! For every op whose `sig` is not empty the verifier checks the operands against the first
+//! form that fits, whatever the op's text format ([`Syntax`]): ins are the `ins(...)` operands
+//! (all operands for the non-DPS formats), outs the `outs(...)` operands or, when there are
+//! none, the SSA results.
 //!
 //! Attribute patterns (`OpSpec::attrs`): `name:kind!` (required) or `name:kind?` (optional), kind
-//! being an enum kind (`cmp`, `round_mode`...), `int`, `bool`, `float`, `string` or `any`.
+//! being an enum kind (`cmp`, `round_mode`, `tile_split`...; an integer is accepted when it
+//! indexes the kind's values, as PTOAS writes some enums), `int`, `bool`, `float`, `string`,
+//! `type` or `any`.
 //!
-//! Constraint patterns (`OpSpec::same`): `dtype(a,b,c)` and `valid(a,b,c)` — the named slots,
-//! where present, must share their element type / valid shape.
+//! Constraint patterns (`OpSpec::same`), separated by spaces:
+//!
+//! | constraint | meaning |
+//! |---|---|
+//! | `dtype(a,b,...)` | the named operands, where present, share their element type (tiles, views, groups, scalars) |
+//! | `valid(a,b,...)` | the named tile operands share their valid shape (static extents) |
+//! | `shape(a,b,...)` | the named operands share their static shape (tile capacity, or view dimensions) |
+//! | `flat(a,...)` | each named GM view is static, of rank >= 1, in GM and logically 1-D (every dimension but the last is 1) |
+//! | `present(s, attr=V)` | optional slot `s` is bound exactly when enum attribute `attr` is `V` (it also decides which optional slot an operand fills) |
 
 use super::format::{FormatItem, parse_format};
+use crate::types::Type;
 use serde::Serialize;
 
 /// Which dialect an op belongs to (its name prefix).
@@ -224,6 +254,10 @@ pub enum Syntax {
     FuncCall,
     /// `module { ... }`.
     Module,
+    /// The PTOAS parenthesised format `pto.tpush(%t, %pipe : T, !pto.pipe) {split = 0}` /
+    /// `%e = pto.tget_async(%d, %s, %ss : D, S, !pto.async_session) -> !pto.async_event`: all
+    /// operands are ins, the results are the outs.
+    Paren,
     /// Kept verbatim (pieces), operands resolved; result types read from a trailing `-> T` or `: T`.
     Generic,
 }
@@ -240,6 +274,8 @@ pub struct OpSpec {
     pub dialect: Dialect,
     /// Other accepted mnemonics (without prefix).
     pub aliases: &'static [&'static str],
+    /// Mnemonic suffixes that select attribute values (`mgather.row.clamp`).
+    pub modes: &'static [ModeSuffix],
     /// Family.
     pub family: Family,
     /// Text format.
@@ -248,7 +284,7 @@ pub struct OpSpec {
     pub sig: &'static str,
     /// Attribute pattern.
     pub attrs: &'static str,
-    /// Same-dtype / same-valid-shape constraints.
+    /// Constraint patterns: `dtype`, `valid`, `shape`, `flat` groups and `present` rules (see the module docs).
     pub same: &'static str,
     /// Scratch rule per target.
     pub tmp: Tmp,
@@ -270,6 +306,7 @@ impl OpSpec {
         name: "",
         dialect: Dialect::Pto,
         aliases: &[],
+        modes: &[],
         family: Family::Builtin,
         syntax: Syntax::Tile,
         sig: "",
@@ -288,20 +325,107 @@ impl OpSpec {
     }
 }
 
-/// Operand slot kinds.
+/// A mnemonic suffix standing for an attribute value: with `.row` meaning `coalesce = row`,
+/// `mgather.row.clamp` is `mgather` with `coalesce = row` and `gatherOob = clamp` (the ISA
+/// pages' spelling of the C++ template parameters). `attr` is one of the op's enum attributes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+pub struct ModeSuffix {
+    /// The suffix without its dot (`row`, `atomic_add`).
+    pub suffix: &'static str,
+    /// The attribute it sets.
+    pub attr: &'static str,
+    /// The enum value it sets (a value of the attribute's kind).
+    pub value: &'static str,
+}
+
+/// Operand slot kinds.
+/// Operand slot kinds (see the module docs for the types each accepts).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SlotKind {
-    /// `!pto.tile` or `!pto.tile_buf`.
+    /// `!pto.tile`, `!pto.tile_buf`, or a `memref` (lowered form).
     Tile,
     /// Builtin scalar (int, float, index).
     Scalar,
-    /// A GM view (partition/tensor view, memref).
+    /// A GM view (partition/tensor view, pointer, memref, `!pto.memref`, `!pto.global`).
     View,
     /// `!pto.event`.
     Event,
-    /// Anything.
+    /// `!pto.pipe`.
+    Pipe,
+    /// `!pto.async_session`.
+    Session,
+    /// `!pto.async_event`.
+    AsyncEvent,
+    /// `!pto.group<...>`.
+    Group,
+    /// `!pto.fmatrix_config`.
+    Conv,
+    /// `vector<...>`.
+    Vector,
+    /// Anything (no ISA op uses it).
     Any,
+}
+
+impl SlotKind {
+    /// Every kind with its spelling in patterns.
+    pub const ALL: &'static [(SlotKind, &'static str)] = &[
+        (SlotKind::Tile, "tile"),
+        (SlotKind::Scalar, "scalar"),
+        (SlotKind::View, "view"),
+        (SlotKind::Event, "event"),
+        (SlotKind::Pipe, "pipe"),
+        (SlotKind::Session, "session"),
+        (SlotKind::AsyncEvent, "async_event"),
+        (SlotKind::Group, "group"),
+        (SlotKind::Conv, "conv"),
+        (SlotKind::Vector, "vector"),
+        (SlotKind::Any, "any"),
+    ];
+
+    /// Parses a kind spelling.
+    pub fn parse(text: &str) -> Option<SlotKind> {
+        Self::ALL.iter().find(|(_, n)| *n == text).map(|(k, _)| *k)
+    }
+
+    /// True when a value of type `ty` may fill a slot of this kind.
+    pub fn accepts(self, ty: &Type) -> bool {
+        match self {
+            SlotKind::Tile => matches!(ty, Type::Tile(_) | Type::TileBuf(_)) || ty.is_opaque("memref<"),
+            SlotKind::Scalar => matches!(ty, Type::Scalar(_)),
+            SlotKind::View => ty.is_gm() || ty.is_opaque("memref<"),
+            SlotKind::Event => matches!(ty, Type::Event),
+            SlotKind::Pipe => matches!(ty, Type::Pipe),
+            SlotKind::Session => matches!(ty, Type::AsyncSession),
+            SlotKind::AsyncEvent => matches!(ty, Type::AsyncEvent),
+            SlotKind::Group => ty.is_opaque("!pto.group<"),
+            SlotKind::Conv => matches!(ty, Type::Opaque(s) if s == "!pto.fmatrix_config" || s.starts_with("!pto.fmatrix_config<")),
+            SlotKind::Vector => matches!(ty, Type::Vector(..)),
+            SlotKind::Any => true,
+        }
+    }
+
+    /// What the kind accepts, in words (diagnostics).
+    pub fn describe(self) -> &'static str {
+        match self {
+            SlotKind::Tile => "a tile (!pto.tile or !pto.tile_buf)",
+            SlotKind::Scalar => "a scalar",
+            SlotKind::View => "a GM view",
+            SlotKind::Event => "an event (!pto.event)",
+            SlotKind::Pipe => "a pipe (!pto.pipe)",
+            SlotKind::Session => "an async session (!pto.async_session)",
+            SlotKind::AsyncEvent => "an async event (!pto.async_event)",
+            SlotKind::Group => "a parallel group (!pto.group<...>)",
+            SlotKind::Conv => "an IMG2COL configuration (!pto.fmatrix_config)",
+            SlotKind::Vector => "a vector (vector<...>)",
+            SlotKind::Any => "any value",
+        }
+    }
+}
+
+/// True for MLIR's `memref<...>` (the lowered form, not checked).
+pub fn is_mlir_memref(ty: &Type) -> bool {
+    ty.is_opaque("memref<")
 }
 
 /// One operand slot.
@@ -326,6 +450,25 @@ pub struct Form {
     pub outs: Vec<Slot>,
 }
 
+/// Assigns `n` values to a slot list: required slots in order, the surplus filling optional
+/// slots left to right, a variadic last slot taking the rest. Returns each value's slot index,
+/// or `None` when `n` values cannot fill the list.
+pub fn assign_slots(slots: &[Slot], n: usize) -> Option<Vec<usize>> {
+    super::bind::assign(slots, n, &|_| None)
+}
+
+impl Form {
+    /// The slot assignment of `ins` and `outs` when both counts fit this form and every value's
+    /// type suits its slot's kind (the verifier, the passes and the reader choose forms so).
+    pub fn fit(&self, ins: &[&Type], outs: &[&Type]) -> Option<(Vec<usize>, Vec<usize>)> {
+        let a = assign_slots(&self.ins, ins.len())?;
+        let b = assign_slots(&self.outs, outs.len())?;
+        let kinds_ok = ins.iter().zip(&a).all(|(t, &s)| self.ins[s].kind.accepts(t))
+            && outs.iter().zip(&b).all(|(t, &s)| self.outs[s].kind.accepts(t));
+        kinds_ok.then_some((a, b))
+    }
+}
+
 /// Attribute slot.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AttrSlot {
@@ -337,13 +480,25 @@ pub struct AttrSlot {
     pub required: bool,
 }
 
-/// A same-dtype or same-valid-shape group.
+/// A `dtype`, `valid`, `shape` or `flat` constraint over named slots.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SameGroup {
-    /// `dtype` or `valid`.
+    /// `dtype`, `valid`, `shape` or `flat`.
     pub what: String,
     /// Slot names.
     pub slots: Vec<String>,
+}
+
+/// A `present(slot, attr=value)` constraint: the optional slot is bound exactly when the enum
+/// attribute has that value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Presence {
+    /// The optional slot.
+    pub slot: String,
+    /// The deciding attribute.
+    pub attr: String,
+    /// The value (case-insensitive) that makes the slot present.
+    pub value: String,
 }
 
 /// The parsed patterns of one entry.
@@ -357,8 +512,18 @@ pub struct ParsedSpec {
     pub attrs: Vec<AttrSlot>,
     /// Constraint groups.
     pub same: Vec<SameGroup>,
+    /// Attribute-decided optional slots.
+    pub present: Vec<Presence>,
 }
 
+impl ParsedSpec {
+    /// The kind of attribute `name`, when the pattern declares it.
+    pub fn attr_kind(&self, name: &str) -> Option<&str> {
+        self.attrs.iter().find(|a| a.name == name).map(|a| a.kind.as_str())
+    }
+}
+
+/// Parses one side of a form: `name:kind`, `name:kind?`, `name:kind*`, comma-separated.
 fn parse_slots(text: &str) -> Result<Vec<Slot>, String> {
     let text = text.trim();
     if text.is_empty() || text == "()" {
@@ -375,20 +540,48 @@ fn parse_slots(text: &str) -> Result<Vec<Slot>, String> {
         } else {
             (kind, false, false)
         };
-        let kind = match kind.trim() {
-            "tile" => SlotKind::Tile,
-            "scalar" => SlotKind::Scalar,
-            "view" => SlotKind::View,
-            "event" => SlotKind::Event,
-            "any" => SlotKind::Any,
-            other => return Err(format!("unknown slot kind `{other}`")),
-        };
+        let kind = SlotKind::parse(kind.trim()).ok_or_else(|| format!("unknown slot kind `{}`", kind.trim()))?;
         slots.push(Slot { name: name.trim().to_string(), kind, optional, variadic });
     }
     if slots.iter().rev().skip(1).any(|s| s.variadic) {
         return Err("only the last slot may be variadic".into());
     }
     Ok(slots)
+}
+
+/// Parses an attribute pattern: `name:kind!` or `name:kind?`, comma-separated.
+fn parse_attrs(text: &str) -> Result<Vec<AttrSlot>, String> {
+    let mut attrs = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (name, kind) = part.split_once(':').ok_or_else(|| format!("attr `{part}` has no kind"))?;
+        let (kind, required) = if let Some(k) = kind.strip_suffix('!') {
+            (k, true)
+        } else if let Some(k) = kind.strip_suffix('?') {
+            (k, false)
+        } else {
+            return Err(format!("attr `{part}` must end in `!` or `?`"));
+        };
+        attrs.push(AttrSlot { name: name.to_string(), kind: kind.to_string(), required });
+    }
+    Ok(attrs)
+}
+
+/// `present(offset, quant_type=INT8_ASYM)`'s argument list.
+fn parse_presence(list: &str, forms: &[Form], attrs: &[AttrSlot]) -> Result<Presence, String> {
+    let (slot, cond) = list.split_once(',').ok_or_else(|| format!("`present({list})` needs a slot and `attr=value`"))?;
+    let (attr, value) = cond.split_once('=').ok_or_else(|| format!("`present({list})`: condition must be `attr=value`"))?;
+    let (slot, attr, value) = (slot.trim(), attr.trim(), value.trim());
+    let optional = forms.iter().flat_map(|f| f.ins.iter().chain(&f.outs)).any(|s| s.name == slot && s.optional && !s.variadic);
+    if !optional {
+        return Err(format!("`present` names `{slot}`, which is no optional slot"));
+    }
+    let kind = attrs.iter().find(|a| a.name == attr).ok_or_else(|| format!("`present` names undeclared attribute `{attr}`"))?;
+    let values =
+        crate::attr::EnumKind::find(&kind.kind).ok_or_else(|| format!("`present` needs an enum attribute, `{attr}` is `{}`", kind.kind))?.1;
+    if values.value_index(value).is_none() {
+        return Err(format!("`{value}` is not a value of `{}`", kind.kind));
+    }
+    Ok(Presence { slot: slot.to_string(), attr: attr.to_string(), value: value.to_string() })
 }
 
 /// Parses an entry's patterns.
@@ -400,23 +593,17 @@ pub fn parse_spec(spec: &OpSpec) -> Result<ParsedSpec, String> {
             forms.push(Form { ins: parse_slots(ins)?, outs: parse_slots(outs)? });
         }
     }
-    let mut attrs = Vec::new();
-    for part in spec.attrs.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (name, kind) = part.split_once(':').ok_or_else(|| format!("attr `{part}` has no kind"))?;
-        let (kind, required) = if let Some(k) = kind.strip_suffix('!') {
-            (k, true)
-        } else if let Some(k) = kind.strip_suffix('?') {
-            (k, false)
-        } else {
-            return Err(format!("attr `{part}` must end in `!` or `?`"));
-        };
-        attrs.push(AttrSlot { name: name.to_string(), kind: kind.to_string(), required });
-    }
+    let attrs = parse_attrs(spec.attrs)?;
     let mut same = Vec::new();
+    let mut present = Vec::new();
     for group in spec.same.split(')').map(str::trim).filter(|g| !g.is_empty()) {
         let (what, list) = group.split_once('(').ok_or_else(|| format!("constraint `{group}` malformed"))?;
         let what = what.trim();
-        if what != "dtype" && what != "valid" {
+        if what == "present" {
+            present.push(parse_presence(list, &forms, &attrs)?);
+            continue;
+        }
+        if !["dtype", "valid", "shape", "flat"].contains(&what) {
             return Err(format!("unknown constraint `{what}`"));
         }
         let slots: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
@@ -428,5 +615,5 @@ pub fn parse_spec(spec: &OpSpec) -> Result<ParsedSpec, String> {
         same.push(SameGroup { what: what.to_string(), slots });
     }
     let format = parse_format(spec.format)?;
-    Ok(ParsedSpec { forms, attrs, same, format })
+    Ok(ParsedSpec { forms, attrs, same, present, format })
 }

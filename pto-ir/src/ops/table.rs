@@ -35,8 +35,20 @@ const TS: &str = "src:tile, scalar:scalar -> dst:tile";
 const TS_TMP: &str = "src:tile, scalar:scalar, tmp:tile? -> dst:tile";
 const TERN: &str = "src0:tile, src1:tile, src2:tile -> dst:tile";
 const ARG: &str = "src:tile, tmp:tile? -> dst:tile | src:tile, tmp:tile? -> val:tile, idx:tile";
-const LOOSE: &str = "args:any* -> outs:any*";
-const LOOSE_IN: &str = "args:any* -> ";
+/// `tpartargmax/min`: values first, then indices (the pages' operand order).
+const PART_ARG: &str = "src0:tile, src1:tile, src0_idx:tile, src1_idx:tile -> dst:tile, dst_idx:tile";
+/// MX quantization (A5): `max` and `scaling` are scratch the op writes, `exp` the E8M0 exponents.
+const MX_QUANT: &str = "src:tile, max:tile, scaling:tile -> dst:tile, exp:tile";
+/// A TPUSH/TPOP FIFO op: the split axis is PTOAS's raw integer (`{split = 0}`).
+const SPLIT: &str = "split:tile_split!";
+/// The IMG2COL configuration writers.
+const CONV_CFG: &str = "cfg:conv -> ";
+/// Comm transfers through optional UB staging tiles (ping/pong; lowering may introduce them).
+const COMM_COPY: &str = "dst:view, src:view, ping:tile?, pong:tile? -> ";
+/// Async DMA: GM to GM, completion as an async event.
+const ASYNC_COPY: &str = "dst:view, src:view, session:session -> event:async_event";
+/// Comm signal ops.
+const SIGNAL_CMP: &str = "signal:view, cmp_value:scalar -> ";
 
 // Constraint groups.
 const S_BIN: &str = "dtype(src0,src1,dst) valid(src0,src1,dst)";
@@ -44,7 +56,43 @@ const S_UN: &str = "dtype(src,dst) valid(src,dst)";
 const S_DT_BIN: &str = "dtype(src0,src1,dst)";
 const S_DT_UN: &str = "dtype(src,dst)";
 
+/// Same element types and valid shapes of values and their indices.
+const S_PART_ARG: &str =
+    "dtype(src0,src1,dst) dtype(src0_idx,src1_idx,dst_idx) valid(src0,src0_idx) valid(src1,src1_idx) valid(dst,dst_idx)";
+/// Staging tiles hold the transferred elements; ping and pong are one tile type.
+const S_COMM_COPY: &str = "dtype(dst,src,ping,pong) shape(ping,pong)";
+/// PTOAS `verifyAsyncTransferOp`.
+const S_ASYNC_COPY: &str = "dtype(dst,src) flat(dst,src) shape(dst,src)";
+
 const CMP: &str = "cmpMode:cmp!";
+
+/// `mode(suffix, attr, value)`.
+const fn mode(suffix: &'static str, attr: &'static str, value: &'static str) -> ModeSuffix {
+    ModeSuffix { suffix, attr, value }
+}
+/// MGATHER's `Coalesce` and `GatherOOB` suffixes (`mgather.row.clamp`, `mgather.elem.zero`).
+const MGATHER_MODES: &[ModeSuffix] = &[
+    mode("row", "coalesce", "row"),
+    mode("elem", "coalesce", "elem"),
+    mode("undefined", "gatherOob", "undefined"),
+    mode("clamp", "gatherOob", "clamp"),
+    mode("wrap", "gatherOob", "wrap"),
+    mode("zero", "gatherOob", "zero"),
+];
+/// MSCATTER's `Coalesce`, `ScatterOOB` and `ScatterAtomicOp` suffixes
+/// (`mscatter.row.clamp.atomic_add`, `mscatter.elem.skip`).
+const MSCATTER_MODES: &[ModeSuffix] = &[
+    mode("row", "coalesce", "row"),
+    mode("elem", "coalesce", "elem"),
+    mode("undefined", "scatterOob", "undefined"),
+    mode("skip", "scatterOob", "skip"),
+    mode("clamp", "scatterOob", "clamp"),
+    mode("wrap", "scatterOob", "wrap"),
+    mode("atomic_none", "scatterAtomicOp", "none"),
+    mode("atomic_add", "scatterAtomicOp", "add"),
+    mode("atomic_max", "scatterAtomicOp", "max"),
+    mode("atomic_min", "scatterAtomicOp", "min"),
+];
 const CVT: &str = "rmode:round_mode?, sat_mode:saturation_mode?";
 
 op_table! {
@@ -72,8 +120,8 @@ op_table! {
     TAddc "taddc" Ternary TERN { same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TADDC", doc: "dst = src0 + src1 + src2" }
     TSubc "tsubc" Ternary TERN { same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TSUBC", doc: "dst = src0 - src1 + src2" }
     TMulAddDst "tmuladddst" Ternary BIN { same: S_BIN, page: "TMULADDDST", doc: "dst = src0 * src1 + dst" }
-    TFusedMulAdd "tfusedmuladd" Ternary TERN { same: "dtype(src0,src1,src2,dst)", page: "TFUSEDMULADD", doc: "dst = src0 * src1 + src2" }
-    TFusedMulAddRelu "tfusedmuladdrelu" Ternary TERN { same: "dtype(src0,src1,src2,dst)", page: "TFUSEDMULADDRELU", doc: "dst = relu(src0 * src1 + src2)" }
+    TFusedMulAdd "tfusedmuladd" Ternary BIN { same: S_DT_BIN, page: "TFUSEDMULADD", doc: "dst = src0 * dst + src1 (reads the old dst)" }
+    TFusedMulAddRelu "tfusedmuladdrelu" Ternary BIN { same: S_DT_BIN, page: "TFUSEDMULADDRELU", doc: "dst = relu(src0 * dst + src1) (reads the old dst)" }
     TSubRelu "tsubrelu" Ternary BIN { same: S_BIN, page: "TSUBRELU", doc: "dst = relu(src0 - src1)" }
     TAddReluConv "taddreluconv" Ternary BIN { page: "TADDReluConv", doc: "dst = convert(relu(src0 + src1))" }
     TAddDeqRelu "tadddeqrelu" Ternary "src0:tile, src1:tile, scale:scalar, tmp:tile? -> dst:tile" { tmp: TMP_OPT, page: "TAddDeqRelu", doc: "dst = relu(dequant(src0 + src1, scale))" }
@@ -128,13 +176,11 @@ op_table! {
     TColProd "tcolprod" ColReduce UN { same: S_DT_UN, page: "TCOLPROD", doc: "dst[0,j] = prod_i src[i,j]" }
     TPairReduceSum "tpairreducesum" ColReduce UN { same: S_DT_UN, page: "TPairReduceSum", doc: "sum of adjacent element pairs" }
 
-    // ---- Arg-reductions (6) ----
+    // ---- Arg-reductions (4) ----
     TRowArgMax "trowargmax" ArgReduce ARG { tmp: TMP_OPT, page: "TROWARGMAX", doc: "per row, column index of the max (ties: first)" }
     TRowArgMin "trowargmin" ArgReduce ARG { tmp: TMP_OPT, page: "TROWARGMIN", doc: "per row, column index of the min (ties: first)" }
     TColArgMax "tcolargmax" ArgReduce ARG { tmp: TMP_REQ, page: "TCOLARGMAX", doc: "per column, row index of the max (ties: first)" }
     TColArgMin "tcolargmin" ArgReduce ARG { tmp: TMP_REQ, page: "TCOLARGMIN", doc: "per column, row index of the min (ties: first)" }
-    TPartArgMax "tpartargmax" ArgReduce LOOSE { page: "TPARTARGMAX", doc: "partial arg-max over a sub-range" }
-    TPartArgMin "tpartargmin" ArgReduce LOOSE { page: "TPARTARGMIN", doc: "partial arg-min over a sub-range" }
 
     // ---- Expand / broadcast (16) ----
     TRowExpand "trowexpand" Expand UN { same: S_DT_UN, page: "TROWEXPAND", doc: "dst[i,j] = src[i,0]" }
@@ -154,29 +200,31 @@ op_table! {
     TColExpandMin "tcolexpandmin" Expand BIN { same: S_DT_BIN, page: "TCOLEXPANDMIN", doc: "dst[i,j] = min(src0[i,j], src1[j])" }
     TColExpandExpdif "tcolexpandexpdif" Expand BIN { same: S_DT_BIN, page: "TCOLEXPANDEXPDIF", doc: "dst[i,j] = exp(src0[i,j] - src1[j])" }
 
-    // ---- Partial (4) ----
+    // ---- Partial (6) ----
     TPartAdd "tpartadd" Partial BIN { same: S_DT_BIN, page: "TPARTADD", doc: "elementwise add over possibly different valid regions" }
     TPartMul "tpartmul" Partial BIN { same: S_DT_BIN, page: "TPARTMUL", doc: "elementwise mul over possibly different valid regions" }
     TPartMax "tpartmax" Partial BIN { same: S_DT_BIN, page: "TPARTMAX", doc: "elementwise max over possibly different valid regions" }
     TPartMin "tpartmin" Partial BIN { same: S_DT_BIN, page: "TPARTMIN", doc: "elementwise min over possibly different valid regions" }
+    TPartArgMax "tpartargmax" Partial PART_ARG { same: S_PART_ARG, page: "TPARTARGMAX", doc: "(value, index) of the elementwise max of two (value, index) tile pairs over possibly different valid regions" }
+    TPartArgMin "tpartargmin" Partial PART_ARG { same: S_PART_ARG, page: "TPARTARGMIN", doc: "(value, index) of the elementwise min of two (value, index) tile pairs over possibly different valid regions" }
 
     // ---- Gather / scatter (5) ----
     TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { attrs: "maskPattern:mask_pattern?, cmpMode:cmp?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
     TGatherB "tgatherb" GatherScatter "src:tile, offsets:tile -> dst:tile" { page: "TGATHERB", doc: "block gather: one u32 byte offset per 32-byte dst block" }
     TScatter "tscatter" GatherScatter "src:tile, indices:tile -> dst:tile" { page: "TSCATTER", doc: "dst_flat[idx[i,j]] = src[i,j]" }
-    MGather "mgather" GatherScatter "mem:view, indices:tile -> dst:tile" { pipe: Pipe::Mte2, page: "MGATHER", doc: "gather from a GM table into a tile" }
-    MScatter "mscatter" GatherScatter "src:tile, indices:tile -> mem:view" { pipe: Pipe::Mte3, page: "MSCATTER", doc: "scatter a tile into a GM table" }
+    MGather "mgather" GatherScatter "mem:view, indices:tile -> dst:tile" { attrs: "coalesce:coalesce?, gatherOob:gather_oob?", modes: MGATHER_MODES, pipe: Pipe::Mte2, page: "MGATHER", doc: "gather from a GM table into a tile (coalesce row: dst[r,:] = mem[idx[r],:]; elem: dst[r,c] = mem_flat[idx[r,c]])" }
+    MScatter "mscatter" GatherScatter "src:tile, indices:tile -> mem:view" { attrs: "coalesce:coalesce?, scatterAtomicOp:scatter_atomic_op?, scatterOob:scatter_oob?", modes: MSCATTER_MODES, pipe: Pipe::Mte3, page: "MSCATTER", doc: "scatter a tile into a GM table (row or elem coalesce, optionally atomic)" }
 
     // ---- Sort (2) ----
     TSort32 "tsort32" Sort "src:tile, idx:tile, tmp:tile? -> dst:tile" { tmp: TMP_OPT, page: "TSORT32", doc: "sort each 32-element block descending with its u32 index" }
-    TMrgSort "tmrgsort" Sort "src:tile, blockLen:scalar -> dst:tile | src0:tile, src1:tile, src2:tile?, src3:tile?, tmp:tile? -> dst:tile, executed:any" { attrs: "exhausted:bool?", tmp: TMP_OPT, page: "TMRGSORT", doc: "merge descending (value, index) lists" }
+    TMrgSort "tmrgsort" Sort "src:tile, blockLen:scalar -> dst:tile | src0:tile, src1:tile, src2:tile?, src3:tile?, tmp:tile? -> dst:tile, executed:vector" { attrs: "exhausted:bool?", tmp: TMP_OPT, page: "TMRGSORT", doc: "merge descending (value, index) lists" }
 
     // ---- Conversion / quant (5) ----
     TCvt "tcvt" Convert UN_TMP { attrs: CVT, same: "valid(src,dst)", tmp: TMP_OPT, page: "TCVT", doc: "dst = convert(src) with rounding mode and saturation" }
-    TQuant "tquant" Convert LOOSE { page: "TQUANT", doc: "quantize" }
-    TQuantDn "tquant_dn" Convert LOOSE { page: "TQUANT_DN", doc: "quantize (DN layout)" }
-    TQuantHif4 "tquant_hif4" Convert LOOSE { page: "TQUANT_HIF4", doc: "quantize to HiF4" }
-    TDequant "tdequant" Convert LOOSE { page: "TDEQUANT", doc: "dequantize" }
+    TQuant "tquant" Convert "src:tile, scale:tile, offset:tile?, tmp:tile? -> dst:tile | src:tile, max:tile, scaling:tile -> dst:tile, exp:tile" { attrs: "quant_type:quant_type?, mx_alg:mx_alg?, grp_axis:int?, interleave:bool?", same: "dtype(src,scale,offset,tmp) dtype(src,max,scaling) valid(src,dst) present(offset,quant_type=INT8_ASYM)", tmp: TMP_REQ, page: "TQUANT", doc: "quantize: f32 to i8 (INT8_SYM) or ui8 (INT8_ASYM, with a per-row offset) with a per-row scale; or MX FP8/FP4 with E8M0 exponents per 32-element group (second form, A5)" }
+    TQuantDn "tquant_dn" Convert MX_QUANT { attrs: "mx_alg:mx_alg!, interleave:bool?", same: "dtype(src,max,scaling) valid(src,dst)", page: "TQUANT_DN", doc: "MX quantization with groups of 32 rows (grp_axis 0); exp is (M/32)xN E8M0 (A5)" }
+    TQuantHif4 "tquant_hif4" Convert MX_QUANT { same: "dtype(src,max,scaling)", page: "TQUANT_HIF4", doc: "HiFloat4 quantization of bf16 with three-level exponents (A6 only: no A2A3 or A5 implementation)" }
+    TDequant "tdequant" Convert "src:tile, scale:tile, offset:tile -> dst:tile" { same: "dtype(scale,offset,dst) valid(src,dst)", page: "TDEQUANT", doc: "dst = (src - offset[row]) * scale[row], i8/i16 to f32" }
 
     // ---- Matmul (9 pages; PTOAS adds the mx.acc / mx.bias and gemv.mx variants) ----
     TMatmul "tmatmul" Matmul "a:tile, b:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, page: "TMATMUL", doc: "c = a x b" }
@@ -185,24 +233,24 @@ op_table! {
     TMatmulMx "tmatmul.mx" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tmatmul_mx"], pipe: Pipe::M, page: "TMATMUL_MX", doc: "microscaled matmul" }
     TMatmulMxAcc "tmatmul.mx.acc" Matmul "c_in:tile, a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, doc: "microscaled matmul with accumulate" }
     TMatmulMxBias "tmatmul.mx.bias" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile, bias:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, doc: "microscaled matmul with bias" }
-    TMatmulMxHif4 "tmatmul_mx_hif4" Matmul LOOSE { pipe: Pipe::M, page: "TMATMUL_MX_HIF4", doc: "microscaled HiF4 matmul" }
+    TMatmulMxHif4 "tmatmul_mx_hif4" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, page: "TMATMUL_MX_HIF4", doc: "microscaled matmul with HiF4 operands and three-level scales (A6 only: no A2A3 or A5 implementation)" }
     TGemv "tgemv" Matmul "a:tile, b:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, page: "TGEMV", doc: "matrix-vector product" }
     TGemvAcc "tgemv.acc" Matmul "c_in:tile, a:tile, b:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tgemv_acc"], pipe: Pipe::M, page: "TGEMV_ACC", doc: "matrix-vector product with accumulate" }
     TGemvBias "tgemv.bias" Matmul "a:tile, b:tile, bias:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tgemv_bias"], pipe: Pipe::M, page: "TGEMV_BIAS", doc: "matrix-vector product with bias" }
     TGemvMx "tgemv.mx" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tgemv_mx"], pipe: Pipe::M, page: "TGEMV_MX", doc: "microscaled matrix-vector product" }
     TGemvMxAcc "tgemv.mx.acc" Matmul "c_in:tile, a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, doc: "microscaled gemv with accumulate" }
     TGemvMxBias "tgemv.mx.bias" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile, bias:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, doc: "microscaled gemv with bias" }
-    TGetScaleAddr "tget_scale_addr" AssignConfig LOOSE { page: "TGET_SCALE_ADDR", pipe: Pipe::None, doc: "address of an MX scale tile" }
+    TGetScaleAddr "tget_scale_addr" AssignConfig "src:tile -> dst:tile" { same: "shape(src,dst) valid(src,dst)", page: "TGET_SCALE_ADDR", pipe: Pipe::S, doc: "bind dst (a scaling tile) at src's address >> SHIFT_MX_ADDR (A5)" }
 
     // ---- Memory GM <-> tile (5) ----
-    TLoad "tload" Memory "src:view, pad_value:any?, left_padding_num:scalar?, right_padding_num:any?, init_condition:any? -> dst:tile" { attrs: "pad_mode:padmode?, init_out_buffer:bool?, layout:layout?", format: "opt( pad_mode = $<padmode> ) opt( pad_value = $v : $t ) opt( left_padding_num = $v : $t ) opt( init_out_buffer = $bool ) opt( right_padding_num = $v : $t ) opt( init_condition = $v : $t ) opt( -> $r )", pipe: Pipe::Mte2, page: "TLOAD", doc: "load a GM partition view into a tile" }
-    TStore "tstore" Memory "src:tile, preQuantScalar:scalar? -> dst:view" { attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, stPhase:st_phase?", format: "opt( -> $r )", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM partition view" }
-    TStoreFp "tstore_fp" Memory "src:tile, fp:tile -> dst:view" { pipe: Pipe::Fix, page: "TSTORE_FP", doc: "store an Acc tile through the fixpipe with a quant tile" }
-    TPrefetch "tprefetch" Memory "src:view -> dst:any*" { pipe: Pipe::Mte2, page: "TPREFETCH", doc: "prefetch GM data" }
-    TPrefetchAsync "tprefetch_async" Memory LOOSE { pipe: Pipe::Mte2, page: "TPREFETCH_ASYNC", doc: "asynchronous prefetch" }
+    TLoad "tload" Memory "src:view, offsets:scalar* -> dst:tile" { attrs: "pad_mode:padmode?, init_out_buffer:bool?, layout:layout?", format: "opt( pad_mode = $<padmode> ) opt( pad_value = $v : $t ) opt( left_padding_num = $v : $t ) opt( init_out_buffer = $bool ) opt( right_padding_num = $v : $t ) opt( init_condition = $v : $t ) opt( -> $r )", pipe: Pipe::Mte2, page: "TLOAD", doc: "load a GM view into a tile (from element offset [r, c] when given: PTO-AS `%v[%r, %c]`; in DPS form the scalars of PTOAS's `pad_value = ..` groups instead, see `Payload::TailGroups`)" }
+    TStore "tstore" Memory "src:tile, preQuantScalar:scalar? -> dst:view, offsets:scalar*" { attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, stPhase:st_phase?", format: "opt( -> $r )", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM view (at element offset [r, c] when given)" }
+    TStoreFp "tstore_fp" Memory "src:tile, fp:tile -> dst:view, offsets:scalar*" { aliases: &["tstore.fp"], pipe: Pipe::Fix, page: "TSTORE_FP", doc: "store an Acc tile through the fixpipe with a quant tile" }
+    TPrefetch "tprefetch" Memory "src:view -> dst:tile" { pipe: Pipe::Mte2, page: "TPREFETCH", doc: "prefetch GM data" }
+    TPrefetchAsync "tprefetch_async" Memory "src:view, session:session -> event:async_event" { syntax: Syntax::Paren, same: "flat(src)", pipe: Pipe::None, page: "TPREFETCH_ASYNC", doc: "asynchronous GM -> L2 prefetch into the session's scratchpad" }
 
     // ---- Move / layout (16) ----
-    TMov "tmov" Move "src:tile, tmp:tile? -> dst:tile | src:tile, fp:tile, preQuantScalar:scalar? -> dst:tile | src:tile, preQuantScalar:scalar -> dst:tile" { attrs: "accToVecMode:acc_to_vec_mode?, reluPreMode:relu_pre_mode?", format: "opt( -> $r )", aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
+    TMov "tmov" Move "src:tile, tmp:tile? -> dst:tile | src:tile, fp:tile, preQuantScalar:scalar? -> dst:tile | src:tile, preQuantScalar:scalar -> dst:tile" { attrs: "accToVecMode:acc_to_vec_mode?, reluPreMode:relu_pre_mode?", format: "opt( -> $r )", aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v", "tmov.s2d"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
     TMovFp "tmov.fp" Move "src:tile, fp:tile -> dst:tile" { aliases: &["tmov_fp"], pipe: Pipe::Fix, page: "TMOV_FP", doc: "move an Acc tile through the fixpipe with a quant tile" }
     TExtract "textract" Move "src:tile, row:scalar, col:scalar -> dst:tile" { page: "TEXTRACT", pipe: Pipe::Mte1, doc: "dst = src[row.., col..]" }
     TExtractFp "textract_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TEXTRACT_FP", doc: "extract through the fixpipe" }
@@ -210,50 +258,49 @@ op_table! {
     TInsertFp "tinsert_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TINSERT_FP", doc: "insert through the fixpipe" }
     TTrans "ttrans" Move UN_TMP { same: S_DT_UN, tmp: TMP_REQ, page: "TTRANS", doc: "dst = transpose(src)" }
     TReshape "treshape" Move UN { page: "TRESHAPE", syntax: Syntax::Cast, pipe: Pipe::None, doc: "reinterpret a tile with another shape (same bytes)" }
-    TImg2Col "timg2col" Move LOOSE { page: "TIMG2COL", pipe: Pipe::Mte1, doc: "image-to-column transform" }
+    TImg2Col "timg2col" Move "src:tile, pos_m:scalar?, pos_k:scalar? -> dst:tile" { attrs: "fmatrix_mode:fmatrix_mode?", same: "dtype(src,dst)", page: "TIMG2COL", pipe: Pipe::Mte1, doc: "im2col: load a (pos_m, pos_k) window of a Mat feature map into a Left tile" }
     TFillPad "tfillpad" Move UN { page: "TFILLPAD", doc: "copy src and fill dst outside src's valid region with the pad value" }
     TFillPadInplace "tfillpad_inplace" Move UN { page: "TFILLPAD_INPLACE", doc: "fill padding in place" }
     TFillPadExpand "tfillpad_expand" Move UN { page: "TFILLPAD_EXPAND", doc: "fill padding into a larger tile" }
     TConcat "tconcat" Move BIN { same: S_DT_BIN, page: "TCONCAT", doc: "concatenate two tiles along columns" }
-    TInterleave "tinterleave" Move BIN { page: "TINTERLEAVE", doc: "interleave two tiles" }
-    TDeinterleave "tdeinterleave" Move "src:tile -> dst0:tile, dst1:tile" { page: "TDEINTERLEAVE", doc: "split even/odd elements" }
-    TSubview "tsubview" Move LOOSE { page: "TSUBVIEW", pipe: Pipe::None, doc: "a tile viewing part of another tile" }
+    TInterleave "tinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile" { page: "TINTERLEAVE", doc: "interleave two tiles: the first half of the stream into dst0, the second into dst1" }
+    TDeinterleave "tdeinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile | src:tile -> dst0:tile, dst1:tile" { page: "TDEINTERLEAVE", doc: "split a stream (two halves, or one tile) into its even (dst0) and odd (dst1) elements" }
+    TSubview "tsubview" Move "src:tile, row:scalar, col:scalar -> dst:tile" { same: "dtype(src,dst)", page: "TSUBVIEW", pipe: Pipe::None, doc: "dst aliases src's storage starting at (row, col)" }
 
     // ---- Generation / misc (5) ----
     TCi "tci" Generate "start:scalar -> dst:tile" { attrs: "descending:bool?", page: "TCI", doc: "dst[k] = start + k (or start - k)" }
-    TTri "ttri" Generate "args:any* -> dst:tile" { page: "TTRI", doc: "triangular mask tile" }
-    TRandom "trandom" Generate "args:any* -> dst:tile" { page: "TRANDOM", doc: "random numbers from (key, counter)" }
-    THistogram "thistogram" Generate "src:tile, args:any* -> dst:tile" { page: "THISTOGRAM", doc: "histogram of src" }
-    TPrint "tprint" Generate "src:any -> " { page: "TPRINT", pipe: Pipe::S, doc: "print a tile or view (debug)" }
+    TTri "ttri" Generate "diagonal:scalar? -> dst:tile" { attrs: "upperOrLower:int?, isUpperOrLower:int?", page: "TTRI", doc: "triangular mask tile (`upperOrLower` is PTOAS's spelling, `isUpperOrLower` the page's)" }
+    TRandom "trandom" Generate "key:tile, counter:tile -> dst:tile | key0:scalar, key1:scalar, counter0:scalar, counter1:scalar, counter2:scalar, counter3:scalar -> dst:tile" { attrs: "rounds:int?", page: "TRANDOM", doc: "random numbers from a key (2 words) and a counter (4 words): the page's tiles or PTOAS's six integers" }
+    THistogram "thistogram" Generate "src:tile, idx:tile -> dst:tile" { attrs: "isMSB:bool?", page: "THISTOGRAM", doc: "per-row 256-bin histogram of one byte of each src element, filtered by idx" }
+    TPrint "tprint" Generate "src:tile -> | src:view -> " { page: "TPRINT", pipe: Pipe::S, doc: "print a tile or view (debug)" }
 
     // ---- Sync / event (2) ----
-    TSync "tsync" Sync "events:any* -> " { page: "TSYNC", pipe: Pipe::None, doc: "wait for events / pipe barrier" }
-    SyncAll "syncall" Sync LOOSE_IN { page: "SYNCALL", pipe: Pipe::None, doc: "all-core barrier" }
+    TSync "tsync" Sync "events:event* -> | tiles:tile* -> | views:view* -> " { page: "TSYNC", pipe: Pipe::None, doc: "wait for events / pipe barrier (PTOAS also passes tile buffers or GM views)" }
+    SyncAll "syncall" Sync "workspace:view?, used_cores:scalar? -> " { attrs: "core_type:sync_core_type?, mode:sync_all_mode?", page: "SYNCALL", pipe: Pipe::None, doc: "barrier across all participating cores (hard: FFTS flags; soft: an i32 GM counter in workspace)" }
 
     // ---- Assign / alloc / config (11) ----
-    TAssign "tassign" AssignConfig "" { syntax: Syntax::Generic, format: "$v , $v $dict? : $t -> $r", page: "TASSIGN", pipe: Pipe::None, doc: "bind a tile to a byte address" }
-    TAlloc "talloc" AssignConfig LOOSE { page: "TALLOC", pipe: Pipe::None, doc: "TPipe FIFO slot allocation (not tile allocation)" }
-    TFree "tfree" AssignConfig LOOSE { page: "TFREE", pipe: Pipe::None, doc: "TPipe FIFO slot release" }
-    TPush "tpush" AssignConfig LOOSE { page: "TPUSH", pipe: Pipe::None, doc: "TPipe producer push" }
-    TPop "tpop" AssignConfig LOOSE { page: "TPOP", pipe: Pipe::None, doc: "TPipe consumer pop" }
-    SetFmatrix "setfmatrix" AssignConfig LOOSE_IN { aliases: &["tsetfmatrix"], page: "SETFMATRIX", pipe: Pipe::None, doc: "set the img2col feature-map configuration" }
-    SetImg2ColRpt "set_img2col_rpt" AssignConfig LOOSE_IN { page: "SET_IMG2COL_RPT", pipe: Pipe::None, doc: "set img2col repeat parameters" }
-    SetImg2ColPadding "set_img2col_padding" AssignConfig LOOSE_IN { page: "SET_IMG2COL_PADDING", pipe: Pipe::None, doc: "set img2col padding" }
-    SetQuantScalar "set_quant_scalar" AssignConfig LOOSE_IN { page: "SET_QUANT_SCALAR", pipe: Pipe::None, doc: "set the fixpipe quant scalar" }
-    SetQuantVector "set_quant_vector" AssignConfig LOOSE_IN { page: "SET_QUANT_VECTOR", pipe: Pipe::None, doc: "set the fixpipe quant vector" }
+    TAssign "tassign" AssignConfig "tile:tile, addr:scalar -> result:tile" { syntax: Syntax::Generic, format: "$v , $v $dict? : $t -> $r", page: "TASSIGN", pipe: Pipe::None, doc: "bind a tile to a byte address" }
+    TAlloc "talloc" AssignConfig "pipe:pipe -> slot:view" { syntax: Syntax::Paren, attrs: SPLIT, page: "TALLOC", pipe: Pipe::S, doc: "TPipe producer: wait for a free FIFO slot and return it as a GM view (commit with tpush)" }
+    TFree "tfree" AssignConfig "pipe:pipe -> | pipe:pipe, slot:view -> " { syntax: Syntax::Paren, attrs: SPLIT, page: "TFREE", pipe: Pipe::S, doc: "TPipe consumer: release the popped FIFO slot" }
+    TPush "tpush" AssignConfig "tile:tile, pipe:pipe -> | slot:view, pipe:pipe -> " { syntax: Syntax::Paren, attrs: SPLIT, page: "TPUSH", pipe: Pipe::None, doc: "TPipe producer: store a tile into the next FIFO slot (or commit a talloc'd slot) and signal the consumer (pipe: FIX from acc, MTE3 from vec)" }
+    TPop "tpop" AssignConfig "tile:tile, pipe:pipe -> | pipe:pipe -> slot:view" { syntax: Syntax::Paren, attrs: SPLIT, page: "TPOP", pipe: Pipe::None, doc: "TPipe consumer: wait for data and bind the next FIFO slot to tile (or return it as a GM view)" }
+    SetFmatrix "setfmatrix" AssignConfig CONV_CFG { aliases: &["tsetfmatrix", "SETFMATRIX"], attrs: "fmatrix_mode:fmatrix_mode?", page: "SETFMATRIX", pipe: Pipe::S, doc: "write the FMATRIX register (feature-map H/W, pads) from an IMG2COL configuration" }
+    SetImg2ColRpt "set_img2col_rpt" AssignConfig CONV_CFG { aliases: &["tset_img2col_rpt"], attrs: "fmatrix_mode:fmatrix_mode?", page: "SET_IMG2COL_RPT", pipe: Pipe::S, doc: "write the img2col repeat register from an IMG2COL configuration" }
+    SetImg2ColPadding "set_img2col_padding" AssignConfig CONV_CFG { aliases: &["tset_img2col_padding"], attrs: "fmatrix_mode:fmatrix_mode?", page: "SET_IMG2COL_PADDING", pipe: Pipe::S, doc: "write the img2col padding value register from an IMG2COL configuration" }
+    SetQuantScalar "set_quant_scalar" AssignConfig "scale:scalar -> " { attrs: "out_dtype:type!", page: "SET_QUANT_SCALAR", pipe: Pipe::S, doc: "set the fixpipe pre-quantization scalar used by later tpush (sign bit from the output type)" }
+    SetQuantVector "set_quant_vector" AssignConfig "fp:tile -> " { page: "SET_QUANT_VECTOR", pipe: Pipe::S, doc: "point the fixpipe vector-quant register at a scaling tile for later tpush" }
 
-    // ---- Communication (docs/isa/comm, 11) ----
-    CommBroadcast "comm.tbroadcast" Comm LOOSE { page: "comm/TBROADCAST", pipe: Pipe::None, doc: "broadcast a tile to peers" }
-    CommGather "comm.tgather" Comm LOOSE { page: "comm/TGATHER", pipe: Pipe::None, doc: "gather tiles from peers" }
-    CommGet "comm.tget" Comm LOOSE { page: "comm/TGET", pipe: Pipe::None, doc: "read a peer's memory" }
-    CommGetAsync "comm.tget_async" Comm LOOSE { page: "comm/TGET_ASYNC", pipe: Pipe::None, doc: "asynchronous remote read" }
-    CommNotify "comm.tnotify" Comm LOOSE { page: "comm/TNOTIFY", pipe: Pipe::None, doc: "notify a peer" }
-    CommPut "comm.tput" Comm LOOSE { page: "comm/TPUT", pipe: Pipe::None, doc: "write a peer's memory" }
-    CommPutAsync "comm.tput_async" Comm LOOSE { page: "comm/TPUT_ASYNC", pipe: Pipe::None, doc: "asynchronous remote write" }
-    CommReduce "comm.treduce" Comm LOOSE { page: "comm/TREDUCE", pipe: Pipe::None, doc: "reduce tiles across peers" }
-    CommScatter "comm.tscatter" Comm LOOSE { page: "comm/TSCATTER", pipe: Pipe::None, doc: "scatter tiles to peers" }
-    CommTest "comm.ttest" Comm LOOSE { page: "comm/TTEST", pipe: Pipe::None, doc: "test a signal" }
-    CommWait "comm.twait" Comm LOOSE { page: "comm/TWAIT", pipe: Pipe::None, doc: "wait for a signal" }
+    // ---- Communication (docs/isa/comm, 9 here) ----
+    // (TGET_ASYNC and TPUT_ASYNC are the PTOAS async DMA entries below, also spelled `comm.*`.)
+    CommBroadcast "comm.tbroadcast" Comm "group:group, src:view, ping:tile?, pong:tile? -> " { aliases: &["tbroadcast"], attrs: "engine:coll_engine?", same: "dtype(group,src,ping,pong) shape(ping,pong)", page: "comm/TBROADCAST", pipe: Pipe::None, doc: "the root writes its local src to every rank's buffer in group (staged through UB)" }
+    CommGather "comm.tgather" Comm "group:group, dst:view, ping:tile?, pong:tile? -> " { attrs: "engine:coll_engine?", same: "dtype(group,dst,ping,pong) shape(ping,pong)", page: "comm/TGATHER", pipe: Pipe::None, doc: "the root concatenates every rank's buffer in group into its local dst (staged through UB)" }
+    CommGet "comm.tget" Comm COMM_COPY { aliases: &["tget"], same: S_COMM_COPY, page: "comm/TGET", pipe: Pipe::None, doc: "copy a remote GM view into a local GM view through UB staging tiles" }
+    CommNotify "comm.tnotify" Comm "signal:view, value:scalar -> " { aliases: &["tnotify"], attrs: "op:notify_op!", page: "comm/TNOTIFY", pipe: Pipe::S, doc: "set or atomically add an i32 value to a remote signal" }
+    CommPut "comm.tput" Comm COMM_COPY { aliases: &["tput"], attrs: "atomicType:atomic_type?", same: S_COMM_COPY, page: "comm/TPUT", pipe: Pipe::None, doc: "copy a local GM view to a remote GM view through UB staging tiles, optionally atomic-add" }
+    CommReduce "comm.treduce" Comm "group:group, dst:view, acc:tile?, ping:tile?, pong:tile? -> " { aliases: &["treduce"], attrs: "op:reduce_op!, engine:coll_engine?", same: "dtype(group,dst,acc,ping,pong) shape(ping,pong)", page: "comm/TREDUCE", pipe: Pipe::None, doc: "the root reduces (sum/max/min) every rank's buffer in group into its local dst" }
+    CommScatter "comm.tscatter" Comm "group:group, src:view, ping:tile?, pong:tile? -> " { attrs: "engine:coll_engine?", same: "dtype(group,src,ping,pong) shape(ping,pong)", page: "comm/TSCATTER", pipe: Pipe::None, doc: "the root splits its local src into row blocks and writes one to each rank's buffer in group" }
+    CommTest "comm.ttest" Comm "signal:view, cmp_value:scalar -> result:scalar" { aliases: &["ttest"], attrs: "cmp:cmp!", page: "comm/TTEST", pipe: Pipe::S, doc: "non-blocking: true when every i32 signal in the view satisfies `signal cmp cmp_value`" }
+    CommWait "comm.twait" Comm SIGNAL_CMP { aliases: &["twait"], attrs: "cmp:cmp!", page: "comm/TWAIT", pipe: Pipe::S, doc: "block until every i32 signal in the view satisfies `signal cmp cmp_value`" }
 
     // ---- PTOAS: views, pointers, GM scalars ----
     MakeTensorView "make_tensor_view" View "" { syntax: Syntax::MakeTensorView, attrs: "layout:layout?", pipe: Pipe::None, doc: "a tensor view over a GM pointer with shape and strides" }
@@ -325,8 +372,8 @@ op_table! {
 
     // ---- PTOAS: async DMA ----
     BuildAsyncSession "build_async_session" AsyncDma "" { format: "( $v , $v : $t , $t ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "create an async DMA session" }
-    TPutAsync "tput_async" AsyncDma "" { format: "( $v , $v , $v : $t , $t , $t ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "asynchronous put" }
-    TGetAsync "tget_async" AsyncDma "" { format: "( $v , $v , $v : $t , $t , $t ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "asynchronous get" }
+    TPutAsync "tput_async" AsyncDma ASYNC_COPY { aliases: &["comm.tput_async"], syntax: Syntax::Paren, attrs: "engine:dma_engine?", same: S_ASYNC_COPY, pipe: Pipe::None, page: "comm/TPUT_ASYNC", doc: "start an async local GM -> remote GM copy; returns an async event" }
+    TGetAsync "tget_async" AsyncDma ASYNC_COPY { aliases: &["comm.tget_async"], syntax: Syntax::Paren, attrs: "engine:dma_engine?", same: S_ASYNC_COPY, pipe: Pipe::None, page: "comm/TGET_ASYNC", doc: "start an async remote GM -> local GM copy; returns an async event" }
     WaitAsyncEvent "wait_async_event" AsyncDma "" { format: "( $v , $v : $t , $t ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "wait for an async event" }
     TestAsyncEvent "test_async_event" AsyncDma "" { format: "( $v , $v : $t , $t ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "test an async event" }
 

@@ -325,6 +325,13 @@ static ROWS: &[Row] = &[
         source: "PTOAS verifier (tpart*: i32 i16 f16 f32, src valid regions within dst)",
         ..Row::DEFAULT
     },
+    Row {
+        applies: Applies::Ops(&[O::TPartArgMax, O::TPartArgMin]),
+        operands: &PART_ARG_OPERANDS,
+        checks: &[PART_ARG_INDEX],
+        source: PART_ARG_SOURCE,
+        ..Row::DEFAULT
+    },
     // ---------------- Gather / scatter ----------------
     Row {
         applies: Applies::Family(Family::GatherScatter),
@@ -398,8 +405,12 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::MGather, O::MScatter]),
-        supported: false,
-        source: "PTOAS notes §4: mgather/mscatter are A5-only",
+        operands: &[
+            operand(&["src", "dst"], &[var(&[Loc::Vec], Some(VEC9), &[ND, NZ_512], &[])]),
+            operand(&["indices"], &[vec_nd(I32_U32)]),
+        ],
+        checks: &MGATHER_TABLE_CHECKS,
+        source: "pto-isa a2a3/MGather.hpp, MScatter.hpp (MGatherCheck / MScatterCheck: Vec tiles of 8/16/32-bit integers, f16, bf16, f32, ND or (NZ tables) NZ with 512-byte fractals; ND i32/u32 indices; PTOAS calls them A5-only)",
         ..Row::DEFAULT
     },
     // ---------------- Sort ----------------
@@ -427,6 +438,40 @@ static ROWS: &[Row] = &[
             "A2A3 TCVT conversion matrix (pto-isa notes §4.7)",
         )],
         source: "pto-isa notes §4.7",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TQuant]),
+        form: Some(0),
+        operands: &[
+            operand(&["src"], &[vec_rm(&[F32])]),
+            operand(&["scale", "offset", "tmp"], &[vec_any(&[F32])]),
+            operand(&["dst"], &[vec_rm(&[I8, U8])]),
+        ],
+        checks: &QUANT_INT8_CHECKS,
+        inherit_checks: false,
+        source: QUANT_INT8_SOURCE,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TQuant]),
+        form: Some(1),
+        supported: false,
+        source: "pto-isa TQUANT.md: A2/A3 support the INT8 path only (MX quantization is A5)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TQuantDn, O::TQuantHif4]),
+        supported: false,
+        source: "pto-isa: MX quantization (TQUANT_DN) has no A2A3 implementation; HiF4 (TQUANT_HIF4) is A6-only (npu/a6/TQuant.hpp)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TDequant]),
+        operands: &DEQUANT_OPERANDS,
+        checks: &DEQUANT_CHECKS,
+        inherit_checks: false,
+        source: DEQUANT_SOURCE,
         ..Row::DEFAULT
     },
     // ---------------- Matmul ----------------
@@ -550,15 +595,15 @@ static ROWS: &[Row] = &[
                     pairs: &[
                         (Loc::Mat, &[Loc::Left, Loc::Right, Loc::Bias, Loc::Scaling]),
                         (Loc::Vec, &[Loc::Vec]),
-                        (Loc::Acc, &[Loc::Mat, Loc::Vec]),
+                        (Loc::Acc, &[Loc::Mat]),
                     ],
                 },
-                "A2A3 tmov location pairs",
+                "A2A3 tmov location pairs (a2a3/TMov.hpp has no acc -> vec path)",
             ),
             eq("src", Rows, "dst", Rows, "A2A3 tmov keeps the static shape"),
             eq("src", Cols, "dst", Cols, "A2A3 tmov keeps the static shape"),
         ],
-        source: "PTOAS verifier (tmov pairs; acc->mat dst fractal 512); pto-isa notes §2.4 (A2A3 left Zz, right Zn)",
+        source: "PTOAS verifier (tmov pairs; acc->mat dst fractal 512); pto-isa a2a3/TMov.hpp (TMOV_TILE_IMPL: no acc -> vec, which PTOAS accepts); pto-isa notes §2.4 (A2A3 left Zz, right Zn)",
         ..Row::DEFAULT
     },
     Row {
@@ -637,6 +682,22 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row { applies: Applies::Ops(&[O::TPack]), supported: false, source: "PTOAS notes §4: tpack is A5-only", ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TInterleave, O::TDeinterleave]),
+        supported: false,
+        source: "pto-isa has no A2A3 TInterleave / TDeInterleave (include/pto/npu/a2a3); the pages list A5 checks only",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TImg2Col]),
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Mat], Some(&[I8, F16, BF16, F32]), &[], &[])]),
+            operand(&["dst"], &[var(&[Loc::Left], Some(&[I8, F16, BF16, F32]), &[ZZ], &[])]),
+        ],
+        source: "pto-isa a2a3/TImg2col.hpp:94-108 (Mat feature map, Left ZZ destination, i8 f16 bf16 f32)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TSubview]), checks: &SUBVIEW_CHECKS, source: "pto-isa a2a3/TSubView.hpp:25-38", ..Row::DEFAULT },
     // ---------------- Generation ----------------
     Row {
         applies: Applies::Family(Family::Generate),
@@ -665,6 +726,40 @@ static ROWS: &[Row] = &[
         source: "PTOAS notes §4: tget_scale_addr is A5-only",
         ..Row::DEFAULT
     },
+    Row { applies: Applies::Ops(&[O::TPush]), operands: &[TPUSH_TILE], source: TPIPE_SOURCE, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TPop]), operands: &[TPOP_TILE], source: TPIPE_SOURCE, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::SetQuantScalar, O::SetQuantVector]),
+        operands: &[QUANT_SCALAR, QUANT_VECTOR],
+        source: "pto-isa a2a3/SetQuantScalar.hpp:17-24 (f32 scale), a2a3/SetQuantVector.hpp:29 (Scaling tile)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Sync ----------------
+    Row {
+        applies: Applies::Ops(&[O::SyncAll]),
+        operands: &[SYNCALL_WORKSPACE],
+        source: "pto-isa pto_instr.hpp:142-150 (soft SYNCALL counts in an int32_t GM word)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Communication ----------------
+    Row {
+        applies: Applies::Ops(&[O::CommBroadcast, O::CommGather, O::CommGet, O::CommPut, O::CommReduce, O::CommScatter]),
+        operands: &[COMM_STAGING],
+        source: COMM_SOURCE,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::CommReduce]),
+        operands: &[operand(&["acc", "ping", "pong"], &[vec_any(I16_I32_F16_F32)])],
+        source: "pto-isa comm/a2a3/TReduce.hpp:30-43 (reduces with TADD/TMAX/TMIN: their A2A3 types)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::CommNotify, O::CommTest, O::CommWait]),
+        operands: &[COMM_SIGNAL],
+        source: COMM_SOURCE,
+        ..Row::DEFAULT
+    },
 ];
 
 const COL_EXPAND_CHECKS: [super::Check; 3] = [
@@ -681,6 +776,13 @@ pub(super) const PARTIAL_CHECKS: [super::Check; 4] = [
     le("src0", ValidCols, "dst", ValidCols, "partial ops read src valid regions inside the dst valid region"),
     le("src1", ValidRows, "dst", ValidRows, "partial ops read src valid regions inside the dst valid region"),
     le("src1", ValidCols, "dst", ValidCols, "partial ops read src valid regions inside the dst valid region"),
+];
+
+/// Shared with A5: the GM table of MGATHER / MSCATTER holds the tile's element type
+/// (`GlobalTable::DType == __gm__ T`).
+pub(super) const MGATHER_TABLE_CHECKS: [super::Check; 2] = [
+    same_dtype("mem", "dst", "the GM table holds the destination's element type"),
+    same_dtype("src", "mem", "the GM table holds the source's element type"),
 ];
 
 /// Shared with A5: index element size (2 bytes for 1-byte data, else the data size).

@@ -1,6 +1,6 @@
 //! The A5 legality table.
 
-use super::a2a3::{PARTIAL_CHECKS, SCATTER_CHECKS, SORT_OPERANDS};
+use super::a2a3::{MGATHER_TABLE_CHECKS, PARTIAL_CHECKS, SCATTER_CHECKS, SORT_OPERANDS};
 use super::common::*;
 use super::{Applies, CheckKind, Extent, Row, ShapeReq, Table};
 use pto_ir::ops::{Family, Opcode as O};
@@ -362,6 +362,13 @@ static ROWS: &[Row] = &[
         source: "PTOAS verifier (tpart* on A5: i8 i16 i32 f16 bf16 f32)",
         ..Row::DEFAULT
     },
+    Row {
+        applies: Applies::Ops(&[O::TPartArgMax, O::TPartArgMin]),
+        operands: &PART_ARG_OPERANDS,
+        checks: &[PART_ARG_INDEX],
+        source: PART_ARG_SOURCE,
+        ..Row::DEFAULT
+    },
     // ---------------- Gather / scatter ----------------
     Row {
         applies: Applies::Family(Family::GatherScatter),
@@ -425,7 +432,8 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::MGather, O::MScatter]),
         operands: &[operand(&["src", "dst"], &[vec_any(MGATHER)]), operand(&["indices"], &[vec_any(&[I32])])],
-        source: "PTOAS verifier (mgather/mscatter: A5 only, i32 indices, fp8 payloads allowed)",
+        checks: &MGATHER_TABLE_CHECKS,
+        source: "PTOAS verifier (mgather/mscatter: A5 only, i32 indices, fp8 payloads allowed); pto-isa a5/MGather.hpp (table element type = tile element type)",
         ..Row::DEFAULT
     },
     // ---------------- Sort ----------------
@@ -450,6 +458,46 @@ static ROWS: &[Row] = &[
         operands: &[operand(&["src", "dst"], &[VEC_RM]), TMP_VEC],
         checks: &[check(CheckKind::DtypeMap { from: "src", to: "dst", map: TCVT_A5 }, "A5 TCVT conversion matrix (pto-isa notes §4.7)")],
         source: "pto-isa notes §4.7",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TQuant]),
+        form: Some(0),
+        operands: &[operand(&["src", "scale", "offset", "tmp"], &[vec_any(&[F32])]), operand(&["dst"], &[vec_any(&[I8, U8])])],
+        checks: &QUANT_INT8_CHECKS,
+        inherit_checks: false,
+        source: QUANT_INT8_SOURCE,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TQuant]),
+        form: Some(1),
+        operands: &MX_QUANT_OPERANDS,
+        checks: &MX_QUANT_CHECKS,
+        inherit_checks: false,
+        source: MX_QUANT_SOURCE,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TQuantDn]),
+        operands: &MX_QUANT_OPERANDS,
+        checks: &MX_QUANT_CHECKS,
+        inherit_checks: false,
+        source: MX_QUANT_SOURCE,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TQuantHif4]),
+        supported: false,
+        source: "pto-isa: HiF4 quantization (TQUANT_HIF4) is A6-only (npu/a6/TQuant.hpp)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TDequant]),
+        operands: &DEQUANT_OPERANDS,
+        checks: &DEQUANT_CHECKS,
+        inherit_checks: false,
+        source: DEQUANT_SOURCE,
         ..Row::DEFAULT
     },
     // ---------------- Matmul ----------------
@@ -497,14 +545,22 @@ static ROWS: &[Row] = &[
             operand(&["b"], &[var(&[Loc::Right], Some(FP8), &[ZN], MKN_B)]),
             operand(&["c", "c_in"], &[var(&[Loc::Acc], Some(&[F32]), &[NZ], &[])]),
             operand(&["bias"], &[var(&[Loc::Bias], Some(&[F32]), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)])]),
+            operand(&["a_scale"], &[var(&[Loc::ScaleLeft], Some(E8M0), &[ZZ_MX], &[]), var(&[Loc::Scaling], None, &[], &[])]),
+            operand(&["b_scale"], &[var(&[Loc::ScaleRight], Some(E8M0), &[NN_MX], &[]), var(&[Loc::Scaling], None, &[], &[])]),
         ],
-        source: "PTOAS verifier (A5 mx: fp8 operands, f32 result, scale tiles in the scaling buffer)",
+        source: "PTOAS verifier (A5 mx: fp8 operands, f32 result, scale tiles in the scaling buffer); pto-isa TMATMUL_MX/TGEMV_MX pages and a5/TMatmul.hpp (e8m0 scales in TileLeftScale / TileRightScale: Zz / Nn, fractal 32)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TGemvMx, O::TGemvMxAcc, O::TGemvMxBias]),
         operands: &[operand(&["a"], &[var(&[Loc::Left], Some(FP8), &[NZ], &GEMV_A)])],
         source: "PTOAS verifier (tgemv.mx: lhs valid rows 1)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TMatmulMxHif4]),
+        supported: false,
+        source: "pto-isa a6/TMatmul.hpp:195-201 (HiF4 matmul combinations exist only on A6)",
         ..Row::DEFAULT
     },
     // ---------------- Memory ----------------
@@ -685,6 +741,21 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row { applies: Applies::Ops(&[O::TPack]), operands: &[operand(&["src", "dst"], &[VEC_RM])], source: PTOAS, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::TImg2Col]),
+        operands: &[
+            operand(&["src"], &[var(&[Loc::Mat], Some(IMG2COL), &[], &[])]),
+            operand(&["dst"], &[var(&[Loc::Left], Some(IMG2COL), &[NZ], &[])]),
+        ],
+        source: "pto-isa a5/TImg2col.hpp:109-126 (Mat feature map, Left NZ destination, 8/16/32-bit integers, f16 bf16 f32)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TSubview]),
+        checks: &SUBVIEW_CHECKS,
+        source: "pto-isa a2a3/TSubView.hpp:25-38 (included by A5)",
+        ..Row::DEFAULT
+    },
     // ---------------- Generation ----------------
     Row {
         applies: Applies::Family(Family::Generate),
@@ -712,7 +783,82 @@ static ROWS: &[Row] = &[
         source: "PTOAS verifier (thistogram: A5 only, u16 src, u32 dst)",
         ..Row::DEFAULT
     },
+    Row {
+        applies: Applies::Ops(&[O::THistogram]),
+        operands: &[operand(&["idx"], &[vec_any(&[U8])])],
+        source: "pto-isa THISTOGRAM.md (idx is uint8_t, static_assert)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Assign / config ----------------
+    Row {
+        applies: Applies::Ops(&[O::TGetScaleAddr]),
+        operands: &[operand(&["dst"], &[var(&[Loc::Scaling], None, &[], &[])])],
+        source: "PTOAS verifier (tget_scale_addr: dst in the scaling address space, PTO.cpp:2290-2293)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TPush]), operands: &[TPUSH_TILE], source: TPIPE_SOURCE, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TPop]), operands: &[TPOP_TILE], source: TPIPE_SOURCE, ..Row::DEFAULT },
+    Row {
+        applies: Applies::Ops(&[O::SetQuantScalar, O::SetQuantVector]),
+        operands: &[QUANT_SCALAR, QUANT_VECTOR],
+        source: "pto-isa a5/SetQuantScalar.hpp (f32 scale), a5/SetQuantVector.hpp:27 (Scaling tile)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Sync ----------------
+    Row {
+        applies: Applies::Ops(&[O::SyncAll]),
+        operands: &[SYNCALL_WORKSPACE],
+        source: "pto-isa pto_instr.hpp:142-150 (soft SYNCALL counts in an int32_t GM word)",
+        ..Row::DEFAULT
+    },
+    // ---------------- Communication ----------------
+    Row {
+        applies: Applies::Ops(&[O::CommBroadcast, O::CommGather, O::CommGet, O::CommPut, O::CommReduce, O::CommScatter]),
+        operands: &[COMM_STAGING],
+        source: COMM_SOURCE,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::CommReduce]),
+        operands: &[operand(&["acc", "ping", "pong"], &[vec_any(VEC11)])],
+        source: "pto-isa comm/a5/TReduce.hpp (reduces with TADD/TMAX/TMIN: their A5 types)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::CommNotify, O::CommTest, O::CommWait]),
+        operands: &[COMM_SIGNAL],
+        source: COMM_SOURCE,
+        ..Row::DEFAULT
+    },
 ];
+
+/// MX quantization operands (A5): f16/bf16/f32 data, fp8 (or packed fp4 bytes) out, E8M0 exponents.
+const MX_QUANT_OPERANDS: [super::OperandRule; 4] = [
+    operand(&["src"], &[vec_rm(F16_BF16_F32)]),
+    operand(&["max", "scaling"], &[vec_any(F16_BF16_F32)]),
+    operand(&["dst"], &[vec_rm(&[F8E4M3, I8, U8])]),
+    operand(&["exp"], &[vec_any(&[U8])]),
+];
+/// MXFP4 takes f16/bf16 input only; HiF4 is A6-only.
+const MX_QUANT_CHECKS: [super::Check; 2] = [
+    check(
+        CheckKind::AttrWhen { attr: "mx_alg", kind: "mx_alg", slot: "src", dtypes: &[F32], allowed: &["OcpMxFp8E4M3", "NvMxFp8E4M3"] },
+        "MXFP4 input has to be f16 or bf16 (a5/TQuant.hpp:3275-3279)",
+    ),
+    check(
+        CheckKind::AttrWhen {
+            attr: "mx_alg",
+            kind: "mx_alg",
+            slot: "src",
+            dtypes: F16_BF16_F32,
+            allowed: &["OcpMxFp8E4M3", "NvMxFp8E4M3", "OcpMxFp4E2M1", "NvMxFp4E2M1"],
+        },
+        "HiF4 quantization is A6-only",
+    ),
+];
+const MX_QUANT_SOURCE: &str = "pto-isa TQUANT.md, TQUANT_DN.md; a5/TQuant.hpp:3267-3325 (MX: f32/bf16/f16 src, MXFP4 from f16/bf16 only)";
+/// TIMG2COL types on A5.
+const IMG2COL: &[ElemType] = &[I8, U8, I16, U16, I32, U32, F16, BF16, F32];
 
 const COL_EXPAND_CHECKS: [super::Check; 3] = [
     eq("src0", ValidRows, "dst", ValidRows, "the full operand matches dst"),

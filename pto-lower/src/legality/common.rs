@@ -52,6 +52,8 @@ pub const LOAD_STORE: &[ElemType] = &[I8, U8, I16, U16, I32, U32, I64, U64, F16,
 pub const LOAD_STORE_A5: &[ElemType] = &[I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32, F8E4M3, F8E5M2, HiF8];
 /// The 8-bit float types (A5 only).
 pub const FP8: &[ElemType] = &[F8E4M3, F8E5M2, HiF8];
+/// The MX scale type `float8_e8m0_t`.
+pub const E8M0: &[ElemType] = &[F8E8M0];
 
 // ---- Layouts ----
 
@@ -75,6 +77,11 @@ pub const NZ_512: LayoutPat = lay("NZ (col_major/row_major), fractal 512", Some(
 pub const ZN: LayoutPat = lay("ZN (row_major/col_major)", Some(BLayout::RowMajor), Some(SLayout::ColMajor), None);
 /// Row-major outer, row-major boxes (A2A3 `TileLeft`).
 pub const ZZ: LayoutPat = lay("ZZ (row_major/row_major)", Some(BLayout::RowMajor), Some(SLayout::RowMajor), None);
+
+/// `TileLeftScale`: row-major outer, row-major boxes, 32-byte (MX) fractals.
+pub const ZZ_MX: LayoutPat = lay("ZZ (row_major/row_major), fractal 32", Some(BLayout::RowMajor), Some(SLayout::RowMajor), Some(32));
+/// `TileRightScale`: column-major outer, column-major boxes, 32-byte (MX) fractals.
+pub const NN_MX: LayoutPat = lay("NN (col_major/col_major), fractal 32", Some(BLayout::ColMajor), Some(SLayout::ColMajor), Some(32));
 
 // ---- Constructors ----
 
@@ -187,3 +194,81 @@ pub const MATMUL_SHAPES: [Check; 3] = [
     eq("a", Extent::Cols, "b", Extent::Rows, "matmul tiles are a[M,K], b[K,N], c[M,N]"),
     eq("b", Extent::Cols, "c", Extent::Cols, "matmul tiles are a[M,K], b[K,N], c[M,N]"),
 ];
+
+// ---- Non-tile operands ----
+
+/// A non-tile operand (a GM view or a scalar) of one of these element types. Non-tile operands
+/// are checked only against variants like this one (no locations, layouts or shapes).
+pub const fn elem(dtypes: &'static [ElemType]) -> Variant {
+    var(&[], Some(dtypes), &[], &[])
+}
+
+// ---- Rules pto-isa implements alike on A2A3 and A5 ----
+
+/// `tpartargmax/min`: value and index tiles live in UB (`__ubuf__` pointers).
+pub const PART_ARG_OPERANDS: [OperandRule; 2] =
+    [operand(&["src0", "src1", "dst"], &[vec_any(F16_F32)]), operand(&["src0_idx", "src1_idx", "dst_idx"], &[vec_any(INT16_32)])];
+/// `tpartargmax/min`: the index width the value type allows.
+pub const PART_ARG_INDEX: Check = check(
+    CheckKind::DtypeMap { from: "src0", to: "src0_idx", map: &[(F16, INT16_32), (F32, I32_U32)] },
+    "f16 values take 16- or 32-bit indices, f32 values 32-bit ones",
+);
+/// Where the `tpartarg*` facts come from.
+pub const PART_ARG_SOURCE: &str =
+    "pto-isa a2a3/TPartArgOp.hpp:182-194, a5/TPartArgBinOps.hpp:200-210 (f16/f32 values, index width by value type)";
+
+/// TQUANT INT8: the destination type follows the quant type (`INT8_SYM` -> i8, `INT8_ASYM` -> ui8).
+pub const QUANT_INT8_CHECKS: [Check; 2] = [
+    check(
+        CheckKind::AttrWhen { attr: "quant_type", kind: "quant_type", slot: "dst", dtypes: &[I8], allowed: &["INT8_SYM"] },
+        "an i8 result is the symmetric quantization",
+    ),
+    check(
+        CheckKind::AttrWhen { attr: "quant_type", kind: "quant_type", slot: "dst", dtypes: &[U8], allowed: &["INT8_ASYM"] },
+        "a ui8 result is the asymmetric quantization (with offset)",
+    ),
+];
+/// Where the TQUANT INT8 facts come from.
+pub const QUANT_INT8_SOURCE: &str = "PTOAS verifier (tquant: f32 src/scale/offset, i8 for INT8_SYM, ui8 for INT8_ASYM); pto-isa a2a3/TQuant.hpp:28-33, a5/TQuant.hpp:3227-3240";
+
+/// TDEQUANT (both targets): i8/i16 source, f32 parameters and result, row-major data.
+pub const DEQUANT_OPERANDS: [OperandRule; 3] =
+    [operand(&["src"], &[vec_rm(&[I8, I16])]), operand(&["dst"], &[vec_rm(&[F32])]), operand(&["scale", "offset"], &[vec_any(&[F32])])];
+/// TDEQUANT: one scale and one offset per dst row.
+pub const DEQUANT_CHECKS: [Check; 2] = [
+    eq("scale", Extent::ValidRows, "dst", Extent::ValidRows, "one scale per dst row"),
+    eq("offset", Extent::ValidRows, "dst", Extent::ValidRows, "one offset per dst row"),
+];
+/// Where the TDEQUANT facts come from.
+pub const DEQUANT_SOURCE: &str =
+    "PTOAS verifier (tdequant: src i8/i16, f32 scale/offset/dst); pto-isa a2a3/TDequant.hpp:113-132, a5/TDeQuant.hpp:111-122";
+
+/// TSUBVIEW: dst aliases a region of src in the same buffer.
+pub const SUBVIEW_CHECKS: [Check; 3] = [
+    check(CheckKind::SameLoc("src", "dst"), "a subview aliases src's storage"),
+    le("dst", Extent::ValidRows, "src", Extent::ValidRows, "the subview lies inside src's valid region"),
+    le("dst", Extent::ValidCols, "src", Extent::ValidCols, "the subview lies inside src's valid region"),
+];
+
+/// TPUSH: a producer pipe exists for acc (fixpipe) and vec (MTE3) tiles only.
+pub const TPUSH_TILE: OperandRule = operand(&["tile"], &[var(&[Loc::Acc, Loc::Vec], None, &[], &[])]);
+/// TPOP: a consumer pipe exists for vec and mat tiles only.
+pub const TPOP_TILE: OperandRule = operand(&["tile"], &[var(&[Loc::Vec, Loc::Mat], None, &[], &[])]);
+/// Where the TPUSH/TPOP facts come from.
+pub const TPIPE_SOURCE: &str =
+    "PTOAS verifier (tpush: acc or vec producer, tpop: vec or mat consumer, PTO.cpp:10759-10773); pto-isa a2a3/TPush.hpp:227-229, :467-469";
+
+/// SET_QUANT_SCALAR: the pre-quantization scale is an f32 bit pattern.
+pub const QUANT_SCALAR: OperandRule = operand(&["scale"], &[elem(&[F32])]);
+/// SET_QUANT_VECTOR: the scaling tile lives in the fixpipe scaling buffer.
+pub const QUANT_VECTOR: OperandRule = operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]);
+
+/// SYNCALL soft mode: the counter in `workspace` is an `int32_t`.
+pub const SYNCALL_WORKSPACE: OperandRule = operand(&["workspace", "used_cores"], &[elem(&[I32])]);
+
+/// Comm ops stage data through UB tiles.
+pub const COMM_STAGING: OperandRule = operand(&["ping", "pong", "acc"], &[VEC]);
+/// Comm signals are `int32_t` GM words compared with / set to `int32_t` values.
+pub const COMM_SIGNAL: OperandRule = operand(&["signal", "value", "cmp_value"], &[elem(&[I32])]);
+/// Where the comm facts come from.
+pub const COMM_SOURCE: &str = "pto-isa comm/{a2a3,a5}/*.hpp (staging tiles in UB; TNotify/TTest/TWait static_assert int32_t signals)";

@@ -15,7 +15,10 @@
 //!
 //! An operand rule lists the tuples a slot accepts as a union of [`Variant`]s, each the product
 //! of a set of element types, a set of locations, a set of layouts ([`LayoutPat`]) and shape
-//! requirements ([`ShapeReq`]). A [`Check`] relates several operands (valid-shape equalities the
+//! requirements ([`ShapeReq`]). A non-tile operand (a GM view, a scalar) has only an element
+//! type: it is checked against the rule's variants that name nothing else
+//! ([`Variant::is_untiled`]), and not at all when the rule has none (a tile rule on a slot that
+//! also takes views). A [`Check`] relates several operands (valid-shape equalities the
 //! NPU code only asserts in debug builds, allowed dtype combinations such as the TCVT conversion
 //! matrix, allowed location pairs, attribute restrictions). Checks on dimensions only fire when
 //! both extents are static.
@@ -107,6 +110,14 @@ pub struct Variant {
     pub layouts: &'static [LayoutPat],
     /// Shape requirements, all of which must hold.
     pub shape: &'static [ShapeReq],
+}
+
+impl Variant {
+    /// True for a variant that names only element types: the kind non-tile operands (GM views,
+    /// scalars) are checked against.
+    pub fn is_untiled(&self) -> bool {
+        self.locs.is_empty() && self.layouts.is_empty() && self.shape.is_empty()
+    }
 }
 
 /// The tuples accepted by the operands in some slots.

@@ -37,7 +37,8 @@ pub fn bind_inputs(case: &Value, sim: &mut Sim) -> Result<(), String> {
     for o in operands.iter().filter(|o| o["role"] == "in") {
         let (rows, cols) = (o["rows"].as_u64().unwrap_or(0) as usize, o["cols"].as_u64().unwrap_or(0) as usize);
         let data = TileData::from_json(dtype_of(o), rows, cols, o["data"].as_array().map(|v| v.as_slice()).unwrap_or(&[]))?;
-        sim.bind_tile(o["name"].as_str().unwrap_or(""), &data)?;
+        // The golden files hold the full capacity in storage order (../shared/golden/README.md).
+        sim.bind_tile_storage(o["name"].as_str().unwrap_or(""), &data)?;
     }
     Ok(())
 }

@@ -1,0 +1,184 @@
+//! Data in and out of `pto run` as numpy users expect: GM outputs keep the shape of the array
+//! bound to them, JSON tiles may be nested lists, tile data is in logical order whatever the
+//! layout, an argument the kernel reads without an input is an error naming it, an unknown
+//! `--input` name lists the kernel's arguments, and values that do not fit their type are
+//! errors quoting the value.
+
+use pto::cmd::run::{RunOptions, run};
+use pto::{ErrorFormat, TargetName};
+use pto_ir::types::ElemType;
+use pto_sim::TileData;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pto-data-io-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn write_npy(path: &Path, data: &TileData) -> String {
+    std::fs::write(path, pto_sim::npy::write(data).expect("encodes")).expect("writes");
+    path.display().to_string()
+}
+
+fn f32_tile(rows: usize, cols: usize, f: impl Fn(usize) -> f32) -> TileData {
+    let bytes = (0..rows * cols).flat_map(|i| f(i).to_le_bytes()).collect();
+    TileData { dtype: ElemType::F32, rows, cols, bytes }
+}
+
+fn run_with(file: &str, inputs: Vec<String>, outputs: &[&str]) -> pto::Outcome {
+    run(&RunOptions {
+        inputs,
+        outputs: outputs.iter().map(|s| s.to_string()).collect(),
+        error_format: ErrorFormat::Human,
+        ..RunOptions::new(root().join(file).display().to_string(), TargetName::A5)
+    })
+}
+
+#[test]
+fn gm_outputs_keep_the_shape_of_the_bound_array() {
+    let dir = scratch("gm-shape");
+    let a = write_npy(&dir.join("a.npy"), &f32_tile(32, 32, |i| i as f32));
+    let b = write_npy(&dir.join("b.npy"), &f32_tile(32, 32, |_| 1.0));
+    let c = write_npy(&dir.join("c.npy"), &f32_tile(32, 32, |_| 0.0));
+    let out = run_with("examples/vadd.pto", vec![format!("a={a}"), format!("b={b}"), format!("c={c}")], &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: Value = serde_json::from_str(&out.stdout).expect("JSON");
+    assert_eq!(v["c"]["shape"], serde_json::json!([32, 32]), "{}", v["c"]["shape"]);
+    assert_eq!(v["c"]["data"][33].as_f64(), Some(34.0));
+}
+
+#[test]
+fn json_tiles_may_be_nested_lists() {
+    let dir = scratch("nested");
+    let nested: Vec<Vec<f64>> = (0..16).map(|r| (0..64).map(|c| (r * 64 + c) as f64 / 100.0).collect()).collect();
+    let bare = dir.join("x.json");
+    std::fs::write(&bare, serde_json::to_string(&nested).unwrap()).unwrap();
+    let wrapped = dir.join("y.json");
+    std::fs::write(&wrapped, serde_json::json!({"dtype": "f32", "data": nested}).to_string()).unwrap();
+    for file in [&bare, &wrapped] {
+        let out = run_with("examples/softmax.as.pto", vec![format!("x={}", file.display())], &["y"]);
+        assert_eq!(out.code, 0, "{}: {}", file.display(), out.stderr);
+        let v: Value = serde_json::from_str(&out.stdout).expect("JSON");
+        let row0: f64 = v["y"]["data"].as_array().unwrap()[..64].iter().map(|x| x.as_f64().unwrap()).sum();
+        assert!((row0 - 1.0).abs() < 1e-5, "softmax row sums to {row0}");
+    }
+    let ragged = dir.join("r.json");
+    std::fs::write(&ragged, "[[1, 2], [3]]").unwrap();
+    let out = run_with("examples/softmax.as.pto", vec![format!("x={}", ragged.display())], &["y"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("ragged"), "{}", out.stderr);
+}
+
+#[test]
+fn an_argument_read_without_an_input_is_an_error_naming_it() {
+    // A tile argument.
+    let out = run_with("examples/softmax.as.pto", vec![], &[]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("SIM_TRAP") && out.stderr.contains("tile argument `%x`"), "{}", out.stderr);
+    // A GM argument.
+    let out = run_with("examples/vadd.pto", vec![], &[]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("GM argument `%a`") && out.stderr.contains(":19:"), "{}", out.stderr);
+    // Output-only arguments need none: vadd's %c is only stored to.
+    let dir = scratch("unbound");
+    let a = write_npy(&dir.join("a.npy"), &f32_tile(32, 32, |_| 1.0));
+    let out = run_with("examples/vadd.pto", vec![format!("a={a}"), format!("b={a}")], &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // --default-inputs fills them (documented values).
+    let out = run(&RunOptions {
+        default_inputs: true,
+        ..RunOptions::new(root().join("examples/vadd.pto").display().to_string(), TargetName::A5)
+    });
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+#[test]
+fn an_unknown_input_name_lists_the_arguments() {
+    let out = run_with("examples/vadd.pto", vec!["q=1".into()], &[]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("no argument `%q`") && out.stderr.contains("%a (!pto.ptr<f32>), %b (!pto.ptr<f32>), %c (!pto.ptr<f32>)"),
+        "{}",
+        out.stderr
+    );
+    // A value that exists but is not an argument is not an input either.
+    let out = run_with("examples/vadd.pto", vec!["ta=1".into()], &[]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    // An unknown output name is a usage error too.
+    let out = run(&RunOptions {
+        outputs: vec!["nope".into()],
+        default_inputs: true,
+        ..RunOptions::new(root().join("examples/vadd.pto").display().to_string(), TargetName::A5)
+    });
+    assert_eq!(out.code, 2, "{}", out.stderr);
+}
+
+#[test]
+fn values_that_do_not_fit_their_type_are_errors_quoting_the_value() {
+    let dir = scratch("range");
+    let kernel = dir.join("k.pto");
+    std::fs::write(&kernel, ".arg %x : !pto.tile<1x16xi16>\n.arg %s : i16\n.arg %n : i32\n%y = tadds %x, %s : !pto.tile<1x16xi16>\n")
+        .unwrap();
+    let tile = dir.join("x.json");
+    let good: Vec<i64> = (0..16).collect();
+    std::fs::write(&tile, serde_json::json!({"dtype": "i16", "shape": [1, 16], "data": good}).to_string()).unwrap();
+    let file = kernel.display().to_string();
+    let go = |inputs: Vec<String>| run(&RunOptions { inputs, ..RunOptions::new(file.clone(), TargetName::A5) });
+    let x = format!("x={}", tile.display());
+    assert_eq!(go(vec![x.clone(), "s=3".into(), "n=1".into()]).code, 0);
+    for (input, words) in
+        [("s=70000", "70000 does not fit `%s`"), ("s=32.5", "32.5 is not an integer"), ("n=99999999999", "99999999999 does not fit `%n`")]
+    {
+        let inputs = vec![
+            x.clone(),
+            if input.starts_with('s') { input.into() } else { "s=1".into() },
+            if input.starts_with('n') { input.into() } else { "n=1".into() },
+        ];
+        let out = go(inputs);
+        assert_eq!(out.code, 1, "{input}: {}", out.stderr);
+        assert!(out.stderr.contains(words), "{input}: {}", out.stderr);
+    }
+    let mut bad: Vec<i64> = (0..16).collect();
+    bad[3] = 70000;
+    std::fs::write(&tile, serde_json::json!({"dtype": "i16", "shape": [1, 16], "data": bad}).to_string()).unwrap();
+    let out = go(vec![x, "s=1".into(), "n=1".into()]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("value 3 (`70000`) does not fit i16"), "{}", out.stderr);
+}
+
+#[test]
+fn tile_data_is_in_logical_order_for_fractal_tiles() {
+    // A left tile is Nz on A5: the input and the --full output are still (row, col) order.
+    let dir = scratch("logical");
+    let kernel = dir.join("k.pto");
+    std::fs::write(
+        &kernel,
+        ".arg %a : !pto.tile<16x16xf32, loc=left>\n.arg %b : !pto.tile<16x16xf32, loc=right>\n%c = tmatmul %a, %b : !pto.tile<16x16xf32, loc=acc>\n",
+    )
+    .unwrap();
+    let a = write_npy(&dir.join("a.npy"), &f32_tile(16, 16, |i| (i % 7) as f32));
+    // b = identity, so c = a.
+    let b = write_npy(&dir.join("b.npy"), &f32_tile(16, 16, |i| if i / 16 == i % 16 { 1.0 } else { 0.0 }));
+    for full in [false, true] {
+        let out = run(&RunOptions {
+            inputs: vec![format!("a={a}"), format!("b={b}")],
+            outputs: vec!["c".into(), "a".into()],
+            full,
+            ..RunOptions::new(kernel.display().to_string(), TargetName::A5)
+        });
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let v: Value = serde_json::from_str(&out.stdout).expect("JSON");
+        for name in ["a", "c"] {
+            let data: Vec<f64> = v[name]["data"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+            let want: Vec<f64> = (0..256).map(|i| (i % 7) as f64).collect();
+            assert_eq!(data, want, "%{name} (full: {full})");
+        }
+    }
+}
