@@ -165,6 +165,9 @@ enum Command {
         /// With `--exec vector`: print the vector cost of every executed tile op to stderr.
         #[arg(long)]
         stats: bool,
+        /// Stop with SIM_BUDGET after this many executed ops and loop iterations.
+        #[arg(long, default_value_t = pto_sim::interp::DEFAULT_MAX_STEPS)]
+        max_steps: u64,
     },
     /// MLIR interop: export to and import from MLIR (needs the `mlir` cargo feature).
     Mlir {
@@ -246,7 +249,7 @@ fn main() -> ExitCode {
                 error_format,
             })
         }
-        Command::Run { file, target, pto_arch, inputs, outputs, output_dir, full, json, trace, default_inputs, exec, stats } => {
+        Command::Run { file, target, pto_arch, inputs, outputs, output_dir, full, json, trace, default_inputs, exec, stats, max_steps } => {
             let target = target.or(pto_arch);
             let output_dir = if json { None } else { output_dir };
             let exec_vector = exec == ExecArg::Vector;
@@ -261,6 +264,7 @@ fn main() -> ExitCode {
                 default_inputs,
                 exec_vector,
                 stats,
+                max_steps,
                 error_format,
             })
         }

@@ -182,3 +182,52 @@ fn tile_data_is_in_logical_order_for_fractal_tiles() {
         }
     }
 }
+
+#[test]
+fn a_runaway_loop_stops_at_the_step_budget_located_at_the_loop() {
+    let dir = scratch("budget");
+    let kernel = dir.join("k.pto");
+    std::fs::write(
+        &kernel,
+        "func.func @k(%x: !pto.tile_buf<vec, 16x16xf32>) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %n = arith.constant 1000000000 : index\n  %one = arith.constant 1.0 : f32\n  scf.for %i = %c0 to %n step %c1 {\n    pto.tadds ins(%x, %one : !pto.tile_buf<vec, 16x16xf32>, f32) outs(%x : !pto.tile_buf<vec, 16x16xf32>)\n  }\n  return\n}\n",
+    )
+    .unwrap();
+    let out = run(&RunOptions {
+        default_inputs: true,
+        max_steps: 10_000,
+        error_format: ErrorFormat::Json,
+        ..RunOptions::new(kernel.display().to_string(), TargetName::A5)
+    });
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let d: Value = serde_json::from_str(out.stderr.lines().next().unwrap()).expect("JSON diagnostic");
+    assert_eq!((d["class"].as_str(), d["line"].as_u64()), (Some("SIM_BUDGET"), Some(6)), "{d}");
+    // A loop that fits the budget runs to the end.
+    let small = dir.join("small.pto");
+    std::fs::write(&small, std::fs::read_to_string(&kernel).unwrap().replace("1000000000", "100")).unwrap();
+    let out = run(&RunOptions { default_inputs: true, max_steps: 10_000, ..RunOptions::new(small.display().to_string(), TargetName::A5) });
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+#[test]
+fn lower_emit_json_carries_attributes_as_json_values() {
+    use pto::cmd::lower::{Emit, LowerOptions};
+    let out = pto::cmd::lower::run(&LowerOptions {
+        input: root().join("tests/conformance/isa-examples/tcmps.dps.pto").display().to_string(),
+        target: Some(TargetName::A5),
+        stop_after: None,
+        print_after_all: false,
+        emit: Emit::Json,
+        memory_map: None,
+        stats: false,
+        explain: false,
+        error_format: ErrorFormat::Human,
+    });
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: Value = serde_json::from_str(&out.stdout).expect("JSON");
+    let tcmps = v["ops"].as_array().unwrap().iter().find(|o| o["op"] == "pto.tcmps").expect("tcmps");
+    assert_eq!(tcmps["attrs"]["cmpMode"], "#pto<cmp gt>");
+    let constant = v["ops"].as_array().unwrap().iter().find(|o| o["op"] == "arith.constant").map(|o| &o["attrs"]["value"]);
+    if let Some(c) = constant {
+        assert!(c.is_number(), "{c}");
+    }
+}

@@ -95,3 +95,27 @@ fn data_files_of_the_wrong_dtype_or_shape() {
         }
     }
 }
+
+#[test]
+fn view_shape_differs_from_the_dynamic_valid_shape() {
+    expect_fault(
+        "view_shape_mismatch.pto",
+        TargetName::A2A3,
+        &[],
+        "SIM_TRAP",
+        11,
+        &["valid shape 8x32", "view 16x32", "pto-isa requires them equal"],
+    );
+}
+
+#[test]
+fn legality_rules_on_dynamic_valid_shapes_are_checked_when_the_op_runs() {
+    expect_fault(
+        "row_expand_dynamic_broadcast.pto",
+        TargetName::A5,
+        &[],
+        "SIM_TRAP",
+        7,
+        &["pto.trowexpandsub", "ins[1] (src1)", "valid 16x1", "valid cols = 8"],
+    );
+}

@@ -30,8 +30,8 @@ enum Reason {
     /// The module's `pto.target_arch` names the other target and a `left` tile has that
     /// target's fixed layout: the kernel was written for the other target.
     TargetConflict,
-    /// A2A3 `tmov` has no acc -> vec path (`a2a3/TMov.hpp`; PTOAS's verifier accepts it).
-    AccToVecOnA2A3,
+    /// A2A3 `tmov` has no acc -> vec path (pto-isa `npu/a2a3/TMov.hpp:142-148`).
+    TmovAccToVecOnA2A3,
 }
 
 impl Reason {
@@ -44,7 +44,7 @@ impl Reason {
                 d.op.as_deref() == Some("pto.tstore") && d.operand.as_deref() == Some("ins[0] (src)") && actual.contains(", mat, ")
             }
             Reason::TargetConflict => d.class == DiagClass::LegalTargetConflict && d.message.contains("`pto.target_arch = \"a5\"`"),
-            Reason::AccToVecOnA2A3 => d.op.as_deref() == Some("pto.tmov") && actual == "src acc, dst vec",
+            Reason::TmovAccToVecOnA2A3 => d.op.as_deref() == Some("pto.tmov") && actual == "src acc, dst vec",
         }
     }
 }
@@ -75,8 +75,8 @@ const AGREED_ERRORS: &[(&str, &str, Reason, &str)] = &[
     (
         "Complex/mix_kernel.pto",
         "a3",
-        Reason::AccToVecOnA2A3,
-        "A2A3 tmov has no acc -> vec path (PTOAS fails earlier, rejecting `trowmax` without tmp at parse time)",
+        Reason::TmovAccToVecOnA2A3,
+        "PTOAS rejects `trowmax` without tmp at parse time; pto rejects the acc -> vec tmov A2A3 does not implement",
     ),
     ("Partition5D/partition5d.pto", "a5", Reason::TstoreMatOnA5, "A5 tstore rejects a mat source"),
     ("Partition5D/partition5d_dynamic.pto", "a5", Reason::TstoreMatOnA5, "A5 tstore rejects a mat source"),
@@ -305,7 +305,7 @@ fn unsupported_dtype_names_op_operand_tuple_and_allowed_tuples() {
 
 #[test]
 fn valid_shape_equality_and_forbidden_tmp() {
-    let text = "// checks\nfunc.func @k(%s: !pto.tile_buf<vec, 16x64xf32>, %d: !pto.tile_buf<vec, 16x1xf32, valid=8x1, blayout=col_major>, %t: !pto.tile_buf<vec, 16x64xf32>, %r: !pto.tile_buf<vec, 16x8xf32, valid=16x1>) {\n  pto.trowsum ins(%s, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x64xf32>) outs(%d : !pto.tile_buf<vec, 16x1xf32, valid=8x1, blayout=col_major>)\n  pto.trowexpandsub ins(%s, %r, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x8xf32, valid=16x1>, !pto.tile_buf<vec, 16x64xf32>) outs(%s : !pto.tile_buf<vec, 16x64xf32>)\n  return\n}\n";
+    let text = "// checks\nfunc.func @k(%s: !pto.tile_buf<vec, 16x64xf32>, %d: !pto.tile_buf<vec, 16x1xf32, valid=8x1, blayout=col_major>, %t: !pto.tile_buf<vec, 16x64xf32>, %r: !pto.tile_buf<vec, 16x8xf32>) {\n  pto.trowsum ins(%s, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x64xf32>) outs(%d : !pto.tile_buf<vec, 16x1xf32, valid=8x1, blayout=col_major>)\n  pto.trowexpandsub ins(%s, %r, %t : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x8xf32>, !pto.tile_buf<vec, 16x64xf32>) outs(%s : !pto.tile_buf<vec, 16x64xf32>)\n  return\n}\n";
     let (sources, diags) = legalize_text(text, TargetId::A5);
     type Summary = (String, DiagClass, Option<String>, Option<String>, Option<String>);
     let summary: Vec<Summary> =

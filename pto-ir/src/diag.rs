@@ -131,6 +131,9 @@ diag_classes! {
     LegalVectorOutOfTile = "LEGAL_VECTOR_OUT_OF_TILE",
     /// A program fault found while simulating.
     SimTrap = "SIM_TRAP",
+    /// A simulation ran out of its step budget (`pto run --max-steps`): a runaway loop, or a
+    /// kernel longer than the budget allows.
+    SimBudget = "SIM_BUDGET",
     /// MLIR rejected a module: text or bytecode it cannot read, or a failed MLIR verifier
     /// (`pto mlir import`; the message is MLIR's).
     MlirParse = "MLIR_PARSE",

@@ -259,6 +259,16 @@ impl Module {
     pub fn ty(&self, id: TypeId) -> &Type {
         self.types.get(id)
     }
+    /// The value of `v` when an `arith.constant` with an integer value defines it.
+    pub fn int_constant(&self, v: ValueId) -> Option<i64> {
+        let ValueDef::OpResult(def, _) = self.values.get(v.index())?.def else { return None };
+        let d = self.op(def);
+        match (d.opcode, d.attr("value")) {
+            (Opcode::ArithConstant, Some(Attr::Int(n, _))) => Some(*n),
+            _ => None,
+        }
+    }
+
     /// The type of a value.
     pub fn value_type(&self, v: ValueId) -> &Type {
         self.types.get(self.values[v.index()].ty)

@@ -8,6 +8,9 @@
 //!    col-major unboxed columns likewise (`rows * size % 32 == 0`);
 //! 4. fractal size in {512, 1024, 32}.
 //!
+//! [`view_extent`] states how a GM view's dimensions meet a tile's valid shape in `tload` /
+//! `tstore` (used by the legality check and by the simulator's run-time trap).
+//!
 //! A Level-1 `!pto.tile` has no layout of its own: the toolchain chooses ND or DN for it
 //! (`pto-lower`'s layout inference), so [`check_level1_tile`] accepts an unboxed tile when
 //! either of the two is aligned; an unboxed tile at a location whose layout pto-isa fixes
@@ -112,6 +115,64 @@ fn is_alignment(v: &TileRuleViolation) -> bool {
     v.rule.ends_with("must be 32-byte aligned")
 }
 
+/// Which way the leading dimensions of a GM view fold into the 2-D shape a tile sees (pto-isa
+/// `GlobalTensor` shapes are 5-D `[g0, g1, g2, g3, g4]`, right-aligned: a 2-D view is
+/// `[1, 1, 1, R, C]`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ViewFold {
+    /// Row-major unboxed (ND) tile: rows = `g0·g1·g2·g3`, cols = `g4`
+    /// (`tload_common.hpp:48-51`, A5 `register/tload_common.hpp:352-366`).
+    Rows,
+    /// Col-major unboxed (DN) tile: rows = `g3`, cols = `g0·g1·g2·g4` (`tload_common.hpp:92-96`).
+    Cols,
+    /// Boxed tile (ND→NZ, DN→ZN, acc→ND): the view must be 2-D, `g0 = g1 = g2 = 1`
+    /// (`tload_common.hpp:259-261, 282-284`, `tstore_common.hpp:182-185`).
+    Flat,
+}
+
+impl ViewFold {
+    /// The fold a tile's layout implies.
+    pub fn of(t: &TileDesc) -> ViewFold {
+        match (t.slayout, t.blayout) {
+            (SLayout::NoneBox, BLayout::RowMajor) => ViewFold::Rows,
+            (SLayout::NoneBox, BLayout::ColMajor) => ViewFold::Cols,
+            _ => ViewFold::Flat,
+        }
+    }
+
+    /// How the rule reads, for messages.
+    pub fn text(self) -> &'static str {
+        match self {
+            ViewFold::Rows => "leading view dims fold into the rows of a row-major tile",
+            ViewFold::Cols => "leading view dims fold into the columns of a col-major tile",
+            ViewFold::Flat => "a boxed tile needs a 2-D view (leading dims 1)",
+        }
+    }
+}
+
+/// The 2-D shape `(rows, cols)` a GM view of dimensions `dims` (`None`: dynamic) presents to a
+/// tile that folds it by `fold`; `Err(i)` when leading dimension `i` must be 1 and is not.
+/// This is the shape a `tload`/`tstore` tile's valid shape must equal.
+pub fn view_extent(dims: &[Option<u64>], fold: ViewFold) -> Result<(Option<u64>, Option<u64>), usize> {
+    let n = dims.len();
+    let (rows, cols) = match n {
+        0 => (Some(1), Some(1)),
+        1 => (Some(1), dims[0]),
+        _ => (dims[n - 2], dims[n - 1]),
+    };
+    let leading = &dims[..n.saturating_sub(2)];
+    let product = leading.iter().try_fold(1u64, |acc, d| d.map(|d| acc * d));
+    let times = |a: Option<u64>, b: Option<u64>| a.zip(b).map(|(a, b)| a * b);
+    match fold {
+        ViewFold::Rows => Ok((times(product, rows), cols)),
+        ViewFold::Cols => Ok((rows, times(product, cols))),
+        ViewFold::Flat => match leading.iter().position(|d| d.is_some_and(|d| d != 1)) {
+            Some(i) => Err(i),
+            None => Ok((rows, cols)),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,5 +239,15 @@ mod tests {
         t.rows = 8;
         t.valid_rows = Dim::Static(8);
         assert_eq!(check_tile(&t)[0].rule, "rows must be a multiple of the inner box height");
+    }
+    #[test]
+    fn view_extent_folds_leading_dims_by_tile_layout() {
+        let d = [Some(1), Some(2), Some(4), Some(16), Some(8)];
+        assert_eq!(view_extent(&d, ViewFold::Rows), Ok((Some(128), Some(8))));
+        assert_eq!(view_extent(&d, ViewFold::Cols), Ok((Some(16), Some(64))));
+        assert_eq!(view_extent(&d, ViewFold::Flat), Err(1));
+        assert_eq!(view_extent(&[Some(32)], ViewFold::Rows), Ok((Some(1), Some(32))));
+        assert_eq!(view_extent(&[None, Some(16), Some(8)], ViewFold::Rows), Ok((None, Some(8))));
+        assert_eq!(view_extent(&[Some(1), Some(16), None], ViewFold::Flat), Ok((Some(16), None)));
     }
 }

@@ -28,13 +28,14 @@
 //! never modifies the module.
 
 use crate::binding::{Bound, bind};
-use crate::legality::{self, CheckKind, Effective, Extent, ShapeReq, Table, Variant};
+use crate::legality::{self, CheckKind, Effective, Extent, Multiple, ShapeReq, Table, Variant};
 use crate::pipeline::Changed;
 use crate::target::Target;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
-use pto_ir::module::{Module, OpId, ValueId};
+use pto_ir::module::{Module, OpId, Payload, ValueId};
 use pto_ir::ops::is_mlir_memref as is_memref;
 use pto_ir::ops::{Family, Opcode, SlotKind, TmpRule};
+use pto_ir::tile_rules::{ViewFold, view_extent};
 use pto_ir::types::{BLayout, Dim, ElemType, SLayout, TileDesc, Type};
 
 /// Runs the pass: rewrites the layouts the target fixes (one note each in `notes`), then
@@ -148,6 +149,7 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
     let span = m.op_span(op);
     let name = spec.full_name();
     let sources = sources_text(&rule);
+    let declared = |v: ValueId| m.value_type(v).tile().copied();
 
     if !rule.supported {
         diags.push(
@@ -221,7 +223,7 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
                 _ => continue,
             }
         }
-        let Some((at, actual)) = evaluate(m, op, &bound, &c.kind) else { continue };
+        let Some((at, actual)) = evaluate(m, op, &bound, &c.kind, &declared) else { continue };
         let position = bound.iter().find(|b| b.slot == at).map(|b| b.position.clone()).unwrap_or_else(|| at.to_string());
         diags.push(
             Diagnostic::error(
@@ -235,6 +237,35 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
             .with_note(c.why.to_string()),
         );
     }
+}
+
+/// The first rule of `table` an op breaks once its tiles' run-time valid shapes are known
+/// (`tile_of` gives each tile operand with its resolved valid shape): the operand shape
+/// requirements and cross-operand checks that could not be decided statically. The simulator
+/// calls it for ops with dynamic valid shapes and traps with the returned text.
+pub fn run_time_violation(m: &Module, op: OpId, table: &Table, tile_of: TileOf<'_>) -> Option<String> {
+    let (form, bound) = bind(m, op)?;
+    let rule = table.effective(m.op(op).opcode, Some(form))?;
+    if !rule.supported {
+        return None;
+    }
+    for b in &bound {
+        let (Some(r), Some(tile)) = (rule.operand(b.slot), tile_of(b.value)) else { continue };
+        if !r.variants.iter().any(|v| variant_matches(v, &tile)) {
+            return Some(format!("{}: tuple ({}) breaks `{}`", b.position, tuple_text(&tile), r.text()));
+        }
+    }
+    for c in &rule.checks {
+        if let Some((slot, locs)) = c.only
+            && !first(&bound, slot).and_then(tile_of).is_some_and(|t| locs.contains(&t.loc))
+        {
+            continue;
+        }
+        if let Some((_, actual)) = evaluate(m, op, &bound, &c.kind, tile_of) {
+            return Some(format!("{actual} breaks `{}` ({})", c.kind.text(), c.why));
+        }
+    }
+    None
 }
 
 fn sources_text(rule: &Effective<'_>) -> String {
@@ -272,6 +303,7 @@ fn shape_ok(s: &ShapeReq, t: &TileDesc) -> bool {
             (Some(x), Some(y)) => x == y,
             _ => true,
         },
+        ShapeReq::PadSet => t.pad != 0,
     }
 }
 
@@ -308,15 +340,21 @@ pub fn tuple_text(t: &TileDesc) -> String {
     s
 }
 
+/// How a check sees a tile operand: its declared type, or (in the simulator) the type with the
+/// run-time valid shape filled in.
+pub type TileOf<'a> = &'a dyn Fn(ValueId) -> Option<TileDesc>;
+
 /// Evaluates one check; `Some((slot to blame, actual text))` when it fails.
-fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind) -> Option<(&'static str, String)> {
+fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: TileOf<'_>) -> Option<(&'static str, String)> {
     let ty = |slot: &str| first(bound, slot).map(|v| m.value_type(v));
-    let tile = |slot: &str| ty(slot).and_then(Type::tile);
+    let resolved = |slot: &str| first(bound, slot).and_then(tile_of);
+    let tile = |slot: &str| resolved(slot);
     let dtype = |slot: &str| ty(slot).and_then(Type::elem_type);
+    let constant = |slot: &str| first(bound, slot).and_then(|v| m.int_constant(v));
     match *kind {
         CheckKind::Eq { a, b } | CheckKind::Le { a, b } => {
-            let x = extent(tile(a.0)?, a.1)?;
-            let y = extent(tile(b.0)?, b.1)?;
+            let x = extent(&tile(a.0)?, a.1)?;
+            let y = extent(&tile(b.0)?, b.1)?;
             let ok = if matches!(kind, CheckKind::Eq { .. }) { x == y } else { x <= y };
             (!ok).then(|| (b.0, format!("{} {} {x}, {} {} {y}", a.0, a.1.name(), b.0, b.1.name())))
         }
@@ -328,6 +366,10 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind) -> Option<(
             let (x, y) = (dtype(a)?, dtype(b)?);
             (x.size_bytes() != y.size_bytes())
                 .then(|| (b, format!("{a} {x} ({} bytes), {b} {y} ({} bytes)", x.size_bytes(), y.size_bytes())))
+        }
+        CheckKind::Distinct(a, b) => {
+            let (x, y) = (first(bound, a)?, first(bound, b)?);
+            (x == y).then(|| (b, format!("{a} and {b} are the same value `%{}`", m.values[x.index()].name)))
         }
         CheckKind::SameLoc(a, b) => {
             let (x, y) = (tile(a)?.loc, tile(b)?.loc);
@@ -359,7 +401,54 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind) -> Option<(
             let ok = allowed.iter().any(|a| a.eq_ignore_ascii_case(value));
             (!ok).then(|| (slot, format!("{slot} {d} with {attr} = {}", value.to_ascii_lowercase())))
         }
+        CheckKind::Window { index, part, whole, size } => {
+            let (r, c) = (constant(index.0)?, constant(index.1)?);
+            let (p, w) = (tile(part)?, tile(whole)?);
+            let (pr, pc) = (extent(&p, size.0).map_or(0, i64::from), extent(&p, size.1).map_or(0, i64::from));
+            let fits = r >= 0 && c >= 0 && r + pr <= i64::from(w.rows) && c + pc <= i64::from(w.cols);
+            (!fits).then(|| {
+                let text = format!("{}x{} at ({r}, {c}) in {}x{}", pr, pc, w.rows, w.cols);
+                (index.0, format!("{part} {} {pr}, {} {pc}: {text}", size.0.name(), size.1.name()))
+            })
+        }
+        CheckKind::IndexMultiple { index, of } => {
+            let v = constant(index)?;
+            let n = match of {
+                Multiple::Fixed(n) => i64::from(n),
+                Multiple::Block(slot) => i64::from((32 / dtype(slot)?.size_bytes()).max(1)),
+            };
+            (v % n != 0).then(|| (index, format!("{index} = {v}, not a multiple of {n}")))
+        }
+        // With PTO-AS offsets (`%v[%r, %c]`) the tile is a window of the view (checked at run time);
+        // the scalars of PTOAS's padding groups (`pad_value = %v : f32`, Payload::TailGroups) are not offsets.
+        CheckKind::ViewShape { .. } if first(bound, "offsets").is_some() && !matches!(m.op(op).payload, Payload::TailGroups(_)) => None,
+        CheckKind::ViewShape { view, tile: slot } => match ty(view)? {
+            Type::PartitionView(dims, _) | Type::TensorView(dims, _) => view_shape_mismatch(dims, &tile(slot)?).map(|t| (view, t)),
+            _ => None,
+        },
     }
+}
+
+/// `1x?x16` for view dimensions.
+fn dims_text(dims: &[Option<u64>]) -> String {
+    dims.iter().map(|d| d.map_or("?".to_string(), |d| d.to_string())).collect::<Vec<_>>().join("x")
+}
+
+/// Why a GM view of `dims` does not fit tile `t`'s valid shape (static extents only), if it
+/// does not.
+fn view_shape_mismatch(dims: &[Option<u64>], t: &TileDesc) -> Option<String> {
+    let fold = ViewFold::of(t);
+    let shown = dims_text(dims);
+    let (rows, cols) = match view_extent(dims, fold) {
+        Ok(extent) => extent,
+        Err(i) => return Some(format!("view {shown} has leading dim {i} = {} ({})", dims_text(&dims[i..=i]), fold.text())),
+    };
+    let differs = |e: Option<u64>, v: Dim| matches!((e, v), (Some(e), Dim::Static(v)) if e != u64::from(v));
+    (differs(rows, t.valid_rows) || differs(cols, t.valid_cols)).then(|| {
+        let seen = dims_text(&[rows, cols]);
+        let how = if dims.len() > 2 { format!(" ({seen} as the tile sees it: {})", fold.text()) } else { String::new() };
+        format!("view {shown}{how}, tile valid {}x{}", t.valid_rows, t.valid_cols)
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -433,7 +522,7 @@ line (`--target a2a3|a5`); the module's own `pto.target_arch` attribute is never
 table has a family-level default row per ISA instruction family, refined by per-op rows where
 the sources give per-op facts. An operand is legal when its tuple (element type, location,
 layout, shape) matches one of the alternatives listed for its slot (alternatives are separated
-by `|`); `checks` relate operands and fire only when the extents involved are static. Problems
+by `|`); `checks` relate operands and fire only when the extents involved are static (the simulator checks dynamic ones when the op runs: `SIM_TRAP`). Problems
 are reported as `LEGAL_UNSUPPORTED_TUPLE` (or `LEGAL_TMP_FORBIDDEN` for a scratch operand the
 target's form must omit), naming the op, the operand position, the tuple found and the tuples
 allowed.

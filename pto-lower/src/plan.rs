@@ -19,7 +19,7 @@ use crate::pipeline::Changed;
 use crate::target::Target;
 use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics, Span};
-use pto_ir::module::{BlockId, Module, OpData, OpId, Payload, ValueDef, ValueId};
+use pto_ir::module::{BlockId, Module, OpData, OpId, Payload, ValueId};
 use pto_ir::ops::Opcode;
 use pto_ir::types::{ElemType, Loc, Type};
 use std::collections::HashMap;
@@ -65,15 +65,7 @@ fn written_addr(m: &Module, alloc: OpId) -> Option<Option<u64>> {
         return Some(None);
     }
     let addr = *data.operands.first()?;
-    let ValueDef::OpResult(def, _) = m.values[addr.index()].def else { return None };
-    let d = m.op(def);
-    if d.opcode != Opcode::ArithConstant {
-        return None;
-    }
-    match d.attr("value") {
-        Some(Attr::Int(v, _)) if *v >= 0 => Some(Some(*v as u64)),
-        _ => None,
-    }
+    m.int_constant(addr).and_then(|v| u64::try_from(v).ok()).map(Some)
 }
 
 /// Collects every tile buffer with its live range (and written address, if any).

@@ -166,6 +166,7 @@ pub struct ModuleArch {
 /// The `pto.target_arch` of the module, if it has one. As in PTOAS, `a5` (any case) selects
 /// A5 and `a2`, `a3`, `a2a3` select A2/A3; any other value is `Err` (PTOAS would silently take
 /// A2/A3), located at the module.
+#[allow(clippy::result_large_err)] // one located diagnostic, on a rare error path
 pub fn module_arch(m: &Module) -> Result<Option<ModuleArch>, Diagnostic> {
     let top = m.body.map(|r| m.region(r).blocks.clone()).unwrap_or_default();
     for b in top {

@@ -4,6 +4,7 @@
 
 use crate::elem::Elem;
 use crate::memory::Fault;
+use pto_ir::tile_rules::{ViewFold, view_extent};
 
 /// Most dimensions a view may have.
 pub const MAX_RANK: usize = 5;
@@ -60,20 +61,45 @@ impl GmView {
         Ok(v)
     }
 
-    /// Element index of 2-D position `(r, c)` over the two innermost dimensions.
-    pub fn index(&self, r: usize, c: usize) -> i64 {
-        match self.rank {
-            1 => self.offset + c as i64 * self.strides[0] + r as i64 * self.shape[0] * self.strides[0],
-            n => self.offset + r as i64 * self.strides[n - 2] + c as i64 * self.strides[n - 1],
+    /// Element index of 2-D position `(r, c)` of the shape the view presents to a tile that
+    /// folds it by `fold` ([`view_extent`]): the view is right-aligned to 5 dimensions and the
+    /// folded coordinate is split over the leading dimensions, innermost first.
+    pub fn index(&self, r: usize, c: usize, fold: ViewFold) -> i64 {
+        let pad = MAX_RANK - self.rank;
+        let size = |d: usize| if d < pad { 1 } else { self.shape[d - pad].max(1) };
+        let stride = |d: usize| if d < pad { 0 } else { self.strides[d - pad] };
+        let mut at = [0i64; MAX_RANK];
+        let (mut rest, split): (i64, [usize; 4]) = match fold {
+            ViewFold::Cols => {
+                at[3] = r as i64;
+                (c as i64, [4, 2, 1, 0])
+            }
+            ViewFold::Rows | ViewFold::Flat => {
+                at[4] = c as i64;
+                (r as i64, [3, 2, 1, 0])
+            }
+        };
+        for (k, &d) in split.iter().enumerate() {
+            if k + 1 == split.len() {
+                at[d] = rest;
+            } else {
+                at[d] = rest % size(d);
+                rest /= size(d);
+            }
         }
+        self.offset + (0..MAX_RANK).map(|d| at[d] * stride(d)).sum::<i64>()
     }
 
-    /// The 2-D extent `(rows, cols)` of the two innermost dimensions (outer dimensions must be 1).
-    pub fn extent(&self) -> (i64, i64) {
-        match self.rank {
-            1 => (1, self.shape[0]),
-            n => (self.shape[..n - 2].iter().product::<i64>() * self.shape[n - 2], self.shape[n - 1]),
-        }
+    /// The view's dimensions.
+    pub fn dims(&self) -> Vec<Option<u64>> {
+        self.shape[..self.rank].iter().map(|&d| u64::try_from(d).ok()).collect()
+    }
+
+    /// The 2-D shape `(rows, cols)` the view presents to a tile folding it by `fold`; `Err(i)`
+    /// when leading dimension `i` must be 1 and is not.
+    pub fn extent(&self, fold: ViewFold) -> Result<(u64, u64), usize> {
+        let (r, c) = view_extent(&self.dims(), fold)?;
+        Ok((r.unwrap_or(0), c.unwrap_or(0)))
     }
 }
 

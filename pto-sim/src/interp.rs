@@ -17,7 +17,8 @@ use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic};
 use pto_ir::module::{BlockId, Module, OpId, Payload, ValueDef, ValueId};
 use pto_ir::ops::{Family, Opcode};
-use pto_ir::types::{Dim, ElemType, Type};
+use pto_ir::tile_rules::ViewFold;
+use pto_ir::types::{Dim, ElemType, TileDesc, Type};
 use pto_lower::Target;
 
 /// The run-time value of an IR value.
@@ -123,7 +124,17 @@ pub struct Sim<'m> {
     unwritten_args: std::collections::HashSet<ValueId>,
     /// `use_default_inputs` was called: unbound arguments read as their defaults.
     defaults: bool,
+    /// How many ops a run may execute ([`DEFAULT_MAX_STEPS`]; `pto run --max-steps`).
+    pub max_steps: u64,
+    /// Ops executed so far.
+    steps: u64,
+    /// The loops being executed, innermost last (where a budget overrun is reported).
+    loops: Vec<OpId>,
 }
+
+/// The default step budget: far more ops than a real kernel executes (the largest shared
+/// sample runs a few hundred thousand), reached by a runaway loop in a few seconds.
+pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 
 /// What `--exec vector` keeps per op: its operand slots and its last program with the
 /// operands it was lowered for.
@@ -177,6 +188,9 @@ impl<'m> Sim<'m> {
             bound_tiles: Default::default(),
             unwritten_args: Default::default(),
             defaults: false,
+            max_steps: DEFAULT_MAX_STEPS,
+            steps: 0,
+            loops: Vec::new(),
         };
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
@@ -210,11 +224,8 @@ impl<'m> Sim<'m> {
         self.m.values.iter().position(|v| v.name == name).map(|i| ValueId(i as u32))
     }
 
-    /// Writes `data` into the tile argument `name`, in logical (row, column) order whatever
-    /// the tile's layout: a full-capacity array (or a flat one with as many elements) fills the
-    /// whole tile; a valid-shape array fills the valid region and the rest is poisoned with 0xA5
-    /// bytes.
-    pub fn bind_tile(&mut self, name: &str, data: &TileData) -> Result<(), String> {
+    /// The tile argument `name` that `data` may be bound to (same element type).
+    fn tile_argument(&self, name: &str, data: &TileData) -> Result<(ValueId, TileView), String> {
         let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
         let Val::Tile(view) = self.vals[v.index()] else {
             return Err(format!("`%{name}` is not a tile argument (inputs bind to `.arg` / function tile arguments)"));
@@ -222,6 +233,15 @@ impl<'m> Sim<'m> {
         if data.dtype != view.desc.dtype {
             return Err(format!("`%{name}` holds {}, the data is {}", view.desc.dtype, data.dtype));
         }
+        Ok((v, view))
+    }
+
+    /// Writes `data` into the tile argument `name`, in logical (row, column) order whatever
+    /// the tile's layout: a full-capacity array (or a flat one with as many elements) fills the
+    /// whole tile; a valid-shape array fills the valid region and the rest is poisoned with 0xA5
+    /// bytes.
+    pub fn bind_tile(&mut self, name: &str, data: &TileData) -> Result<(), String> {
+        let (v, view) = self.tile_argument(name, data)?;
         let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
         let size = view.elem_size();
         let storage = self.mem.slice_mut(view.loc, view.addr, rows * cols * size).map_err(|f| f.0)?;
@@ -251,13 +271,7 @@ impl<'m> Sim<'m> {
     /// storage order (boxes of a fractal tile, columns of a col-major one) — the order the
     /// pto-isa CPU simulator's golden vectors are written in.
     pub fn bind_tile_storage(&mut self, name: &str, data: &TileData) -> Result<(), String> {
-        let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
-        let Val::Tile(view) = self.vals[v.index()] else {
-            return Err(format!("`%{name}` is not a tile argument (inputs bind to `.arg` / function tile arguments)"));
-        };
-        if data.dtype != view.desc.dtype {
-            return Err(format!("`%{name}` holds {}, the data is {}", view.desc.dtype, data.dtype));
-        }
+        let (v, view) = self.tile_argument(name, data)?;
         let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
         if data.rows * data.cols != rows * cols {
             return Err(format!("`%{name}` is {rows}x{cols}; storage-order data must fill it, the data is {}x{}", data.rows, data.cols));
@@ -460,6 +474,7 @@ impl<'m> Sim<'m> {
                     return Ok(Flow::Yield(vals));
                 }
                 _ => {
+                    self.count_step(op)?;
                     if !self.unwritten_args.is_empty() {
                         self.check_arguments_written(op)?;
                     }
@@ -722,7 +737,37 @@ impl<'m> Sim<'m> {
         Ok(())
     }
 
+    /// Counts one executed op (or loop iteration) against the budget.
+    fn count_step(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        self.steps += 1;
+        if self.steps > self.max_steps { Err(self.budget_exceeded(op)) } else { Ok(()) }
+    }
+
+    /// `SIM_BUDGET` at the innermost running loop (or at `op` outside loops).
+    fn budget_exceeded(&self, op: OpId) -> Diagnostic {
+        let m = self.m;
+        let at = self.loops.last().copied().unwrap_or(op);
+        let mut d = Diagnostic::error(
+            DiagClass::SimBudget,
+            m.op_span(at),
+            format!("the run executed {} ops, its budget; stopped here", self.max_steps),
+        )
+        .with_op(m.op(at).opcode.full_name())
+        .with_note("raise the budget with `--max-steps N` if the kernel really runs this long");
+        if at != op {
+            d = d.with_label(m.op_span(op), "executing this op");
+        }
+        d
+    }
+
     fn exec_for(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        self.loops.push(op);
+        let result = self.exec_for_iterations(op);
+        self.loops.pop();
+        result
+    }
+
+    fn exec_for_iterations(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
         let (lb, ub, step) = (self.int(op, data.operands[0])?, self.int(op, data.operands[1])?, self.int(op, data.operands[2])?);
@@ -734,6 +779,7 @@ impl<'m> Sim<'m> {
         let args = m.block(body).args.clone();
         let mut i = lb;
         while i < ub {
+            self.count_step(op)?;
             self.vals[args[0].index()] = Val::Int(i);
             for (a, v) in args[1..].iter().zip(&iters) {
                 self.vals[a.index()] = *v;
@@ -748,11 +794,19 @@ impl<'m> Sim<'m> {
     }
 
     fn exec_while(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        self.loops.push(op);
+        let result = self.exec_while_iterations(op);
+        self.loops.pop();
+        result
+    }
+
+    fn exec_while_iterations(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
         let (before, after) = (m.region(data.regions[0]).blocks[0], m.region(data.regions[1]).blocks[0]);
         let mut args: Vec<Val> = data.operands.iter().map(|v| self.vals[v.index()]).collect();
-        for _ in 0..10_000_000u64 {
+        loop {
+            self.count_step(op)?;
             for (a, v) in m.block(before).args.iter().zip(&args) {
                 self.vals[a.index()] = *v;
             }
@@ -771,7 +825,6 @@ impl<'m> Sim<'m> {
                 _ => return Err(trap(m, op, "scf.while: the `do` region must end with scf.yield")),
             }
         }
-        Err(trap(m, op, "scf.while ran 10,000,000 iterations; stopping (infinite loop?)"))
     }
 
     fn exec_call(&mut self, op: OpId) -> Result<(), Diagnostic> {
@@ -835,8 +888,36 @@ impl<'m> Sim<'m> {
         }
     }
 
+    /// The target's legality rules the legalizer could not decide because a tile's valid shape
+    /// is dynamic, checked with the run-time valid shapes (pto-isa asserts most of them only in
+    /// debug builds; here they are traps). `tload`/`tstore` check their view in [`Self::exec_move`].
+    fn check_run_time_rules(&self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let dynamic = |v: &ValueId| m.value_type(*v).tile().is_some_and(|t| t.valid_rows == Dim::Dynamic || t.valid_cols == Dim::Dynamic);
+        if !data.operands.iter().chain(&data.results).any(dynamic) {
+            return Ok(());
+        }
+        let tile_of = |v: ValueId| -> Option<TileDesc> {
+            let t = *m.value_type(v).tile()?;
+            match self.vals[v.index()] {
+                Val::Tile(view) => {
+                    Some(TileDesc { valid_rows: Dim::Static(view.vrows as u32), valid_cols: Dim::Static(view.vcols as u32), ..t })
+                }
+                _ => Some(t),
+            }
+        };
+        let table = pto_lower::legality::table(self.target.id);
+        match pto_lower::legalize::run_time_violation(m, op, table, &tile_of) {
+            Some(why) => Err(trap(m, op, format!("`{}` {why}", data.opcode.full_name()))),
+            None => Ok(()),
+        }
+    }
+
     /// `tload` (GM view -> tile) and `tstore` (tile -> GM view) over the tile's valid region,
-    /// from / to element `[r, c]` of the view when the op gives offsets (`%v[%r, %c]`).
+    /// from / to element `[r, c]` of the view when the op gives offsets (`%v[%r, %c]`; the view
+    /// then only has to contain the window), else over the whole view, whose shape must be the
+    /// valid shape.
     fn exec_move(&mut self, op: OpId, load: bool) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
@@ -861,6 +942,22 @@ impl<'m> Sim<'m> {
         let tile = self.tile(op, tile_v)?;
         let size = tile.elem_size();
         let gm = &mut self.gm[view.arg];
+        if gm.elem_size != size {
+            return Err(trap(m, op, format!("GM elements are {} bytes, tile elements {size}", gm.elem_size)));
+        }
+        let fold = ViewFold::of(&tile.desc);
+        if offsets.is_empty() {
+            check_view_shape(&view, &tile, fold).map_err(|msg| trap(m, op, msg))?;
+        } else {
+            let (vr, vc) = view.extent(fold).map_err(|i| trap(m, op, format!("leading view dimension {i} is not 1")))?;
+            if (r0 + tile.vrows) as u64 > vr || (c0 + tile.vcols) as u64 > vc {
+                return Err(trap(
+                    m,
+                    op,
+                    format!("the tile's valid region {}x{} at [{r0}, {c0}] exceeds the view {vr}x{vc}", tile.vrows, tile.vcols),
+                ));
+            }
+        }
         if load && !gm.bound && !gm.written && !gm.pattern && !self.defaults {
             let name = gm.name.clone();
             return Err(trap(
@@ -872,21 +969,10 @@ impl<'m> Sim<'m> {
             ));
         }
         gm.written |= !load;
-        if gm.elem_size != size {
-            return Err(trap(m, op, format!("GM elements are {} bytes, tile elements {size}", gm.elem_size)));
-        }
-        let (vr, vc) = view.extent();
-        if (r0 + tile.vrows) as i64 > vr || (c0 + tile.vcols) as i64 > vc {
-            return Err(trap(
-                m,
-                op,
-                format!("the tile's valid region {}x{} at [{r0}, {c0}] exceeds the view {vr}x{vc}", tile.vrows, tile.vcols),
-            ));
-        }
         let storage = self.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize).map_err(|f| trap(m, op, f.0))?;
         for r in 0..tile.vrows {
             for c in 0..tile.vcols {
-                let g = gm.element(view.index(r0 + r, c0 + c)).map_err(|f| trap(m, op, f.0))?;
+                let g = gm.element(view.index(r0 + r, c0 + c, fold)).map_err(|f| trap(m, op, f.0))?;
                 let t = tile.offset(r, c) * size;
                 if load {
                     storage[t..t + size].copy_from_slice(g);
@@ -901,6 +987,9 @@ impl<'m> Sim<'m> {
     fn exec_tile(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
+        if !matches!(data.opcode, Opcode::TLoad | Opcode::TStore) {
+            self.check_run_time_rules(op)?;
+        }
         if self.exec_vector && self.target.id == pto_lower::TargetId::A2A3 && pto_lower::vector::is_lowered(data.opcode) {
             match self.exec_as_vector(op)? {
                 Ok(()) => return Ok(()),
@@ -1083,8 +1172,11 @@ impl<'m> Sim<'m> {
             Some(&d) => self.tile(op, d)?,
             None => return Err(trap(m, op, "missing destination")),
         };
+        if let Some(v) = ints.iter().find(|&&v| v < 0) {
+            return Err(trap(m, op, format!("index {v} is negative")));
+        }
         let t = |k: usize| tiles.get(k).copied().ok_or_else(|| trap(m, op, format!("missing tile operand {k}")));
-        let pos = |k: usize| ints.get(k).map(|&v| v.max(0) as usize).unwrap_or(0);
+        let pos = |k: usize| ints.get(k).map(|&v| v as usize).unwrap_or(0);
         let mem = &mut self.mem;
         let r = match data.opcode {
             Opcode::TMov => {
@@ -1256,6 +1348,20 @@ impl<'m> Sim<'m> {
 }
 
 /// A view of tile type `t` at `addr`, with dynamic valid extents resolved.
+/// pto-isa's `tload`/`tstore` contract: the view presents exactly the tile's valid shape
+/// (see [`pto_ir::tile_rules::view_extent`]); the text of the trap otherwise.
+fn check_view_shape(view: &GmView, tile: &TileView, fold: ViewFold) -> Result<(), String> {
+    let shown = view.dims().iter().map(|d| d.map_or("?".into(), |d| d.to_string())).collect::<Vec<String>>().join("x");
+    match view.extent(fold) {
+        Err(i) => Err(format!("the view {shown} has leading dim {i} = {} ({})", view.shape[i], fold.text())),
+        Ok((r, c)) if (r, c) == (tile.vrows as u64, tile.vcols as u64) => Ok(()),
+        Ok((r, c)) => Err(format!(
+            "the tile's valid shape {}x{} differs from the view {shown} ({r}x{c} as the tile sees it); pto-isa requires them equal",
+            tile.vrows, tile.vcols
+        )),
+    }
+}
+
 fn view_of(t: &pto_ir::types::TileDesc, loc: pto_ir::types::Loc, addr: u64, vr: Option<i64>, vc: Option<i64>) -> TileView {
     let resolve = |d: Dim, given: Option<i64>, cap: u32| match (d, given) {
         (Dim::Static(n), _) => n as usize,

@@ -147,6 +147,23 @@ pub fn run(opts: &LowerOptions) -> Outcome {
 
 /// The lowered module as JSON: ops in program order (name, operands, results with types,
 /// attributes as text) and the memory plan.
+/// An attribute as a JSON value: booleans, integers, floats and strings as themselves, lists
+/// and dictionaries structurally, everything else (enums, types, typed numbers' types) in its
+/// PTO spelling (`"#pto<cmp gt>"`).
+fn attr_json(m: &Module, a: &pto_ir::Attr) -> serde_json::Value {
+    use pto_ir::Attr;
+    match a {
+        Attr::Unit => json!(true),
+        Attr::Bool(b) => json!(b),
+        Attr::Int(v, _) => json!(v),
+        Attr::Float(v, _) if v.is_finite() => json!(v),
+        Attr::Str(s) => json!(s),
+        Attr::Array(items) => json!(items.iter().map(|x| attr_json(m, x)).collect::<Vec<_>>()),
+        Attr::Dict(entries) => json!(entries.iter().map(|(k, x)| (k.clone(), attr_json(m, x))).collect::<serde_json::Map<_, _>>()),
+        other => json!(pto_asm::print_attribute(m, other)),
+    }
+}
+
 fn json_dump(m: &Module, target: &Target) -> String {
     let name = |v: pto_ir::ValueId| format!("%{}", m.values[v.index()].name);
     let ops: Vec<_> = m
@@ -159,7 +176,7 @@ fn json_dump(m: &Module, target: &Target) -> String {
                 "ins": d.ins().iter().map(|&v| json!({"value": name(v), "type": m.value_type(v).to_string()})).collect::<Vec<_>>(),
                 "outs": d.outs().iter().map(|&v| json!({"value": name(v), "type": m.value_type(v).to_string()})).collect::<Vec<_>>(),
                 "results": d.results.iter().map(|&v| json!({"value": name(v), "type": m.value_type(v).to_string()})).collect::<Vec<_>>(),
-                "attrs": d.attrs.iter().map(|(k, a)| (k.clone(), json!(format!("{a:?}")))).collect::<serde_json::Map<_, _>>(),
+                "attrs": d.attrs.iter().map(|(k, a)| (k.clone(), attr_json(m, a))).collect::<serde_json::Map<_, _>>(),
             })
         })
         .collect();

@@ -33,6 +33,8 @@ pub struct RunOptions {
     pub exec_vector: bool,
     /// Print the vector cost of every executed tile op to stderr (needs `exec_vector`).
     pub stats: bool,
+    /// Ops (and loop iterations) a run may execute before it stops with `SIM_BUDGET`.
+    pub max_steps: u64,
     /// Diagnostic format.
     pub error_format: ErrorFormat,
 }
@@ -52,6 +54,7 @@ impl RunOptions {
             default_inputs: false,
             exec_vector: false,
             stats: false,
+            max_steps: pto_sim::interp::DEFAULT_MAX_STEPS,
             error_format: ErrorFormat::Human,
         }
     }
@@ -189,6 +192,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         sim.trace = Some(Vec::new());
     }
     sim.exec_vector = opts.exec_vector;
+    sim.max_steps = opts.max_steps;
     for spec in &opts.inputs {
         let Some((name, path)) = spec.split_once('=') else {
             return Outcome::usage_error(format!("--input `{spec}`: expected NAME=PATH"));

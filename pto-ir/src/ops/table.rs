@@ -211,13 +211,13 @@ op_table! {
     // ---- Gather / scatter (5) ----
     TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { attrs: "maskPattern:mask_pattern?, cmpMode:cmp?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
     TGatherB "tgatherb" GatherScatter "src:tile, offsets:tile -> dst:tile" { page: "TGATHERB", doc: "block gather: one u32 byte offset per 32-byte dst block" }
-    TScatter "tscatter" GatherScatter "src:tile, indices:tile -> dst:tile" { page: "TSCATTER", doc: "dst_flat[idx[i,j]] = src[i,j]" }
+    TScatter "tscatter" GatherScatter "src:tile, indices:tile -> dst:tile" { same: S_DT_UN, page: "TSCATTER", doc: "dst_flat[idx[i,j]] = src[i,j]" }
     MGather "mgather" GatherScatter "mem:view, indices:tile -> dst:tile" { attrs: "coalesce:coalesce?, gatherOob:gather_oob?", modes: MGATHER_MODES, pipe: Pipe::Mte2, page: "MGATHER", doc: "gather from a GM table into a tile (coalesce row: dst[r,:] = mem[idx[r],:]; elem: dst[r,c] = mem_flat[idx[r,c]])" }
     MScatter "mscatter" GatherScatter "src:tile, indices:tile -> mem:view" { attrs: "coalesce:coalesce?, scatterAtomicOp:scatter_atomic_op?, scatterOob:scatter_oob?", modes: MSCATTER_MODES, pipe: Pipe::Mte3, page: "MSCATTER", doc: "scatter a tile into a GM table (row or elem coalesce, optionally atomic)" }
 
     // ---- Sort (2) ----
-    TSort32 "tsort32" Sort "src:tile, idx:tile, tmp:tile? -> dst:tile" { tmp: TMP_OPT, page: "TSORT32", doc: "sort each 32-element block descending with its u32 index" }
-    TMrgSort "tmrgsort" Sort "src:tile, blockLen:scalar -> dst:tile | src0:tile, src1:tile, src2:tile?, src3:tile?, tmp:tile? -> dst:tile, executed:vector" { attrs: "exhausted:bool?", tmp: TMP_OPT, page: "TMRGSORT", doc: "merge descending (value, index) lists" }
+    TSort32 "tsort32" Sort "src:tile, idx:tile, tmp:tile? -> dst:tile" { same: S_DT_UN, tmp: TMP_OPT, page: "TSORT32", doc: "sort each 32-element block descending with its u32 index" }
+    TMrgSort "tmrgsort" Sort "src:tile, blockLen:scalar -> dst:tile | src0:tile, src1:tile, src2:tile?, src3:tile?, tmp:tile? -> dst:tile, executed:vector" { attrs: "exhausted:bool?", same: "dtype(src,dst) dtype(src0,src1,src2,src3,tmp,dst)", tmp: TMP_OPT, page: "TMRGSORT", doc: "merge descending (value, index) lists" }
 
     // ---- Conversion / quant (5) ----
     TCvt "tcvt" Convert UN_TMP { attrs: CVT, same: "valid(src,dst)", tmp: TMP_OPT, page: "TCVT", doc: "dst = convert(src) with rounding mode and saturation" }

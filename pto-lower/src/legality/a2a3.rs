@@ -149,6 +149,7 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TAnds, O::TOrs, O::TXors]),
         operands: &[operand(&["src", "dst"], &[vec_rm(INT8_16)])],
+        checks: &[NOT_IN_PLACE],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -162,13 +163,17 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TAxpy]),
         operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])],
-        checks: &[check(
-            CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[F32, F32], &[F16, F32]] },
-            "taxpy keeps the element type or widens f16 to f32",
-        )],
+        checks: &[
+            check(
+                CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[F32, F32], &[F16, F32]] },
+                "taxpy keeps the element type or widens f16 to f32",
+            ),
+            SCALAR_LIKE_SRC,
+        ],
         source: PTOAS,
         ..Row::DEFAULT
     },
+    SCALAR_TYPE_ROW,
     Row {
         applies: Applies::Ops(&[O::TExpands]),
         operands: &[operand(&["dst"], &[vec_rm(VEC9), var(&[Loc::Mat], Some(VEC9), &[], &[])])],
@@ -194,7 +199,7 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TCmps]),
-        operands: &[operand(&["src"], &[vec_any(&[I16, U16, I32, F16, F32])])],
+        operands: &[operand(&["src"], &[vec_any(&[I16, U16, I32, F16, F32])]), MASK_RM],
         checks: &[check(
             CheckKind::AttrWhen { attr: "cmpMode", kind: "cmp", slot: "src", dtypes: &[I32, U32], allowed: &["eq"] },
             "A2A3 TCMPS on 32-bit integers implements only EQ (other modes silently become EQ)",
@@ -226,7 +231,7 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Family(Family::ColReduce),
         operands: &[operand(&["src", "dst"], &[vec_nd(I16_I32_F16_F32)]), operand(&["tmp"], &[vec_nd(I16_I32_F16_F32)])],
-        checks: &[COLS_SRC_DST, TMP_LIKE_SRC],
+        checks: &[COLS_SRC_DST, TMP_LIKE_SRC, COLSUM_TMP_COVERS_SRC],
         source: "pto-isa notes §4.1 (TCOLSUM/TCOLMAX: f16 f32 i16 i32, ND)",
         ..Row::DEFAULT
     },
@@ -235,12 +240,14 @@ static ROWS: &[Row] = &[
         applies: Applies::Family(Family::ArgReduce),
         operands: &[
             operand(&["src"], &[vec_nd(I16_I32_F16_F32)]),
-            operand(&["dst", "idx"], &row_red_dst(I32_U32)),
+            operand(&["dst"], &row_red_dst(I32_U32)),
+            operand(&["idx"], &row_red_dst(INT16_32)),
             operand(&["val"], &row_red_dst(I16_I32_F16_F32)),
             TMP_VEC,
         ],
         checks: &[
             ROWS_SRC_DST,
+            ROWARG_IDX_WIDTH,
             eq("src", ValidRows, "idx", ValidRows, "one index per src row"),
             eq("src", ValidRows, "val", ValidRows, "one value per src row"),
             same_dtype("src", "val", "values keep the src element type"),
@@ -271,17 +278,14 @@ static ROWS: &[Row] = &[
     // ---------------- Expand / broadcast ----------------
     Row {
         applies: Applies::Family(Family::Expand),
-        operands: &[operand(&["src0", "src1"], &[vec_any(I16_I32_F16_F32)]), operand(&["dst"], &[vec_rm(I16_I32_F16_F32)]), TMP_VEC],
-        checks: &[
-            eq("src0", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
-            eq("src1", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
-        ],
-        source: "PTOAS verifier (trowexpand{add,sub,mul,max,min}: i16 i32 f16 f32 on A2A3, dst row-major)",
+        operands: &[operand(&["src0", "dst"], &[vec_rm(I16_I32_F16_F32)]), ROW_BROADCAST, TMP_VEC],
+        checks: &ROW_EXPAND_CHECKS,
+        source: "pto-isa npu/a2a3/TRowExpandSub.hpp:65-89, npu/a5/TRowExpandSub.hpp:88-108 (src0 has dst's valid shape and is row-major, src1 one block or one column per row); PTOAS verifier (trowexpand{add,sub,mul,max,min}: i16 i32 f16 f32 on A2A3, dst row-major)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TRowExpandDiv, O::TRowExpandExpdif]),
-        operands: &[operand(&["src0", "src1"], &[vec_any(F16_F32)]), operand(&["dst"], &[vec_rm(F16_F32)])],
+        operands: &[operand(&["src0", "dst"], &[vec_rm(F16_F32)])],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -349,6 +353,7 @@ static ROWS: &[Row] = &[
             operand(&["tmp"], &[vec_any(I32_U32)]),
         ],
         checks: &[
+            GATHER_INDEX_SAME_DTYPE,
             same_dtype("indices", "tmp", "A2A3 builds byte offsets in an index-shaped scratch tile"),
             eq("indices", ValidRows, "tmp", ValidRows, "A2A3 builds byte offsets in an index-shaped scratch tile"),
             eq("indices", ValidCols, "tmp", ValidCols, "A2A3 builds byte offsets in an index-shaped scratch tile"),
@@ -534,13 +539,16 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row {
+        applies: Applies::Ops(&[O::TLoad]),
+        checks: &[LOAD_VIEW_SHAPE],
+        source: "pto-isa TLOAD (GM shape = tile valid shape: A2A3 memory/tload_common.hpp, A5 register/tload_common.hpp, cpu/TLoad.hpp)",
+        ..Row::DEFAULT
+    },
+    Row {
         applies: Applies::Ops(&[O::TStore]),
         operands: &[operand(
             &["src"],
-            &[
-                var(&[Loc::Vec, Loc::Mat], Some(LOAD_STORE), &[], &[]),
-                var(&[Loc::Acc], Some(I32_F32), &[], &[ShapeReq::Range(Cols, 1, 4095), ShapeReq::Range(ValidCols, 1, 4095)]),
-            ],
+            &[var(&[Loc::Vec, Loc::Mat], Some(LOAD_STORE), &[], &[]), var(&[Loc::Acc], Some(I32_F32), &[], &ACC_STORE_SHAPE)],
         )],
         checks: &[
             check(CheckKind::SameWidth("src", "dst"), "vec/mat stores copy without conversion").when_loc("src", &[Loc::Vec, Loc::Mat]),
@@ -549,9 +557,10 @@ static ROWS: &[Row] = &[
                 "the fixpipe converts acc data to i32/f32/f16/bf16",
             )
             .when_loc("src", &[Loc::Acc]),
+            STORE_VIEW_SHAPE,
         ],
         inherit_checks: false,
-        source: "PTOAS notes §4 (A2A3 tstore src loc vec, mat or acc; acc src i32/f32, cols in [1, 4095])",
+        source: "PTOAS notes §4 (A2A3 tstore src loc vec, mat or acc; acc src i32/f32, cols in [1, 4095]); pto-isa npu/a2a3/TStore.hpp:222-231 (acc to ND: rows in [1, 8192])",
         ..Row::DEFAULT
     },
     Row {
@@ -563,6 +572,7 @@ static ROWS: &[Row] = &[
             ),
             operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
         ],
+        checks: &[STORE_VIEW_SHAPE],
         inherit_checks: false,
         source: PTOAS,
         ..Row::DEFAULT
@@ -581,7 +591,7 @@ static ROWS: &[Row] = &[
                 &[
                     var(&[Loc::Left], None, &[ZZ], &[]),
                     var(&[Loc::Right], None, &[ZN], &[]),
-                    var(&[Loc::Mat], None, &[FRACTAL_512], &[]),
+                    var(&[Loc::Mat], None, &[NZ_512], &[]),
                     var(&[Loc::Vec, Loc::Bias, Loc::Scaling], None, &[], &[]),
                 ],
             ),
@@ -598,12 +608,21 @@ static ROWS: &[Row] = &[
                         (Loc::Acc, &[Loc::Mat]),
                     ],
                 },
-                "A2A3 tmov location pairs (a2a3/TMov.hpp has no acc -> vec path)",
+                "A2A3 tmov location pairs (pto-isa npu/a2a3/TMov.hpp:142-148: no acc -> vec path on A2A3)",
             ),
             eq("src", Rows, "dst", Rows, "A2A3 tmov keeps the static shape"),
             eq("src", Cols, "dst", Cols, "A2A3 tmov keeps the static shape"),
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16])] },
+                "A2A3 acc -> mat tmov is a cast from f32 to f16/bf16 (pto-isa npu/a2a3/common.hpp:104-111)",
+            )
+            .when_loc("dst", &[Loc::Mat]),
+            check(CheckKind::SameWidth("src", "dst"), "A2A3 vec -> vec tmov copies bytes (pto-isa npu/a2a3/TMov.hpp:88)")
+                .when_loc("src", &[Loc::Vec]),
+            same_dtype("src", "dst", "mat -> left/right moves copy elements (pto-isa textract_common.hpp, npu/a2a3/TExtract.hpp:21-27)")
+                .when_loc("dst", &[Loc::Left, Loc::Right]),
         ],
-        source: "PTOAS verifier (tmov pairs; acc->mat dst fractal 512); pto-isa a2a3/TMov.hpp (TMOV_TILE_IMPL: no acc -> vec, which PTOAS accepts); pto-isa notes §2.4 (A2A3 left Zz, right Zn)",
+        source: "pto-isa npu/a2a3/TMov.hpp, npu/a2a3/common.hpp (tmov pairs; acc -> mat NZ fractal 512, f32 -> f16/bf16); pto-isa notes §2.4 (A2A3 left Zz, right Zn)",
         ..Row::DEFAULT
     },
     Row {
@@ -628,7 +647,13 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TExtract]),
         operands: &[
-            operand(&["src"], &[var(&[Loc::Mat], Some(&[I8, U8, F16, BF16, F32]), &[ROW_MAJOR, NZ], &[])]),
+            operand(
+                &["src"],
+                &[
+                    var(&[Loc::Mat], Some(&[I8, U8, F16, BF16, F32]), &[ZN, NZ], &[]),
+                    var(&[Loc::Mat], Some(&[I8, U8, F16, BF16, F32]), &[ROW_MAJOR], &[ShapeReq::Eq(Rows, 1)]),
+                ],
+            ),
             operand(
                 &["dst"],
                 &[
@@ -637,17 +662,27 @@ static ROWS: &[Row] = &[
                 ],
             ),
         ],
-        checks: &[same_dtype("src", "dst", "extraction copies elements")],
-        source: "PTOAS verifier (A2A3 textract: mat -> left (Zz) / right (Zn), i8 f16 bf16 f32)",
+        checks: &[
+            same_dtype("src", "dst", "extraction copies elements"),
+            EXTRACT_WINDOW,
+            EXTRACT_ALIGN[0],
+            EXTRACT_ALIGN[1],
+            EXTRACT_ALIGN[2],
+            EXTRACT_ALIGN[3],
+        ],
+        source: "PTOAS verifier (A2A3 textract: mat -> left (Zz) / right (Zn), i8 f16 bf16 f32); pto-isa textract_common.hpp:456-486 (ZN or NZ mat source, a 1-row row-major one for a GEMV left)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TInsert]),
         operands: &[operand(&["src"], &[var(&[Loc::Acc], None, &[NZ], &[])]), operand(&["dst"], &[var(&[Loc::Mat], None, &[NZ_512], &[])])],
-        checks: &[check(
-            CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16]] },
-            "A2A3 tinsert converts f32 acc data to f16/bf16",
-        )],
+        checks: &[
+            check(
+                CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16]] },
+                "A2A3 tinsert converts f32 acc data to f16/bf16",
+            ),
+            INSERT_WINDOW,
+        ],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -666,9 +701,9 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TFillPad, O::TFillPadInplace, O::TFillPadExpand]),
-        operands: &[operand(&["src", "dst"], &[var(&[], Some(BYTES_1_2_4), &[], &[])])],
+        operands: &[operand(&["src"], &[var(&[], Some(BYTES_1_2_4), &[], &[])]), FILLPAD_DST],
         checks: &[check(CheckKind::SameWidth("src", "dst"), "padding copies elements")],
-        source: PTOAS,
+        source: "PTOAS verifier; pto-isa npu/a2a3/TFillPad.hpp:284, 312, 385 (dst pad value set)",
         ..Row::DEFAULT
     },
     Row {
@@ -705,7 +740,7 @@ static ROWS: &[Row] = &[
         source: "generated tiles live in UB",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TCi]), operands: &[operand(&["dst"], &[vec_any(INT16_32)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TCi]), operands: &[TCI_DST], checks: &[TCI_START], source: TCI_SOURCE, ..Row::DEFAULT },
     Row { applies: Applies::Ops(&[O::TTri]), operands: &[operand(&["dst"], &[vec_rm(INT16_32_F16_F32)])], source: PTOAS, ..Row::DEFAULT },
     Row {
         applies: Applies::Ops(&[O::TPrint]),

@@ -35,6 +35,8 @@ const MATMUL_TRIPLES: &[&[ElemType]] = &[
     &[F32, F32, F32],
     &[F32, F8E4M3, F8E4M3],
     &[F32, F8E5M2, F8E5M2],
+    &[F32, F8E4M3, F8E5M2],
+    &[F32, F8E5M2, F8E4M3],
     &[F32, HiF8, HiF8],
 ];
 /// Row sums also accumulate 64-bit integers on A5.
@@ -172,6 +174,7 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TAnds, O::TOrs, O::TXors]),
         operands: &[operand(&["src", "dst"], &[vec_rm(INT8_32)])],
+        checks: &[NOT_IN_PLACE],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -184,14 +187,18 @@ static ROWS: &[Row] = &[
     Row { applies: Applies::Ops(&[O::TLrelu]), operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])], source: PTOAS, ..Row::DEFAULT },
     Row {
         applies: Applies::Ops(&[O::TAxpy]),
-        operands: &[operand(&["src", "dst"], &[vec_rm(F16_BF16_F32)])],
-        checks: &[check(
-            CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[BF16, BF16], &[F32, F32], &[F16, F32]] },
-            "taxpy keeps the element type or widens f16 to f32",
-        )],
-        source: PTOAS,
+        operands: &[operand(&["src", "dst"], &[vec_rm(F16_F32)])],
+        checks: &[
+            check(
+                CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F16, F16], &[F32, F32], &[F16, F32]] },
+                "taxpy keeps the element type or widens f16 to f32",
+            ),
+            SCALAR_LIKE_SRC,
+        ],
+        source: "pto-isa npu/a5/TAxpy.hpp:99-111 (f16/f32 only; PTOAS also accepts bf16)",
         ..Row::DEFAULT
     },
+    SCALAR_TYPE_ROW,
     Row {
         applies: Applies::Ops(&[O::TExpands]),
         operands: &[operand(&["dst"], &[vec_rm(VEC11), var(&[Loc::Mat], Some(VEC11), &[], &[])])],
@@ -211,14 +218,14 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TCmp]),
-        operands: &[operand(&["src0", "src1"], &[vec_any(VEC9)]), operand(&["dst"], &[vec_any(&[I8, U8])])],
-        source: PTOAS,
+        operands: &[operand(&["src0", "src1"], &[vec_rm(VEC11)]), operand(&["dst"], &[vec_rm(&[I8, U8])])],
+        source: "pto-isa npu/a5/TCmp.hpp:136-157 (11 input types incl. 64-bit, all three tiles row-major)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TCmps]),
-        operands: &[operand(&["src"], &[vec_any(VEC11)])],
-        source: "pto-isa notes §4.1 (TCMPS on A5: 11 types, every compare mode)",
+        operands: &[operand(&["src"], &[vec_any(VEC11)]), MASK_RM],
+        source: "pto-isa notes §4.1 (TCMPS on A5: 11 types, every compare mode); npu/a5/TCmps.hpp:237 (row-major mask)",
         ..Row::DEFAULT
     },
     Row {
@@ -229,8 +236,8 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TSels]),
-        operands: &[operand(&["src", "dst"], &[vec_rm(&[I8, I16, I32, F16, F32])])],
-        source: PTOAS,
+        operands: &[operand(&["src", "dst"], &[vec_rm(&[I8, U8, I16, U16, I32, U32, I64, U64, F16, F32])])],
+        source: "pto-isa npu/a5/TSels.hpp:123-141 (PTOAS lists only i8 i16 i32 f16 f32)",
         ..Row::DEFAULT
     },
     // ---------------- Row reductions ----------------
@@ -257,7 +264,7 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Family(Family::ColReduce),
         operands: &[operand(&["src", "dst"], &[vec_nd(VEC11)]), operand(&["tmp"], &[vec_nd(VEC11)])],
-        checks: &[COLS_SRC_DST, TMP_LIKE_SRC],
+        checks: &[COLS_SRC_DST, TMP_LIKE_SRC, COLSUM_TMP_COVERS_SRC],
         source: "pto-isa notes §4.1 (TCOLSUM/TCOLMAX on A5: 11 types, ND)",
         ..Row::DEFAULT
     },
@@ -272,12 +279,14 @@ static ROWS: &[Row] = &[
         applies: Applies::Family(Family::ArgReduce),
         operands: &[
             operand(&["src"], &[vec_nd(BYTES_2_4)]),
-            operand(&["dst", "idx"], &row_red_dst(I32_U32)),
+            operand(&["dst"], &row_red_dst(I32_U32)),
+            operand(&["idx"], &row_red_dst(INT16_32)),
             operand(&["val"], &row_red_dst(BYTES_2_4)),
             TMP_VEC,
         ],
         checks: &[
             ROWS_SRC_DST,
+            ROWARG_IDX_WIDTH,
             eq("src", ValidRows, "idx", ValidRows, "one index per src row"),
             eq("src", ValidRows, "val", ValidRows, "one value per src row"),
             same_dtype("src", "val", "values keep the src element type"),
@@ -308,17 +317,14 @@ static ROWS: &[Row] = &[
     // ---------------- Expand / broadcast ----------------
     Row {
         applies: Applies::Family(Family::Expand),
-        operands: &[operand(&["src0", "src1"], &[vec_any(INT8_32_F16_F32)]), operand(&["dst"], &[vec_rm(INT8_32_F16_F32)]), TMP_VEC],
-        checks: &[
-            eq("src0", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
-            eq("src1", ValidRows, "dst", ValidRows, "row broadcasts keep the dst rows"),
-        ],
-        source: "PTOAS verifier (trowexpand{add,sub,mul,max,min}: i8 i16 i32 f16 f32 on A5, dst row-major)",
+        operands: &[operand(&["src0", "dst"], &[vec_rm(INT8_32_F16_F32)]), ROW_BROADCAST, TMP_VEC],
+        checks: &ROW_EXPAND_CHECKS,
+        source: "pto-isa npu/a2a3/TRowExpandSub.hpp:65-89, npu/a5/TRowExpandSub.hpp:88-108 (src0 has dst's valid shape and is row-major, src1 one block or one column per row); PTOAS verifier (trowexpand{add,sub,mul,max,min}: i8 i16 i32 f16 f32 on A5, dst row-major)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TRowExpandDiv, O::TRowExpandExpdif]),
-        operands: &[operand(&["src0", "src1"], &[vec_any(F16_F32)]), operand(&["dst"], &[vec_rm(F16_F32)])],
+        operands: &[operand(&["src0", "dst"], &[vec_rm(F16_F32)])],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -384,6 +390,7 @@ static ROWS: &[Row] = &[
             operand(&["dst"], &[var(&[Loc::Vec], Some(VEC11), &[], &[ShapeReq::Same(ValidCols, Cols)])]),
             operand(&["indices"], &[var(&[Loc::Vec], Some(INT16_32), &[], &[ShapeReq::Same(ValidCols, Cols)])]),
         ],
+        checks: &[GATHER_INDEX_SAME_DTYPE],
         source: "pto-isa notes §4.1 (TGATHER index on A5: 1/2/4/8-byte data, 16/32-bit idx; tmp unused)",
         ..Row::DEFAULT
     },
@@ -572,8 +579,17 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row {
+        applies: Applies::Ops(&[O::TLoad]),
+        checks: &[LOAD_VIEW_SHAPE],
+        source: "pto-isa TLOAD (GM shape = tile valid shape: A2A3 memory/tload_common.hpp, A5 register/tload_common.hpp, cpu/TLoad.hpp)",
+        ..Row::DEFAULT
+    },
+    Row {
         applies: Applies::Ops(&[O::TStore]),
-        operands: &[operand(&["src"], &[var(&[Loc::Vec], Some(LOAD_STORE_A5), &[], &[]), var(&[Loc::Acc], Some(I32_F32), &[], &[])])],
+        operands: &[operand(
+            &["src"],
+            &[var(&[Loc::Vec], Some(LOAD_STORE_A5), &[], &[]), var(&[Loc::Acc], Some(I32_F32), &[], &ACC_STORE_SHAPE)],
+        )],
         checks: &[
             check(CheckKind::SameWidth("src", "dst"), "vec stores copy without conversion").when_loc("src", &[Loc::Vec]),
             check(
@@ -581,9 +597,10 @@ static ROWS: &[Row] = &[
                 "the fixpipe converts acc data to i32/f32/f16/bf16",
             )
             .when_loc("src", &[Loc::Acc]),
+            STORE_VIEW_SHAPE,
         ],
         inherit_checks: false,
-        source: "PTOAS notes §4 (A5 tstore src loc vec or acc: mat is rejected)",
+        source: "PTOAS notes §4 (A5 tstore src loc vec or acc: mat is rejected); pto-isa npu/a5/TStore.hpp:127-136 (acc: cols in [1, 4095], rows in [1, 8192] to ND)",
         ..Row::DEFAULT
     },
     Row {
@@ -592,6 +609,7 @@ static ROWS: &[Row] = &[
             operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[], &[])]),
             operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
         ],
+        checks: &[STORE_VIEW_SHAPE],
         inherit_checks: false,
         source: PTOAS,
         ..Row::DEFAULT
@@ -630,8 +648,15 @@ static ROWS: &[Row] = &[
             ),
             eq("src", Rows, "dst", Rows, "mat-source tmov keeps the static shape").when_loc("src", &[Loc::Mat]),
             eq("src", Cols, "dst", Cols, "mat-source tmov keeps the static shape").when_loc("src", &[Loc::Mat]),
+            check(
+                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16, F32]), (I32, &[I32])] },
+                "A5 plain acc -> mat/vec tmov converts f32 to f16/bf16/f32 and keeps i32 (pto-isa npu/a5/common.hpp:147-175)",
+            )
+            .when_loc("src", &[Loc::Acc]),
+            same_dtype("src", "dst", "mat -> left/right moves copy elements (pto-isa npu/a5/TMov.hpp:244-246)")
+                .when_loc("dst", &[Loc::Left, Loc::Right]),
         ],
-        source: "PTOAS verifier (tmov pairs); pto-isa notes §2.4 (A5 left Nz, right Zn)",
+        source: "PTOAS verifier (tmov pairs); pto-isa notes §2.4 (A5 left Nz, right Zn); pto-isa npu/a5/TMov.hpp, npu/a5/common.hpp",
         ..Row::DEFAULT
     },
     Row {
@@ -685,6 +710,8 @@ static ROWS: &[Row] = &[
                 },
                 "A5 textract location pairs",
             ),
+            EXTRACT_WINDOW.when_loc("src", &[Loc::Mat]),
+            EXTRACT_WINDOW_VALID.when_loc("src", &[Loc::Vec]),
         ],
         source: "PTOAS verifier (A5 textract: mat -> left (Nz) / right (Zn) / scaling, vec -> mat / vec)",
         ..Row::DEFAULT
@@ -706,6 +733,8 @@ static ROWS: &[Row] = &[
             )
             .when_loc("src", &[Loc::Acc]),
             same_dtype("src", "dst", "vec-source tinsert copies elements").when_loc("src", &[Loc::Vec]),
+            INSERT_WINDOW.when_loc("src", &[Loc::Acc]),
+            INSERT_WINDOW_VALID.when_loc("src", &[Loc::Vec]),
         ],
         source: PTOAS,
         ..Row::DEFAULT
@@ -725,9 +754,9 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TFillPad, O::TFillPadInplace, O::TFillPadExpand]),
-        operands: &[operand(&["src", "dst"], &[var(&[], Some(BYTES_1_2_4), &[], &[])])],
+        operands: &[operand(&["src"], &[var(&[], Some(BYTES_1_2_4), &[], &[])]), FILLPAD_DST],
         checks: &[check(CheckKind::SameWidth("src", "dst"), "padding copies elements")],
-        source: PTOAS,
+        source: "PTOAS verifier; pto-isa npu/a2a3/TFillPad.hpp:284, 312, 385 (dst pad value set)",
         ..Row::DEFAULT
     },
     Row {
@@ -763,7 +792,7 @@ static ROWS: &[Row] = &[
         source: "generated tiles live in UB",
         ..Row::DEFAULT
     },
-    Row { applies: Applies::Ops(&[O::TCi]), operands: &[operand(&["dst"], &[vec_any(INT16_32)])], source: PTOAS, ..Row::DEFAULT },
+    Row { applies: Applies::Ops(&[O::TCi]), operands: &[TCI_DST], checks: &[TCI_START], source: TCI_SOURCE, ..Row::DEFAULT },
     Row { applies: Applies::Ops(&[O::TTri]), operands: &[operand(&["dst"], &[vec_rm(VEC9)])], source: PTOAS, ..Row::DEFAULT },
     Row {
         applies: Applies::Ops(&[O::TPrint]),

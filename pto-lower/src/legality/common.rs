@@ -5,7 +5,7 @@
 //! the pto-isa notes use the notes' explicit lists (e.g. A2A3 elementwise arithmetic: signed
 //! `i16`/`i32` only, A5 adds the unsigned and 8/64-bit types).
 
-use super::{Check, CheckKind, Extent, LayoutPat, OperandRule, ShapeReq, Variant};
+use super::{Check, CheckKind, Extent, LayoutPat, Multiple, OperandRule, ShapeReq, Variant};
 use pto_ir::types::ElemType::{self, *};
 use pto_ir::types::{BLayout, Loc, SLayout};
 
@@ -67,6 +67,8 @@ pub const ROW_MAJOR: LayoutPat = lay("row_major", Some(BLayout::RowMajor), None,
 pub const ND: LayoutPat = lay("ND (row_major/none_box)", Some(BLayout::RowMajor), Some(SLayout::NoneBox), None);
 /// Plain column-major (`col_major`, `none_box`).
 pub const DN: LayoutPat = lay("DN (col_major/none_box)", Some(BLayout::ColMajor), Some(SLayout::NoneBox), None);
+/// Outer layout col-major, any boxes (pto-isa `!isRowMajor`).
+pub const COL_MAJOR: LayoutPat = lay("col_major", Some(BLayout::ColMajor), None, None);
 /// Unboxed, either outer layout.
 pub const NONE_BOX: LayoutPat = lay("none_box", None, Some(SLayout::NoneBox), None);
 /// Column-major outer, row-major boxes (A5 `TileLeft`, `TileAcc`).
@@ -272,3 +274,140 @@ pub const COMM_STAGING: OperandRule = operand(&["ping", "pong", "acc"], &[VEC]);
 pub const COMM_SIGNAL: OperandRule = operand(&["signal", "value", "cmp_value"], &[elem(&[I32])]);
 /// Where the comm facts come from.
 pub const COMM_SOURCE: &str = "pto-isa comm/{a2a3,a5}/*.hpp (staging tiles in UB; TNotify/TTest/TWait static_assert int32_t signals)";
+/// `tload`: the GM view's shape equals the tile's valid shape (pto-isa A2A3
+/// `memory/tload_common.hpp:48-51, 92-96` debug asserts, A5 `register/tload_common.hpp:352-366`
+/// static_assert, CPU `cpu/TLoad.hpp:66-81`).
+pub const LOAD_VIEW_SHAPE: Check = check(
+    CheckKind::ViewShape { view: "src", tile: "dst" },
+    "the copy moves the view's shape into the tile's valid region; the NPU asserts the equality (A5 at compile time, A2A3 only in debug builds)",
+);
+/// `tstore`: the tile's valid shape equals the GM view's shape (pto-isa
+/// `memory/tstore_common.hpp:182-185, 362-366`, `a2a3/TStore.hpp:37-41`, `a5/TStore.hpp:194-197, 244-247`).
+pub const STORE_VIEW_SHAPE: Check = check(
+    CheckKind::ViewShape { view: "dst", tile: "src" },
+    "the copy writes the tile's valid region over the view's shape; the NPU asserts the equality only in debug builds",
+);
+
+/// The per-row operand `src1` of `trowexpand{add,sub,mul,div,max,min,expdif}`: one 32-byte block
+/// per row when row-major (valid cols = 32 / element size), one column when col-major (pto-isa
+/// `npu/a2a3/TRowExpandSub.hpp:65-89`, `npu/a5/TRowExpandSub.hpp:88-108`, debug asserts). Its
+/// element type is the op's (the op table's same-dtype group).
+pub const ROW_BROADCAST: OperandRule = operand(
+    &["src1"],
+    &[
+        var(&[Loc::Vec], Some(&[I32, U32, F32]), &[ROW_MAJOR], &[ShapeReq::Eq(Extent::ValidCols, 8)]),
+        var(&[Loc::Vec], Some(&[I16, U16, F16, BF16]), &[ROW_MAJOR], &[ShapeReq::Eq(Extent::ValidCols, 16)]),
+        var(&[Loc::Vec], Some(&[I8, U8]), &[ROW_MAJOR], &[ShapeReq::Eq(Extent::ValidCols, 32)]),
+        var(&[Loc::Vec], None, &[COL_MAJOR], &[ShapeReq::Eq(Extent::ValidCols, 1)]),
+    ],
+);
+
+/// `trowexpand{add,...}`: `src0` has dst's valid shape, `src1` dst's valid rows.
+pub const ROW_EXPAND_CHECKS: [Check; 3] = [
+    eq("src0", Extent::ValidRows, "dst", Extent::ValidRows, "the full operand has the dst valid shape"),
+    eq("src0", Extent::ValidCols, "dst", Extent::ValidCols, "the full operand has the dst valid shape"),
+    eq("src1", Extent::ValidRows, "dst", Extent::ValidRows, "one broadcast value per dst row"),
+];
+
+/// Index-form `tgather` copies elements: src and dst have one element type (pto-isa
+/// `npu/a2a3/TGather.hpp:26`, `npu/a5/TGather.hpp:34`, `cpu/TGather.hpp:86-89`).
+pub const GATHER_INDEX_SAME_DTYPE: Check = same_dtype("src", "dst", "the index form copies src elements (pto-isa static_assert)");
+
+/// Compare masks are written row by row (pto-isa `npu/a2a3/TCmps.hpp:162`, `npu/a5/TCmps.hpp:237`,
+/// `npu/a5/TCmp.hpp:145-147`).
+pub const MASK_RM: OperandRule = operand(&["dst"], &[VEC_RM]);
+
+/// Bitwise tile-scalar ops do not run in place (PTOAS `PTO.cpp:2999-3002, 6333-6336, 8861-8864`).
+pub const NOT_IN_PLACE: Check =
+    check(CheckKind::Distinct("src", "dst"), "the bitwise tile-scalar ops read src while writing dst; PTOAS rejects src == dst");
+
+/// `tcolsum` binary form: the scratch row holds a src row (pto-isa `npu/a2a3/TColSum.hpp:128-130`,
+/// `npu/a5/TColSum.hpp:144`, debug asserts).
+pub const COLSUM_TMP_COVERS_SRC: Check =
+    le("src", Extent::ValidCols, "tmp", Extent::Cols, "the binary column sum adds src rows pairwise into tmp rows");
+
+/// `tfillpad*` fills with the dst tile's pad value, which must be set (pto-isa
+/// `npu/a2a3/TFillPad.hpp:284, 312, 385` static_asserts; PTOAS `PTO.cpp:4597-4602`).
+pub const FILLPAD_DST: OperandRule = operand(&["dst"], &[var(&[], Some(BYTES_1_2_4), &[], &[ShapeReq::PadSet])]);
+
+/// `tstore` from acc: static cols in [1, 4095], rows in [1, 8192] into an ND view, valid cols
+/// in [1, 4095] (pto-isa `npu/a2a3/TStore.hpp:222-231`, `npu/a5/TStore.hpp:127-136`,
+/// `tstore_common.hpp:185`).
+pub const ACC_STORE_SHAPE: [ShapeReq; 4] = [
+    ShapeReq::Range(Extent::Cols, 1, 4095),
+    ShapeReq::Range(Extent::ValidCols, 1, 4095),
+    ShapeReq::Range(Extent::Rows, 1, 8192),
+    ShapeReq::Range(Extent::ValidRows, 1, 8192),
+];
+
+/// `textract` from a cube buffer: the dst window lies inside src's static capacity (pto-isa
+/// `npu/a2a3/TExtract.hpp:57-60`; PTOAS `PTO.cpp:3959-3982`).
+pub const EXTRACT_WINDOW: Check = check(
+    CheckKind::Window { index: ("row", "col"), part: "dst", whole: "src", size: (Extent::Rows, Extent::Cols) },
+    "the extraction reads a dst-sized window of src; the NPU asserts the bounds only in debug builds",
+);
+/// `textract` between vec tiles: the dst valid window lies inside src (pto-isa
+/// `npu/a5/TExtract.hpp:1129-1180`).
+pub const EXTRACT_WINDOW_VALID: Check = check(
+    CheckKind::Window { index: ("row", "col"), part: "dst", whole: "src", size: (Extent::ValidRows, Extent::ValidCols) },
+    "the extraction reads the dst valid region from src; the NPU asserts the bounds only in debug builds",
+);
+/// `tinsert` from acc: the src window lies inside dst's static capacity (pto-isa
+/// `npu/a2a3/TInsert.hpp:182-187`).
+pub const INSERT_WINDOW: Check = check(
+    CheckKind::Window { index: ("row", "col"), part: "src", whole: "dst", size: (Extent::Rows, Extent::Cols) },
+    "the insertion writes a src-sized window of dst; the NPU asserts the bounds only in debug builds",
+);
+/// `tinsert` from vec: the src valid window lies inside dst (pto-isa `npu/a5/TInsert.hpp:495-496,
+/// 549-552, 687-688`).
+pub const INSERT_WINDOW_VALID: Check = check(
+    CheckKind::Window { index: ("row", "col"), part: "src", whole: "dst", size: (Extent::ValidRows, Extent::ValidCols) },
+    "the insertion writes the src valid region into dst; the NPU asserts the bounds only in debug builds",
+);
+/// `textract` mat -> left / right index alignment, necessary on every A2A3 path (plain and
+/// transposing: `common/arch/memory/textract_common.hpp:85-94, 202-211, 282-295, 374-384`):
+/// left rows by 16 and columns by one 32-byte block, right the other way round.
+pub const EXTRACT_ALIGN: [Check; 4] = [
+    check(CheckKind::IndexMultiple { index: "row", of: Multiple::Fixed(16) }, "left tiles are extracted in 16-row fractals")
+        .when_loc("dst", &[pto_ir::types::Loc::Left]),
+    check(CheckKind::IndexMultiple { index: "col", of: Multiple::Block("src") }, "left tiles are extracted in 32-byte column blocks")
+        .when_loc("dst", &[pto_ir::types::Loc::Left]),
+    check(CheckKind::IndexMultiple { index: "row", of: Multiple::Block("src") }, "right tiles are extracted in 32-byte row blocks")
+        .when_loc("dst", &[pto_ir::types::Loc::Right]),
+    check(CheckKind::IndexMultiple { index: "col", of: Multiple::Fixed(16) }, "right tiles are extracted in 16-column fractals")
+        .when_loc("dst", &[pto_ir::types::Loc::Right]),
+];
+
+/// `tci` writes one row of 16/32-bit integers (pto-isa `npu/a2a3/TCI.hpp:20-24`,
+/// `npu/a5/Tci.hpp:29-34` static_asserts: `Rows == 1`).
+pub const TCI_DST: OperandRule = operand(&["dst"], &[var(&[Loc::Vec], Some(INT16_32), &[], &[ShapeReq::Eq(Extent::Rows, 1)])]);
+/// `tci`'s start scalar has the dst element type (same static_asserts; PTOAS `PTO.cpp:3069-3074`).
+pub const TCI_START: Check = same_dtype("start", "dst", "the sequence starts at the scalar in the dst element type");
+/// Where the `tci` rules come from.
+pub const TCI_SOURCE: &str = "pto-isa npu/a2a3/TCI.hpp:20-24, npu/a5/Tci.hpp:29-34 (b16/b32, one row, start of the dst type); PTOAS";
+
+/// Row arg-reductions with a value output: 16-bit indices for 2-byte values, 32-bit ones for
+/// 4-byte values; the index-only form keeps 32-bit indices (pto-isa
+/// `npu/a2a3/TRowReduceIdxOps.hpp:29-40`, `npu/a5/TRowReduceIdx.hpp:59-66`).
+pub const ROWARG_IDX_WIDTH: Check = check(
+    CheckKind::DtypeMap {
+        from: "val",
+        to: "idx",
+        map: &[(F16, INT16_32), (BF16, INT16_32), (I16, INT16_32), (U16, INT16_32), (F32, I32_U32), (I32, I32_U32), (U32, I32_U32)],
+    },
+    "the index width follows the value width",
+);
+
+/// The scalar of `texpands`, `trems`, `tfmods` has the tile's element type (PTOAS
+/// `PTO.cpp:3908-3911, 7029-7031, 7070-7072`).
+pub const SCALAR_LIKE_DST: Check = same_dtype("scalar", "dst", "the scalar is combined with dst elements without conversion");
+/// The scalar of `taxpy` has the src element type (PTOAS `PTO.cpp:2788-2790`).
+pub const SCALAR_LIKE_SRC: Check = same_dtype("scalar", "src", "the scalar multiplies src elements without conversion");
+
+/// A row listing the scalar rule for the ops whose scalar must have the tile's element type.
+pub const SCALAR_TYPE_ROW: super::Row = super::Row {
+    applies: super::Applies::Ops(&[pto_ir::ops::Opcode::TExpands, pto_ir::ops::Opcode::TRems, pto_ir::ops::Opcode::TFmods]),
+    checks: &[SCALAR_LIKE_DST],
+    source: "PTOAS verifier (texpands / trems / tfmods: scalar of the tile element type)",
+    ..super::Row::DEFAULT
+};

@@ -21,7 +21,8 @@
 //! also takes views). A [`Check`] relates several operands (valid-shape equalities the
 //! NPU code only asserts in debug builds, allowed dtype combinations such as the TCVT conversion
 //! matrix, allowed location pairs, attribute restrictions). Checks on dimensions only fire when
-//! both extents are static.
+//! both extents are static; the simulator checks the rest when the op runs, with the run-time
+//! valid shapes ([`crate::legalize::run_time_violation`]), and traps on a violation.
 //!
 //! The scratch (`tmp`) rule is not restated here: it is the op table's per-target
 //! [`pto_ir::ops::Tmp`], read through [`Table::tmp_rule`].
@@ -97,6 +98,8 @@ pub enum ShapeReq {
     Range(Extent, u32, u32),
     /// Two extents of the same tile are equal (e.g. valid cols == cols).
     Same(Extent, Extent),
+    /// The tile's pad value is set (not `null`).
+    PadSet,
 }
 
 /// One family of accepted tuples: the product of its sets (an empty set / `None` = any).
@@ -152,6 +155,8 @@ pub enum CheckKind {
     SameWidth(&'static str, &'static str),
     /// The two slots live in the same location.
     SameLoc(&'static str, &'static str),
+    /// The two slots are different values (the op does not run in place).
+    Distinct(&'static str, &'static str),
     /// The element types of `slots`, in order, form one of `tuples`.
     DtypeTuples {
         /// Slots whose element types are combined.
@@ -177,6 +182,34 @@ pub enum CheckKind {
         /// `from` location -> accepted `to` locations.
         pairs: &'static [(Loc, &'static [Loc])],
     },
+    /// The window `[row, row + part.size.0) x [col, col + part.size.1)` of the scalar slots
+    /// `row`/`col` lies inside `whole`'s static capacity, indices non-negative (constant indices
+    /// only).
+    Window {
+        /// Slots of the row and column index scalars.
+        index: (&'static str, &'static str),
+        /// The tile moved in or out.
+        part: &'static str,
+        /// The tile the window lies in.
+        whole: &'static str,
+        /// The extents of `part` that span the window.
+        size: (Extent, Extent),
+    },
+    /// The constant index scalar in slot `index` is a multiple of `of`.
+    IndexMultiple {
+        /// Slot of the index scalar.
+        index: &'static str,
+        /// The required multiple.
+        of: Multiple,
+    },
+    /// The GM view in slot `view` presents the tile in slot `tile` exactly its valid shape
+    /// (leading view dimensions folded per [`pto_ir::tile_rules::view_extent`]).
+    ViewShape {
+        /// Slot of the GM view.
+        view: &'static str,
+        /// Slot of the tile.
+        tile: &'static str,
+    },
     /// When `slot`'s element type is one of `dtypes`, the enum attribute `attr` (kind `kind`)
     /// must be one of `allowed`.
     AttrWhen {
@@ -191,6 +224,25 @@ pub enum CheckKind {
         /// Accepted values (lower case).
         allowed: &'static [&'static str],
     },
+}
+
+/// A required multiple of an index.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Multiple {
+    /// A fixed count (16: one fractal row block).
+    Fixed(u32),
+    /// The elements of one 32-byte block of the slot's element type (`C0`).
+    Block(&'static str),
+}
+
+impl Multiple {
+    /// `16`, `32 bytes of src`.
+    pub fn text(self) -> String {
+        match self {
+            Multiple::Fixed(n) => n.to_string(),
+            Multiple::Block(slot) => format!("32 bytes of {slot}"),
+        }
+    }
 }
 
 /// A constraint with its reason.
@@ -389,6 +441,7 @@ impl ShapeReq {
             ShapeReq::Eq(e, v) => format!("{} = {v}", e.name()),
             ShapeReq::Range(e, lo, hi) => format!("{} in [{lo}, {hi}]", e.name()),
             ShapeReq::Same(a, b) => format!("{} = {}", a.name(), b.name()),
+            ShapeReq::PadSet => "pad value set".to_string(),
         }
     }
 }
@@ -427,10 +480,18 @@ impl CheckKind {
     pub fn slots(&self) -> Vec<&'static str> {
         match *self {
             CheckKind::Eq { a, b } | CheckKind::Le { a, b } => vec![a.0, b.0],
-            CheckKind::SameDtype(a, b) | CheckKind::SameWidth(a, b) | CheckKind::SameLoc(a, b) => vec![a, b],
+            CheckKind::SameDtype(a, b) | CheckKind::SameWidth(a, b) | CheckKind::SameLoc(a, b) | CheckKind::Distinct(a, b) => {
+                vec![a, b]
+            }
             CheckKind::DtypeTuples { slots, .. } => slots.to_vec(),
             CheckKind::DtypeMap { from, to, .. } | CheckKind::LocPairs { from, to, .. } => vec![from, to],
             CheckKind::AttrWhen { slot, .. } => vec![slot],
+            CheckKind::ViewShape { view, tile } => vec![view, tile],
+            CheckKind::Window { index, part, whole, .. } => vec![index.0, index.1, part, whole],
+            CheckKind::IndexMultiple { index, of } => match of {
+                Multiple::Block(slot) => vec![index, slot],
+                Multiple::Fixed(_) => vec![index],
+            },
         }
     }
 
@@ -442,6 +503,7 @@ impl CheckKind {
             CheckKind::SameDtype(a, b) => format!("{a} dtype = {b} dtype"),
             CheckKind::SameWidth(a, b) => format!("{a} element size = {b} element size"),
             CheckKind::SameLoc(a, b) => format!("{a} loc = {b} loc"),
+            CheckKind::Distinct(a, b) => format!("{a} != {b}"),
             CheckKind::DtypeTuples { slots, tuples } => {
                 let t: Vec<String> =
                     tuples.iter().map(|t| format!("({})", t.iter().map(|e| e.name()).collect::<Vec<_>>().join(", "))).collect();
@@ -464,6 +526,15 @@ impl CheckKind {
             CheckKind::AttrWhen { attr, slot, dtypes, allowed, .. } => {
                 format!("{attr} in {{{}}} when {slot} dtype in {}", allowed.join(", "), dtypes_text(dtypes))
             }
+            CheckKind::ViewShape { view, tile } => format!("{view} view shape = {tile} valid shape"),
+            CheckKind::Window { index, part, whole, size } => format!(
+                "0 <= {r}, 0 <= {c}, {r} + {part} {} <= {whole} rows, {c} + {part} {} <= {whole} cols",
+                size.0.name(),
+                size.1.name(),
+                r = index.0,
+                c = index.1
+            ),
+            CheckKind::IndexMultiple { index, of } => format!("{index} % {} = 0", of.text()),
         }
     }
 }
