@@ -7,12 +7,13 @@
 //! build are remembered so their later uses do not produce a cascade of follow-up errors.
 
 use crate::attrs::parse_attr_text;
+use crate::format::{self, ResultSpelling};
 use crate::reader::{AttrKind, AttrNode, DictEntry, LitKind, Node, OpStmt, RegionSrc, Source, Stmt, Syn};
 use crate::types::parse_type;
 use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics, FileId, Span};
 use pto_ir::module::{BlockId, Module, OpData, Payload, Piece, RegionId, TextForm, ValueId};
-use pto_ir::ops::{self, Opcode, Syntax};
+use pto_ir::ops::{self, FormatItem, Opcode, Syntax, TailGroup};
 use pto_ir::types::{ElemType, Type, TypeId};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
@@ -512,7 +513,7 @@ impl<'i, 't> Builder<'i, 't> {
             Syntax::FuncCall => self.fmt_call(cursor, results.len()),
             Syntax::Module => self.fmt_module(cursor),
             Syntax::Paren => self.fmt_paren(opcode, cursor),
-            Syntax::Generic => self.fmt_generic(opcode, cursor, results.len()),
+            Syntax::Generic => self.fmt_generic(opcode, cursor, results.len(), true),
         };
         let parts = match built.and_then(|p| with_mode_attrs(p, mode_attrs, name_span)) {
             Ok(p) => p,
@@ -653,14 +654,21 @@ impl<'i, 't> Builder<'i, 't> {
                 parts.data.payload = Payload::Segments(segs);
             }
             if c.eat_word("outs") {
-                let outs = c.expect_group('(')?;
-                let Syn::Group(_, out_nodes) = &outs.syn else { unreachable!("expect_group returns a group") };
-                let (vals, _) = self.typed_operands(out_nodes, &mut parts.data.attrs, outs)?;
-                parts.data.operands.extend(vals);
+                if c.eat_punct(":") {
+                    // `outs : f32`: a scalar destination is the op's result (`tgetval`).
+                    let t = c.next().ok_or_else(|| c.error("the result type"))?;
+                    parts.result_types.push(self.type_of(t)?);
+                } else {
+                    let outs = c.expect_group('(')?;
+                    let Syn::Group(_, out_nodes) = &outs.syn else { unreachable!("expect_group returns a group") };
+                    let (vals, _) = self.typed_operands(out_nodes, &mut parts.data.attrs, outs)?;
+                    parts.data.operands.extend(vals);
+                }
             }
             self.opt_waits(&mut c, &mut parts.data)?;
             self.opt_dict(&mut c, &mut parts.data.attrs)?;
             self.opt_waits(&mut c, &mut parts.data)?;
+            self.dps_tail(opcode, &mut c, &mut parts)?;
             c.expect_end()?;
             return Ok(parts);
         }
@@ -743,6 +751,60 @@ impl<'i, 't> Builder<'i, 't> {
             parts.data.payload = Payload::Segments(groups);
         }
         Ok(parts)
+    }
+
+    /// What a DPS tile op's format lets follow its attribute dictionary, in format order:
+    /// keyword groups (`pad_mode = <PadValue>`, `pad_value = %v : f32`) and the vestigial
+    /// result `-> tensor<...>`. Operands read here are extra inputs, after the `ins(...)` ones;
+    /// when there are any, the payload records which optional groups are present
+    /// ([`Payload::TailGroups`]).
+    fn dps_tail(&mut self, opcode: Opcode, c: &mut Cursor<'_, 'i>, parts: &mut OpParts<'i>) -> BResult<()> {
+        let mut extra = Vec::new();
+        let mut present = Vec::new();
+        for group in opcode.parsed().format.iter().filter_map(FormatItem::tail_group) {
+            match group {
+                TailGroup::Result => {
+                    if c.eat_punct("->") {
+                        let t = c.next().ok_or_else(|| c.error("the result type"))?;
+                        parts.result_types.push(self.type_of(t)?);
+                    }
+                }
+                TailGroup::Operand(key) => {
+                    present.push(c.eat_word(key));
+                    if present.last() == Some(&true) {
+                        c.expect_punct("=")?;
+                        extra.push(self.typed_value(c)?);
+                    }
+                }
+                TailGroup::Attribute(key, item) => {
+                    if c.eat_word(key) {
+                        c.expect_punct("=")?;
+                        let n = c.next().ok_or_else(|| c.error("a value"))?;
+                        let a = self.format_arg(n, item)?;
+                        parts.data.attrs.push((key.to_string(), a));
+                    }
+                }
+            }
+        }
+        if !extra.is_empty() {
+            let written = parts.data.num_ins as usize;
+            parts.data.operands.splice(written..written, extra.iter().copied());
+            parts.data.num_ins += extra.len() as u32;
+            parts.data.payload = Payload::TailGroups(present);
+        }
+        Ok(())
+    }
+
+    /// `%v : T`, the type checked against the value's.
+    fn typed_value(&mut self, c: &mut Cursor<'_, 'i>) -> BResult<ValueId> {
+        let n = c.expect_value()?;
+        let v = self.value_of(n)?;
+        c.expect_punct(":")?;
+        let t = c.next().ok_or_else(|| c.error("a type"))?;
+        let ty = self.type_of(t)?;
+        let span = self.node_span(n);
+        self.check_use_type(v, ty, span);
+        Ok(v)
     }
 
     /// Reads a signature without `->` (the docs' short forms), checks the operand types it
@@ -835,6 +897,9 @@ impl<'i, 't> Builder<'i, 't> {
         attrs: &mut Vec<(String, Attr)>,
         group: &Node<'i>,
     ) -> BResult<(Vec<ValueId>, Vec<u32>)> {
+        if nodes.iter().filter(|n| matches!(n.syn, Syn::Punct(":"))).count() > 1 {
+            return self.operands_typed_one_by_one(nodes, group);
+        }
         let colon = find_punct(nodes, ":");
         let (vals_part, types_part) = match colon {
             Some(i) => (&nodes[..i], &nodes[i + 1..]),
@@ -875,6 +940,23 @@ impl<'i, 't> Builder<'i, 't> {
             self.check_use_type(v, t, span);
         }
         Ok((values.iter().map(|x| x.0).collect(), vec![1; values.len()]))
+    }
+
+    /// `%a : T, %b : U` inside `ins(...)` (PTOAS's `tstore` / `tmov` formats).
+    fn operands_typed_one_by_one(&mut self, nodes: &[Node<'i>], group: &Node<'i>) -> BResult<(Vec<ValueId>, Vec<u32>)> {
+        let mut values = Vec::new();
+        for part in split_commas(nodes) {
+            let [v @ Node { syn: Syn::Value(_), .. }, Node { syn: Syn::Punct(":"), .. }, t] = part else {
+                let at = part.first().unwrap_or(group);
+                return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.node_span(at), "expected `%value : type`"));
+            };
+            let (value, ty) = (self.value_of(v)?, self.type_of(t)?);
+            let span = self.node_span(v);
+            self.check_use_type(value, ty, span);
+            values.push(value);
+        }
+        let segs = vec![1; values.len()];
+        Ok((values, segs))
     }
 
     /// The PTOAS parenthesised format: `pto.op(%a, %b : A, B) {attrs} [-> R | -> (R0, R1)]`.
@@ -1005,15 +1087,24 @@ impl<'i, 't> Builder<'i, 't> {
         Ok(parts)
     }
 
-    /// `[<PIPE_A>, <PIPE_B>, <EVENT_ID0>]` / `[#pto.pipe_event_type<TLOAD>, 0]`.
+    /// `[<PIPE_A>, <PIPE_B>, <EVENT_ID0>]` / `[#pto.pipe_event_type<TLOAD>, 0]`: one argument per
+    /// slot of the op's format (`$<pipe>`, `$#pipe_event_type|sync_op_type`, `$int`).
     fn fmt_bracket_args(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
         let mut parts = OpParts::new(opcode);
+        let slots = format::argument_slots(opcode);
         let g = c.expect_group('[')?;
         let Syn::Group(_, inner) = &g.syn else { unreachable!("expect_group returns a group") };
-        let mut args = Vec::new();
-        for part in split_commas(inner) {
+        let given = split_commas(inner);
+        if given.len() != slots.len() {
+            let what = format!("{} argument(s) in `[...]`", slots.len());
+            return Err(Diagnostic::error(DiagClass::ParseBadOpSyntax, self.node_span(g), format!("`{}`: expected {what}", c.op))
+                .with_op(c.op.to_string())
+                .with_expected(what, given.len().to_string()));
+        }
+        let mut args = Vec::with_capacity(slots.len());
+        for (part, slot) in given.iter().zip(slots) {
             let [n] = part else { return Err(c.error("one argument per list entry")) };
-            args.push(self.enum_arg(n)?);
+            args.push(self.format_arg(n, slot)?);
         }
         parts.data.attrs.push(("args".into(), Attr::Array(args)));
         self.opt_dict(&mut c, &mut parts.data.attrs)?;
@@ -1021,30 +1112,25 @@ impl<'i, 't> Builder<'i, 't> {
         Ok(parts)
     }
 
-    /// An enum argument written `<VALUE>` (kind inferred), `#pto.kind<VALUE>` or an integer.
-    fn enum_arg(&mut self, n: &Node<'i>) -> BResult<Attr> {
-        let span = self.node_span(n);
-        match &n.syn {
-            Syn::Angle(text) => pto_ir::attr::ENUM_KINDS
-                .iter()
-                .enumerate()
-                .find_map(|(k, kind)| {
-                    kind.values
-                        .iter()
-                        .position(|v| *v == text.trim())
-                        .map(|v| Attr::Enum(pto_ir::attr::EnumAttr { kind: k as u16, value: v as u16 }))
-                })
-                .ok_or_else(|| Diagnostic::error(DiagClass::ParseBadAttribute, span, format!("unknown enum value `<{text}>`"))),
-            Syn::Attr(text) => parse_attr_text(text).map_err(|m| Diagnostic::error(DiagClass::ParseBadAttribute, span, m)),
-            Syn::Lit(text, LitKind::Int) => self.literal_attr(text, n.start, None),
-            _ => Err(Diagnostic::error(DiagClass::ParseBadAttribute, span, format!("expected an enum argument, found {}", n.describe()))),
+    /// One enum (or integer) argument read as the format's `slot` says.
+    fn format_arg(&mut self, n: &Node<'i>, slot: &FormatItem) -> BResult<Attr> {
+        match (slot, &n.syn) {
+            (FormatItem::Int, Syn::Lit(text, LitKind::Int)) => self.literal_attr(text, n.start, None),
+            (FormatItem::Bool, Syn::Word(w @ ("true" | "false"))) => Ok(Attr::Bool(*w == "true")),
+            (FormatItem::Int | FormatItem::Bool, _) => {
+                let what = if *slot == FormatItem::Int { "an integer" } else { "`true` or `false`" };
+                Err(Diagnostic::error(DiagClass::ParseBadAttribute, self.node_span(n), format!("expected {what}, found {}", n.describe())))
+            }
+            _ => format::enum_of(n, slot).map_err(|m| Diagnostic::error(DiagClass::ParseBadAttribute, self.node_span(n), m)),
         }
     }
 
+    /// `pto.barrier <PIPE_ALL>`: the op's one `$<kind>` argument.
     fn fmt_angle_arg(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
         let mut parts = OpParts::new(opcode);
-        let n = c.next().ok_or_else(|| c.error("`<PIPE_...>`"))?;
-        let a = self.enum_arg(n)?;
+        let slots = format::argument_slots(opcode);
+        let (Some(n), [slot]) = (c.next(), &slots[..]) else { return Err(c.error("`<PIPE_...>`")) };
+        let a = self.format_arg(n, slot)?;
         parts.data.attrs.push(("pipe".into(), a));
         self.opt_dict(&mut c, &mut parts.data.attrs)?;
         c.expect_end()?;
@@ -1517,36 +1603,27 @@ impl<'i, 't> Builder<'i, 't> {
         Ok(parts)
     }
 
-    /// Any other op: pieces kept verbatim, values resolved.
-    fn fmt_generic(&mut self, opcode: Opcode, c: Cursor<'_, 'i>, nresults: usize) -> BResult<OpParts<'i>> {
+    /// An op kept as its pieces, operands resolved. With a format in the op table the pieces
+    /// must match it, and it tells which nodes are regions and which types are the results';
+    /// without one (or when `custom` is false: the op written in MLIR's generic form), result
+    /// types are read from a trailing `-> T` or `: T`.
+    fn fmt_generic(&mut self, opcode: Opcode, c: Cursor<'_, 'i>, nresults: usize, custom: bool) -> BResult<OpParts<'i>> {
         let mut parts = OpParts::new(opcode);
+        let format = &opcode.parsed().format;
+        let (region_nodes, result_types) = if format.is_empty() || !custom {
+            (Vec::new(), self.trailing_result_types(c.nodes, nresults)?)
+        } else {
+            let matched = format::match_pieces(format, c.nodes, c.end).map_err(|m| self.mismatch(&c, m))?;
+            let mut tys = Vec::with_capacity(matched.results.len());
+            for r in &matched.results {
+                tys.push(self.result_type(r)?);
+            }
+            (matched.regions, tys)
+        };
         let mut operands = Vec::new();
         let mut regions = Vec::new();
-        let pieces = self.generic_pieces(c.nodes, &mut operands, &mut regions)?;
-        // Result types: after the last top-level `->`, else after the last top-level `:`.
-        if nresults > 0 {
-            let tail = if let Some(i) = c.nodes.iter().rposition(|n| matches!(n.syn, Syn::Punct("->"))) {
-                &c.nodes[i + 1..]
-            } else if let Some(i) = c.nodes.iter().rposition(|n| matches!(n.syn, Syn::Punct(":"))) {
-                &c.nodes[i + 1..]
-            } else {
-                &c.nodes[c.nodes.len()..]
-            };
-            let tail: Vec<&Node<'i>> = tail.iter().filter(|n| !matches!(n.syn, Syn::Region(_) | Syn::Dict(_))).collect();
-            let mut tys = Vec::new();
-            for n in tail {
-                match &n.syn {
-                    Syn::Group('(', inner) => tys.extend(self.type_list(inner)?),
-                    Syn::Type(_) | Syn::Word(_) => tys.push(self.type_of(n)?),
-                    _ => {}
-                }
-            }
-            if tys.is_empty() {
-                let unknown = self.m.intern(Type::Opaque("<untyped>".into()));
-                tys = vec![unknown; nresults];
-            }
-            parts.result_types = tys;
-        }
+        let pieces = self.generic_pieces(c.nodes, &region_nodes, &mut operands, &mut regions)?;
+        parts.result_types = result_types;
         parts.data.operands = operands;
         parts.data.num_ins = parts.data.operands.len() as u32;
         parts.data.payload = Payload::Generic(pieces);
@@ -1554,9 +1631,65 @@ impl<'i, 't> Builder<'i, 't> {
         Ok(parts)
     }
 
+    /// A format mismatch as a located diagnostic.
+    fn mismatch(&self, c: &Cursor<'_, 'i>, m: format::Mismatch) -> Diagnostic {
+        let span = self.span(m.start, m.end.max(m.start + 1));
+        match m.message {
+            Some(message) => {
+                Diagnostic::error(DiagClass::ParseBadOpSyntax, span, format!("`{}`: {message}", c.op)).with_op(c.op.to_string())
+            }
+            None => Diagnostic::error(DiagClass::ParseBadOpSyntax, span, format!("`{}`: expected {}, found {}", c.op, m.expected, m.found))
+                .with_op(c.op.to_string())
+                .with_expected(m.expected, m.found),
+        }
+    }
+
+    /// The type of a result as the format gives it; a stripped `<f32>` is `!pto.ptr<f32>`.
+    fn result_type(&mut self, r: &ResultSpelling<'_, 'i>) -> BResult<TypeId> {
+        match r {
+            ResultSpelling::Implicit(e) => Ok(self.m.intern(Type::Scalar(*e))),
+            ResultSpelling::Written(n @ Node { syn: Syn::Angle(body), .. }) => match parse_type(&format!("!pto.ptr<{body}>")) {
+                Ok(t) => Ok(self.m.intern(t)),
+                Err(e) => Err(Diagnostic::error(DiagClass::ParseBadType, self.node_span(n), e.message)),
+            },
+            ResultSpelling::Written(n) => self.type_of(n),
+        }
+    }
+
+    /// Result types of an op without a format: after the last top-level `->`, else after the
+    /// last top-level `:`; opaque `<untyped>` when none is written.
+    fn trailing_result_types(&mut self, nodes: &[Node<'i>], nresults: usize) -> BResult<Vec<TypeId>> {
+        if nresults == 0 {
+            return Ok(Vec::new());
+        }
+        let tail = if let Some(i) = nodes.iter().rposition(|n| matches!(n.syn, Syn::Punct("->"))) {
+            &nodes[i + 1..]
+        } else if let Some(i) = nodes.iter().rposition(|n| matches!(n.syn, Syn::Punct(":"))) {
+            &nodes[i + 1..]
+        } else {
+            &nodes[nodes.len()..]
+        };
+        let mut tys = Vec::new();
+        for n in tail.iter().filter(|n| !matches!(n.syn, Syn::Region(_) | Syn::Dict(_))) {
+            match &n.syn {
+                Syn::Group('(', inner) => tys.extend(self.type_list(inner)?),
+                Syn::Type(_) | Syn::Word(_) => tys.push(self.type_of(n)?),
+                _ => {}
+            }
+        }
+        if tys.is_empty() {
+            let unknown = self.m.intern(Type::Opaque("<untyped>".into()));
+            tys = vec![unknown; nresults];
+        }
+        Ok(tys)
+    }
+
+    /// The pieces of a generic op; `region_nodes` are the starts of empty `{}` that stand for
+    /// an empty region.
     fn generic_pieces(
         &mut self,
         nodes: &[Node<'i>],
+        region_nodes: &[usize],
         operands: &mut Vec<ValueId>,
         regions: &mut Vec<RegionPlan<'i>>,
     ) -> BResult<Vec<Piece>> {
@@ -1584,8 +1717,12 @@ impl<'i, 't> Builder<'i, 't> {
                     "*" => "*",
                     _ => "+",
                 }),
-                Syn::Group(open, inner) => Piece::Group(*open, self.generic_pieces(inner, operands, regions)?),
+                Syn::Group(open, inner) => Piece::Group(*open, self.generic_pieces(inner, region_nodes, operands, regions)?),
                 Syn::Angle(text) => Piece::Group('<', vec![Piece::Literal(crate::types::normalize_ws(text))]),
+                Syn::Dict(p) if p.is_empty() && region_nodes.contains(&n.start) => {
+                    regions.push(RegionPlan { stmts: None, args: Vec::new(), isolated: false });
+                    Piece::Region(regions.len() as u32 - 1)
+                }
                 Syn::Dict(p) => Piece::Dict(self.dict_attrs(p)?),
                 Syn::Region(src) => {
                     regions.push(RegionPlan { stmts: Some(*src), args: Vec::new(), isolated: false });

@@ -17,11 +17,13 @@
 //!
 //! all inside the MLIR structure PTOAS files use (`module`, `func.func`, `arith`, `scf`, views,
 //! sync ops). The grammar (`pto.pest`) is generic over ops; [`builder`] interprets each op from
-//! the op table. [`print`] writes canonical text: parsing it again yields the same module.
+//! the op table, and the ops PTOAS gives a text format of their own are matched against it
+//! (`format`). [`print`] writes canonical text: parsing it again yields the same module.
 //!
 //! Deliberate leniencies (documented in `docs/design.md`): `tmp` operands may be omitted (the
 //! lowering inserts them), the legacy `wait(...)` clause is accepted with a warning, and both
-//! `tile_buf` spellings and both enum-attribute spellings are accepted.
+//! `tile_buf` spellings and every enum-attribute spelling (`#pto.cmp<GT>`, `#pto<cmp gt>`,
+//! `#pto<cmp<gt>>`) are accepted.
 
 // Errors are located diagnostics (a few hundred bytes) built once per failure; boxing every
 // `Result` on the hot success path would cost more than moving them on the rare error.
@@ -32,6 +34,7 @@ extern crate alloc;
 
 mod attrs;
 mod builder;
+mod format;
 pub mod print;
 mod reader;
 mod syntax;

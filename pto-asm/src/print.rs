@@ -1,14 +1,18 @@
 //! Canonical printers: PTO-AS short form, Level-1 SSA and Level-2/3 DPS.
 //!
 //! Canonical means: one statement per line, two-space indentation, compact `tile_buf` spelling
-//! with defaults omitted, enum attributes in the spelling PTOAS accepts, attributes of
-//! `tcmp`/`tcmps`/`tcvt`/`tgather`/`tci`/`tcolsum` inside `ins(...)` after the last operand
-//! (where PTOAS expects them) and after `outs(...)` for every other op. Value names are kept.
-//! Parsing the output again yields a structurally equal module.
+//! with defaults omitted, enum attributes in the spelling PTOAS accepts (the stripped `<PIPE_V>`
+//! where PTOAS's format takes one concrete enum attribute), and each DPS op's attributes where
+//! PTOAS's format puts them: inside `ins(...)` after the last operand for `tcmp`, `tcmps`,
+//! `tcvt`, `tci`, `ttri`, `trandom` (and `tcolsum` with `tmp`, `tmrgsort`'s `exhausted`, the
+//! mask of `tgather`), in the format's keyword groups (`tload ... pad_mode = <PadValue>`), else
+//! after `outs(...)`. Value names are kept. Parsing the output again yields a structurally equal
+//! module.
 
+use crate::format::argument_slots;
 use pto_ir::attr::{Attr, EnumStyle, format_float};
-use pto_ir::module::{BlockId, Module, OpId, Payload, Piece, RegionId, TextForm, ValueId};
-use pto_ir::ops::{Dialect, Opcode, Syntax};
+use pto_ir::module::{BlockId, Module, OpData, OpId, Payload, Piece, RegionId, TextForm, ValueId};
+use pto_ir::ops::{Dialect, FormatItem, Opcode, Syntax, TailGroup};
 use pto_ir::types::{ElemType, Type, TypeId};
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -86,9 +90,38 @@ fn is_level1_op(m: &Module, op: OpId) -> bool {
     data.operands.iter().chain(&data.results).any(|&v| matches!(m.value_type(v), Type::Tile(_)))
 }
 
-/// Ops whose attribute dictionary sits inside `ins(...)` in DPS form (PTOAS custom formats).
-fn attrs_inside_ins(op: Opcode) -> bool {
-    matches!(op, Opcode::TCmp | Opcode::TCmps | Opcode::TCvt | Opcode::TGather | Opcode::TCi | Opcode::TColSum)
+/// A DPS tile op's `ins(...)` operands, the operands of its format's optional groups, and
+/// which of those groups are present (from [`Payload::TailGroups`], see the reader's `dps_tail`).
+fn split_tail_operands<'d>(data: &'d OpData, tail: &[TailGroup<'_>]) -> (&'d [ValueId], &'d [ValueId], Vec<bool>) {
+    let groups = tail.iter().filter(|g| matches!(g, TailGroup::Operand(_))).count();
+    let ins = data.ins();
+    let present: Vec<bool> = match &data.payload {
+        Payload::TailGroups(present) if present.len() == groups => present.clone(),
+        _ => vec![false; groups],
+    };
+    let n_extra = present.iter().filter(|&&p| p).count().min(ins.len());
+    let (written, extra) = ins.split_at(ins.len() - n_extra);
+    (written, extra, present)
+}
+
+/// Whether PTOAS's format of a DPS tile op with `n_ins` / `n_outs` operands puts attribute
+/// `key` inside `ins(...)`, after the operands, rather than after `outs(...)`.
+fn attr_inside_ins(op: Opcode, key: &str, n_ins: usize, n_outs: usize) -> bool {
+    match op {
+        Opcode::TCmp | Opcode::TCmps | Opcode::TCvt | Opcode::TCi | Opcode::TTri | Opcode::TRandom => true,
+        // `ins(%src, %tmp {isBinary = ..} : ..)`; without `tmp` the dictionary follows `outs`.
+        Opcode::TColSum => n_ins == 2,
+        // Format 2 (two outs) takes `{exhausted = ..}` after `%tmp`.
+        Opcode::TMrgSort => n_outs == 2 && key == "exhausted",
+        // The mask form: `ins(%src, {maskPattern = ..} : T)`.
+        Opcode::TGather => n_ins == 1 && key == "maskPattern",
+        _ => false,
+    }
+}
+
+/// Ops whose `ins(...)` gives each operand its own type (`ins(%src : T, %scalar : i64)`).
+fn ins_typed_one_by_one(op: Opcode) -> bool {
+    matches!(op, Opcode::TStore | Opcode::TMov)
 }
 
 impl<'m> Printer<'m> {
@@ -233,15 +266,17 @@ impl<'m> Printer<'m> {
                 );
             }
             Syntax::BracketArgs => {
+                let slots = argument_slots(data.opcode);
                 let args = match data.attr("args") {
-                    Some(Attr::Array(a)) => a.iter().map(|a| self.enum_arg(a)).collect::<Vec<_>>().join(", "),
+                    Some(Attr::Array(a)) => a.iter().zip(slots).map(|(a, slot)| self.format_arg(a, slot)).collect::<Vec<_>>().join(", "),
                     _ => String::new(),
                 };
                 let rest: Vec<_> = data.attrs.iter().filter(|(k, _)| k != "args").cloned().collect();
                 let _ = write!(self.out, "{}[{args}]{}", self.op_name(data.opcode, false), self.dict_suffix(&rest));
             }
             Syntax::AngleArg => {
-                let arg = data.attr("pipe").map(|a| self.enum_arg(a)).unwrap_or_default();
+                let slots = argument_slots(data.opcode);
+                let arg = data.attr("pipe").zip(slots.first()).map(|(a, slot)| self.format_arg(a, slot)).unwrap_or_default();
                 let rest: Vec<_> = data.attrs.iter().filter(|(k, _)| k != "pipe").cloned().collect();
                 let _ = write!(self.out, "{} {arg}{}", self.op_name(data.opcode, false), self.dict_suffix(&rest));
             }
@@ -345,10 +380,11 @@ impl<'m> Printer<'m> {
         self.out.push('\n');
     }
 
-    fn enum_arg(&self, a: &Attr) -> String {
-        match a {
-            Attr::Enum(e) if matches!(e.kind_name(), "pipe" | "event") => format!("<{}>", e.value_name()),
-            other => self.attr(other),
+    /// An argument in a format slot: `<VALUE>` where the format takes the stripped spelling.
+    fn format_arg(&self, a: &Attr, slot: &FormatItem) -> String {
+        match (a, slot) {
+            (Attr::Enum(e), FormatItem::StrippedEnum(_)) => format!("<{}>", e.value_name()),
+            (other, _) => self.attr(other),
         }
     }
 
@@ -388,34 +424,14 @@ impl<'m> Printer<'m> {
 
     fn tile_op(&mut self, id: OpId) {
         let data = self.m.op(id);
-        let inside = attrs_inside_ins(data.opcode);
+        let scalar_out = data.outs().is_empty() && data.results.len() == 1 && matches!(self.m.value_type(data.results[0]), Type::Scalar(_));
         let dps = if data.outs().is_empty() {
-            data.results.is_empty() && self.form == TextForm::Dps
+            self.form == TextForm::Dps && (data.results.is_empty() || scalar_out)
         } else {
             self.form == TextForm::Dps || !is_level1_op(self.m, id)
         };
         if dps {
-            let ins = data.ins();
-            let mut s = format!("{} ins({}", self.op_name(data.opcode, false), self.list(ins));
-            if inside && !data.attrs.is_empty() {
-                s.push_str(&self.dict_suffix(&data.attrs));
-            }
-            if !ins.is_empty() {
-                let _ = write!(s, " : {}", self.types(ins));
-            }
-            s.push(')');
-            let outs = data.outs();
-            if !outs.is_empty() {
-                let _ = write!(s, " outs({} : {})", self.list(outs), self.types(outs));
-            }
-            if !data.waits.is_empty() {
-                let _ = write!(s, " wait({})", self.list(&data.waits));
-            }
-            if !inside {
-                s.push_str(&self.dict_suffix(&data.attrs));
-            }
-            self.out.push_str(&s);
-            return;
+            return self.dps_tile_op(id, scalar_out);
         }
         let short = self.form == TextForm::Short;
         let mut s = self.op_name(data.opcode, short);
@@ -498,6 +514,74 @@ impl<'m> Printer<'m> {
             }
         }
         self.out.push_str(&s);
+    }
+
+    /// `pto.op ins(...) outs(...) {attrs}` then what the op's format lets follow (`tload`'s
+    /// keyword groups, a `-> tensor<...>` result); a scalar result is `outs : T` (`tgetval`).
+    fn dps_tile_op(&mut self, id: OpId, scalar_out: bool) {
+        let data = self.m.op(id);
+        let tail: Vec<TailGroup<'_>> = data.opcode.parsed().format.iter().filter_map(FormatItem::tail_group).collect();
+        let (written, extra, present) = split_tail_operands(data, &tail);
+        let outs = data.outs();
+        let tail_keys: Vec<&str> = tail.iter().filter_map(|g| if let TailGroup::Attribute(k, _) = g { Some(*k) } else { None }).collect();
+        let (inside, after): (Vec<_>, Vec<_>) = data
+            .attrs
+            .iter()
+            .filter(|(k, _)| !tail_keys.contains(&k.as_str()))
+            .cloned()
+            .partition(|(k, _)| attr_inside_ins(data.opcode, k, written.len(), outs.len()));
+        let mut s = format!("{} ins({})", self.op_name(data.opcode, false), self.ins_list(data.opcode, written, &inside));
+        if !outs.is_empty() {
+            let _ = write!(s, " outs({} : {})", self.list(outs), self.types(outs));
+        } else if scalar_out {
+            let _ = write!(s, " outs : {}", self.vty(data.results[0]));
+        }
+        if !data.waits.is_empty() {
+            let _ = write!(s, " wait({})", self.list(&data.waits));
+        }
+        s.push_str(&self.dict_suffix(&after));
+        let mut extra = extra.iter();
+        let mut present = present.iter();
+        for group in &tail {
+            match *group {
+                TailGroup::Result if !outs.is_empty() && !data.results.is_empty() => {
+                    let _ = write!(s, " -> {}", self.types(&data.results));
+                }
+                TailGroup::Result => {}
+                TailGroup::Operand(key) => {
+                    if present.next() == Some(&true)
+                        && let Some(&v) = extra.next()
+                    {
+                        let _ = write!(s, " {key} = {} : {}", self.name(v), self.vty(v));
+                    }
+                }
+                TailGroup::Attribute(key, item) => {
+                    if let Some(a) = data.attr(key) {
+                        let _ = write!(s, " {key} = {}", self.format_arg(a, item));
+                    }
+                }
+            }
+        }
+        self.out.push_str(&s);
+    }
+
+    /// The inside of `ins(...)`: `%a, %b {inside} : A, B`, or `%a : A, %b : B` for the ops whose
+    /// format types each operand, with the mask form of `tgather` as `%src, {maskPattern = ..} : T`.
+    fn ins_list(&self, op: Opcode, ins: &[ValueId], inside: &[(String, Attr)]) -> String {
+        if ins_typed_one_by_one(op) {
+            return ins.iter().map(|&v| format!("{} : {}", self.name(v), self.vty(v))).collect::<Vec<_>>().join(", ");
+        }
+        let mut s = self.list(ins);
+        if !inside.is_empty() {
+            if op == Opcode::TGather {
+                s.push(',');
+            }
+            s.push_str(&self.dict_suffix(inside));
+        }
+        if !ins.is_empty() {
+            let _ = write!(s, " : {}", self.types(ins));
+        }
+        s
     }
 
     fn scf_for(&mut self, id: OpId, depth: usize) {
@@ -707,7 +791,9 @@ impl<'m> Printer<'m> {
             let attach = match p {
                 Piece::Punct(",") => true,
                 Piece::Group('(' | '[', _) if i == 0 && after_name => true,
-                Piece::Group('(' | '[', _) => matches!(pieces.get(i.wrapping_sub(1)), Some(Piece::Symbol(_))),
+                // `@f(...)` and an indexed value `%ptr[%i]`.
+                Piece::Group('(', _) => matches!(pieces.get(i.wrapping_sub(1)), Some(Piece::Symbol(_))),
+                Piece::Group('[', _) => matches!(pieces.get(i.wrapping_sub(1)), Some(Piece::Symbol(_) | Piece::Value(_))),
                 _ => i == 0 && !after_name,
             };
             if !attach {

@@ -5,16 +5,23 @@
 //! * `!pto.tile_buf` in the **legacy keyed form** (`loc=, dtype=, rows=, cols=, v_row=, v_col=,
 //!   blayout=, slayout=, fractal=, pad=` in this fixed order, optional trailing `compact=`), and
 //!   the **compact form** (`vec, 16x128xf32` then optional `valid=, blayout=, slayout=,
-//!   fractal=, pad=, compact=` in any order, no duplicates);
+//!   fractal=, pad=, compact=` in any order, no duplicates); as in PTOAS, keyword values may be
+//!   quoted (`"vec"`), `pad`/`compact` are the integer codes of their enums (0-3 / 0-2) and
+//!   `-1` for a dynamic valid dimension is legacy-only;
 //! * `!pto.tile` (canonical `16x16xf32[, loc=..][, valid=..]...`, and the docs' spellings
-//!   `f32, 16, 16` and `loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero`);
+//!   `f32, 16, 16` and `loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero`); other shapes
+//!   (any rank, `?` dimensions) are kept verbatim;
 //! * `!pto.ptr<T>`, `!pto.tensor_view<..>`, `!pto.partition_tensor_view<..>`, `!pto.event`,
 //!   `vector<NxT>` and the builtin scalars;
-//! * the ISA pages' GM tensors `!pto.memref<T[, d0x...]>` and `!pto.global<T[, d0x...]>`.
+//! * the ISA pages' GM tensors `!pto.memref<T[, d0x...]>` and `!pto.global<T[, d0x...]>`;
+//! * `!pto.pipe`, `!pto.async_session`, `!pto.async_event`;
+//! * MLIR's opaque spelling of each, `!pto<ptr<f32>>`.
 //!
-//! Anything else (`memref<...>`, `!pto.pipe`, `!pto.tile_view<...>`) is kept verbatim.
+//! Anything else (`memref<...>`, `!pto.group<...>`) is kept verbatim, except `!pto.tile_view<...>`,
+//! the old name of `!pto.partition_tensor_view` that PTOAS no longer reads.
 //! Errors carry a byte offset inside the type text so the diagnostic points at the bad part.
 
+use pto_ir::attr::EnumKind;
 use pto_ir::types::{BLayout, Dim, ElemType, Loc, SLayout, Shape, TileDesc, Type};
 
 /// A problem inside a type spelling: byte offset within the type text, class and message.
@@ -30,13 +37,13 @@ fn err(offset: usize, message: impl Into<String>) -> TypeError {
 }
 
 /// One comma-separated argument inside `<...>`: its text and its offset in the type text.
-struct Arg<'a> {
-    text: &'a str,
-    offset: usize,
+pub(crate) struct Arg<'a> {
+    pub text: &'a str,
+    pub offset: usize,
 }
 
 impl<'a> Arg<'a> {
-    fn key_value(&self) -> Option<(&'a str, &'a str, usize)> {
+    pub(crate) fn key_value(&self) -> Option<(&'a str, &'a str, usize)> {
         let (k, v) = self.text.split_once('=')?;
         let voff = self.offset + k.len() + 1 + (v.len() - v.trim_start().len());
         Some((k.trim(), v.trim(), voff))
@@ -44,7 +51,7 @@ impl<'a> Arg<'a> {
 }
 
 /// Splits the body of `<...>` at top-level commas.
-fn split_args(body: &str, base: usize) -> Vec<Arg<'_>> {
+pub(crate) fn split_args(body: &str, base: usize) -> Vec<Arg<'_>> {
     let mut out = Vec::new();
     let mut depth = 0i32;
     let mut start = 0;
@@ -130,28 +137,47 @@ fn parse_u32(v: &str, off: usize, what: &str) -> Result<u32, TypeError> {
     v.parse::<u32>().map_err(|_| err(off, format!("expected an integer for `{what}`, found `{v}`")))
 }
 
-fn parse_dim(v: &str, off: usize, what: &str) -> Result<Dim, TypeError> {
+/// A valid dimension: `?` or a non-negative integer, and also `-1` in the legacy keys.
+fn parse_dim(v: &str, off: usize, what: &str, minus_one: bool) -> Result<Dim, TypeError> {
     match v {
-        "?" | "-1" => Ok(Dim::Dynamic),
+        "?" => Ok(Dim::Dynamic),
+        "-1" if minus_one => Ok(Dim::Dynamic),
         _ => Ok(Dim::Static(parse_u32(v, off, what)?)),
     }
 }
 
+/// `valid=RxC` of the compact form (PTOAS reads it with `parseDimensionList`: no `-1`).
 fn parse_valid(v: &str, off: usize) -> Result<(Dim, Dim), TypeError> {
     let (r, c) = v.split_once('x').ok_or_else(|| err(off, format!("expected `valid=RxC`, found `{v}`")))?;
-    Ok((parse_dim(r.trim(), off, "valid")?, parse_dim(c.trim(), off + r.len() + 1, "valid")?))
+    Ok((parse_dim(r.trim(), off, "valid", false)?, parse_dim(c.trim(), off + r.len() + 1, "valid", false)?))
+}
+
+/// An integer-coded enum field (`pad=`, `compact=`): an index into the values of enum `kind`.
+fn parse_enum_index(v: &str, off: usize, key: &str, kind: &str) -> Result<u32, TypeError> {
+    let n = parse_u32(v, off, key)?;
+    let values = EnumKind::find(kind).map(|(_, k)| k.values).unwrap_or_default();
+    if (n as usize) < values.len() {
+        return Ok(n);
+    }
+    let names: Vec<String> = values.iter().enumerate().map(|(i, name)| format!("{i} = {name}")).collect();
+    Err(err(off, format!("unknown {key} `{n}` (expected {})", names.join(", "))))
+}
+
+/// A keyword value, which PTOAS also accepts as a quoted string (`"col_major"`).
+fn keyword(v: &str) -> &str {
+    v.strip_prefix('"').and_then(|k| k.strip_suffix('"')).unwrap_or(v)
 }
 
 /// Applies an optional `key=value` to a tile description (compact-form keys).
 fn apply_key(t: &mut TileDesc, key: &str, v: &str, off: usize) -> Result<(), TypeError> {
     match key {
         "valid" => (t.valid_rows, t.valid_cols) = parse_valid(v, off)?,
-        "loc" => t.loc = Loc::parse(v).ok_or_else(|| err(off, format!("unknown location `{v}`")))?,
-        "blayout" => t.blayout = BLayout::parse(v).ok_or_else(|| err(off, format!("unknown blayout `{v}`")))?,
-        "slayout" => t.slayout = SLayout::parse(v).ok_or_else(|| err(off, format!("unknown slayout `{v}`")))?,
+        "loc" => t.loc = Loc::parse(keyword(v)).ok_or_else(|| err(off, format!("unknown location `{v}`")))?,
+        "blayout" => t.blayout = BLayout::parse(keyword(v)).ok_or_else(|| err(off, format!("unknown blayout `{v}`")))?,
+        "slayout" => t.slayout = SLayout::parse(keyword(v)).ok_or_else(|| err(off, format!("unknown slayout `{v}`")))?,
         "fractal" => t.fractal = parse_u32(v, off, "fractal")?,
-        "pad" => t.pad = parse_u32(v, off, "pad")?,
-        "compact" => t.compact = parse_u32(v, off, "compact")?,
+        "pad" => t.pad = parse_enum_index(v, off, "pad", "pad_value")?,
+        "compact" => t.compact = parse_enum_index(v, off, "compact", "compact_mode")?,
         _ => return Err(err(off, format!("unknown tile key `{key}`"))),
     }
     Ok(())
@@ -178,7 +204,7 @@ fn parse_tile_buf(args: &[Arg<'_>]) -> Result<TileDesc, TypeError> {
     if first.key_value().is_some() {
         return parse_legacy(args);
     }
-    let loc = Loc::parse(first.text).ok_or_else(|| {
+    let loc = Loc::parse(keyword(first.text)).ok_or_else(|| {
         err(first.offset, format!("expected a location (vec, mat, left, right, acc, bias, scaling), found `{}`", first.text))
     })?;
     let shape_arg = args.get(1).ok_or_else(|| err(first.offset + first.text.len(), "expected `, RxCxT` after the location"))?;
@@ -213,12 +239,12 @@ fn parse_legacy(args: &[Arg<'_>]) -> Result<TileDesc, TypeError> {
             }
         }
     }
-    let loc = Loc::parse(vals[0].0).ok_or_else(|| err(vals[0].1, format!("unknown location `{}`", vals[0].0)))?;
+    let loc = Loc::parse(keyword(vals[0].0)).ok_or_else(|| err(vals[0].1, format!("unknown location `{}`", vals[0].0)))?;
     let dtype = ElemType::parse(vals[1].0).ok_or_else(|| err(vals[1].1, format!("unknown element type `{}`", vals[1].0)))?;
     let mut t = TileDesc::vec(dtype, parse_u32(vals[2].0, vals[2].1, "rows")?, parse_u32(vals[3].0, vals[3].1, "cols")?);
     t.loc = loc;
-    t.valid_rows = parse_dim(vals[4].0, vals[4].1, "v_row")?;
-    t.valid_cols = parse_dim(vals[5].0, vals[5].1, "v_col")?;
+    t.valid_rows = parse_dim(vals[4].0, vals[4].1, "v_row", true)?;
+    t.valid_cols = parse_dim(vals[5].0, vals[5].1, "v_col", true)?;
     apply_key(&mut t, "blayout", vals[6].0, vals[6].1)?;
     apply_key(&mut t, "slayout", vals[7].0, vals[7].1)?;
     apply_key(&mut t, "fractal", vals[8].0, vals[8].1)?;
@@ -236,19 +262,30 @@ fn parse_legacy(args: &[Arg<'_>]) -> Result<TileDesc, TypeError> {
     Ok(t)
 }
 
-/// Doc spellings of `!pto.tile`: positional `f32, 16, 16[, blayout, slayout, fractal-ish, pad]`.
-fn parse_tile(args: &[Arg<'_>]) -> Result<TileDesc, TypeError> {
+/// `!pto.tile<...>`: a Level-1 tile (two static dimensions, optional keys, or the docs'
+/// positional spellings), else any other shape PTOAS's `TileType` accepts (any rank, `?`
+/// dimensions, no keys), kept verbatim as no op takes it.
+fn parse_tile(args: &[Arg<'_>], text: &str) -> Result<Type, TypeError> {
     let first = args.first().ok_or_else(|| err(0, "empty !pto.tile"))?;
     // Canonical: RxCxT then keys.
     if first.text.contains('x') && first.key_value().is_none() {
         let (shape, dtype) = parse_shape(first.text, first.offset)?;
         let [Some(rows), Some(cols)] = shape[..] else {
-            return Err(err(first.offset, "a tile shape must have exactly two static dimensions"));
+            return match args.len() {
+                1 => Ok(Type::Opaque(normalize_ws(text))),
+                _ => Err(err(first.offset, "a tile with keys must have exactly two static dimensions")),
+            };
         };
         let mut t = TileDesc::vec(dtype, to_u32(rows, first.offset)?, to_u32(cols, first.offset)?);
         apply_keys(&mut t, &args[1..])?;
-        return Ok(t);
+        return Ok(Type::Tile(t));
     }
+    parse_doc_tile(args).map(Type::Tile)
+}
+
+/// Doc spellings of `!pto.tile`: positional `f32, 16, 16[, blayout, slayout, fractal-ish, pad]`.
+fn parse_doc_tile(args: &[Arg<'_>]) -> Result<TileDesc, TypeError> {
+    let first = args.first().ok_or_else(|| err(0, "empty !pto.tile"))?;
     // Docs: [loc=L,] dtype, rows, cols[, blayout, slayout, fractal, pad].
     let mut rest = args;
     let mut loc = Loc::Vec;
@@ -278,7 +315,7 @@ fn parse_tile(args: &[Arg<'_>]) -> Result<TileDesc, TypeError> {
                     "Zero" => 1,
                     "Max" => 2,
                     "Min" => 3,
-                    other => parse_u32(other, a.offset, "pad")?,
+                    other => parse_enum_index(other, a.offset, "pad", "pad_value")?,
                 }
             }
             _ => return Err(err(a.offset, format!("unexpected `{}`", a.text))),
@@ -290,6 +327,10 @@ fn parse_tile(args: &[Arg<'_>]) -> Result<TileDesc, TypeError> {
 /// Parses one type spelling.
 pub(crate) fn parse_type(text: &str) -> Result<Type, TypeError> {
     let text_trim = text.trim();
+    if let Some(inner) = text_trim.strip_prefix("!pto<").and_then(|t| t.strip_suffix('>')) {
+        // MLIR's opaque dialect-type spelling: `!pto<ptr<f32>>` is `!pto.ptr<f32>` (same offsets).
+        return parse_type(&format!("!pto.{inner}"));
+    }
     if let Some(e) = ElemType::parse(text_trim) {
         return Ok(Type::Scalar(e));
     }
@@ -309,7 +350,8 @@ pub(crate) fn parse_type(text: &str) -> Result<Type, TypeError> {
     };
     match head {
         "!pto.tile_buf" => Ok(Type::TileBuf(parse_tile_buf(&args)?)),
-        "!pto.tile" => Ok(Type::Tile(parse_tile(&args)?)),
+        "!pto.tile" => parse_tile(&args, text_trim),
+        "!pto.tile_view" => Err(err(0, "`!pto.tile_view` is the old name of `!pto.partition_tensor_view`")),
         "!pto.ptr" => {
             let a = args.first().ok_or_else(|| err(body_off, "expected an element type"))?;
             if args.len() > 1 {

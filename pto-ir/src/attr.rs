@@ -30,23 +30,22 @@ pub struct EnumKind {
     pub aliases: &'static [&'static str],
 }
 
-/// Every enum kind `pto` knows.
+/// Values of PTOAS's `SyncOpType` enum, spelled `#pto.pipe_event_type<..>` or `#pto.sync_op_type<..>`.
+const SYNC_OP_TYPES: &[&str] =
+    &["TLOAD", "TSTORE_ACC", "TSTORE_VEC", "TMOV_M2L", "TMOV_M2S", "TMOV_M2B", "TMOV_M2V", "TMOV_V2M", "TMATMUL", "TVEC", "TVECWAIT_EVENT"];
+
+/// Every enum kind `pto` knows: first the 26 enum attributes of the PTOAS `pto` dialect (a56b18c3,
+/// `PTOAttrs.td`), values in declaration order, as listed in `tests/dialect/ptoas-dialect.json`,
+/// then the pto-isa kinds the ISA pages' forms use that PTOAS does not declare.
+/// `sync_op_type` is PTOAS's deprecated spelling of `pipe_event_type` (same values), kept a kind
+/// of its own because some ops take only one of the two.
 pub static ENUM_KINDS: &[EnumKind] = &[
-    EnumKind { name: "cmp", style: EnumStyle::Short, values: &["eq", "ne", "lt", "le", "gt", "ge"], aliases: &[] },
     EnumKind {
-        name: "round_mode",
-        style: EnumStyle::Short,
-        values: &["NONE", "RINT", "ROUND", "FLOOR", "CEIL", "TRUNC", "ODD", "CAST_RINT"],
-        aliases: &[],
-    },
-    EnumKind { name: "saturation_mode", style: EnumStyle::Short, values: &["ON", "OFF"], aliases: &[] },
-    EnumKind {
-        name: "mask_pattern",
+        name: "address_space",
         style: EnumStyle::Dotted,
-        values: &["P0101", "P1010", "P0001", "P0010", "P0100", "P1000", "P1111"],
+        values: &["zero", "gm", "mat", "left", "right", "acc", "vec", "bias", "scaling"],
         aliases: &[],
     },
-    EnumKind { name: "layout", style: EnumStyle::Dotted, values: &["nd", "dn", "nz"], aliases: &[] },
     EnumKind {
         name: "pipe",
         style: EnumStyle::Dotted,
@@ -57,62 +56,65 @@ pub static ENUM_KINDS: &[EnumKind] = &[
             "PIPE_MTE1",
             "PIPE_MTE2",
             "PIPE_MTE3",
+            "PIPE_ALL",
             "PIPE_MTE4",
             "PIPE_MTE5",
             "PIPE_V2",
             "PIPE_FIX",
-            "PIPE_ALL",
+            "VIRTUAL_PIPE_MTE2_L1A",
+            "VIRTUAL_PIPE_MTE2_L1B",
+            "PIPE_NUM",
             "PIPE_UNASSIGNED",
         ],
         aliases: &[],
     },
+    EnumKind { name: "pipe_event_type", style: EnumStyle::Dotted, values: SYNC_OP_TYPES, aliases: &[] },
+    EnumKind { name: "sync_op_type", style: EnumStyle::Dotted, values: SYNC_OP_TYPES, aliases: &[] },
+    EnumKind { name: "layout", style: EnumStyle::Dotted, values: &["nd", "dn", "nz"], aliases: &[] },
+    EnumKind { name: "kernel_kind", style: EnumStyle::Dotted, values: &["cube", "vector"], aliases: &[] },
+    EnumKind { name: "func_core_type", style: EnumStyle::Dotted, values: &["AIC", "AIV", "MIX", "AIC_OR_AIV"], aliases: &[] },
+    EnumKind { name: "module_core_type", style: EnumStyle::Dotted, values: &["AIC", "AIV", "MIX"], aliases: &[] },
     EnumKind {
         name: "event",
         style: EnumStyle::Dotted,
         values: &["EVENT_ID0", "EVENT_ID1", "EVENT_ID2", "EVENT_ID3", "EVENT_ID4", "EVENT_ID5", "EVENT_ID6", "EVENT_ID7"],
         aliases: &[],
     },
+    EnumKind { name: "padmode", style: EnumStyle::Dotted, values: &["PadNull", "PadFirstElem", "PadValue"], aliases: &[] },
     EnumKind {
-        name: "pipe_event_type",
+        name: "acc_to_vec_mode",
         style: EnumStyle::Dotted,
-        values: &[
-            "TLOAD",
-            "TSTORE_ACC",
-            "TSTORE_VEC",
-            "TMOV_M2L",
-            "TMOV_M2S",
-            "TMOV_M2B",
-            "TMOV_M2V",
-            "TMOV_V2M",
-            "TMATMUL",
-            "TVEC",
-            "TVECWAIT_EVENT",
-        ],
-        aliases: &["sync_op_type"],
-    },
-    EnumKind {
-        name: "address_space",
-        style: EnumStyle::Dotted,
-        values: &["zero", "gm", "mat", "left", "right", "acc", "vec", "bias", "scaling"],
+        values: &["single_mode_vec0", "single_mode_vec1", "dual_mode_split_m", "dual_mode_split_n"],
         aliases: &[],
     },
-    EnumKind { name: "kernel_kind", style: EnumStyle::Dotted, values: &["cube", "vector"], aliases: &[] },
+    EnumKind {
+        name: "mask_pattern",
+        style: EnumStyle::Dotted,
+        values: &["P0101", "P1010", "P0001", "P0010", "P0100", "P1000", "P1111"],
+        aliases: &[],
+    },
     EnumKind { name: "blayout", style: EnumStyle::Dotted, values: &["row_major", "col_major"], aliases: &[] },
     EnumKind { name: "slayout", style: EnumStyle::Dotted, values: &["none_box", "row_major", "col_major"], aliases: &[] },
     EnumKind { name: "pad_value", style: EnumStyle::Dotted, values: &["null", "zero", "max", "min"], aliases: &[] },
     EnumKind { name: "compact_mode", style: EnumStyle::Dotted, values: &["null", "normal", "row_plus_one"], aliases: &[] },
+    EnumKind { name: "cmp", style: EnumStyle::Short, values: &["eq", "ne", "lt", "le", "gt", "ge"], aliases: &[] },
+    EnumKind {
+        name: "round_mode",
+        style: EnumStyle::Short,
+        values: &["NONE", "RINT", "ROUND", "FLOOR", "CEIL", "TRUNC", "ODD", "CAST_RINT"],
+        aliases: &[],
+    },
+    EnumKind { name: "saturation_mode", style: EnumStyle::Short, values: &["ON", "OFF"], aliases: &[] },
+    EnumKind { name: "st_phase", style: EnumStyle::Short, values: &["unspecified", "partial", "final"], aliases: &[] },
     EnumKind { name: "atomic_type", style: EnumStyle::Short, values: &["atomic_none", "atomic_add"], aliases: &[] },
     EnumKind { name: "relu_pre_mode", style: EnumStyle::Short, values: &["no_relu", "normal_relu"], aliases: &[] },
-    EnumKind { name: "st_phase", style: EnumStyle::Short, values: &["unspecified", "partial", "final"], aliases: &[] },
-    EnumKind { name: "quant_type", style: EnumStyle::Short, values: &["INT8_SYM", "INT8_ASYM"], aliases: &[] },
-    EnumKind { name: "padmode", style: EnumStyle::Dotted, values: &["PadNull", "PadFirstElem", "PadValue"], aliases: &[] },
-    EnumKind { name: "acc_to_vec_mode", style: EnumStyle::Dotted, values: &["single", "dual"], aliases: &[] },
-    // MGATHER / MSCATTER modes (pto-isa `Coalesce`, `GatherOOB`, `ScatterAtomicOp`, `ScatterOOB`;
-    // the last three as PTOAS spells them).
-    EnumKind { name: "coalesce", style: EnumStyle::Short, values: &["row", "elem"], aliases: &[] },
     EnumKind { name: "gather_oob", style: EnumStyle::Short, values: &["undefined", "clamp", "wrap", "zero"], aliases: &[] },
     EnumKind { name: "scatter_atomic_op", style: EnumStyle::Short, values: &["none", "add", "max", "min"], aliases: &[] },
     EnumKind { name: "scatter_oob", style: EnumStyle::Short, values: &["undefined", "skip", "clamp", "wrap"], aliases: &[] },
+    EnumKind { name: "quant_type", style: EnumStyle::Short, values: &["INT8_SYM", "INT8_ASYM"], aliases: &[] },
+    // pto-isa kinds PTOAS does not declare, used by the ISA pages' forms.
+    // MGATHER / MSCATTER `Coalesce` (its `GatherOOB`, `ScatterAtomicOp`, `ScatterOOB` are above).
+    EnumKind { name: "coalesce", style: EnumStyle::Short, values: &["row", "elem"], aliases: &[] },
     // pto-isa `TileSplitAxis` (PTOAS writes it as a raw integer: `{split = 0}`).
     EnumKind { name: "tile_split", style: EnumStyle::Short, values: &["TILE_NO_SPLIT", "TILE_UP_DOWN", "TILE_LEFT_RIGHT"], aliases: &[] },
     // pto-isa `MxQuantAlg` (common/type.hpp).

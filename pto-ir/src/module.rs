@@ -102,8 +102,14 @@ pub enum Payload {
     /// Verbatim syntax of an op kept in generic form.
     Generic(Vec<Piece>),
     /// Operand segment sizes for ops with optional or variadic operand groups
-    /// (`alloc_tile`: addr, valid_row, valid_col; `make_tensor_view`: ptr, shape, strides...).
+    /// (`alloc_tile`: addr, valid_row, valid_col; `make_tensor_view`: ptr, shape, strides...;
+    /// a tile op's PTO-AS index groups `%v[%r, %c]`).
     Segments(Vec<u32>),
+    /// Which optional operand groups of a DPS tile op's text format follow its attribute
+    /// dictionary (`tload`'s `pad_value = %v : f32`...), one flag per group in format order;
+    /// the present groups' operands are the op's last `ins`. (Index groups `%v[%r, %c]` of the
+    /// SSA / short forms are [`Payload::Segments`].)
+    TailGroups(Vec<bool>),
     /// Mixed static/dynamic index lists (`partition_view` offsets and sizes): `None` entries
     /// are operands taken in order, `Some(n)` entries are constants.
     IndexLists(Vec<Vec<Option<i64>>>),

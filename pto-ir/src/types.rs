@@ -394,7 +394,7 @@ pub enum Type {
     AsyncEvent,
     /// `vector<NxT>`.
     Vector(Shape, ElemType),
-    /// Any other type, kept verbatim (`memref<...>`, `!pto.group<...>`, `!pto.tile_view<...>`).
+    /// Any other type, kept verbatim (`memref<...>`, `!pto.group<...>`).
     Opaque(String),
 }
 

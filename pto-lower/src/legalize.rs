@@ -32,7 +32,7 @@ use crate::legality::{self, CheckKind, Effective, Extent, Multiple, ShapeReq, Ta
 use crate::pipeline::Changed;
 use crate::target::Target;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
-use pto_ir::module::{Module, OpId, ValueId};
+use pto_ir::module::{Module, OpId, Payload, ValueId};
 use pto_ir::ops::is_mlir_memref as is_memref;
 use pto_ir::ops::{Family, Opcode, SlotKind, TmpRule};
 use pto_ir::tile_rules::view_mismatch;
@@ -434,8 +434,9 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             };
             (v % n != 0).then(|| (index, format!("{index} = {v}, not a multiple of {n}")))
         }
-        // With PTO-AS offsets (`%v[%r, %c]`) the tile is a window of the view (checked at run time).
-        CheckKind::ViewShape { .. } if first(bound, "offsets").is_some() => None,
+        // With PTO-AS offsets (`%v[%r, %c]`) the tile is a window of the view (checked at run time);
+        // the scalars of PTOAS's padding groups (`pad_value = %v : f32`, Payload::TailGroups) are not offsets.
+        CheckKind::ViewShape { .. } if first(bound, "offsets").is_some() && !matches!(m.op(op).payload, Payload::TailGroups(_)) => None,
         CheckKind::ViewShape { view, tile: slot } => match ty(view)? {
             Type::PartitionView(dims, _) | Type::TensorView(dims, _) => view_mismatch(dims, &tile(slot)?).map(|t| (view, t)),
             _ => None,

@@ -921,6 +921,10 @@ impl<'m> Sim<'m> {
     fn exec_move(&mut self, op: OpId, load: bool) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
+        if let Payload::TailGroups(_) = data.payload {
+            // The extra ins are PTOAS's padding groups (`pad_value = %v : f32`...), not offsets.
+            return Err(trap(m, op, "the padding groups of `tload` (`pad_value = ...`) are not simulated"));
+        }
         let (view_side, tile_side) = if load { (data.ins(), data.outs()) } else { (data.outs(), data.ins()) };
         let (Some((&view_v, offsets)), Some(&tile_v)) = (view_side.split_first(), tile_side.first()) else {
             return Err(trap(m, op, "expected a GM view and a tile operand"));

@@ -17,7 +17,7 @@ use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic};
 use pto_ir::module::{Payload, TextForm};
 use pto_ir::ops::{Opcode, Syntax};
-use pto_ir::types::TypeId;
+use pto_ir::types::{Type, TypeId};
 
 /// MLIR's operand segment attribute (PTOAS `AttrSizedOperandSegments`).
 const SEGMENTS: &str = "operandSegmentSizes";
@@ -36,8 +36,9 @@ impl<'i> Builder<'i, '_> {
     /// An op written in MLIR's generic form (the op name was a string literal).
     pub(super) fn fmt_mlir_generic(&mut self, opcode: Opcode, mut c: Cursor<'_, 'i>, nresults: usize) -> BResult<OpParts<'i>> {
         if opcode.spec().syntax == Syntax::Generic {
-            // Kept verbatim: the generic pieces are the op's text.
-            return self.fmt_generic(opcode, c, nresults);
+            // Kept verbatim: the generic pieces are the op's text (not matched against the
+            // op's custom format).
+            return self.fmt_generic(opcode, c, nresults, false);
         }
         let tail = generic_tail(&mut c)?;
         let mut parts = OpParts::new(opcode);
@@ -113,7 +114,8 @@ impl<'i> Builder<'i, '_> {
         match opcode.spec().syntax {
             Syntax::Tile => {
                 parts.data.num_ins = opcode.default_ins(n, parts.result_types.len()) as u32;
-                if parts.result_types.is_empty() {
+                // A scalar result is PTOAS's DPS `outs : T` (`tgetval`).
+                if parts.result_types.iter().all(|&t| matches!(self.m.ty(t), Type::Scalar(_))) {
                     self.set_form(TextForm::Dps);
                 } else {
                     self.set_form(TextForm::Ssa);

@@ -30,7 +30,8 @@ impl Printer<'_> {
             (Syntax::Generic, _) => return false,
             // PTO-AS index groups (`%t[%i, %j]`) and `ins`/`outs` splits the operand count
             // alone does not imply stay in the custom form.
-            (Syntax::Tile, Payload::Segments(_)) => return false,
+            // So do the keyword groups after a DPS op's dictionary (`pad_value = %v : f32`).
+            (Syntax::Tile, Payload::Segments(_) | Payload::TailGroups(_)) => return false,
             (Syntax::Tile, _) if data.opcode.default_ins(data.operands.len(), data.results.len()) != data.num_ins as usize => {
                 return false;
             }

@@ -7,9 +7,11 @@
 //! same list, so consumers that match on it exhaustively (the simulator) see every new op.
 
 pub mod bind;
+mod format;
 mod spec;
 mod table;
 
+pub use format::{DictKey, FormatItem, TailGroup, parse_format};
 pub use spec::*;
 pub use table::Opcode;
 
@@ -199,6 +201,15 @@ mod tests {
         for (i, s) in all().iter().enumerate() {
             assert_eq!(s.opcode as usize, i, "entry {} out of order", s.name);
             parse_spec(s).unwrap_or_else(|e| panic!("{}: {e}", s.name));
+        }
+    }
+
+    #[test]
+    fn tile_op_formats_are_tail_groups() {
+        for s in all().iter().filter(|s| s.syntax == Syntax::Tile) {
+            for item in &parse_spec(s).unwrap().format {
+                assert!(item.tail_group().is_some(), "{}: `{item:?}` is not an optional group after the attribute dictionary", s.name);
+            }
         }
     }
 

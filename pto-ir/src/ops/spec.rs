@@ -16,7 +16,7 @@
 //! |---|---|
 //! | `tile` | `!pto.tile` (Level 1), `!pto.tile_buf` (Level 2/3), `memref<...>` (the lowered form) |
 //! | `scalar` | builtin integers, floats, `index` |
-//! | `view` | `!pto.partition_tensor_view`, `!pto.tensor_view`, `!pto.ptr`, `!pto.tile_view<...>`, and the GM spellings `memref<...>`, `!pto.memref<...>` (pto-isa comm pages), `!pto.global<...>` (TPREFETCH/TPRINT pages) |
+//! | `view` | `!pto.partition_tensor_view`, `!pto.tensor_view`, `!pto.ptr`, and the GM spellings `memref<...>`, `!pto.memref<...>` (pto-isa comm pages), `!pto.global<...>` (TPREFETCH/TPRINT pages) |
 //! | `event` | `!pto.event` |
 //! | `pipe` | `!pto.pipe` (a TPUSH/TPOP FIFO) |
 //! | `session` | `!pto.async_session` |
@@ -50,6 +50,7 @@
 //! | `flat(a,...)` | each named GM view is static, of rank >= 1, in GM and logically 1-D (every dimension but the last is 1) |
 //! | `present(s, attr=V)` | optional slot `s` is bound exactly when enum attribute `attr` is `V` (it also decides which optional slot an operand fills) |
 
+use super::format::{FormatItem, parse_format};
 use crate::types::Type;
 use serde::Serialize;
 
@@ -293,6 +294,9 @@ pub struct OpSpec {
     pub page: &'static str,
     /// One-line description.
     pub doc: &'static str,
+    /// Text format of a PTOAS op without a tile signature (see [`FormatItem`]); empty when
+    /// the op's [`Syntax`] alone describes it.
+    pub format: &'static str,
 }
 
 impl OpSpec {
@@ -312,6 +316,7 @@ impl OpSpec {
         pipe: Pipe::V,
         page: "",
         doc: "",
+        format: "",
     };
 
     /// `dialect.name`.
@@ -342,7 +347,7 @@ pub enum SlotKind {
     Tile,
     /// Builtin scalar (int, float, index).
     Scalar,
-    /// A GM view (partition/tensor view, pointer, tile_view, memref, `!pto.memref`, `!pto.global`).
+    /// A GM view (partition/tensor view, pointer, memref, `!pto.memref`, `!pto.global`).
     View,
     /// `!pto.event`.
     Event,
@@ -388,7 +393,7 @@ impl SlotKind {
         match self {
             SlotKind::Tile => matches!(ty, Type::Tile(_) | Type::TileBuf(_)) || ty.is_opaque("memref<"),
             SlotKind::Scalar => matches!(ty, Type::Scalar(_)),
-            SlotKind::View => ty.is_gm() || ["memref<", "!pto.tile_view<", "!pto.memref<", "!pto.global<"].iter().any(|p| ty.is_opaque(p)),
+            SlotKind::View => ty.is_gm() || ty.is_opaque("memref<"),
             SlotKind::Event => matches!(ty, Type::Event),
             SlotKind::Pipe => matches!(ty, Type::Pipe),
             SlotKind::Session => matches!(ty, Type::AsyncSession),
@@ -499,6 +504,8 @@ pub struct Presence {
 /// The parsed patterns of one entry.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ParsedSpec {
+    /// The text format (empty when the entry has none).
+    pub format: Vec<FormatItem>,
     /// Operand forms (empty for custom-format ops).
     pub forms: Vec<Form>,
     /// Attribute slots.
@@ -607,5 +614,6 @@ pub fn parse_spec(spec: &OpSpec) -> Result<ParsedSpec, String> {
         }
         same.push(SameGroup { what: what.to_string(), slots });
     }
-    Ok(ParsedSpec { forms, attrs, same, present })
+    let format = parse_format(spec.format)?;
+    Ok(ParsedSpec { forms, attrs, same, present, format })
 }

@@ -227,30 +227,30 @@ op_table! {
     TDequant "tdequant" Convert "src:tile, scale:tile, offset:tile -> dst:tile" { same: "dtype(scale,offset,dst) valid(src,dst)", page: "TDEQUANT", doc: "dst = (src - offset[row]) * scale[row], i8/i16 to f32" }
 
     // ---- Matmul (9 pages; PTOAS adds the mx.acc / mx.bias and gemv.mx variants) ----
-    TMatmul "tmatmul" Matmul "a:tile, b:tile -> c:tile" { pipe: Pipe::M, page: "TMATMUL", doc: "c = a x b" }
-    TMatmulAcc "tmatmul.acc" Matmul "c_in:tile, a:tile, b:tile -> c:tile" { aliases: &["tmatmul_acc"], pipe: Pipe::M, page: "TMATMUL_ACC", doc: "c = c_in + a x b" }
-    TMatmulBias "tmatmul.bias" Matmul "a:tile, b:tile, bias:tile -> c:tile" { aliases: &["tmatmul_bias"], pipe: Pipe::M, page: "TMATMUL_BIAS", doc: "c = a x b + bias" }
-    TMatmulMx "tmatmul.mx" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { aliases: &["tmatmul_mx"], pipe: Pipe::M, page: "TMATMUL_MX", doc: "microscaled matmul" }
-    TMatmulMxAcc "tmatmul.mx.acc" Matmul "c_in:tile, a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { pipe: Pipe::M, doc: "microscaled matmul with accumulate" }
-    TMatmulMxBias "tmatmul.mx.bias" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile, bias:tile -> c:tile" { pipe: Pipe::M, doc: "microscaled matmul with bias" }
-    TMatmulMxHif4 "tmatmul_mx_hif4" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { pipe: Pipe::M, page: "TMATMUL_MX_HIF4", doc: "microscaled matmul with HiF4 operands and three-level scales (A6 only: no A2A3 or A5 implementation)" }
-    TGemv "tgemv" Matmul "a:tile, b:tile -> c:tile" { pipe: Pipe::M, page: "TGEMV", doc: "matrix-vector product" }
-    TGemvAcc "tgemv.acc" Matmul "c_in:tile, a:tile, b:tile -> c:tile" { aliases: &["tgemv_acc"], pipe: Pipe::M, page: "TGEMV_ACC", doc: "matrix-vector product with accumulate" }
-    TGemvBias "tgemv.bias" Matmul "a:tile, b:tile, bias:tile -> c:tile" { aliases: &["tgemv_bias"], pipe: Pipe::M, page: "TGEMV_BIAS", doc: "matrix-vector product with bias" }
-    TGemvMx "tgemv.mx" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { aliases: &["tgemv_mx"], pipe: Pipe::M, page: "TGEMV_MX", doc: "microscaled matrix-vector product" }
-    TGemvMxAcc "tgemv.mx.acc" Matmul "c_in:tile, a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { pipe: Pipe::M, doc: "microscaled gemv with accumulate" }
-    TGemvMxBias "tgemv.mx.bias" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile, bias:tile -> c:tile" { pipe: Pipe::M, doc: "microscaled gemv with bias" }
+    TMatmul "tmatmul" Matmul "a:tile, b:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, page: "TMATMUL", doc: "c = a x b" }
+    TMatmulAcc "tmatmul.acc" Matmul "c_in:tile, a:tile, b:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tmatmul_acc"], pipe: Pipe::M, page: "TMATMUL_ACC", doc: "c = c_in + a x b" }
+    TMatmulBias "tmatmul.bias" Matmul "a:tile, b:tile, bias:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tmatmul_bias"], pipe: Pipe::M, page: "TMATMUL_BIAS", doc: "c = a x b + bias" }
+    TMatmulMx "tmatmul.mx" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tmatmul_mx"], pipe: Pipe::M, page: "TMATMUL_MX", doc: "microscaled matmul" }
+    TMatmulMxAcc "tmatmul.mx.acc" Matmul "c_in:tile, a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, doc: "microscaled matmul with accumulate" }
+    TMatmulMxBias "tmatmul.mx.bias" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile, bias:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, doc: "microscaled matmul with bias" }
+    TMatmulMxHif4 "tmatmul_mx_hif4" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, page: "TMATMUL_MX_HIF4", doc: "microscaled matmul with HiF4 operands and three-level scales (A6 only: no A2A3 or A5 implementation)" }
+    TGemv "tgemv" Matmul "a:tile, b:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, page: "TGEMV", doc: "matrix-vector product" }
+    TGemvAcc "tgemv.acc" Matmul "c_in:tile, a:tile, b:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tgemv_acc"], pipe: Pipe::M, page: "TGEMV_ACC", doc: "matrix-vector product with accumulate" }
+    TGemvBias "tgemv.bias" Matmul "a:tile, b:tile, bias:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tgemv_bias"], pipe: Pipe::M, page: "TGEMV_BIAS", doc: "matrix-vector product with bias" }
+    TGemvMx "tgemv.mx" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", aliases: &["tgemv_mx"], pipe: Pipe::M, page: "TGEMV_MX", doc: "microscaled matrix-vector product" }
+    TGemvMxAcc "tgemv.mx.acc" Matmul "c_in:tile, a:tile, a_scale:tile, b:tile, b_scale:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, doc: "microscaled gemv with accumulate" }
+    TGemvMxBias "tgemv.mx.bias" Matmul "a:tile, a_scale:tile, b:tile, b_scale:tile, bias:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, doc: "microscaled gemv with bias" }
     TGetScaleAddr "tget_scale_addr" AssignConfig "src:tile -> dst:tile" { same: "shape(src,dst) valid(src,dst)", page: "TGET_SCALE_ADDR", pipe: Pipe::S, doc: "bind dst (a scaling tile) at src's address >> SHIFT_MX_ADDR (A5)" }
 
     // ---- Memory GM <-> tile (5) ----
-    TLoad "tload" Memory "src:view, offsets:scalar* -> dst:tile" { attrs: "pad_mode:any?, pad_value:any?, layout:layout?", pipe: Pipe::Mte2, page: "TLOAD", doc: "load a GM view into a tile (from element offset [r, c] when given: PTO-AS `%v[%r, %c]`)" }
-    TStore "tstore" Memory "src:tile -> dst:view, offsets:scalar*" { attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, phase:st_phase?", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM view (at element offset [r, c] when given)" }
+    TLoad "tload" Memory "src:view, offsets:scalar* -> dst:tile" { attrs: "pad_mode:padmode?, init_out_buffer:bool?, layout:layout?", format: "opt( pad_mode = $<padmode> ) opt( pad_value = $v : $t ) opt( left_padding_num = $v : $t ) opt( init_out_buffer = $bool ) opt( right_padding_num = $v : $t ) opt( init_condition = $v : $t ) opt( -> $r )", pipe: Pipe::Mte2, page: "TLOAD", doc: "load a GM view into a tile (from element offset [r, c] when given: PTO-AS `%v[%r, %c]`; in DPS form the scalars of PTOAS's `pad_value = ..` groups instead, see `Payload::TailGroups`)" }
+    TStore "tstore" Memory "src:tile, preQuantScalar:scalar? -> dst:view, offsets:scalar*" { attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, stPhase:st_phase?", format: "opt( -> $r )", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM view (at element offset [r, c] when given)" }
     TStoreFp "tstore_fp" Memory "src:tile, fp:tile -> dst:view, offsets:scalar*" { aliases: &["tstore.fp"], pipe: Pipe::Fix, page: "TSTORE_FP", doc: "store an Acc tile through the fixpipe with a quant tile" }
     TPrefetch "tprefetch" Memory "src:view -> dst:tile" { pipe: Pipe::Mte2, page: "TPREFETCH", doc: "prefetch GM data" }
     TPrefetchAsync "tprefetch_async" Memory "src:view, session:session -> event:async_event" { syntax: Syntax::Paren, same: "flat(src)", pipe: Pipe::None, page: "TPREFETCH_ASYNC", doc: "asynchronous GM -> L2 prefetch into the session's scratchpad" }
 
     // ---- Move / layout (16) ----
-    TMov "tmov" Move UN_TMP { aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v", "tmov.s2d"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
+    TMov "tmov" Move "src:tile, tmp:tile? -> dst:tile | src:tile, fp:tile, preQuantScalar:scalar? -> dst:tile | src:tile, preQuantScalar:scalar -> dst:tile" { attrs: "accToVecMode:acc_to_vec_mode?, reluPreMode:relu_pre_mode?", format: "opt( -> $r )", aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v", "tmov.s2d"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
     TMovFp "tmov.fp" Move "src:tile, fp:tile -> dst:tile" { aliases: &["tmov_fp"], pipe: Pipe::Fix, page: "TMOV_FP", doc: "move an Acc tile through the fixpipe with a quant tile" }
     TExtract "textract" Move "src:tile, row:scalar, col:scalar -> dst:tile" { page: "TEXTRACT", pipe: Pipe::Mte1, doc: "dst = src[row.., col..]" }
     TExtractFp "textract_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TEXTRACT_FP", doc: "extract through the fixpipe" }
@@ -279,7 +279,7 @@ op_table! {
     SyncAll "syncall" Sync "workspace:view?, used_cores:scalar? -> " { attrs: "core_type:sync_core_type?, mode:sync_all_mode?", page: "SYNCALL", pipe: Pipe::None, doc: "barrier across all participating cores (hard: FFTS flags; soft: an i32 GM counter in workspace)" }
 
     // ---- Assign / alloc / config (11) ----
-    TAssign "tassign" AssignConfig "tile:tile, addr:scalar -> " { page: "TASSIGN", pipe: Pipe::None, doc: "bind a tile to a byte address" }
+    TAssign "tassign" AssignConfig "tile:tile, addr:scalar -> result:tile" { syntax: Syntax::Generic, format: "$v , $v $dict? : $t -> $r", page: "TASSIGN", pipe: Pipe::None, doc: "bind a tile to a byte address" }
     TAlloc "talloc" AssignConfig "pipe:pipe -> slot:view" { syntax: Syntax::Paren, attrs: SPLIT, page: "TALLOC", pipe: Pipe::S, doc: "TPipe producer: wait for a free FIFO slot and return it as a GM view (commit with tpush)" }
     TFree "tfree" AssignConfig "pipe:pipe -> | pipe:pipe, slot:view -> " { syntax: Syntax::Paren, attrs: SPLIT, page: "TFREE", pipe: Pipe::S, doc: "TPipe consumer: release the popped FIFO slot" }
     TPush "tpush" AssignConfig "tile:tile, pipe:pipe -> | slot:view, pipe:pipe -> " { syntax: Syntax::Paren, attrs: SPLIT, page: "TPUSH", pipe: Pipe::None, doc: "TPipe producer: store a tile into the next FIFO slot (or commit a talloc'd slot) and signal the consumer (pipe: FIX from acc, MTE3 from vec)" }
@@ -306,45 +306,45 @@ op_table! {
     MakeTensorView "make_tensor_view" View "" { syntax: Syntax::MakeTensorView, attrs: "layout:layout?", pipe: Pipe::None, doc: "a tensor view over a GM pointer with shape and strides" }
     PartitionView "partition_view" View "" { syntax: Syntax::PartitionView, pipe: Pipe::None, doc: "a slice (offsets, sizes) of a tensor view" }
     Subview "subview" View "" { syntax: Syntax::PartitionView, pipe: Pipe::None, doc: "legacy spelling of partition_view producing a tile_view" }
-    GetTensorViewDim "get_tensor_view_dim" View "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "a dimension of a tensor view" }
-    AddPtr "addptr" View "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "pointer plus offset" }
-    LoadScalar "load_scalar" View "" { syntax: Syntax::Generic, pipe: Pipe::S, doc: "load one scalar from GM" }
-    StoreScalar "store_scalar" View "" { syntax: Syntax::Generic, pipe: Pipe::S, doc: "store one scalar to GM" }
+    GetTensorViewDim "get_tensor_view_dim" View "" { format: "$v , $v : $t -> $r $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "a dimension of a tensor view" }
+    AddPtr "addptr" View "" { format: "$v , $v $dict? : $t -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pointer plus offset" }
+    LoadScalar "load_scalar" View "" { format: "$v [ $v ] $dict? : $t -> $r", syntax: Syntax::Generic, pipe: Pipe::S, doc: "load one scalar from GM" }
+    StoreScalar "store_scalar" View "" { format: "$v , $v [ $v ] $dict? : $t , $t", syntax: Syntax::Generic, pipe: Pipe::S, doc: "store one scalar to GM" }
 
     // ---- PTOAS: tile allocation and tile views ----
     AllocTile "alloc_tile" Alloc "" { syntax: Syntax::AllocTile, pipe: Pipe::None, doc: "allocate a tile buffer (Level-3: at a given address)" }
-    BindTile "bind_tile" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "bind a memref to tile metadata (lowered form)" }
-    Subset "subset" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "a sub-tile of a tile buffer" }
-    SetValidShape "set_validshape" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "set the dynamic valid shape of a tile" }
+    BindTile "bind_tile" Alloc "" { format: "$v opt( , $v , $v ) $dict? : $t -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "bind a memref to tile metadata (lowered form)" }
+    Subset "subset" Alloc "" { format: "$v [ $v* ] sizes [ $int* ] $dict? : $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "a sub-tile of a tile buffer" }
+    SetValidShape "set_validshape" Alloc "" { format: "$v , $v , $v $dict? : $t", syntax: Syntax::Generic, pipe: Pipe::None, doc: "set the dynamic valid shape of a tile" }
     Bitcast "bitcast" Alloc "" { syntax: Syntax::Cast, pipe: Pipe::None, doc: "reinterpret a tile's element type" }
-    PointerCast "pointer_cast" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "a buffer at a planned address (lowered form)" }
-    DeclareTile "declare_tile" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare a tile without storage" }
-    DeclareTileMemref "declare_tile_memref" Alloc "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare a memref-backed tile" }
+    PointerCast "pointer_cast" Alloc "" { format: "( $v* ) opt( $v , $v ) $dict? : $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "a buffer at a planned address (lowered form)" }
+    DeclareTile "declare_tile" Alloc "" { format: "$dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare a tile without storage" }
+    DeclareTileMemref "declare_tile_memref" Alloc "" { format: "$dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare a memref-backed tile" }
     TPack "tpack" Move UN { doc: "pack a tile (A5)" }
 
     // ---- PTOAS: element access / debug ----
     TSetVal "tsetval" ElementAccess "dst:tile, index:scalar, value:scalar -> " { pipe: Pipe::S, doc: "write one element" }
     TGetVal "tgetval" ElementAccess "src:tile, index:scalar -> value:scalar" { pipe: Pipe::S, doc: "read one element" }
-    Print "print" ElementAccess "" { syntax: Syntax::Generic, pipe: Pipe::S, doc: "print scalars (debug)" }
-    Trap "trap" ElementAccess "" { syntax: Syntax::Generic, pipe: Pipe::S, doc: "abort the kernel" }
+    Print "print" ElementAccess "" { format: "ins ( $str , $v : $t ) $dict?", syntax: Syntax::Generic, pipe: Pipe::S, doc: "print scalars (debug)" }
+    Trap "trap" ElementAccess "" { format: "$dict?", syntax: Syntax::Generic, pipe: Pipe::S, doc: "abort the kernel" }
 
     // ---- PTOAS: intra-core and inter-core sync ----
-    RecordEvent "record_event" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "record an event between two op kinds" }
-    WaitEvent "wait_event" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait for an event between two op kinds" }
-    BarrierSync "barrier_sync" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "barrier on an op kind" }
-    SetFlag "set_flag" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "set_flag(src pipe, dst pipe, event)" }
-    WaitFlag "wait_flag" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait_flag(src pipe, dst pipe, event)" }
-    SetFlagDyn "set_flag_dyn" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "set_flag with a dynamic event id" }
-    WaitFlagDyn "wait_flag_dyn" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "wait_flag with a dynamic event id" }
-    Barrier "barrier" Sync "" { syntax: Syntax::AngleArg, pipe: Pipe::None, doc: "pipe barrier" }
-    DeclareEventIdArray "declare_eventid_array" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare dynamic event ids" }
-    EventIdArrayGet "eventid_array_get" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "read a dynamic event id" }
-    EventIdArraySet "eventid_array_set" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "write a dynamic event id" }
-    GetBuf "get_buf" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "acquire a buffer id (A5)" }
-    RlsBuf "rls_buf" Sync "" { syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "release a buffer id (A5)" }
-    SyncSet "sync.set" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "inter-core set" }
-    SyncWait "sync.wait" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "inter-core wait" }
-    SetFfts "set_ffts" Sync "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "set the FFTS base address" }
+    RecordEvent "record_event" Sync "" { format: "[ $#pipe_event_type|sync_op_type , $#pipe_event_type|sync_op_type , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "record an event between two op kinds" }
+    WaitEvent "wait_event" Sync "" { format: "[ $#pipe_event_type|sync_op_type , $#pipe_event_type|sync_op_type , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait for an event between two op kinds" }
+    BarrierSync "barrier_sync" Sync "" { format: "[ $<sync_op_type> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "barrier on an op kind" }
+    SetFlag "set_flag" Sync "" { format: "[ $<pipe> , $<pipe> , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "set_flag(src pipe, dst pipe, event)" }
+    WaitFlag "wait_flag" Sync "" { format: "[ $<pipe> , $<pipe> , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait_flag(src pipe, dst pipe, event)" }
+    SetFlagDyn "set_flag_dyn" Sync "" { format: "[ $<pipe> , $<pipe> , $v ] $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "set_flag with a dynamic event id" }
+    WaitFlagDyn "wait_flag_dyn" Sync "" { format: "[ $<pipe> , $<pipe> , $v ] $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "wait_flag with a dynamic event id" }
+    Barrier "barrier" Sync "" { format: "$<pipe> $dict?", syntax: Syntax::AngleArg, pipe: Pipe::None, doc: "pipe barrier" }
+    DeclareEventIdArray "declare_eventid_array" Sync "" { format: "$dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare dynamic event ids" }
+    EventIdArrayGet "eventid_array_get" Sync "" { format: "$v [ $v ] $dict? : $t $r:index", syntax: Syntax::Generic, pipe: Pipe::None, doc: "read a dynamic event id" }
+    EventIdArraySet "eventid_array_set" Sync "" { format: "$v [ $v ] , $v $dict? : $t", syntax: Syntax::Generic, pipe: Pipe::None, doc: "write a dynamic event id" }
+    GetBuf "get_buf" Sync "" { format: "[ $#pipe_event_type|sync_op_type , $int ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "acquire a buffer id (A5)" }
+    RlsBuf "rls_buf" Sync "" { format: "[ $#pipe_event_type|sync_op_type , $int ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "release a buffer id (A5)" }
+    SyncSet "sync.set" Sync "" { format: "$<pipe> , $v|int $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "inter-core set" }
+    SyncWait "sync.wait" Sync "" { format: "$<pipe> , $v|int $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "inter-core wait" }
+    SetFfts "set_ffts" Sync "" { format: "$v $dict? : $t", syntax: Syntax::Generic, pipe: Pipe::None, doc: "set the FFTS base address" }
 
     // ---- PTOAS: runtime queries ----
     GetBlockIdx "get_block_idx" Query "" { syntax: Syntax::Query, pipe: Pipe::None, doc: "index of this block (core)" }
@@ -353,29 +353,29 @@ op_table! {
     GetSubblockNum "get_subblock_num" Query "" { syntax: Syntax::Query, pipe: Pipe::None, doc: "number of sub-blocks" }
 
     // ---- PTOAS: sections ----
-    SectionCube "section.cube" Section "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "code that runs on the cube core" }
-    SectionVector "section.vector" Section "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "code that runs on the vector core" }
+    SectionCube "section.cube" Section "" { format: "$region $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "code that runs on the cube core" }
+    SectionVector "section.vector" Section "" { format: "$region $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "code that runs on the vector core" }
 
     // ---- PTOAS: TPUSH/TPOP pipes ----
-    AicInitializePipe "aic_initialize_pipe" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "cube side of a cube<->vector pipe" }
-    AivInitializePipe "aiv_initialize_pipe" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "vector side of a cube<->vector pipe" }
-    TPushToAiv "tpush_to_aiv" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the vector core" }
-    TPushToAic "tpush_to_aic" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the cube core" }
-    TPopFromAic "tpop_from_aic" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the cube core" }
-    TPopFromAiv "tpop_from_aiv" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the vector core" }
-    TFreeFromAic "tfree_from_aic" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (cube producer)" }
-    TFreeFromAiv "tfree_from_aiv" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (vector producer)" }
-    ReserveBuffer "reserve_buffer" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "reserve a named local buffer" }
-    ImportReservedBuffer "import_reserved_buffer" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "import a peer's reserved buffer" }
-    InitializeL2g2lPipe "initialize_l2g2l_pipe" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "pipe through GM (internal)" }
-    InitializeL2lPipe "initialize_l2l_pipe" Pipe "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "local pipe (internal)" }
+    AicInitializePipe "aic_initialize_pipe" Pipe "" { format: "${dir_mask,slot_size,nosplit?} ( opt( gm_slot_buffer = $v : $t , ) c2v_consumer_buf = $v : $t , v2c_consumer_buf = $v : $t ) $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "cube side of a cube<->vector pipe" }
+    AivInitializePipe "aiv_initialize_pipe" Pipe "" { format: "${dir_mask,slot_size,nosplit?} ( opt( gm_slot_buffer = $v : $t , ) c2v_consumer_buf = $v : $t , v2c_consumer_buf = $v : $t ) $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "vector side of a cube<->vector pipe" }
+    TPushToAiv "tpush_to_aiv" Pipe "" { format: "( $v : $t ) ${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the vector core" }
+    TPushToAic "tpush_to_aic" Pipe "" { format: "( $v : $t ) ${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the cube core" }
+    TPopFromAic "tpop_from_aic" Pipe "" { format: "opt( ( $v , $v ) ) ${split} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the cube core" }
+    TPopFromAiv "tpop_from_aiv" Pipe "" { format: "opt( ( $v , $v ) ) ${split} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the vector core" }
+    TFreeFromAic "tfree_from_aic" Pipe "" { format: "${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (cube producer)" }
+    TFreeFromAiv "tfree_from_aiv" Pipe "" { format: "${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (vector producer)" }
+    ReserveBuffer "reserve_buffer" Pipe "" { format: "${name,size,location=<address_space>,auto,base?} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "reserve a named local buffer" }
+    ImportReservedBuffer "import_reserved_buffer" Pipe "" { format: "${name,peer_func} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "import a peer's reserved buffer" }
+    InitializeL2g2lPipe "initialize_l2g2l_pipe" Pipe "" { format: "${dir_mask,slot_size,slot_num,local_slot_num?,flag_base?,nosplit?} ( $v : $t , $v : $t opt( , $v : $t ) ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pipe through GM (internal)" }
+    InitializeL2lPipe "initialize_l2l_pipe" Pipe "" { format: "${dir_mask,slot_size,slot_num,flag_base?,nosplit?} ( $v : $t opt( , $v : $t ) ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "local pipe (internal)" }
 
     // ---- PTOAS: async DMA ----
-    BuildAsyncSession "build_async_session" AsyncDma "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "create an async DMA session" }
+    BuildAsyncSession "build_async_session" AsyncDma "" { format: "( $v , $v : $t , $t ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "create an async DMA session" }
     TPutAsync "tput_async" AsyncDma ASYNC_COPY { aliases: &["comm.tput_async"], syntax: Syntax::Paren, attrs: "engine:dma_engine?", same: S_ASYNC_COPY, pipe: Pipe::None, page: "comm/TPUT_ASYNC", doc: "start an async local GM -> remote GM copy; returns an async event" }
     TGetAsync "tget_async" AsyncDma ASYNC_COPY { aliases: &["comm.tget_async"], syntax: Syntax::Paren, attrs: "engine:dma_engine?", same: S_ASYNC_COPY, pipe: Pipe::None, page: "comm/TGET_ASYNC", doc: "start an async remote GM -> local GM copy; returns an async event" }
-    WaitAsyncEvent "wait_async_event" AsyncDma "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "wait for an async event" }
-    TestAsyncEvent "test_async_event" AsyncDma "" { syntax: Syntax::Generic, pipe: Pipe::None, doc: "test an async event" }
+    WaitAsyncEvent "wait_async_event" AsyncDma "" { format: "( $v , $v : $t , $t ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "wait for an async event" }
+    TestAsyncEvent "test_async_event" AsyncDma "" { format: "( $v , $v : $t , $t ) $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "test an async event" }
 
     // ---- MLIR arith ----
     ArithConstant "constant" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithConstant, pipe: Pipe::S, doc: "a constant" }
