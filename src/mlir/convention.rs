@@ -23,7 +23,7 @@
 //! block has those arguments.
 
 use pto_ir::TextForm;
-use pto_ir::ops::{Opcode, Syntax};
+use pto_ir::ops::Opcode;
 
 /// Module attribute: the text form.
 pub(super) const FORM: &str = "pto.form";
