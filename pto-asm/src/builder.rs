@@ -1633,7 +1633,8 @@ impl<'i, 't> Builder<'i, 't> {
 
     /// A format mismatch as a located diagnostic.
     fn mismatch(&self, c: &Cursor<'_, 'i>, m: format::Mismatch) -> Diagnostic {
-        let span = self.span(m.start, m.end.max(m.start + 1));
+        // At the end of the input a mismatch is an empty span there (never past the text).
+        let span = self.span(m.start, m.end.max(m.start));
         match m.message {
             Some(message) => {
                 Diagnostic::error(DiagClass::ParseBadOpSyntax, span, format!("`{}`: {message}", c.op)).with_op(c.op.to_string())
