@@ -127,7 +127,7 @@ mod with_mlir {
         assert_eq!(candidates.len() + 1, files.len(), "exactly one file is refused by MLIR");
         let in_corpus = candidates.iter().filter(|p| p.path.starts_with(corpus_dir())).count();
         let in_conformance = candidates.iter().filter(|p| p.path.starts_with(root().join("tests/conformance"))).count();
-        assert_eq!((in_corpus, in_conformance), (103, 74), "corpus and conformance files round-tripped");
+        assert_eq!((in_corpus, in_conformance), (103, 75), "corpus and conformance files round-tripped");
     }
 
     /// MLIR verifies `func`, `arith` and `scf` itself: the one conformance file whose regions
