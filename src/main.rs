@@ -278,10 +278,11 @@ fn main() -> ExitCode {
         Command::Ops { json, isa, markdown } => ops::run(&ops::OpsOptions { json, isa_only: isa, markdown }),
     };
     let mut code = outcome.code;
+    let mut stderr = outcome.stderr;
     match output_path {
         Some(path) if code == 0 => {
             if let Err(e) = std::fs::write(&path, &outcome.stdout) {
-                eprintln!("error: cannot write `{path}`: {e}");
+                stderr.push_str(&format!("error: cannot write `{path}`: {e}\n"));
                 code = 2;
             }
         }
@@ -289,6 +290,9 @@ fn main() -> ExitCode {
             let _ = std::io::stdout().write_all(outcome.stdout.as_bytes());
         }
     }
-    let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());
+    if error_format == ErrorFormat::Json {
+        stderr = pto::render::plain_errors_as_json(&stderr, code);
+    }
+    let _ = std::io::stderr().write_all(stderr.as_bytes());
     ExitCode::from(code as u8)
 }

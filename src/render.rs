@@ -105,3 +105,18 @@ pub fn render_json(sources: &SourceMap, d: &Diagnostic) -> String {
     })
     .to_string()
 }
+
+/// With `--error-format json`, the plain `error: ...` lines a command writes for usage, I/O and
+/// input-data errors (they have no source location) become JSON objects like the diagnostics:
+/// class `USAGE` for exit code 2, `INPUT` for exit code 1. Other lines are kept.
+pub fn plain_errors_as_json(stderr: &str, code: i32) -> String {
+    let class = if code == 2 { "USAGE" } else { "INPUT" };
+    stderr
+        .lines()
+        .map(|line| match line.strip_prefix("error: ") {
+            Some(message) => json!({"class": class, "severity": "error", "message": message}).to_string(),
+            None => line.to_string(),
+        })
+        .map(|line| line + "\n")
+        .collect()
+}

@@ -231,3 +231,25 @@ fn lower_emit_json_carries_attributes_as_json_values() {
         assert!(c.is_number(), "{c}");
     }
 }
+
+#[test]
+fn usage_and_input_errors_honour_the_json_error_format() {
+    let pto = env!("CARGO_BIN_EXE_pto");
+    let vadd = root().join("examples/vadd.pto").display().to_string();
+    let wrong = scratch("json-errors").join("a.json");
+    std::fs::write(&wrong, r#"{"dtype": "i16", "shape": [1], "data": [1]}"#).unwrap();
+    let bind_wrong = format!("a={}", wrong.display());
+    let cases: [(&[&str], i32, &str); 3] = [
+        (&["run", &vadd, "--target", "a5", "-i", "q=1"], 2, "USAGE"),
+        (&["verify", "no/such/file.pto"], 2, "USAGE"),
+        (&["run", &vadd, "--target", "a5", "-i", &bind_wrong], 1, "INPUT"),
+    ];
+    for (args, code, class) in cases {
+        let out = std::process::Command::new(pto).arg("--error-format").arg("json").args(args).output().expect("runs");
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let d: Value = serde_json::from_str(stderr.lines().next().unwrap_or("")).unwrap_or_else(|e| panic!("{args:?}: {e}: {stderr}"));
+        assert_eq!(d["class"], class, "{args:?}: {d}");
+        assert!(d["message"].as_str().is_some_and(|m| !m.is_empty()), "{d}");
+    }
+}
