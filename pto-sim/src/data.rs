@@ -34,7 +34,8 @@ impl TileData {
                     Value::Number(n) if !<T as Elem>::FLOAT => match (n.as_i64(), n.as_u64()) {
                         (Some(v), _) => {
                             let x = T::from_i64(v);
-                            if x.to_i64() != v {
+                            // Out of range, or negative for an unsigned type (which would wrap).
+                            if x.to_i64() != v || (v < 0 && matches!(dtype, ElemType::U8 | ElemType::U16 | ElemType::U32 | ElemType::U64)) {
                                 return Err(out_of_range(n));
                             }
                             x
