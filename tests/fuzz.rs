@@ -134,8 +134,12 @@ fn check(text: &str) -> Result<(), String> {
                 }
                 if !v.has_errors() {
                     let printed = print_module(&m, &PrintOptions::default()).map_err(|e| e.0)?;
-                    pto_asm::parse(&printed, pto_ir::FileId(0))
+                    let (again, _) = pto_asm::parse(&printed, pto_ir::FileId(0))
                         .map_err(|d| format!("printed text does not re-parse: {:?}\n{printed}", d.0))?;
+                    let printed_again = print_module(&again, &PrintOptions::default()).map_err(|e| e.0)?;
+                    if printed_again != printed {
+                        return Err(format!("printing is not idempotent:\n{printed}\n---- printed again:\n{printed_again}"));
+                    }
                     for id in [pto_lower::TargetId::A2A3, pto_lower::TargetId::A5] {
                         let mut copy = m.clone();
                         let _ = pto_lower::legalize::run(&mut copy, pto_lower::Target::get(id), &mut Default::default());

@@ -49,7 +49,8 @@ pub fn parse(src: &str, file: FileId) -> Result<(Module, Diagnostics), Diagnosti
     builder::Builder::new(file, &source).build_file()
 }
 
-pub use print::{PrintOptions, print_attribute, print_module};
+pub use print::{PrintOptions, print_attribute, print_module, print_module_with_comments};
+pub use reader::{Comment, comments};
 
 /// Parses one type spelling (`!pto.tile_buf<vec, 16x16xf32>`, `i32`, `memref<...>`), as the
 /// reader does for a type in a file.

@@ -10,6 +10,7 @@
 //! module.
 
 use crate::format::argument_slots;
+use crate::reader::Comment;
 use pto_ir::attr::{Attr, EnumStyle, format_float};
 use pto_ir::module::{BlockId, Module, OpData, OpId, Payload, Piece, RegionId, TextForm, ValueId};
 use pto_ir::ops::{Dialect, FormatItem, Opcode, Syntax, TailGroup};
@@ -42,6 +43,15 @@ impl std::fmt::Display for PrintError {
 
 /// Prints a module.
 pub fn print_module(m: &Module, opts: &PrintOptions) -> Result<String, PrintError> {
+    print_module_with_comments(m, opts, &[])
+}
+
+/// [`print_module`], putting back the source's comments ([`crate::comments`]) where they were:
+/// a comment on a line of its own goes before the op (or `.arg`) that followed it, at that op's
+/// indentation; a comment after code goes at the end of the first line of that statement's op.
+/// Comments after the last op of a region stay inside it, and those at the end of the file stay
+/// at the end. Printing the result again gives the same text.
+pub fn print_module_with_comments(m: &Module, opts: &PrintOptions, comments: &[Comment]) -> Result<String, PrintError> {
     let form = opts.form.or(m.form).unwrap_or(TextForm::Dps);
     if opts.form.is_some_and(|f| f != TextForm::Dps) && m.walk().iter().any(|&op| !m.op(op).outs().is_empty() && !is_level1_op(m, op)) {
         return Err(PrintError(
@@ -50,26 +60,51 @@ pub fn print_module(m: &Module, opts: &PrintOptions) -> Result<String, PrintErro
     }
     let top_ops =
         m.body.and_then(|body| m.region(body).blocks.first()).map(|&b| m.block(b).ops.iter().copied().collect()).unwrap_or_default();
-    let mut p = Printer { m, form, generic: opts.generic, out: String::new(), names: Vec::new(), top_ops };
+    let mut p = Printer {
+        m,
+        form,
+        generic: opts.generic,
+        out: String::new(),
+        names: Vec::new(),
+        top_ops,
+        comments,
+        next_comment: 0,
+        parents: Vec::new(),
+    };
     p.assign_names();
     if let Some(body) = m.body {
         let blocks = &m.region(body).blocks;
         if let Some(&top) = blocks.first() {
             for &arg in &m.block(top).args {
+                let at = m.value_span(arg).start as usize;
+                p.comments_before(at, 0);
+                let trailing = p.take_trailing_comment(at).map(|c| format!(" {}", c.text)).unwrap_or_default();
                 let ty = p.ty(m.values[arg.index()].ty);
-                let _ = writeln!(p.out, ".arg {} : {ty}", p.name(arg));
+                let _ = writeln!(p.out, ".arg {} : {ty}{trailing}", p.name(arg));
             }
             for &op in &m.block(top).ops {
                 p.op(op, 0);
             }
         }
     }
+    p.comments_before(usize::MAX, 0);
     Ok(p.out)
 }
 
 /// Spells one attribute value as the printers do (`#pto<cmp gt>`, `1 : i16`, `[1, 2]`).
 pub fn print_attribute(m: &Module, a: &Attr) -> String {
-    Printer { m, form: TextForm::Dps, generic: false, out: String::new(), names: Vec::new(), top_ops: HashSet::new() }.attr(a)
+    Printer {
+        m,
+        form: TextForm::Dps,
+        generic: false,
+        out: String::new(),
+        names: Vec::new(),
+        top_ops: HashSet::new(),
+        comments: &[],
+        next_comment: 0,
+        parents: Vec::new(),
+    }
+    .attr(a)
 }
 
 struct Printer<'m> {
@@ -81,6 +116,11 @@ struct Printer<'m> {
     names: Vec<String>,
     /// The ops of the module's top-level block (PTO-AS `.const` lines live there).
     top_ops: HashSet<OpId>,
+    /// The source's comments to put back, in order, and the first one not printed yet.
+    comments: &'m [Comment],
+    next_comment: usize,
+    /// The ops being printed, outermost first (a region's comments end with its op).
+    parents: Vec<OpId>,
 }
 
 /// True for an op on Level-1 tile values: its destination operands (`tstore`'s view,
@@ -197,7 +237,40 @@ impl<'m> Printer<'m> {
         if short && spec.dialect == Dialect::Pto { spec.name.to_string() } else { spec.full_name() }
     }
 
+    /// Prints the comments that start before byte `offset` of the source, each on its own line.
+    fn comments_before(&mut self, offset: usize, depth: usize) {
+        while let Some(c) = self.comments.get(self.next_comment).filter(|c| c.start < offset) {
+            self.next_comment += 1;
+            self.indent(depth);
+            self.out.push_str(&c.text);
+            self.out.push('\n');
+        }
+    }
+
+    /// Takes the next comment if it follows code on the source line where the op starting at
+    /// byte `offset` starts.
+    fn take_trailing_comment(&mut self, offset: usize) -> Option<&'m Comment> {
+        let c = self.comments.get(self.next_comment).filter(|c| c.trailing && c.line_start <= offset)?;
+        self.next_comment += 1;
+        Some(c)
+    }
+
     fn op(&mut self, id: OpId, depth: usize) {
+        let m = self.m;
+        let span = m.op_span(id);
+        self.comments_before(span.start as usize, depth);
+        let trailing = self.take_trailing_comment(span.start as usize);
+        let first_line = self.out.len();
+        self.parents.push(id);
+        self.op_text(id, depth);
+        self.parents.pop();
+        if let Some(c) = trailing {
+            let at = self.out[first_line..].find('\n').map_or(self.out.len(), |i| first_line + i);
+            self.out.insert_str(at, &format!(" {}", c.text));
+        }
+    }
+
+    fn op_text(&mut self, id: OpId, depth: usize) {
         let m = self.m;
         let data = m.op(id);
         self.indent(depth);
@@ -711,8 +784,22 @@ impl<'m> Printer<'m> {
                 self.op(op, depth + 1);
             }
         }
+        let end = self.region_source_end(r);
+        self.comments_before(end, depth + 1);
         self.indent(depth);
         self.out.push('}');
+    }
+
+    /// A source offset past every comment written inside region `r` and before anything that
+    /// follows it: the first op of the op's next region, or else the end of the op.
+    fn region_source_end(&self, r: RegionId) -> usize {
+        let Some(&parent) = self.parents.last() else { return usize::MAX };
+        let regions = &self.m.op(parent).regions;
+        let next_region = regions.iter().skip_while(|&&x| x != r).nth(1);
+        let first_op_of_next = next_region
+            .and_then(|&n| self.m.region(n).blocks.iter().find_map(|&b| self.m.block(b).ops.first().copied()))
+            .map(|op| self.m.op_span(op).start as usize);
+        first_op_of_next.unwrap_or(self.m.op_span(parent).end as usize)
     }
 
     fn dict_suffix(&self, attrs: &[(String, Attr)]) -> String {

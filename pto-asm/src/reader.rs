@@ -180,6 +180,8 @@ struct Lexer<'i> {
     bytes: &'i [u8],
     pos: usize,
     file: FileId,
+    /// Where the comments skipped so far are (`[start, end)`), when asked for ([`comments`]).
+    comments: Option<Vec<(usize, usize)>>,
 }
 
 fn is_ident_start(b: u8) -> bool {
@@ -281,8 +283,8 @@ impl<'i> Lexer<'i> {
             match self.peek(0) {
                 b' ' | b'\t' | b'\r' => self.pos += 1,
                 0xEF if self.bytes[self.pos..].starts_with("\u{FEFF}".as_bytes()) => self.pos += 3,
-                b'/' if self.peek(1) == b'/' => self.skip_line(),
-                b'#' if matches!(self.peek(1), b' ' | b'\t' | b'\r' | b'\n' | b'#' | b'!' | 0) => self.skip_line(),
+                b'/' if self.peek(1) == b'/' => self.skip_comment(),
+                b'#' if matches!(self.peek(1), b' ' | b'\t' | b'\r' | b'\n' | b'#' | b'!' | 0) => self.skip_comment(),
                 _ => break,
             }
         }
@@ -381,9 +383,14 @@ impl<'i> Lexer<'i> {
         Ok(Token { kind, start: start as u32, end: self.pos as u32 })
     }
 
-    fn skip_line(&mut self) {
+    /// Skips a comment up to the end of its line, noting where it is when comments are kept.
+    fn skip_comment(&mut self) {
+        let start = self.pos;
         while self.pos < self.bytes.len() && self.bytes[self.pos] != b'\n' {
             self.pos += 1;
+        }
+        if let Some(sink) = &mut self.comments {
+            sink.push((start, self.pos));
         }
     }
 
@@ -406,7 +413,7 @@ impl<'i> Lexer<'i> {
 }
 
 fn tokenize(src: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
-    let mut lx = Lexer { src, bytes: src.as_bytes(), pos: 0, file };
+    let mut lx = Lexer { src, bytes: src.as_bytes(), pos: 0, file, comments: None };
     let mut out = Vec::with_capacity(src.len() / 6);
     loop {
         let t = lx.next()?;
@@ -415,6 +422,40 @@ fn tokenize(src: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
             return Ok(out);
         }
     }
+}
+
+/// A comment of the source text (`// ...` or `# ...`), as the lexer finds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    /// Byte offset of the comment marker.
+    pub start: usize,
+    /// The comment as written, marker included, without the line end.
+    pub text: String,
+    /// Whether code precedes it on its line (`%a = ... // why`), rather than standing alone.
+    pub trailing: bool,
+    /// Byte offset of the start of its line.
+    pub line_start: usize,
+}
+
+/// Every comment of `src` in order, found by the same lexer the reader uses (so a `#` that
+/// starts an attribute or a `//` inside a string is never taken for one). Lexing stops at the
+/// first token error; the comments before it are returned.
+pub fn comments(src: &str) -> Vec<Comment> {
+    let mut lx = Lexer { src, bytes: src.as_bytes(), pos: 0, file: FileId(0), comments: Some(Vec::new()) };
+    while let Ok(t) = lx.next() {
+        if t.kind == T::Eof {
+            break;
+        }
+    }
+    let ranges = lx.comments.unwrap_or_default();
+    ranges
+        .into_iter()
+        .map(|(start, end)| {
+            let line_start = src[..start].rfind('\n').map_or(0, |i| i + 1);
+            let trailing = !src[line_start..start].trim_start_matches([' ', '\t', '\r', '\u{FEFF}']).is_empty();
+            Comment { start, text: src[start..end].trim_end().to_string(), trailing, line_start }
+        })
+        .collect()
 }
 
 // ------------------------------------------------------------------------------------ parser

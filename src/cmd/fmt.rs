@@ -1,8 +1,9 @@
-//! `pto fmt`: print a file back canonically, in its own form or converted with `--to`.
+//! `pto fmt`: print a file back canonically, in its own form or converted with `--to`, keeping
+//! its comments.
 
 use crate::render::render;
 use crate::{ErrorFormat, Outcome, load_module};
-use pto_asm::print::{PrintOptions, print_module};
+use pto_asm::{PrintOptions, print_module_with_comments};
 use pto_ir::TextForm;
 use pto_ir::diag::SourceMap;
 
@@ -22,11 +23,12 @@ pub struct FmtOptions {
 /// Runs `pto fmt`.
 pub fn run(opts: &FmtOptions) -> Outcome {
     let mut sources = SourceMap::default();
-    let (_, module, warnings) = match load_module(&opts.input, &mut sources, opts.error_format) {
+    let (file, module, warnings) = match load_module(&opts.input, &mut sources, opts.error_format) {
         Ok(loaded) => loaded,
         Err(failed) => return failed,
     };
-    match print_module(&module, &PrintOptions { form: opts.to, generic: opts.generic }) {
+    let comments = pto_asm::comments(sources.get(file).map_or("", |f| f.text.as_str()));
+    match print_module_with_comments(&module, &PrintOptions { form: opts.to, generic: opts.generic }, &comments) {
         Ok(text) => Outcome { stdout: text, stderr: render(&sources, &warnings.0, opts.error_format), code: 0 },
         Err(e) => Outcome::usage_error(e.0),
     }
