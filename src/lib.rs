@@ -18,6 +18,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 pub mod cmd;
 #[cfg(feature = "mlir")]
 pub mod mlir;
+pub mod op_info;
 pub mod render;
 pub mod vector_report;
 pub mod workload;

@@ -174,8 +174,10 @@ enum Command {
         #[command(subcommand)]
         action: MlirAction,
     },
-    /// List the op table.
+    /// List the op table, or describe one op (operands, rules per target, generated examples).
     Ops {
+        /// The op to describe (`tadd`, `pto.tmatmul.acc`, `mgather.row`...); without it, list every op.
+        name: Option<String>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -183,7 +185,7 @@ enum Command {
         #[arg(long)]
         isa: bool,
         /// Print the Markdown ISA coverage table (docs/isa-coverage.md).
-        #[arg(long, conflicts_with = "json")]
+        #[arg(long, conflicts_with_all = ["json", "name"])]
         markdown: bool,
     },
 }
@@ -275,7 +277,7 @@ fn main() -> ExitCode {
             output_path = output;
             mlir::import(&mlir::ImportOptions { input: file, to: to.map(FormArg::text_form), verify: !no_verify, error_format })
         }
-        Command::Ops { json, isa, markdown } => ops::run(&ops::OpsOptions { json, isa_only: isa, markdown }),
+        Command::Ops { name, json, isa, markdown } => ops::run(&ops::OpsOptions { json, isa_only: isa, markdown, name }),
     };
     let mut code = outcome.code;
     let mut stderr = outcome.stderr;

@@ -539,6 +539,19 @@ Choices made where the sources differ:
   (A2A3 tile-scalar ops silently do nothing when they fail).
 ";
 
+/// The rules of one op on both targets ([`legality::TABLES`] order), as [`markdown`] shows
+/// them: one entry per operand form when some row is form-specific (labelled
+/// ` (ins -> outs)`), else one entry with an empty label; each entry lists `[aspect, first
+/// target, second target]` rows (operand slots, `tmp`, `checks`, `op` availability). Empty when
+/// no table describes the op (infrastructure, `arith`, `scf`: `legalize` does not check them).
+pub fn op_rules(op: Opcode) -> Vec<(String, Vec<[String; 3]>)> {
+    let tables = legality::TABLES;
+    if !tables.iter().any(|t| t.effective(op, None).is_some() || has_form_rows(t, op)) {
+        return Vec::new();
+    }
+    doc_entries(op).into_iter().map(|(label, form)| (label, doc_body(op, form))).collect()
+}
+
 fn cell(s: &str) -> String {
     s.replace('|', "\\|")
 }

@@ -1,6 +1,6 @@
-//! `pto ops`: list the op table (text table or JSON).
+//! `pto ops`: list the op table (text table or JSON), or describe one op (`pto ops NAME`).
 
-use crate::Outcome;
+use crate::{Outcome, op_info};
 use pto_ir::ops::{self, TmpRule};
 use serde_json::json;
 
@@ -13,6 +13,8 @@ pub struct OpsOptions {
     pub markdown: bool,
     /// Only ops of the ISA (those with a pto-isa doc page).
     pub isa_only: bool,
+    /// Describe this op instead of listing the table ([`crate::op_info`]).
+    pub name: Option<String>,
 }
 
 fn tmp_text(rule: TmpRule) -> &'static str {
@@ -90,8 +92,27 @@ pub fn markdown() -> String {
     out
 }
 
+/// `pto ops NAME`: the op's page, or exit 2 with the closest names when there is no such op.
+fn describe(name: &str, json: bool) -> Outcome {
+    let Some((op, modes)) = op_info::find(name) else {
+        let near = op_info::close_names(name);
+        let hint = if near.is_empty() {
+            "; `pto ops` lists every op".to_string()
+        } else {
+            format!("; did you mean {}?", near.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))
+        };
+        return Outcome::usage_error(format!("no op named `{name}`{hint}"));
+    };
+    let info = op_info::describe(op, name, modes);
+    let stdout = if json { serde_json::to_string_pretty(&op_info::json(&info)).unwrap_or_default() + "\n" } else { op_info::text(&info) };
+    Outcome { stdout, stderr: String::new(), code: 0 }
+}
+
 /// Runs `pto ops`.
 pub fn run(opts: &OpsOptions) -> Outcome {
+    if let Some(name) = &opts.name {
+        return describe(name, opts.json);
+    }
     if opts.markdown {
         return Outcome { stdout: markdown(), stderr: String::new(), code: 0 };
     }
