@@ -14,6 +14,8 @@ pub struct Legality {
     pub target: &'static str,
     /// `None` when the example is legal there, else the first error (`CLASS: message`).
     pub error: Option<String>,
+    /// How many tiles `legalize` gives the layout the target fixes (`LEGAL_LAYOUT_REWRITTEN`).
+    pub rewritten: usize,
 }
 
 impl Legality {
@@ -35,14 +37,20 @@ pub fn parse_and_verify(text: &str) -> Result<Module, String> {
 
 /// `legalize` for one target on a copy of `module`: the first error, if any.
 pub fn legal_on(module: &Module, target: TargetId) -> Option<String> {
+    check_on(module, target).error
+}
+
+fn check_on(module: &Module, target: TargetId) -> Legality {
     let mut copy = module.clone();
     let mut notes = pto_ir::diag::Diagnostics::default();
-    pto_lower::legalize::run(&mut copy, Target::get(target), &mut notes).err().map(|d| first_error(&d.0))
+    let error = pto_lower::legalize::run(&mut copy, Target::get(target), &mut notes).err().map(|d| first_error(&d.0));
+    let rewritten = notes.0.iter().filter(|d| d.class == pto_ir::diag::DiagClass::LegalLayoutRewritten).count();
+    Legality { target: Target::get(target).name, error, rewritten }
 }
 
 /// [`legal_on`] for both targets.
 pub fn legality(module: &Module) -> Vec<Legality> {
-    TARGETS.iter().map(|&t| Legality { target: Target::get(t).name, error: legal_on(module, t) }).collect()
+    TARGETS.iter().map(|&t| check_on(module, t)).collect()
 }
 
 fn first_error(diags: &[pto_ir::Diagnostic]) -> String {

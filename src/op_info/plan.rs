@@ -345,8 +345,9 @@ fn build(
     Plan { op, vals, attrs: attrs.to_vec() }
 }
 
-/// The constant a scalar operand gets: `0` for an index, the multiple the table asks of it
-/// (`tmrgsort`'s block length), `1` for another integer, `2.0` for a float.
+/// The constant a scalar operand gets: `0` for an index (a position: inside every window, a
+/// multiple of anything), the multiple the table asks of another integer (`tmrgsort`'s block
+/// length), else `1`; `2.0` for a float.
 fn scalar_value(slot: &str, dtype: ElemType, eff: Option<&Effective<'_>>) -> String {
     if dtype.is_float() {
         return "2.0".to_string();
@@ -357,9 +358,9 @@ fn scalar_value(slot: &str, dtype: ElemType, eff: Option<&Effective<'_>>) -> Str
             _ => None,
         })
     });
-    match (multiple, dtype) {
-        (Some(n), _) => n.to_string(),
-        (None, ElemType::Index) => "0".to_string(),
+    match (dtype, multiple) {
+        (ElemType::Index, _) => "0".to_string(),
+        (_, Some(n)) => n.to_string(),
         _ => "1".to_string(),
     }
 }

@@ -180,7 +180,15 @@ impl Kernel {
     /// The op's statement, walked from its text format.
     fn walk(&mut self, op: Opcode, modes: &[(String, String)]) -> String {
         let spec = op.spec();
-        let mut w = Walker { kernel: self, values: Vec::new(), typed: 0, results: Vec::new(), family: spec.family, sig: sig_slots(op) };
+        let mut w = Walker {
+            kernel: self,
+            values: Vec::new(),
+            typed: 0,
+            results: Vec::new(),
+            family: spec.family,
+            sig: sig_slots(op),
+            enum_uses: Vec::new(),
+        };
         let mut body = String::new();
         w.items(&op.parsed().format, &mut body, modes);
         let lhs = if w.results.is_empty() {
@@ -210,9 +218,18 @@ struct Walker<'k> {
     results: Vec<String>,
     family: Family,
     sig: Vec<pto_ir::ops::Slot>,
+    /// The enum kinds spelled so far.
+    enum_uses: Vec<String>,
 }
 
 impl Walker<'_> {
+    /// The next value of enum `kind` in this statement ([`nth_value`]).
+    fn next_value(&mut self, kind: &str) -> &'static str {
+        let n = self.enum_uses.iter().filter(|k| *k == kind).count();
+        self.enum_uses.push(kind.to_string());
+        nth_value(kind, n)
+    }
+
     /// The type of the `i`-th value: from the operand pattern when there is one, else the
     /// family's default for the first value, else `index`.
     fn value_type(&self, i: usize) -> &'static str {
@@ -263,8 +280,8 @@ impl Walker<'_> {
                     self.results.push(e.name().to_string());
                     continue;
                 }
-                FormatItem::StrippedEnum(kind) => format!("<{}>", first_value(kind)),
-                FormatItem::FullEnum(kinds) => format!("#pto.{}<{}>", kinds[0], first_value(&kinds[0])),
+                FormatItem::StrippedEnum(kind) => format!("<{}>", self.next_value(kind)),
+                FormatItem::FullEnum(kinds) => format!("#pto.{}<{}>", kinds[0], self.next_value(&kinds[0])),
                 FormatItem::AttrDict => {
                     if modes.is_empty() {
                         continue;
@@ -290,7 +307,39 @@ impl Walker<'_> {
 }
 
 fn first_value(kind: &str) -> &'static str {
-    EnumKind::find(kind).and_then(|(_, k)| k.values.first().copied()).unwrap_or("")
+    nth_value(kind, 0)
+}
+
+/// Value `n` of an enum kind (wrapping): the `n`-th use of one kind in a format takes the
+/// `n`-th value, so `set_flag[<PIPE_S>, <PIPE_V>, ...]` names two different pipes.
+fn nth_value(kind: &str, n: usize) -> &'static str {
+    EnumKind::find(kind).and_then(|(_, k)| k.values.get(n % k.values.len().max(1)).copied()).unwrap_or("")
+}
+
+/// The enum kinds a format names (`$<pipe>`, `$#k1|k2`, `${key=<kind>}`), in order, once each.
+pub fn enum_kinds(op: Opcode) -> Vec<String> {
+    fn walk(items: &[FormatItem], out: &mut Vec<String>) {
+        for i in items {
+            let kinds: Vec<String> = match i {
+                FormatItem::StrippedEnum(k) => vec![k.clone()],
+                FormatItem::FullEnum(ks) => ks.clone(),
+                FormatItem::Dict(keys) => keys.iter().filter_map(|k| k.enum_kind.clone()).collect(),
+                FormatItem::Group(_, inner) | FormatItem::Optional(inner) => {
+                    walk(inner, out);
+                    Vec::new()
+                }
+                _ => Vec::new(),
+            };
+            for k in kinds {
+                if !out.contains(&k) {
+                    out.push(k);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&op.parsed().format, &mut out);
+    out
 }
 
 /// `{key = value, ...}` with the required keys of a `${...}` item.

@@ -61,6 +61,12 @@ pub fn text(info: &OpInfo) -> String {
             writeln!(out, " (text format{})", if spec.format.is_empty() { format!(": {:?} syntax", spec.syntax) } else { String::new() });
         if !spec.format.is_empty() {
             let _ = writeln!(out, "  {}", spec.format);
+            out.push_str("  ($v an operand, $t a type, $r a result type, $<kind> an enum value `<VALUE>`, opt(...) optional;\n   docs/cli.md lists every item)\n");
+            for kind in sketch::enum_kinds(info.op) {
+                if let Some(values) = enum_values(&kind) {
+                    let _ = writeln!(out, "  {kind}: one of {}", values.join(", "));
+                }
+            }
         }
     } else {
         out.push('\n');
@@ -132,11 +138,11 @@ pub fn text(info: &OpInfo) -> String {
     if info.op.spec().syntax == pto_ir::ops::Syntax::Generic {
         out.push_str("  `pto fmt --generic` prints this op as written (`pto` keeps its syntax verbatim).\n");
     }
-    let unchecked = if info.rules.is_empty() { " (no target rules)" } else { "" };
     for e in &info.examples {
         let status = match &e.error {
             Some(err) => format!("INVALID: {err}"),
-            None => format!("{}{unchecked}", legality_text(&e.legality)),
+            None if info.rules.is_empty() => "verifies (no target rules apply)".to_string(),
+            None => legality_text(&e.legality),
         };
         let _ = writeln!(out, "\n  {} — {status}", e.form.title());
         for line in e.text.lines() {
@@ -153,6 +159,10 @@ fn legality_text(l: &[super::check::Legality]) -> String {
     let mut parts = Vec::new();
     if !ok.is_empty() {
         parts.push(format!("legal on {}", ok.join(" and ")));
+    }
+    for x in l.iter().filter(|x| x.ok() && x.rewritten > 0) {
+        let tiles = if x.rewritten == 1 { "1 tile".to_string() } else { format!("{} tiles", x.rewritten) };
+        parts.push(format!("{} gives {tiles} the layout it fixes", x.target));
     }
     if !bad.is_empty() {
         parts.push(format!("not legal on {}", bad.join("; ")));
@@ -189,7 +199,8 @@ pub fn json(info: &OpInfo) -> Value {
         .iter()
         .map(|e| {
             let legal: serde_json::Map<String, Value> = e.legality.iter().map(|l| (l.target.to_string(), json!(l.error))).collect();
-            json!({"form": e.form.key(), "title": e.form.title(), "text": e.text, "errors_by_target": legal, "error": e.error})
+            let rewritten: serde_json::Map<String, Value> = e.legality.iter().map(|l| (l.target.to_string(), json!(l.rewritten))).collect();
+            json!({"form": e.form.key(), "title": e.form.title(), "text": e.text, "errors_by_target": legal, "layouts_rewritten": rewritten, "error": e.error})
         })
         .collect();
     json!({
