@@ -80,3 +80,40 @@ fn an_empty_file_is_an_empty_valid_module() {
     assert!(out.stdout.contains(": ok (Level2, 0 ops)"), "{}", out.stdout);
     let _ = std::fs::remove_file(dir);
 }
+
+/// A diagnostic that another layout would fix says which (`help: with `blayout=col_major` ...`),
+/// and only then: each file of `tests/diagnostics/layout_help/` names its target (`// target:`,
+/// none for a structural rule) and the hint it expects (`// expect: help: ...`) or that there is
+/// none (`// expect: no help`); the rendered diagnostics are pinned by snapshots.
+#[test]
+fn a_layout_that_would_fix_the_rule_is_named() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diagnostics/layout_help");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).expect("layout_help/").flatten().map(|e| e.path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "pto"));
+    files.sort();
+    assert!(files.len() >= 7, "{} cases", files.len());
+    let (mut with_help, mut without) = (0, 0);
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let target = text.lines().find_map(|l| l.strip_prefix("// target: ")).map(|t| pto::TargetName::parse(t.trim()).expect("a target"));
+        let expect = text.lines().find_map(|l| l.strip_prefix("// expect: ")).expect("an expect line");
+        let name = format!("tests/diagnostics/layout_help/{}", path.file_name().unwrap().to_string_lossy());
+        let out = run(&VerifyOptions { input: name.clone(), target, explain: false, error_format: ErrorFormat::Human });
+        assert_eq!(out.code, 1, "{name}: {}", out.stderr);
+        let helps: Vec<&str> = out.stderr.lines().filter(|l| l.contains("= help:")).collect();
+        if expect == "no help" {
+            assert!(helps.is_empty(), "{name}: unexpected hint {helps:?}");
+            without += 1;
+        } else {
+            assert_eq!(helps.len(), 1, "{name}: {}", out.stderr);
+            assert!(helps[0].contains(expect), "{name}: expected `{expect}`, got {}", helps[0]);
+            with_help += 1;
+        }
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        insta::assert_snapshot!(format!("layout_help__{stem}"), out.stderr);
+        // JSON keeps the hint among the notes.
+        let json = run(&VerifyOptions { input: name.clone(), target, explain: false, error_format: ErrorFormat::Json });
+        assert_eq!(json.stderr.contains("help: with"), expect != "no help", "{name}: {}", json.stderr);
+    }
+    assert!(with_help >= 5 && without >= 2, "{with_help} with a hint, {without} without");
+}

@@ -115,6 +115,59 @@ fn is_alignment(v: &TileRuleViolation) -> bool {
     v.rule.ends_with("must be 32-byte aligned")
 }
 
+/// The layouts a tile could have instead of its own, fewest changed keys first: another outer
+/// layout (`blayout`), another box layout (`slayout`), then both. Location, shape, element type
+/// and fractal size stay.
+pub fn layout_alternatives(t: &TileDesc) -> Vec<TileDesc> {
+    const B: [BLayout; 2] = [BLayout::RowMajor, BLayout::ColMajor];
+    const S: [SLayout; 3] = [SLayout::NoneBox, SLayout::RowMajor, SLayout::ColMajor];
+    let mut out: Vec<TileDesc> = Vec::new();
+    for changed in 1..=2 {
+        for b in B {
+            for s in S {
+                let n = usize::from(b != t.blayout) + usize::from(s != t.slayout);
+                if n == changed {
+                    out.push(TileDesc { blayout: b, slayout: s, ..*t });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The type keys in which `alt` differs from `t`: `` `blayout=col_major` ``,
+/// `` `slayout=none_box` `` or both (`, `-separated).
+pub fn layout_change_text(t: &TileDesc, alt: &TileDesc) -> String {
+    let mut keys = Vec::new();
+    if alt.blayout != t.blayout {
+        keys.push(format!("`blayout={}`", alt.blayout.name()));
+    }
+    if alt.slayout != t.slayout {
+        keys.push(format!("`slayout={}`", alt.slayout.name()));
+    }
+    keys.join(" and ")
+}
+
+/// A `help:` note for a tile buffer that breaks the alignment rule when the other outer layout
+/// satisfies every static rule (checked with [`check_tile`], not assumed): a `16x1` f32 column
+/// is 4-byte rows row-major but one 64-byte column col-major.
+pub fn alignment_help(t: &TileDesc) -> Option<String> {
+    let broken = check_tile(t);
+    if t.slayout != SLayout::NoneBox || !broken.iter().any(is_alignment) {
+        return None;
+    }
+    let flipped = layout_alternatives(t).into_iter().find(|a| a.slayout == t.slayout)?;
+    if !check_tile(&flipped).is_empty() {
+        return None;
+    }
+    let size = t.dtype.size_bytes();
+    let why = match flipped.blayout {
+        BLayout::ColMajor => format!("its columns are {} x {size} = {} bytes", t.rows, t.rows * size),
+        BLayout::RowMajor => format!("its rows are {} x {size} = {} bytes", t.cols, t.cols * size),
+    };
+    Some(format!("help: with {} the tile satisfies every static tile rule: {why}", layout_change_text(t, &flipped)))
+}
+
 /// Which way the leading dimensions of a GM view fold into the 2-D shape a tile sees (pto-isa
 /// `GlobalTensor` shapes are 5-D `[g0, g1, g2, g3, g4]`, right-aligned: a 2-D view is
 /// `[1, 1, 1, R, C]`).
@@ -240,6 +293,31 @@ mod tests {
         let mut t = TileDesc::vec(ElemType::F8E8M0, 2, 32);
         t.loc = Loc::ScaleRight;
         assert!(check_level1_tile(&t).is_empty());
+    }
+
+    #[test]
+    fn alignment_help_only_when_the_other_layout_satisfies_every_rule() {
+        // 16x1 f32 row-major: 4-byte rows; col-major: one 64-byte column.
+        let t = TileDesc::vec(ElemType::F32, 16, 1);
+        let help = alignment_help(&t).expect("a hint");
+        assert_eq!(help, "help: with `blayout=col_major` the tile satisfies every static tile rule: its columns are 16 x 4 = 64 bytes");
+        // 4x1 f32: 16-byte columns either way, no hint.
+        assert_eq!(alignment_help(&TileDesc::vec(ElemType::F32, 4, 1)), None);
+        // 1x16 f32 col-major: 4-byte columns; row-major: one 64-byte row.
+        let t = TileDesc { blayout: BLayout::ColMajor, ..TileDesc::vec(ElemType::F32, 1, 16) };
+        assert!(alignment_help(&t).expect("a hint").starts_with("help: with `blayout=row_major`"));
+        // An aligned tile gets none.
+        assert_eq!(alignment_help(&TileDesc::vec(ElemType::F32, 16, 16)), None);
+    }
+
+    #[test]
+    fn layout_alternatives_change_one_key_first() {
+        let t = TileDesc::vec(ElemType::F16, 16, 16);
+        let alts = layout_alternatives(&t);
+        assert_eq!(alts.len(), 5);
+        assert_eq!(layout_change_text(&t, &alts[0]), "`slayout=row_major`");
+        assert_eq!(layout_change_text(&t, &alts[2]), "`blayout=col_major`");
+        assert_eq!(layout_change_text(&t, &alts[4]), "`blayout=col_major` and `slayout=col_major`");
     }
 
     #[test]

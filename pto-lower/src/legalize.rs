@@ -35,7 +35,7 @@ use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpId, Payload, ValueId};
 use pto_ir::ops::is_mlir_memref as is_memref;
 use pto_ir::ops::{Family, Opcode, SlotKind, TmpRule};
-use pto_ir::tile_rules::view_mismatch;
+use pto_ir::tile_rules::{check_tile, layout_alternatives, layout_change_text, view_mismatch};
 use pto_ir::types::{BLayout, Dim, ElemType, SLayout, TileDesc, Type};
 
 /// Runs the pass: rewrites the layouts the target fixes (one note each in `notes`), then
@@ -203,17 +203,20 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
         if ok {
             continue;
         }
-        diags.push(
-            Diagnostic::error(
-                DiagClass::LegalUnsupportedTuple,
-                span,
-                format!("`{name}` {}: tuple ({actual}) is not supported on {}", b.position, table.name),
-            )
-            .with_op(name.clone())
-            .with_operand(b.position.clone())
-            .with_expected(r.text(), actual)
-            .with_note(sources.clone()),
-        );
+        let mut d = Diagnostic::error(
+            DiagClass::LegalUnsupportedTuple,
+            span,
+            format!("`{name}` {}: tuple ({actual}) is not supported on {}", b.position, table.name),
+        )
+        .with_op(name.clone())
+        .with_operand(b.position.clone())
+        .with_expected(r.text(), actual)
+        .with_note(sources.clone());
+        let fixes = |alt: &TileDesc| slot_accepts(m, op, &bound, &rule, b.slot, b.value, alt);
+        if let Some((alt, keys)) = layout_fix(m, b.value, table, &fixes) {
+            d = d.with_note(format!("help: with {keys} this operand is legal on {} ({})", table.name, tuple_text(&alt)));
+        }
+        diags.push(d);
     }
 
     for c in &rule.checks {
@@ -225,18 +228,50 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
         }
         let Some((at, actual)) = evaluate(m, op, &bound, &c.kind, &declared) else { continue };
         let position = bound.iter().find(|b| b.slot == at).map(|b| b.position.clone()).unwrap_or_else(|| at.to_string());
-        diags.push(
-            Diagnostic::error(
-                DiagClass::LegalUnsupportedTuple,
-                span,
-                format!("`{name}` {position}: {actual} breaks `{}` on {}", c.kind.text(), table.name),
-            )
-            .with_op(name.clone())
-            .with_operand(position)
-            .with_expected(c.text(), actual)
-            .with_note(c.why.to_string()),
-        );
+        let mut d = Diagnostic::error(
+            DiagClass::LegalUnsupportedTuple,
+            span,
+            format!("`{name}` {position}: {actual} breaks `{}` on {}", c.kind.text(), table.name),
+        )
+        .with_op(name.clone())
+        .with_operand(position)
+        .with_expected(c.text(), actual)
+        .with_note(c.why.to_string());
+        // A layout for the blamed operand under which this check and its other rules hold.
+        if let Some(v) = first(&bound, at) {
+            let fixes = |alt: &TileDesc| slot_accepts(m, op, &bound, &rule, at, v, alt);
+            if let Some((_, keys)) = layout_fix(m, v, table, &fixes) {
+                let shown = &m.values[v.index()].name;
+                d = d.with_note(format!("help: with {keys} `%{shown}` satisfies this check and its other rules on {}", table.name));
+            }
+        }
+        diags.push(d);
     }
+}
+
+/// True when value `v` in `slot`, given the tile `alt`, satisfies the slot's operand rule and
+/// every check of the op that reads the slot (the other operands as declared).
+fn slot_accepts(m: &Module, op: OpId, bound: &[Bound], rule: &Effective<'_>, slot: &str, v: ValueId, alt: &TileDesc) -> bool {
+    let tile_of = |x: ValueId| if x == v { Some(*alt) } else { m.value_type(x).tile().copied() };
+    let own = rule.operand(slot).is_none_or(|r| r.variants.iter().any(|var| variant_matches(var, alt)));
+    own && rule.checks.iter().filter(|c| c.kind.slots().contains(&slot)).all(|c| {
+        let guarded_out = c.only.is_some_and(|(s, locs)| !first(bound, s).and_then(tile_of).is_some_and(|t| locs.contains(&t.loc)));
+        guarded_out || evaluate(m, op, bound, &c.kind, &tile_of).is_none()
+    })
+}
+
+/// The layout, if any, that makes the tile buffer `v` pass `fixes` while it still satisfies
+/// every static tile rule, found by re-running the rule on each alternative layout (fewest
+/// changed keys first), with the type keys to write. Only written layouts get one: Level-1
+/// tiles take their layout from inference, and a location whose layout the target fixes takes
+/// that one.
+fn layout_fix(m: &Module, v: ValueId, table: &Table, fixes: &dyn Fn(&TileDesc) -> bool) -> Option<(TileDesc, String)> {
+    let Type::TileBuf(t) = m.value_type(v) else { return None };
+    if Target::get(table.target).fixed_layout(t.loc).is_some() {
+        return None;
+    }
+    let alt = layout_alternatives(t).into_iter().find(|alt| check_tile(alt).is_empty() && fixes(alt))?;
+    Some((alt, layout_change_text(t, &alt)))
 }
 
 /// The first rule of `table` an op breaks once its tiles' run-time valid shapes are known
