@@ -182,7 +182,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Only instructions with a pto-isa documentation page.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "name")]
         isa: bool,
         /// Print the Markdown ISA coverage table (docs/isa-coverage.md).
         #[arg(long, conflicts_with_all = ["json", "name"])]

@@ -144,6 +144,8 @@ fn json_page_of_one_op() {
     assert_eq!(v["forms"][0]["ins"][1]["name"], "tmp");
     assert_eq!(v["forms"][0]["ins"][1]["optional"], true);
     assert_eq!(v["tmp"]["a2a3"], "required (inserted when missing)");
+    // The scratch tile A2A3's `insert-scratch` gives the example (one block: the row fits one repeat).
+    assert_eq!(v["a2a3_scratch_for_example"]["tile"], "!pto.tile_buf<vec, 1x8xf32>");
     let rows = v["rules"][0]["rows"].as_array().expect("rule rows");
     let dst = rows.iter().find(|r| r["aspect"] == "dst").expect("a dst rule");
     assert!(dst["a2a3"].as_str().unwrap_or("").starts_with("dtype {i16, i32, f16, f32}, loc vec, layout DN"), "{dst}");

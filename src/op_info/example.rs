@@ -95,6 +95,16 @@ pub fn generate(op: Opcode, modes: &[(String, String)]) -> Vec<Example> {
     }
 }
 
+/// The scratch tile `insert-scratch` gives the op of the Level-2 example on A2A3 (where the
+/// implementation needs one on that path): its type and the formula behind its size.
+pub fn a2a3_scratch(op: Opcode, examples: &[Example]) -> Option<(String, String)> {
+    let level2 = examples.iter().find(|e| matches!(e.form, ExampleForm::Dps | ExampleForm::Own) && e.error.is_none())?;
+    let m = parse_and_verify(&level2.text).ok()?;
+    let at = m.walk().into_iter().find(|&o| m.op(o).opcode == op)?;
+    let req = pto_lower::scratch::requirement(&m, at)?;
+    Some((pto_ir::Type::TileBuf(req.tile).to_string(), req.why))
+}
+
 /// Reads `source`, prints it in `form` (`None`: the generic form) and checks the printed text.
 fn printed(form: ExampleForm, source: &str, text_form: Option<TextForm>) -> Example {
     let failed = |text: &str, why: String| Example { form, text: text.to_string(), legality: Vec::new(), error: Some(why) };

@@ -35,6 +35,8 @@ pub struct OpInfo {
     pub rules: Vec<(String, Vec<[String; 3]>)>,
     /// The generated examples, in the order PTO-AS, Level-1 SSA, Level-2 (own form), generic.
     pub examples: Vec<Example>,
+    /// The scratch tile `insert-scratch` gives the Level-2 example on A2A3, with its formula.
+    pub scratch: Option<(String, String)>,
 }
 
 /// Finds the op a name means: a mnemonic with or without its dialect prefix (`tadd`,
@@ -102,7 +104,8 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// mode suffixes select).
 pub fn describe(op: Opcode, asked: &str, modes: Vec<(String, String)>) -> OpInfo {
     let examples = example::generate(op, &modes);
-    OpInfo { op, asked: asked.to_string(), modes, rules: pto_lower::legalize::op_rules(op), examples }
+    let scratch = example::a2a3_scratch(op, &examples);
+    OpInfo { op, asked: asked.to_string(), modes, rules: pto_lower::legalize::op_rules(op), examples, scratch }
 }
 
 #[cfg(test)]

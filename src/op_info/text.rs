@@ -111,6 +111,15 @@ pub fn text(info: &OpInfo) -> String {
     if has_tmp {
         let _ =
             writeln!(out, "  tmp (scratch): {} {}; {} {}", tables[0].name, tmp_text(spec.tmp.a2a3), tables[1].name, tmp_text(spec.tmp.a5));
+        match &info.scratch {
+            Some((tile, why)) => {
+                let _ = writeln!(out, "    for the Level-2 example, a2a3 `insert-scratch` adds {tile} ({why}; docs/scratch.md)");
+            }
+            None if matches!(spec.tmp.a2a3, TmpRule::Optional | TmpRule::Required) => {
+                out.push_str("    the Level-2 example's path on a2a3 uses no scratch tile (docs/scratch.md)\n");
+            }
+            None => {}
+        }
     }
     if info.rules.is_empty() {
         out.push_str("  no target rules: `legalize` does not check this op (structure only)\n");
@@ -221,6 +230,7 @@ pub fn json(info: &OpInfo) -> Value {
         "constraints": parsed.same,
         "presence": parsed.present,
         "tmp": {tables[0].name: tmp_text(spec.tmp.a2a3), tables[1].name: tmp_text(spec.tmp.a5)},
+        "a2a3_scratch_for_example": info.scratch.as_ref().map(|(tile, why)| json!({"tile": tile, "why": why})),
         "rules": rules,
         "examples": examples,
         "placeholder_types": sketch::uses_placeholders(info.op),
