@@ -537,8 +537,65 @@ pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst
     }, _ => Err(unsupported(src)))
 }
 
-/// Index of the first maximum (or minimum) per row / per column, written as `dst`'s integer type.
-pub fn arg_reduce(mem: &mut Memory, max: bool, along_rows: bool, src: &TileView, dst: &TileView) -> Result<(), Fault> {
+/// How an arg-reduction compares, which decides what a NaN (or, on A2A3, an integer whose
+/// bits spell one) does to the index.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ArgRule {
+    /// pto-isa's CPU simulator and A5 (`a5/TColReduceIdx.hpp`: `vcmp_gt(new, old)` then `vsel`):
+    /// an element wins only when strictly better than the best so far, so a NaN never wins, and
+    /// a NaN first element keeps index 0.
+    Strict,
+    /// A2A3 `tcolargmax`/`tcolargmin` (`a2a3/TColReduceIdx.hpp`): `vcmp_ge(best, cur)` (argmin
+    /// `vcmp_le`) keeps the old index, anything else takes the new row, then `vmax`/`vmin`
+    /// updates the best. Elements are compared as `half`/`float` bit patterns whatever their
+    /// type (u16/u32 sources too). So a NaN row takes the index, and a NaN best (row 0) makes
+    /// every later row take it: the index of a column holding a NaN is that of its last row.
+    A2A3Column,
+}
+
+/// The compare key of an element under [`ArgRule::A2A3Column`]: its bits read as `half` (2-byte
+/// types) or `float` (4-byte types), as the A2A3 vector compare reads them.
+fn a2a3_compare_key<T: Elem>(v: T) -> f32 {
+    let bytes = bytemuck::bytes_of(&v);
+    match bytes.len() {
+        2 => half::f16::from_le_bytes([bytes[0], bytes[1]]).to_f32(),
+        4 => f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+        _ => v.to_f64() as f32,
+    }
+}
+
+/// The index of the best element of `n` elements (`get(0..n)`) under `rule`.
+fn arg_best<T: Elem>(max: bool, rule: ArgRule, n: usize, get: impl Fn(usize) -> T) -> usize {
+    let mut best = 0usize;
+    match rule {
+        ArgRule::Strict => {
+            let mut best_v = get(0);
+            for x in 1..n {
+                let cur = get(x);
+                if (max && cur > best_v) || (!max && cur < best_v) {
+                    best = x;
+                    best_v = cur;
+                }
+            }
+        }
+        ArgRule::A2A3Column => {
+            let mut best_v = a2a3_compare_key(get(0));
+            for x in 1..n {
+                let cur = a2a3_compare_key(get(x));
+                let keep = if max { best_v >= cur } else { best_v <= cur };
+                if !keep {
+                    best = x;
+                }
+                best_v = if max { Elem::maximum(best_v, cur) } else { Elem::minimum(best_v, cur) };
+            }
+        }
+    }
+    best
+}
+
+/// Arg-reduction: the index of the max/min of each row (`along_rows`) or column, into `dst`
+/// (`n x 1` or `1 x n`), compared by `rule`.
+pub fn arg_reduce(mem: &mut Memory, max: bool, rule: ArgRule, along_rows: bool, src: &TileView, dst: &TileView) -> Result<(), Fault> {
     let (n_out, n_in) = if along_rows { (src.vrows, src.vcols) } else { (src.vcols, src.vrows) };
     if along_rows {
         check_dst(dst, n_out, 1)?
@@ -549,14 +606,7 @@ pub fn arg_reduce(mem: &mut Memory, max: bool, along_rows: bool, src: &TileView,
         let s = storage(mem, src)?;
         (0..n_out).map(|k| {
             let get = |x: usize| if along_rows { at::<T>(s, src, k, x) } else { at::<T>(s, src, x, k) };
-            let mut best = 0usize;
-            for x in 1..n_in {
-                let (cur, b) = (get(x), get(best));
-                if (max && cur > b) || (!max && cur < b) {
-                    best = x;
-                }
-            }
-            best as i64
+            arg_best(max, rule, n_in, get) as i64
         }).collect()
     }, _ => return Err(unsupported(src)));
     dispatch!(dst.desc.dtype, U => {

@@ -8,7 +8,7 @@
 use crate::data::TileData;
 use crate::dispatch;
 use crate::elem::Elem;
-use crate::family::{self, Num};
+use crate::family::{self, ArgRule, Num};
 use crate::gather_sort;
 use crate::gm::{GmArray, GmView};
 use crate::memory::{Fault, Memory};
@@ -1292,7 +1292,8 @@ impl<'m> Sim<'m> {
                 if outs.len() == 2 {
                     family::reduce(mem, if max { Reduce::Max } else { Reduce::Min }, rows, &s, &outs[0]).map_err(fault)?;
                 }
-                family::arg_reduce(mem, max, rows, &s, &idx)
+                let rule = if !rows && self.target.id == pto_lower::TargetId::A2A3 { ArgRule::A2A3Column } else { ArgRule::Strict };
+                family::arg_reduce(mem, max, rule, rows, &s, &idx)
             }
             Opcode::TRowExpand => family::expand(mem, true, &src(0)?, &dst),
             Opcode::TColExpand => family::expand(mem, false, &src(0)?, &dst),
