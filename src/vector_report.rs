@@ -89,18 +89,8 @@ pub fn listed_rows(sources: &SourceMap, m: &Module, listed: &[Listed]) -> Vec<Co
 /// Rows of [`stats_table`] for a run under `--exec vector`: one per op in source order, its
 /// executions summed.
 pub fn run_rows(sources: &SourceMap, log: &[pto_sim::interp::VectorRecord]) -> Vec<CostRow> {
-    let mut rows: Vec<(u32, CostRow)> = Vec::new();
-    for r in log {
-        match rows.iter_mut().find(|(start, _)| *start == r.span.start) {
-            Some((_, (_, _, runs, cost))) => {
-                *runs += 1;
-                if let (Ok(total), Ok(s)) = (cost.as_mut(), &r.cost) {
-                    *total += *s;
-                }
-            }
-            None => rows.push((r.span.start, (r.op.clone(), line_col(sources, r.span), 1, r.cost.clone()))),
-        }
-    }
+    let mut rows: Vec<(u32, CostRow)> =
+        log.iter().map(|r| (r.span.start, (r.op.clone(), line_col(sources, r.span), r.runs, r.cost.clone()))).collect();
     rows.sort_by_key(|(start, _)| *start);
     rows.into_iter().map(|(_, row)| row).collect()
 }

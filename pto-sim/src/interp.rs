@@ -111,8 +111,11 @@ pub struct Sim<'m> {
     depth: usize,
     /// Run the lowerable tile ops as A2A3 vector programs (`--exec vector`).
     pub exec_vector: bool,
-    /// Per executed tile op under `exec_vector`: what ran and what it cost.
+    /// Per tile op executed under `exec_vector`, in order of first execution: what ran, how
+    /// often, and what it cost. Clearing it is fine (the index below is rebuilt).
     pub vector_log: Vec<VectorRecord>,
+    /// Where each op's record is in `vector_log`.
+    vector_log_index: std::collections::HashMap<OpId, usize>,
     /// The vector unit's registers.
     vstate: crate::vector::VectorState,
     /// The last vector program of each op, with the operands it was lowered for.
@@ -143,14 +146,19 @@ struct VectorCache {
     lowered: Option<(pto_lower::vector::TileOp, pto_lower::vector::ir::Program)>,
 }
 
-/// One tile op executed under `--exec vector`.
+/// One tile op executed under `--exec vector`, its executions summed (one record per op, so
+/// a long run's log stays as small as its program).
 #[derive(Clone, Debug, PartialEq)]
 pub struct VectorRecord {
+    /// The op.
+    pub op_id: OpId,
     /// `pto.trowsum`.
     pub op: String,
     /// Where the op is in the source.
     pub span: pto_ir::diag::Span,
-    /// Vector cost, or why the op ran with tile semantics.
+    /// How many times it ran.
+    pub runs: u64,
+    /// Vector cost of all its runs, or why it ran with tile semantics (the first reason).
     pub cost: Result<pto_lower::vector::ir::Stats, String>,
 }
 
@@ -185,6 +193,7 @@ impl<'m> Sim<'m> {
             vector_log: Vec::new(),
             vstate: Default::default(),
             vcache: Default::default(),
+            vector_log_index: Default::default(),
             bound_tiles: Default::default(),
             unwritten_args: Default::default(),
             defaults: false,
@@ -1145,8 +1154,16 @@ impl<'m> Sim<'m> {
     }
 
     fn log_vector(&mut self, op: OpId, cost: Result<pto_lower::vector::ir::Stats, String>) {
+        if let Some(record) = self.vector_log_index.get(&op).and_then(|&at| self.vector_log.get_mut(at)).filter(|r| r.op_id == op) {
+            record.runs += 1;
+            if let (Ok(total), Ok(more)) = (&mut record.cost, cost) {
+                *total += more;
+            }
+            return;
+        }
+        self.vector_log_index.insert(op, self.vector_log.len());
         let span = self.m.op_span(op);
-        self.vector_log.push(VectorRecord { op: self.m.op(op).opcode.full_name().to_string(), span, cost });
+        self.vector_log.push(VectorRecord { op_id: op, op: self.m.op(op).opcode.full_name().to_string(), span, runs: 1, cost });
     }
 
     /// Moves between tiles (`tmov`, `textract`, `tinsert`), matrix products, `taddc`/`tsubc`.
