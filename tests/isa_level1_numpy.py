@@ -203,7 +203,28 @@ REFERENCES = {
     "tprelu": lambda a, b, out: [np.where(a > 0, a, a * b)], "tlrelu": lambda a, s, out: [np.where(a > 0, a, a * s)],
     "tsubrelu": lambda a, b, out: [np.maximum(a - b, 0)],
     "taddsc": lambda a, s, b, out: [a + s + b], "tsubsc": lambda a, s, b, out: [a - s + b],
+    # Same valid regions in the examples: the partial ops reduce to their elementwise op.
+    "tpartadd": lambda a, b, out: [a + b], "tpartmul": lambda a, b, out: [a * b],
+    "tpartmax": lambda a, b, out: [np.maximum(a, b)], "tpartmin": lambda a, b, out: [np.minimum(a, b)],
+    # pto-isa cpu/TPartArgMax.hpp: the first pair wins only when strictly better.
+    "tpartargmax": lambda a, b, ai, bi, out: [np.where(a > b, a, b), np.where(a > b, ai, bi)],
+    "tpartargmin": lambda a, b, ai, bi, out: [np.where(a < b, a, b), np.where(a < b, ai, bi)],
+    "tpairreducesum": lambda a, out: [pair_sum(a, out[0][1])],
+    "ttri": lambda d, out: [triangle(out[0][1], d, upper=False).astype(out[0][2])],
 }
+
+
+def pair_sum(a, shape):
+    out = np.zeros(shape, dtype=a.dtype)
+    half = (a.shape[1] + 1) // 2
+    padded = np.pad(a, ((0, 0), (0, 2 * half - a.shape[1])))
+    out[: a.shape[0], :half] = padded[:, 0::2] + padded[:, 1::2]
+    return out
+
+
+def triangle(shape, d, upper):
+    r, c = np.indices(shape)
+    return (c >= r + d) if upper else (c <= r + d)
 
 
 def rem(a, b):

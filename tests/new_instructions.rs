@@ -182,3 +182,107 @@ fn new_instructions_match_their_reference_on_a_partial_valid_region() {
     }
     assert!(checked.len() >= 80, "{} combinations: {checked:?}", checked.len());
 }
+
+/// A JSON output value (`"inf"`, `"-inf"` and `"nan"` are strings).
+fn number(v: &Value) -> f64 {
+    match v.as_str() {
+        Some("inf") => f64::INFINITY,
+        Some("-inf") => f64::NEG_INFINITY,
+        Some(_) => f64::NAN,
+        None => v.as_f64().expect("a number"),
+    }
+}
+
+/// Runs a Level-2 kernel with JSON inputs; returns the outputs' data.
+fn run_kernel(name: &str, text: &str, inputs: &[(&str, Value)], outputs: &[&str], target: TargetName) -> Vec<Vec<f64>> {
+    let dir = std::env::temp_dir().join(format!("pto-new-instructions-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("k.pto");
+    std::fs::write(&program, text).unwrap();
+    let inputs = inputs
+        .iter()
+        .map(|(arg, v)| {
+            let path = dir.join(format!("{arg}.json"));
+            std::fs::write(&path, v.to_string()).unwrap();
+            format!("{arg}={}", path.display())
+        })
+        .collect();
+    let out = run(&RunOptions {
+        inputs,
+        outputs: outputs.iter().map(|s| s.to_string()).collect(),
+        ..RunOptions::new(program.display().to_string(), target)
+    });
+    assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+    let json: Value = serde_json::from_str(&out.stdout).unwrap();
+    outputs.iter().map(|o| json[o]["data"].as_array().unwrap().iter().map(number).collect()).collect()
+}
+
+/// The partial ops where the two sources' valid regions differ: both valid → op, one valid →
+/// that one, neither → 0 (pto-isa `cpu/TPartOp.hpp`); ties in `tpartargmax` take the second pair.
+#[test]
+fn partial_ops_follow_the_valid_regions() {
+    let t = |v: &str| format!("!pto.tile_buf<vec, 8x8xf32, valid={v}>");
+    let i = |v: &str| format!("!pto.tile_buf<vec, 8x8xi32, valid={v}>");
+    let (a, b, d) = (t("2x3"), t("3x2"), t("3x3"));
+    for (op, both) in [("tpartadd", [11.0, 22.0]), ("tpartmul", [10.0, 40.0]), ("tpartmax", [10.0, 20.0]), ("tpartmin", [1.0, 2.0])] {
+        let text = format!("func.func @k(%a: {a}, %b: {b}, %d: {d}) {{\n  pto.{op} ins(%a, %b : {a}, {b}) outs(%d : {d})\n  return\n}}\n");
+        let a_in = serde_json::json!([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+        let b_in = serde_json::json!([[10.0, 20.0], [30.0, 40.0], [50.0, 60.0]]);
+        for target in [TargetName::A2A3, TargetName::A5] {
+            let got = &run_kernel(op, &text, &[("a", a_in.clone()), ("b", b_in.clone())], &["d"], target)[0];
+            // Row 0: (0,0), (0,1) both valid; (0,2) only a. Row 2: (2,0), (2,1) only b; (2,2) neither.
+            assert_eq!(got[..3], [both[0], both[1], 3.0], "{op}");
+            assert_eq!(got[6..], [50.0, 60.0, 0.0], "{op}");
+        }
+    }
+    let text = format!(
+        "func.func @k(%a: {a}, %b: {b}, %ai: {ia}, %bi: {ib}, %d: {d}, %di: {id}) {{\n  pto.tpartargmax ins(%a, %b, %ai, %bi : {a}, {b}, {ia}, {ib}) outs(%d, %di : {d}, {id})\n  return\n}}\n",
+        ia = i("2x3"),
+        ib = i("3x2"),
+        id = i("3x3")
+    );
+    let inputs = [
+        ("a", serde_json::json!([[5.0, 1.0, 7.0], [2.0, 9.0, 4.0]])),
+        ("b", serde_json::json!([[5.0, 3.0], [1.0, 9.0], [8.0, 6.0]])),
+        ("ai", serde_json::json!([[100, 101, 102], [103, 104, 105]])),
+        ("bi", serde_json::json!([[200, 201], [202, 203], [204, 205]])),
+    ];
+    let got = run_kernel("tpartargmax", &text, &inputs, &["d", "di"], TargetName::A5);
+    assert_eq!(got[0], [5.0, 3.0, 7.0, 2.0, 9.0, 4.0, 8.0, 6.0, 0.0]);
+    // (0,0) and (1,1) tie: the second pair's index.
+    assert_eq!(got[1], [200.0, 201.0, 102.0, 103.0, 203.0, 105.0, 204.0, 205.0, 0.0]);
+}
+
+#[test]
+fn fill_pad_pair_sum_and_triangles() {
+    // tfillpad: the whole 4x4 capacity, src's 2x3 valid region kept, -inf (pad=3, min) elsewhere.
+    let (s, d) = ("!pto.tile_buf<vec, 4x8xf32, valid=2x3>", "!pto.tile_buf<vec, 4x8xf32, pad=3>");
+    let text = format!("func.func @k(%s: {s}, %d: {d}) {{\n  pto.tfillpad ins(%s : {s}) outs(%d : {d})\n  return\n}}\n");
+    let got = &run_kernel("tfillpad", &text, &[("s", serde_json::json!([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))], &["d"], TargetName::A5)[0];
+    assert_eq!(got.len(), 32);
+    assert_eq!(got[..4], [1.0, 2.0, 3.0, f64::NEG_INFINITY]);
+    assert_eq!(got[8..11], [4.0, 5.0, 6.0]);
+    assert!(got[16..].iter().all(|&v| v == f64::NEG_INFINITY));
+    // tpairreducesum over 5 valid columns: 3 sums per row (the last one alone), zeros after.
+    let t = "!pto.tile_buf<vec, 2x8xi32, valid=2x5>";
+    let text = format!("func.func @k(%s: {t}, %d: {t}) {{\n  pto.tpairreducesum ins(%s : {t}) outs(%d : {t})\n  return\n}}\n");
+    let got =
+        &run_kernel("tpairreducesum", &text, &[("s", serde_json::json!([[1, 2, 3, 4, 5], [10, 20, 30, 40, 50]]))], &["d"], TargetName::A5)
+            [0];
+    assert_eq!(got, &[3.0, 7.0, 5.0, 0.0, 0.0, 30.0, 70.0, 50.0, 0.0, 0.0]);
+    // ttri upper with diagonal 1 over a 3x4 valid region.
+    let t = "!pto.tile_buf<vec, 8x16xi16, valid=3x4>";
+    let text = format!("func.func @k(%n: i32, %d: {t}) {{\n  pto.ttri ins(%n : i32) outs(%d : {t}) {{isUpperOrLower = 1}}\n  return\n}}\n");
+    let dir = std::env::temp_dir().join(format!("pto-ttri-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("k.pto"), &text).unwrap();
+    let out = run(&RunOptions {
+        inputs: vec!["n=1".into()],
+        outputs: vec!["d".into()],
+        ..RunOptions::new(dir.join("k.pto").display().to_string(), TargetName::A2A3)
+    });
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let json: Value = serde_json::from_str(&out.stdout).unwrap();
+    let got: Vec<i64> = json["d"]["data"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    assert_eq!(got, [0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 1]);
+}

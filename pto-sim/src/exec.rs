@@ -106,7 +106,7 @@ impl Args<'_> {
 pub type Semantics = fn(&mut Machine<'_>, &Args<'_>) -> Result<(), Fault>;
 
 /// Every family's table.
-const TABLES: &[&[(Opcode, Semantics)]] = &[crate::family::SEMANTICS, crate::gather_sort::SEMANTICS];
+const TABLES: &[&[(Opcode, Semantics)]] = &[crate::family::SEMANTICS, crate::gather_sort::SEMANTICS, crate::region::SEMANTICS];
 
 fn index() -> &'static [Option<Semantics>] {
     static INDEX: OnceLock<Vec<Option<Semantics>>> = OnceLock::new();

@@ -183,7 +183,7 @@ pub(crate) fn storage<'a>(mem: &'a Memory, v: &TileView) -> Result<&'a [u8], Fau
 }
 
 /// Reads the valid region of `v` (row-major).
-fn read<T: Elem>(mem: &Memory, v: &TileView) -> Result<Vec<T>, Fault> {
+pub(crate) fn read<T: Elem>(mem: &Memory, v: &TileView) -> Result<Vec<T>, Fault> {
     let s = storage(mem, v)?;
     let mut out = Vec::with_capacity(v.vrows * v.vcols);
     for r in 0..v.vrows {
@@ -196,7 +196,7 @@ fn read<T: Elem>(mem: &Memory, v: &TileView) -> Result<Vec<T>, Fault> {
 }
 
 /// Writes `vals` (row-major, `v.vrows x v.vcols`) into the valid region of `v`.
-fn write<T: Elem>(mem: &mut Memory, v: &TileView, vals: &[T]) -> Result<(), Fault> {
+pub(crate) fn write<T: Elem>(mem: &mut Memory, v: &TileView, vals: &[T]) -> Result<(), Fault> {
     let s = mem.slice_mut(v.loc, v.addr, v.size_bytes() as usize)?;
     for r in 0..v.vrows {
         for c in 0..v.vcols {

@@ -26,6 +26,7 @@ pub mod gm;
 pub mod interp;
 pub mod memory;
 pub mod npy;
+pub mod region;
 pub mod vector;
 pub mod view;
 
