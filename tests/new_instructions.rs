@@ -286,3 +286,37 @@ fn fill_pad_pair_sum_and_triangles() {
     let got: Vec<i64> = json["d"]["data"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
     assert_eq!(got, [0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 1]);
 }
+
+/// `tscatter`: `dst.flat[idx[i,j]] = src[i,j]` over the indices' valid region; untouched
+/// elements keep their value, a repeated index keeps the last write, an index past the tile traps.
+#[test]
+fn scatter_writes_each_index() {
+    let (s, i, d) = ("!pto.tile_buf<vec, 2x8xf32, valid=2x3>", "!pto.tile_buf<vec, 2x8xi32, valid=2x3>", "!pto.tile_buf<vec, 4x8xf32>");
+    let text = format!("func.func @k(%s: {s}, %i: {i}, %d: {d}) {{\n  pto.tscatter ins(%s, %i : {s}, {i}) outs(%d : {d})\n  return\n}}\n");
+    let zeros = serde_json::json!(vec![vec![0.0; 8]; 4]);
+    let inputs = [
+        ("s", serde_json::json!([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])),
+        ("i", serde_json::json!([[31, 0, 9], [9, 16, 1]])),
+        ("d", zeros.clone()),
+    ];
+    let got = &run_kernel("tscatter", &text, &inputs, &["d"], TargetName::A5)[0];
+    let mut want = vec![0.0; 32];
+    // Index 9 comes twice (3.0, then 4.0): the later element wins.
+    for (k, v) in [(31, 1.0), (0, 2.0), (9, 4.0), (16, 5.0), (1, 6.0)] {
+        want[k] = v;
+    }
+    assert_eq!(got, &want);
+    // An index outside the 32-element destination is a located trap.
+    let dir = std::env::temp_dir().join(format!("pto-new-instructions-{}-tscatter-bad", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("k.pto"), &text).unwrap();
+    for (name, v) in [("s", inputs[0].1.clone()), ("i", serde_json::json!([[32, 0, 1], [2, 3, 4]])), ("d", zeros)] {
+        std::fs::write(dir.join(format!("{name}.json")), v.to_string()).unwrap();
+    }
+    let out = run(&RunOptions {
+        inputs: ["s", "i", "d"].iter().map(|n| format!("{n}={}", dir.join(format!("{n}.json")).display())).collect(),
+        ..RunOptions::new(dir.join("k.pto").display().to_string(), TargetName::A5)
+    });
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("index 32 at (0, 0) is outside the destination tile (32 elements)"), "{}", out.stderr);
+}
