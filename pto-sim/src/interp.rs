@@ -128,6 +128,16 @@ pub struct Sim<'m> {
     pub max_steps: u64,
     /// Ops executed so far.
     steps: u64,
+    /// The step count at which [`Sim::count_step`] next leaves its fast path: the end of the
+    /// budget, or the next progress report, whichever comes first.
+    checkpoint: u64,
+    /// Called with the number of steps executed so far (and the budget) every
+    /// [`PROGRESS_EVERY`] steps (`pto run`'s progress bar). It costs the loop nothing between
+    /// calls: the budget check and the report share one comparison.
+    pub progress: Option<Box<dyn FnMut(u64, u64)>>,
+    /// Per op (indexed by [`OpId`]), how many times it ran, when set to `Some` before
+    /// [`Sim::run`] (`pto run --stats`).
+    pub op_counts: Option<Vec<u64>>,
     /// The loops being executed, innermost last (where a budget overrun is reported).
     loops: Vec<OpId>,
 }
@@ -135,6 +145,9 @@ pub struct Sim<'m> {
 /// The default step budget: far more ops than a real kernel executes (the largest shared
 /// sample runs a few hundred thousand), reached by a runaway loop in a few seconds.
 pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+
+/// Steps between two calls of [`Sim::progress`].
+pub const PROGRESS_EVERY: u64 = 4096;
 
 /// What `--exec vector` keeps per op: its operand slots and its last program with the
 /// operands it was lowered for.
@@ -146,6 +159,8 @@ struct VectorCache {
 /// One tile op executed under `--exec vector`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VectorRecord {
+    /// The op.
+    pub id: OpId,
     /// `pto.trowsum`.
     pub op: String,
     /// Where the op is in the source.
@@ -190,6 +205,9 @@ impl<'m> Sim<'m> {
             defaults: false,
             max_steps: DEFAULT_MAX_STEPS,
             steps: 0,
+            checkpoint: 0,
+            progress: None,
+            op_counts: None,
             loops: Vec::new(),
         };
         for (i, v) in m.values.iter().enumerate() {
@@ -403,6 +421,10 @@ impl<'m> Sim<'m> {
                 .filter(|a| matches!(self.vals[a.index()], Val::Tile(_)) && !self.bound_tiles.contains(a))
                 .collect();
         }
+        if let Some(counts) = &mut self.op_counts {
+            counts.resize(self.m.ops.len(), 0);
+        }
+        self.checkpoint = self.next_checkpoint();
         self.exec_block(block).map(|_| ())
     }
 
@@ -463,6 +485,9 @@ impl<'m> Sim<'m> {
 
     fn exec_block(&mut self, b: BlockId) -> Result<Flow, Diagnostic> {
         for &op in &self.m.block(b).ops {
+            if let Some(counts) = &mut self.op_counts {
+                counts[op.index()] += 1;
+            }
             match self.m.op(op).opcode {
                 Opcode::FuncFunc | Opcode::Module => continue,
                 Opcode::FuncReturn => {
@@ -738,9 +763,29 @@ impl<'m> Sim<'m> {
     }
 
     /// Counts one executed op (or loop iteration) against the budget.
+    #[inline]
     fn count_step(&mut self, op: OpId) -> Result<(), Diagnostic> {
         self.steps += 1;
-        if self.steps > self.max_steps { Err(self.budget_exceeded(op)) } else { Ok(()) }
+        if self.steps >= self.checkpoint { self.at_checkpoint(op) } else { Ok(()) }
+    }
+
+    /// The slow path of [`Sim::count_step`]: the budget is spent, or progress is due.
+    #[cold]
+    fn at_checkpoint(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        if self.steps > self.max_steps {
+            return Err(self.budget_exceeded(op));
+        }
+        if let Some(report) = &mut self.progress {
+            report(self.steps, self.max_steps);
+        }
+        self.checkpoint = self.next_checkpoint();
+        Ok(())
+    }
+
+    /// The first step count past the budget, or the next progress report if that is earlier.
+    fn next_checkpoint(&self) -> u64 {
+        let end = self.max_steps.saturating_add(1);
+        if self.progress.is_some() { end.min(self.steps.saturating_add(PROGRESS_EVERY)) } else { end }
     }
 
     /// `SIM_BUDGET` at the innermost running loop (or at `op` outside loops).
@@ -1146,7 +1191,7 @@ impl<'m> Sim<'m> {
 
     fn log_vector(&mut self, op: OpId, cost: Result<pto_lower::vector::ir::Stats, String>) {
         let span = self.m.op_span(op);
-        self.vector_log.push(VectorRecord { op: self.m.op(op).opcode.full_name().to_string(), span, cost });
+        self.vector_log.push(VectorRecord { id: op, op: self.m.op(op).opcode.full_name().to_string(), span, cost });
     }
 
     /// Moves between tiles (`tmov`, `textract`, `tinsert`), matrix products, `taddc`/`tsubc`.
