@@ -87,15 +87,15 @@ pub fn bytes_label(v: u64) -> String {
     match v {
         0 => "0".into(),
         v if v < KIB => format!("{v} B"),
-        v if v % (KIB * KIB) == 0 => format!("{} MiB", v / (KIB * KIB)),
-        v if v % KIB == 0 => format!("{} KiB", v / KIB),
+        v if v.is_multiple_of(KIB * KIB) => format!("{} MiB", v / (KIB * KIB)),
+        v if v.is_multiple_of(KIB) => format!("{} KiB", v / KIB),
         v => format!("{} KiB", trim_zeros(v as f64 / KIB as f64)),
     }
 }
 
 /// `16 KiB` when exact, else `14624 B`.
 fn exact_size(v: u64) -> String {
-    if v >= 1024 && v % 1024 == 0 { bytes_label(v) } else { format!("{v} B") }
+    if v >= 1024 && v.is_multiple_of(1024) { bytes_label(v) } else { format!("{v} B") }
 }
 
 fn trim_zeros(x: f64) -> String {

@@ -66,7 +66,7 @@ fn overlapping(texts: &[Text]) -> Vec<String> {
 /// Whether `v` is 1, 2 or 5 × 10^k, or a power of two.
 fn round_step(v: u64) -> bool {
     let mut d = v;
-    while d >= 10 && d % 10 == 0 {
+    while d >= 10 && d.is_multiple_of(10) {
         d /= 10;
     }
     matches!(d, 1 | 2 | 5) || v.is_power_of_two()
