@@ -13,7 +13,7 @@ pub const SHOW_AFTER: Duration = Duration::from_secs(1);
 /// [`ProgressBar::finish_and_clear`] when the run ends.
 pub fn attach(sim: &mut Sim) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(sim.max_steps), ProgressDrawTarget::hidden());
-    if let Ok(style) = ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {human_pos}/{human_len} steps of the budget, {per_sec}") {
+    if let Ok(style) = ProgressStyle::with_template("{elapsed:>3} [{wide_bar}] {human_pos}/{human_len} steps (--max-steps)") {
         bar.set_style(style.progress_chars("=> "));
     }
     let (start, shown_bar) = (Instant::now(), bar.clone());
