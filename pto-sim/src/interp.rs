@@ -134,6 +134,16 @@ pub struct Sim<'m> {
     pub max_steps: u64,
     /// Ops executed so far.
     steps: u64,
+    /// The step count at which [`Sim::count_step`] next leaves its fast path: the end of the
+    /// budget, or the next progress report, whichever comes first.
+    checkpoint: u64,
+    /// Called with the number of steps executed so far (and the budget) every
+    /// [`PROGRESS_EVERY`] steps (`pto run`'s progress bar). It costs the loop nothing between
+    /// calls: the budget check and the report share one comparison.
+    pub progress: Option<Box<dyn FnMut(u64, u64)>>,
+    /// Per op (indexed by [`OpId`]), how many times it ran, when set to `Some` before
+    /// [`Sim::run`] (`pto run --stats`).
+    pub op_counts: Option<Vec<u64>>,
     /// The loops being executed, innermost last (where a budget overrun is reported).
     loops: Vec<OpId>,
 }
@@ -141,6 +151,9 @@ pub struct Sim<'m> {
 /// The default step budget: far more ops than a real kernel executes (the largest shared
 /// sample runs a few hundred thousand), reached by a runaway loop in a few seconds.
 pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+
+/// Steps between two calls of [`Sim::progress`].
+pub const PROGRESS_EVERY: u64 = 4096;
 
 /// What `--exec vector` keeps per op: its operand slots and its last program with the
 /// operands it was lowered for.
@@ -154,7 +167,7 @@ struct VectorCache {
 #[derive(Clone, Debug, PartialEq)]
 pub struct VectorRecord {
     /// The op.
-    pub op_id: OpId,
+    pub id: OpId,
     /// `pto.trowsum`.
     pub op: String,
     /// Where the op is in the source.
@@ -204,6 +217,9 @@ impl<'m> Sim<'m> {
             defaults: false,
             max_steps: DEFAULT_MAX_STEPS,
             steps: 0,
+            checkpoint: 0,
+            progress: None,
+            op_counts: None,
             loops: Vec::new(),
         };
         for (i, v) in m.values.iter().enumerate() {
@@ -417,6 +433,10 @@ impl<'m> Sim<'m> {
                 .filter(|a| matches!(self.vals[a.index()], Val::Tile(_)) && !self.bound_tiles.contains(a))
                 .collect();
         }
+        if let Some(counts) = &mut self.op_counts {
+            counts.resize(self.m.ops.len(), 0);
+        }
+        self.checkpoint = self.next_checkpoint();
         self.exec_block(block).map(|_| ())
     }
 
@@ -477,6 +497,9 @@ impl<'m> Sim<'m> {
 
     fn exec_block(&mut self, b: BlockId) -> Result<Flow, Diagnostic> {
         for &op in &self.m.block(b).ops {
+            if let Some(counts) = &mut self.op_counts {
+                counts[op.index()] += 1;
+            }
             match self.m.op(op).opcode {
                 Opcode::FuncFunc | Opcode::Module => continue,
                 Opcode::FuncReturn => {
@@ -752,9 +775,29 @@ impl<'m> Sim<'m> {
     }
 
     /// Counts one executed op (or loop iteration) against the budget.
+    #[inline]
     fn count_step(&mut self, op: OpId) -> Result<(), Diagnostic> {
         self.steps += 1;
-        if self.steps > self.max_steps { Err(self.budget_exceeded(op)) } else { Ok(()) }
+        if self.steps >= self.checkpoint { self.at_checkpoint(op) } else { Ok(()) }
+    }
+
+    /// The slow path of [`Sim::count_step`]: the budget is spent, or progress is due.
+    #[cold]
+    fn at_checkpoint(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        if self.steps > self.max_steps {
+            return Err(self.budget_exceeded(op));
+        }
+        if let Some(report) = &mut self.progress {
+            report(self.steps, self.max_steps);
+        }
+        self.checkpoint = self.next_checkpoint();
+        Ok(())
+    }
+
+    /// The first step count past the budget, or the next progress report if that is earlier.
+    fn next_checkpoint(&self) -> u64 {
+        let end = self.max_steps.saturating_add(1);
+        if self.progress.is_some() { end.min(self.steps.saturating_add(PROGRESS_EVERY)) } else { end }
     }
 
     /// `SIM_BUDGET` at the innermost running loop (or at `op` outside loops).
@@ -1082,16 +1125,19 @@ impl<'m> Sim<'m> {
     }
 
     fn log_vector(&mut self, op: OpId, cost: Result<pto_lower::vector::ir::Stats, String>) {
-        if let Some(record) = self.vector_log_index.get(&op).and_then(|&at| self.vector_log.get_mut(at)).filter(|r| r.op_id == op) {
+        if let Some(record) = self.vector_log_index.get(&op).and_then(|&at| self.vector_log.get_mut(at)).filter(|r| r.id == op) {
             record.runs += 1;
-            if let (Ok(total), Ok(more)) = (&mut record.cost, cost) {
-                *total += more;
+            match (&mut record.cost, cost) {
+                (Ok(total), Ok(more)) => *total += more,
+                // The vector cost of the runs that had a program; a reason only while none did.
+                (done @ Err(_), Ok(more)) => *done = Ok(more),
+                _ => {}
             }
             return;
         }
         self.vector_log_index.insert(op, self.vector_log.len());
         let span = self.m.op_span(op);
-        self.vector_log.push(VectorRecord { op_id: op, op: self.m.op(op).opcode.full_name().to_string(), span, runs: 1, cost });
+        self.vector_log.push(VectorRecord { id: op, op: self.m.op(op).opcode.full_name().to_string(), span, runs: 1, cost });
     }
 }
 
