@@ -210,6 +210,7 @@ REFERENCES = {
     "tpartargmax": lambda a, b, ai, bi, out: [np.where(a > b, a, b), np.where(a > b, ai, bi)],
     "tpartargmin": lambda a, b, ai, bi, out: [np.where(a < b, a, b), np.where(a < b, ai, bi)],
     "tpairreducesum": lambda a, out: [pair_sum(a, out[0][1])],
+    "ttrans": lambda a, out: [a.T],
     "ttri": lambda d, out: [triangle(out[0][1], d, upper=False).astype(out[0][2])],
 }
 

@@ -170,6 +170,30 @@ pub fn triangle(mem: &mut Memory, upper: bool, diagonal: i64, dst: &TileView) ->
     }, _ => Err(unsupported(dst)))
 }
 
+/// `ttrans`: `dst[c, r] = src[r, c]` over src's valid region, bit for bit (the element types
+/// must have one size); dst's valid shape must mirror src's.
+pub fn transpose(mem: &mut Memory, src: &TileView, dst: &TileView) -> Result<(), Fault> {
+    let es = src.elem_size();
+    if dst.elem_size() != es {
+        return Err(Fault(format!("element sizes differ: {} and {}", src.desc.dtype, dst.desc.dtype)));
+    }
+    if dst.vrows != src.vcols || dst.vcols != src.vrows {
+        return Err(Fault(format!(
+            "the destination's valid shape {}x{} does not mirror the source's {}x{}",
+            dst.vrows, dst.vcols, src.vrows, src.vcols
+        )));
+    }
+    let s = crate::family::storage(mem, src)?.to_vec();
+    let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+    for r in 0..src.vrows {
+        for c in 0..src.vcols {
+            let (from, to) = (src.offset(r, c) * es, dst.offset(c, r) * es);
+            d[to..to + es].copy_from_slice(&s[from..from + es]);
+        }
+    }
+    Ok(())
+}
+
 /// `tpart<op>`.
 macro_rules! part {
     ($op:ident) => {
@@ -217,4 +241,5 @@ pub const SEMANTICS: &[(Opcode, Semantics)] = &[
     (Opcode::TFillPadExpand, |m, a| fill_pad(m.mem, &a.tile("src")?, &a.tile("dst")?)),
     (Opcode::TPairReduceSum, |m, a| pair_sum(m.mem, &a.tile("src")?, &a.tile("dst")?)),
     (Opcode::TTri, ttri),
+    (Opcode::TTrans, |m, a| transpose(m.mem, &a.tile("src")?, &a.tile("dst")?)),
 ];
