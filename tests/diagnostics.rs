@@ -117,3 +117,48 @@ fn a_layout_that_would_fix_the_rule_is_named() {
     }
     assert!(with_help >= 5 && without >= 2, "{with_help} with a hint, {without} without");
 }
+
+/// The exit-code table of docs/cli.md, a case of each kind through the binary (the JSON form of
+/// the unlocated errors is checked in `tests/data_io.rs`).
+#[test]
+fn exit_codes_follow_the_table_in_the_cli_reference() {
+    let pto = env!("CARGO_BIN_EXE_pto");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let at = |p: &str| root.join(p).display().to_string();
+    let (vadd, garbage, mismatch, overlap) = (
+        at("examples/vadd.pto"),
+        at("tests/diagnostics/garbage.pto"),
+        at("tests/diagnostics/dtype_mismatch.pto"),
+        at("tests/faults/overlapping_live_tiles.pto"),
+    );
+    let dir = std::env::temp_dir().join(format!("pto-exit-codes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.json");
+    std::fs::write(&big, r#"{"dtype": "f32", "shape": [1, 2], "data": [1.0, 1e300]}"#).unwrap();
+    let bind_big = format!("a={}", big.display());
+    let cases: [(&str, &[&str], i32, &str); 12] = [
+        ("success", &["verify", &vadd, "--target", "a2a3"], 0, ""),
+        ("parse error", &["run", &garbage], 1, "PARSE_UNKNOWN_OP"),
+        ("illegal program (verifier)", &["verify", &mismatch], 1, "STRUCT_DTYPE_MISMATCH"),
+        ("illegal program (memory plan)", &["lower", &overlap, "--target", "a2a3"], 1, "LEGAL_OVERLAPPING_TILES"),
+        ("bad data value (out of range for f32)", &["run", &vadd, "--target", "a5", "-i", &bind_big], 1, "does not fit f32"),
+        ("step budget spent", &["run", &vadd, "--target", "a5", "--default-inputs", "--max-steps", "5"], 1, "SIM_BUDGET"),
+        ("unknown flag", &["run", &vadd, "--no-such-flag"], 2, "unexpected argument '--no-such-flag'"),
+        ("unknown command", &["frobnicate"], 2, "unrecognized subcommand"),
+        ("missing program file", &["run", "no/such/kernel.pto"], 2, "cannot read `no/such/kernel.pto`"),
+        ("missing data file", &["run", &vadd, "--target", "a5", "-i", "a=no/such/a.npy"], 2, "cannot read `no/such/a.npy`"),
+        ("unknown --output name", &["run", &vadd, "--target", "a5", "--default-inputs", "-o", "nosuch"], 2, "no value named `%nosuch`"),
+        ("option the target lacks", &["run", &vadd, "--target", "a5", "--exec", "vector"], 2, "model the A2A3 vector unit"),
+    ];
+    for (what, args, code, says) in cases {
+        let out = std::process::Command::new(pto).args(args).output().expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{what}: {args:?}: {stderr}");
+        assert!(stderr.contains(says), "{what}: stderr should say `{says}`: {stderr}");
+    }
+    // The table is in the reference.
+    let cli = std::fs::read_to_string(root.join("docs/cli.md")).unwrap();
+    for row in ["| 0 | success", "| 1 | the program or its data is invalid", "| 2 | usage or I/O error"] {
+        assert!(cli.contains(row), "docs/cli.md lacks `{row}`");
+    }
+}

@@ -91,9 +91,35 @@ fn exec_vector_matches_tile_semantics_on_every_example_and_seed() {
         }
         let vector = run_file(f, vec![], true);
         assert_eq!(vector.code, 0, "{f} under --exec vector: {}", vector.stderr);
-        let lowered = vector.stderr.lines().filter(|l| l.starts_with("//   pto.") && !l.contains("tile semantics")).count();
+        // Rows `//   op at runs instructions ...` of ops that ran at least once as vector programs.
+        let ran = |l: &&str| l.split_whitespace().nth(3).and_then(|r| r.parse::<u64>().ok()).is_some_and(|r| r > 0);
+        let lowered = vector.stderr.lines().filter(|l| l.starts_with("//   pto.") && !l.contains("no vector program")).filter(ran).count();
         assert_eq!(tile.stdout, vector.stdout, "{f}: --exec vector changed the outputs");
         report.push(format!("{f}: identical outputs, {lowered} tile ops ran as vector programs"));
     }
     insta::assert_snapshot!(report.join("\n"));
+}
+
+/// A long `--exec vector` run keeps one log record per op (its runs summed), so its memory does
+/// not grow with the number of iterations (issue 13: 2.7 GB after 30 s before).
+#[test]
+fn a_long_vector_run_keeps_one_record_per_op() {
+    use pto_lower::{Target, TargetId};
+    let text = "func.func @k(%x: !pto.tile_buf<vec, 16x16xf32>) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %n = arith.constant 20000 : index\n  %one = arith.constant 1.0 : f32\n  scf.for %i = %c0 to %n step %c1 {\n    pto.tadds ins(%x, %one : !pto.tile_buf<vec, 16x16xf32>, f32) outs(%x : !pto.tile_buf<vec, 16x16xf32>)\n    pto.tmuls ins(%x, %one : !pto.tile_buf<vec, 16x16xf32>, f32) outs(%x : !pto.tile_buf<vec, 16x16xf32>)\n  }\n  return\n}\n";
+    let (m, _) = pto_asm::parse(text, pto_ir::FileId(0)).expect("parses");
+    let target = Target::get(TargetId::A2A3);
+    let (lowered, _) = pto_lower::run(pto_ir::verify::Verified::new(m).expect("verifies"), target, Default::default()).expect("lowers");
+    let mut sim = pto_sim::interp::Sim::new(&lowered, target).expect("places");
+    sim.exec_vector = true;
+    sim.bind_tile("x", &pto_sim::TileData { dtype: pto_ir::types::ElemType::F32, rows: 16, cols: 16, bytes: vec![0; 1024] })
+        .expect("binds");
+    sim.run().expect("runs");
+    let runs: Vec<(&str, u64, bool)> = sim.vector_log.iter().map(|r| (r.op.as_str(), r.runs, r.cost.is_ok())).collect();
+    assert_eq!(runs, [("pto.tadds", 20000, true), ("pto.tmuls", 20000, true)]);
+    // The cost is summed over the runs: 20000 times the cost of one.
+    let total = sim.vector_log[0].cost.as_ref().unwrap();
+    assert!(total.instructions >= 20000 && total.instructions % 20000 == 0, "{total:?}");
+    // Each iteration added 1.0 to the zeros, then multiplied by 1.0.
+    let x = sim.read_tile("x").expect("reads");
+    assert_eq!(&x.bytes[..4], &20000.0f32.to_le_bytes());
 }

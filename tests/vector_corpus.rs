@@ -132,12 +132,12 @@ fn corpus_kernels_compute_the_same_with_vector_programs() {
             }
         };
         compared += 1;
-        let ok = vector.log.iter().filter(|r| r.cost.is_ok()).count();
+        let ok: usize = vector.log.iter().filter(|r| r.cost.is_ok()).map(|r| r.runs as usize).sum();
         vectorized += ok;
         let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
         for r in &vector.log {
             if let Err(e) = &r.cost {
-                *reasons.entry(format!("{}: {e}", r.op)).or_default() += 1;
+                *reasons.entry(format!("{}: {e}", r.op)).or_default() += r.runs as usize;
             }
         }
         let mut verdict = "identical".to_string();

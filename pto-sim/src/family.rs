@@ -55,6 +55,17 @@ pub enum BinOp {
     Shr,
     /// `a >> b` plus the last bit shifted out (signed rounding shift; `tshrs {round}`)
     ShrRound,
+    /// `a mod b` with the sign of `b` (`trem`, `trems`: C's `%` / `fmod`, then `+ b` when the
+    /// signs differ and the remainder is not 0; pto-isa `cpu/ElementOp.h` `OP_REM`)
+    Rem,
+    /// `fmod(a, b)`, the sign of `a` (`tfmod`, `tfmods`; integers: C's `%`)
+    FMod,
+    /// `pow(a, b)` computed in f64 and rounded (integers: truncated) once (`tpow`, `tpows`)
+    Pow,
+    /// `a > 0 ? a : a * b` (`tprelu` with a slope tile, `tlrelu` with a scalar slope)
+    Prelu,
+    /// `max(a - b, 0)` (`tsubrelu`)
+    SubRelu,
 }
 
 /// Unary element operations.
@@ -115,7 +126,35 @@ pub(crate) fn apply<T: Elem>(op: BinOp, a: T, b: T) -> Result<T, Fault> {
         BinOp::Or => T::from_raw_bits(a.raw_bits() | b.raw_bits()),
         BinOp::Xor => T::from_raw_bits(a.raw_bits() ^ b.raw_bits()),
         BinOp::Shl | BinOp::Shr | BinOp::ShrRound => shift(a, b.to_i64(), op)?,
+        BinOp::Rem | BinOp::FMod => remainder(a, b, op == BinOp::Rem)?,
+        BinOp::Pow => T::from_f64(a.to_f64().powf(b.to_f64())),
+        BinOp::Prelu => {
+            if a > T::from_i64(0) {
+                a
+            } else {
+                a.mul(b)
+            }
+        }
+        BinOp::SubRelu => a.sub(b).maximum(T::from_i64(0)),
     })
+}
+
+/// `fmod(a, b)` (integers: `%`, truncating); with `floored`, moved to the sign of `b` as pto-isa's
+/// `OP_REM` does. An integer remainder by zero is a fault; a float one is NaN.
+fn remainder<T: Elem>(a: T, b: T, floored: bool) -> Result<T, Fault> {
+    let zero = T::from_i64(0);
+    let r = if T::FLOAT {
+        T::from_f64(a.to_f64() % b.to_f64())
+    } else if b == zero {
+        return Err(Fault("integer remainder by zero".into()));
+    } else if T::signed() {
+        // i64 covers every signed element type; `wrapping_rem` makes MIN % -1 = 0, as C's `%`
+        // does on the targets (the CPU simulator would trap).
+        T::from_i64(a.to_i64().wrapping_rem(b.to_i64()))
+    } else {
+        T::from_raw_bits(a.raw_bits() % b.raw_bits())
+    };
+    if floored && ((a >= zero) != (b >= zero)) && r != zero { Ok(r.add(b)) } else { Ok(r) }
 }
 
 fn unop<T: Elem>(op: UnOp, a: T) -> T {
@@ -144,7 +183,7 @@ pub(crate) fn storage<'a>(mem: &'a Memory, v: &TileView) -> Result<&'a [u8], Fau
 }
 
 /// Reads the valid region of `v` (row-major).
-fn read<T: Elem>(mem: &Memory, v: &TileView) -> Result<Vec<T>, Fault> {
+pub(crate) fn read<T: Elem>(mem: &Memory, v: &TileView) -> Result<Vec<T>, Fault> {
     let s = storage(mem, v)?;
     let mut out = Vec::with_capacity(v.vrows * v.vcols);
     for r in 0..v.vrows {
@@ -157,7 +196,7 @@ fn read<T: Elem>(mem: &Memory, v: &TileView) -> Result<Vec<T>, Fault> {
 }
 
 /// Writes `vals` (row-major, `v.vrows x v.vcols`) into the valid region of `v`.
-fn write<T: Elem>(mem: &mut Memory, v: &TileView, vals: &[T]) -> Result<(), Fault> {
+pub(crate) fn write<T: Elem>(mem: &mut Memory, v: &TileView, vals: &[T]) -> Result<(), Fault> {
     let s = mem.slice_mut(v.loc, v.addr, v.size_bytes() as usize)?;
     for r in 0..v.vrows {
         for c in 0..v.vcols {
@@ -311,7 +350,9 @@ fn fast_op<T: Elem>(mem: &mut Memory, op: BinOp, a: &TileView, second: &Second<T
         BinOp::And => go!(|x: T, y: T| T::from_raw_bits(x.raw_bits() & y.raw_bits())),
         BinOp::Or => go!(|x: T, y: T| T::from_raw_bits(x.raw_bits() | y.raw_bits())),
         BinOp::Xor => go!(|x: T, y: T| T::from_raw_bits(x.raw_bits() ^ y.raw_bits())),
-        BinOp::Div | BinOp::Shl | BinOp::Shr | BinOp::ShrRound => Ok(false),
+        BinOp::Div | BinOp::Shl | BinOp::Shr | BinOp::ShrRound | BinOp::Rem | BinOp::FMod | BinOp::Pow | BinOp::Prelu | BinOp::SubRelu => {
+            Ok(false)
+        }
     }
 }
 
@@ -537,8 +578,65 @@ pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst
     }, _ => Err(unsupported(src)))
 }
 
-/// Index of the first maximum (or minimum) per row / per column, written as `dst`'s integer type.
-pub fn arg_reduce(mem: &mut Memory, max: bool, along_rows: bool, src: &TileView, dst: &TileView) -> Result<(), Fault> {
+/// How an arg-reduction compares, which decides what a NaN (or, on A2A3, an integer whose
+/// bits spell one) does to the index.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ArgRule {
+    /// pto-isa's CPU simulator and A5 (`a5/TColReduceIdx.hpp`: `vcmp_gt(new, old)` then `vsel`):
+    /// an element wins only when strictly better than the best so far, so a NaN never wins, and
+    /// a NaN first element keeps index 0.
+    Strict,
+    /// A2A3 `tcolargmax`/`tcolargmin` (`a2a3/TColReduceIdx.hpp`): `vcmp_ge(best, cur)` (argmin
+    /// `vcmp_le`) keeps the old index, anything else takes the new row, then `vmax`/`vmin`
+    /// updates the best. Elements are compared as `half`/`float` bit patterns whatever their
+    /// type (u16/u32 sources too). So a NaN row takes the index, and a NaN best (row 0) makes
+    /// every later row take it: the index of a column holding a NaN is that of its last row.
+    A2A3Column,
+}
+
+/// The compare key of an element under [`ArgRule::A2A3Column`]: its bits read as `half` (2-byte
+/// types) or `float` (4-byte types), as the A2A3 vector compare reads them.
+fn a2a3_compare_key<T: Elem>(v: T) -> f32 {
+    let bytes = bytemuck::bytes_of(&v);
+    match bytes.len() {
+        2 => half::f16::from_le_bytes([bytes[0], bytes[1]]).to_f32(),
+        4 => f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+        _ => v.to_f64() as f32,
+    }
+}
+
+/// The index of the best element of `n` elements (`get(0..n)`) under `rule`.
+fn arg_best<T: Elem>(max: bool, rule: ArgRule, n: usize, get: impl Fn(usize) -> T) -> usize {
+    let mut best = 0usize;
+    match rule {
+        ArgRule::Strict => {
+            let mut best_v = get(0);
+            for x in 1..n {
+                let cur = get(x);
+                if (max && cur > best_v) || (!max && cur < best_v) {
+                    best = x;
+                    best_v = cur;
+                }
+            }
+        }
+        ArgRule::A2A3Column => {
+            let mut best_v = a2a3_compare_key(get(0));
+            for x in 1..n {
+                let cur = a2a3_compare_key(get(x));
+                let keep = if max { best_v >= cur } else { best_v <= cur };
+                if !keep {
+                    best = x;
+                }
+                best_v = if max { Elem::maximum(best_v, cur) } else { Elem::minimum(best_v, cur) };
+            }
+        }
+    }
+    best
+}
+
+/// Arg-reduction: the index of the max/min of each row (`along_rows`) or column, into `dst`
+/// (`n x 1` or `1 x n`), compared by `rule`.
+pub fn arg_reduce(mem: &mut Memory, max: bool, rule: ArgRule, along_rows: bool, src: &TileView, dst: &TileView) -> Result<(), Fault> {
     let (n_out, n_in) = if along_rows { (src.vrows, src.vcols) } else { (src.vcols, src.vrows) };
     if along_rows {
         check_dst(dst, n_out, 1)?
@@ -549,14 +647,7 @@ pub fn arg_reduce(mem: &mut Memory, max: bool, along_rows: bool, src: &TileView,
         let s = storage(mem, src)?;
         (0..n_out).map(|k| {
             let get = |x: usize| if along_rows { at::<T>(s, src, k, x) } else { at::<T>(s, src, x, k) };
-            let mut best = 0usize;
-            for x in 1..n_in {
-                let (cur, b) = (get(x), get(best));
-                if (max && cur > b) || (!max && cur < b) {
-                    best = x;
-                }
-            }
-            best as i64
+            arg_best(max, rule, n_in, get) as i64
         }).collect()
     }, _ => return Err(unsupported(src)));
     dispatch!(dst.desc.dtype, U => {
@@ -683,6 +774,34 @@ pub fn select(mem: &mut Memory, mask: &TileView, a: &TileView, b: &TileView, dst
                 let (i, j) = (k / dst.vcols, k % dst.vcols);
                 let byte = m.get(mask.offset(i, j / 8) * mask.elem_size()).copied().unwrap_or(0);
                 if byte >> (j % 8) & 1 == 1 { x[k] } else { y[k] }
+            })
+            .collect();
+        write(mem, dst, &out)
+    }, _ => Err(unsupported(dst)))
+}
+
+/// `tsels`: `dst[i,j] = bit j of mask row i ? src[i,j] : scalar`, the bits counted in the
+/// mask's element type (element `(i, j / bits)`, bit `j % bits`; pto-isa `cpu/TSelS.hpp`).
+pub fn select_scalar(mem: &mut Memory, mask: &TileView, src: &TileView, scalar: Num, dst: &TileView) -> Result<(), Fault> {
+    let bits = mask.elem_size() * 8;
+    let m = storage(mem, mask)?.to_vec();
+    if dst.vcols.div_ceil(bits) > mask.desc.cols as usize || dst.vrows > mask.desc.rows as usize {
+        return Err(Fault(format!(
+            "the {}x{} mask has too few bits for the {}x{} destination",
+            mask.desc.rows, mask.desc.cols, dst.vrows, dst.vcols
+        )));
+    }
+    let word = |i: usize, j: usize| -> u64 {
+        let at = mask.offset(i, j / bits) * mask.elem_size();
+        m[at..at + mask.elem_size()].iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b))
+    };
+    dispatch!(dst.desc.dtype, T => {
+        let x = read_as::<T>(mem, src, dst)?;
+        let k: T = scalar.to();
+        let out: Vec<T> = (0..dst.vrows * dst.vcols)
+            .map(|n| {
+                let (i, j) = (n / dst.vcols, n % dst.vcols);
+                if word(i, j) >> (j % bits) & 1 == 1 { x[n] } else { k }
             })
             .collect();
         write(mem, dst, &out)
@@ -883,11 +1002,273 @@ pub fn matmul(
     }, _ => Err(unsupported(c)))
 }
 
-/// `dst = a + b + c` (`taddc`) or `a - b + c` (`tsubc`).
-pub fn ternary(mem: &mut Memory, sub: bool, a: &TileView, b: &TileView, c: &TileView, dst: &TileView) -> Result<(), Fault> {
+/// The three-input elementwise ops, `x ∘ y ∘ z` in this order, each step rounded to the element
+/// type (pto-isa `cpu/ElementOp.h`: `OP_ADDC`, `OP_SUBC`, `OP_ADDCS`, `OP_SUBCS`, `OP_MULADDDST`,
+/// `OP_FUSEDMULADD(RELU)`, `TAXPY`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Fused {
+    /// `x + y + z`
+    AddAdd,
+    /// `x - y + z`
+    SubAdd,
+    /// `x * y + z`
+    MulAdd,
+    /// `max(x * y + z, 0)`
+    MulAddRelu,
+}
+
+/// One input of [`fused`].
+#[derive(Copy, Clone, Debug)]
+pub enum Input {
+    /// A source tile.
+    Tile(TileView),
+    /// A scalar, converted to the element type.
+    Scalar(Num),
+    /// The destination's value before the op (`tmuladddst`, `tfusedmuladd`, `taxpy`).
+    Dst,
+}
+
+/// `dst = x ∘ y ∘ z` over dst's valid region ([`Fused`]).
+pub fn fused(mem: &mut Memory, kind: Fused, inputs: [Input; 3], dst: &TileView) -> Result<(), Fault> {
     dispatch!(dst.desc.dtype, T => {
-        let (x, y, z) = (read_as::<T>(mem, a, dst)?, read_as::<T>(mem, b, dst)?, read_as::<T>(mem, c, dst)?);
-        let out: Vec<T> = (0..x.len()).map(|i| if sub { x[i].sub(y[i]).add(z[i]) } else { x[i].add(y[i]).add(z[i]) }).collect();
+        let mut vals: Vec<Vec<T>> = Vec::with_capacity(3);
+        for input in inputs {
+            vals.push(match input {
+                Input::Tile(t) => read_as::<T>(mem, &t, dst)?,
+                Input::Scalar(n) => vec![n.to::<T>(); dst.vrows * dst.vcols],
+                Input::Dst => read::<T>(mem, dst)?,
+            });
+        }
+        let zero = T::from_i64(0);
+        let out: Vec<T> = (0..dst.vrows * dst.vcols)
+            .map(|i| {
+                let (x, y, z) = (vals[0][i], vals[1][i], vals[2][i]);
+                match kind {
+                    Fused::AddAdd => x.add(y).add(z),
+                    Fused::SubAdd => x.sub(y).add(z),
+                    Fused::MulAdd => x.mul(y).add(z),
+                    Fused::MulAddRelu => Elem::maximum(x.mul(y).add(z), zero),
+                }
+            })
+            .collect();
         write(mem, dst, &out)
     }, _ => Err(unsupported(dst)))
 }
+
+// ------------------------------------------------------------------ the semantics table
+
+use crate::exec::{Args, Machine, Semantics};
+use pto_ir::ops::Opcode;
+
+/// `dst = src0 op src1`.
+macro_rules! bin {
+    ($op:ident) => {
+        |m: &mut Machine<'_>, a: &Args<'_>| binary(m.mem, BinOp::$op, &a.tile("src0")?, &a.tile("src1")?, &a.tile("dst")?)
+    };
+}
+
+/// `dst = src op scalar` (`scalar op src` in the scalar-first form).
+macro_rules! bin_scalar {
+    ($op:ident) => {
+        |m: &mut Machine<'_>, a: &Args<'_>| {
+            binary_scalar(m.mem, BinOp::$op, &a.tile("src")?, a.num("scalar")?, a.form == 1, &a.tile("dst")?)
+        }
+    };
+}
+
+/// `dst = op(src)`.
+macro_rules! un {
+    ($op:ident) => {
+        |m: &mut Machine<'_>, a: &Args<'_>| unary(m.mem, UnOp::$op, &a.tile("src")?, &a.tile("dst")?)
+    };
+}
+
+/// A [`Fused`] op over three [`Input`]s named by slot (`dst` is the destination's old value).
+macro_rules! fused {
+    ($kind:ident, $x:tt, $y:tt, $z:tt) => {
+        |m: &mut Machine<'_>, a: &Args<'_>| {
+            let (x, y, z) = (fused!(@in a, $x), fused!(@in a, $y), fused!(@in a, $z));
+            let input = |v: Result<Option<TileView>, Num>| match v {
+                Ok(Some(t)) => Input::Tile(t),
+                Ok(None) => Input::Dst,
+                Err(n) => Input::Scalar(n),
+            };
+            fused(m.mem, Fused::$kind, [input(x), input(y), input(z)], &a.tile("dst")?)
+        }
+    };
+    (@in $a:ident, dst) => { Ok::<Option<TileView>, Num>(None) };
+    (@in $a:ident, scalar) => { Err::<Option<TileView>, Num>($a.num("scalar")?) };
+    (@in $a:ident, $slot:literal) => { Ok::<Option<TileView>, Num>(Some($a.tile($slot)?)) };
+}
+
+/// A row (`true`) or column reduction.
+macro_rules! reduction {
+    ($kind:ident, $rows:literal) => {
+        |m: &mut Machine<'_>, a: &Args<'_>| reduce(m.mem, Reduce::$kind, $rows, &a.tile("src")?, &a.tile("dst")?)
+    };
+}
+
+/// `trowexpand<op>` (`true`) / `tcolexpand<op>`.
+macro_rules! expand_with {
+    ($op:expr, $rows:literal) => {
+        |m: &mut Machine<'_>, a: &Args<'_>| expand_op(m.mem, $op, $rows, &a.tile("src0")?, &a.tile("src1")?, &a.tile("dst")?)
+    };
+}
+
+/// An arg-reduction: the index only (`dst`), or values and indices (`val`, `idx`). A2A3's
+/// column arg-reductions compare as [`ArgRule::A2A3Column`].
+fn arg_reduction(m: &mut Machine<'_>, a: &Args<'_>, max: bool, along_rows: bool) -> Result<(), Fault> {
+    let src = a.tile("src")?;
+    if let Some(val) = a.opt_tile("val") {
+        reduce(m.mem, if max { Reduce::Max } else { Reduce::Min }, along_rows, &src, &val)?;
+    }
+    let idx = a.opt_tile("idx").map_or_else(|| a.tile("dst"), Ok)?;
+    let rule = if !along_rows && a.target == pto_lower::TargetId::A2A3 { ArgRule::A2A3Column } else { ArgRule::Strict };
+    arg_reduce(m.mem, max, rule, along_rows, &src, &idx)
+}
+
+fn compare_op(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    let mode = a.enum_attr("cmpMode", "cmp").ok_or_else(|| Fault("missing cmpMode".into()))?;
+    let cmp = Cmp::parse(mode).ok_or_else(|| Fault(format!("unknown cmpMode `{mode}`")))?;
+    let rhs = match a.opt_tile("src1") {
+        Some(t) => Ok(t),
+        None => Err(a.num("scalar")?),
+    };
+    let lhs = a.opt_tile("src0").map_or_else(|| a.tile("src"), Ok)?;
+    compare(m.mem, cmp, &lhs, rhs.as_ref().map_err(|n| *n), &a.tile("dst")?)
+}
+
+fn matmul_op(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    matmul(m.mem, &a.tile("a")?, &a.tile("b")?, a.opt_tile("c_in").as_ref(), a.opt_tile("bias").as_ref(), &a.tile("c")?)
+}
+
+fn unsigned(a: &Args<'_>, slot: &str) -> Result<usize, Fault> {
+    let v = a.int(slot)?;
+    usize::try_from(v).map_err(|_| Fault(format!("index {v} is negative")))
+}
+
+/// Every instruction of this module, by the op table's slot names.
+pub const SEMANTICS: &[(Opcode, Semantics)] = &[
+    // Elementwise binary, bitwise and shifts.
+    (Opcode::TAdd, bin!(Add)),
+    (Opcode::TSub, bin!(Sub)),
+    (Opcode::TMul, bin!(Mul)),
+    (Opcode::TDiv, bin!(Div)),
+    (Opcode::TMin, bin!(Min)),
+    (Opcode::TMax, bin!(Max)),
+    (Opcode::TAnd, bin!(And)),
+    (Opcode::TOr, bin!(Or)),
+    (Opcode::TXor, bin!(Xor)),
+    (Opcode::TShl, bin!(Shl)),
+    (Opcode::TShr, bin!(Shr)),
+    (Opcode::TRem, bin!(Rem)),
+    (Opcode::TFmod, bin!(FMod)),
+    (Opcode::TPow, bin!(Pow)),
+    (Opcode::TPrelu, bin!(Prelu)),
+    (Opcode::TSubRelu, bin!(SubRelu)),
+    // Unary.
+    (Opcode::TAbs, un!(Abs)),
+    (Opcode::TNeg, un!(Neg)),
+    (Opcode::TExp, un!(Exp)),
+    (Opcode::TLog, un!(Log)),
+    (Opcode::TSqrt, un!(Sqrt)),
+    (Opcode::TRsqrt, un!(Rsqrt)),
+    (Opcode::TRecip, un!(Recip)),
+    (Opcode::TRelu, un!(Relu)),
+    (Opcode::TNot, un!(Not)),
+    // Tile-scalar.
+    (Opcode::TAdds, bin_scalar!(Add)),
+    (Opcode::TSubs, bin_scalar!(Sub)),
+    (Opcode::TMuls, bin_scalar!(Mul)),
+    (Opcode::TDivs, bin_scalar!(Div)),
+    (Opcode::TMins, bin_scalar!(Min)),
+    (Opcode::TMaxs, bin_scalar!(Max)),
+    (Opcode::TAnds, bin_scalar!(And)),
+    (Opcode::TOrs, bin_scalar!(Or)),
+    (Opcode::TXors, bin_scalar!(Xor)),
+    (Opcode::TShls, bin_scalar!(Shl)),
+    (Opcode::TShrs, |m, a| {
+        let op = if a.flag("round") { BinOp::ShrRound } else { BinOp::Shr };
+        binary_scalar(m.mem, op, &a.tile("src")?, a.num("scalar")?, false, &a.tile("dst")?)
+    }),
+    (Opcode::TRems, bin_scalar!(Rem)),
+    (Opcode::TFmods, bin_scalar!(FMod)),
+    (Opcode::TPows, bin_scalar!(Pow)),
+    (Opcode::TLrelu, bin_scalar!(Prelu)),
+    (Opcode::TExpands, |m, a| fill(m.mem, a.num("scalar")?, &a.tile("dst")?)),
+    // Ternary / fused.
+    (Opcode::TAddc, fused!(AddAdd, "src0", "src1", "src2")),
+    (Opcode::TSubc, fused!(SubAdd, "src0", "src1", "src2")),
+    (Opcode::TAddsc, fused!(AddAdd, "src0", scalar, "src1")),
+    (Opcode::TSubsc, fused!(SubAdd, "src0", scalar, "src1")),
+    (Opcode::TMulAddDst, fused!(MulAdd, "src0", "src1", dst)),
+    (Opcode::TFusedMulAdd, fused!(MulAdd, "src0", dst, "src1")),
+    (Opcode::TFusedMulAddRelu, fused!(MulAddRelu, "src0", dst, "src1")),
+    (Opcode::TAxpy, fused!(MulAdd, "src", scalar, dst)),
+    // Reductions and arg-reductions.
+    (Opcode::TRowSum, reduction!(Sum, true)),
+    (Opcode::TRowMax, reduction!(Max, true)),
+    (Opcode::TRowMin, reduction!(Min, true)),
+    (Opcode::TRowProd, reduction!(Prod, true)),
+    (Opcode::TColSum, reduction!(Sum, false)),
+    (Opcode::TColMax, reduction!(Max, false)),
+    (Opcode::TColMin, reduction!(Min, false)),
+    (Opcode::TColProd, reduction!(Prod, false)),
+    (Opcode::TRowArgMax, |m, a| arg_reduction(m, a, true, true)),
+    (Opcode::TRowArgMin, |m, a| arg_reduction(m, a, false, true)),
+    (Opcode::TColArgMax, |m, a| arg_reduction(m, a, true, false)),
+    (Opcode::TColArgMin, |m, a| arg_reduction(m, a, false, false)),
+    // Expands.
+    (Opcode::TRowExpand, |m, a| expand(m.mem, true, &a.tile("src")?, &a.tile("dst")?)),
+    (Opcode::TColExpand, |m, a| expand(m.mem, false, &a.tile("src")?, &a.tile("dst")?)),
+    (Opcode::TRowExpandAdd, expand_with!(ExpandOp::Bin(BinOp::Add), true)),
+    (Opcode::TRowExpandSub, expand_with!(ExpandOp::Bin(BinOp::Sub), true)),
+    (Opcode::TRowExpandMul, expand_with!(ExpandOp::Bin(BinOp::Mul), true)),
+    (Opcode::TRowExpandDiv, expand_with!(ExpandOp::Bin(BinOp::Div), true)),
+    (Opcode::TRowExpandMax, expand_with!(ExpandOp::Bin(BinOp::Max), true)),
+    (Opcode::TRowExpandMin, expand_with!(ExpandOp::Bin(BinOp::Min), true)),
+    (Opcode::TRowExpandExpdif, expand_with!(ExpandOp::ExpDif, true)),
+    (Opcode::TColExpandAdd, expand_with!(ExpandOp::Bin(BinOp::Add), false)),
+    (Opcode::TColExpandSub, expand_with!(ExpandOp::Bin(BinOp::Sub), false)),
+    (Opcode::TColExpandMul, expand_with!(ExpandOp::Bin(BinOp::Mul), false)),
+    (Opcode::TColExpandDiv, expand_with!(ExpandOp::Bin(BinOp::Div), false)),
+    (Opcode::TColExpandMax, expand_with!(ExpandOp::Bin(BinOp::Max), false)),
+    (Opcode::TColExpandMin, expand_with!(ExpandOp::Bin(BinOp::Min), false)),
+    (Opcode::TColExpandExpdif, expand_with!(ExpandOp::ExpDif, false)),
+    // Compare and select.
+    (Opcode::TCmp, compare_op),
+    (Opcode::TCmps, compare_op),
+    (Opcode::TSel, |m, a| select(m.mem, &a.tile("mask")?, &a.tile("src0")?, &a.tile("src1")?, &a.tile("dst")?)),
+    (Opcode::TSels, |m, a| select_scalar(m.mem, &a.tile("mask")?, &a.tile("src")?, a.num("scalar")?, &a.tile("dst")?)),
+    // Generation and conversion.
+    (Opcode::TCi, |m, a| ci(m.mem, a.int("start")?, a.flag("descending"), &a.tile("dst")?)),
+    (Opcode::TCvt, |m, a| {
+        let mode = Round::parse(a.enum_attr("rmode", "round_mode").unwrap_or("RINT"));
+        let saturate = a.enum_attr("sat_mode", "saturation_mode") == Some("ON");
+        convert(m.mem, mode, saturate, &a.tile("src")?, &a.tile("dst")?)
+    }),
+    // Moves between tiles and matrix products.
+    (Opcode::TMov, |m, a| {
+        let (s, d) = (a.tile("src")?, a.tile("dst")?);
+        copy_window(m.mem, &s, (0, 0), &d, (0, 0), d.vrows.min(s.vrows), d.vcols.min(s.vcols))
+    }),
+    (Opcode::TExtract, |m, a| {
+        let d = a.tile("dst")?;
+        copy_window(m.mem, &a.tile("src")?, (unsigned(a, "row")?, unsigned(a, "col")?), &d, (0, 0), d.vrows, d.vcols)
+    }),
+    (Opcode::TInsert, |m, a| {
+        let s = a.tile("src")?;
+        copy_window(m.mem, &s, (0, 0), &a.tile("dst")?, (unsigned(a, "row")?, unsigned(a, "col")?), s.vrows, s.vcols)
+    }),
+    (Opcode::TConcat, |m, a| {
+        let (x, y, d) = (a.tile("src0")?, a.tile("src1")?, a.tile("dst")?);
+        copy_window(m.mem, &x, (0, 0), &d, (0, 0), x.vrows, x.vcols)?;
+        copy_window(m.mem, &y, (0, 0), &d, (0, x.vcols), y.vrows, y.vcols)
+    }),
+    (Opcode::TMatmul, matmul_op),
+    (Opcode::TMatmulAcc, matmul_op),
+    (Opcode::TMatmulBias, matmul_op),
+    (Opcode::TGemv, matmul_op),
+    (Opcode::TGemvAcc, matmul_op),
+    (Opcode::TGemvBias, matmul_op),
+];

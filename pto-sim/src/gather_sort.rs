@@ -84,6 +84,33 @@ pub fn gather_index(mem: &mut Memory, src: &TileView, idx: &TileView, dst: &Tile
     Ok(())
 }
 
+/// `dst.flat[idx[i,j]] = src[i,j]` over `idx`'s valid region (pto-isa `cpu/TScatter.hpp`); a
+/// later element overwrites an earlier one at the same index.
+pub fn scatter_index(mem: &mut Memory, src: &TileView, idx: &TileView, dst: &TileView) -> Result<(), Fault> {
+    if src.desc.dtype != dst.desc.dtype {
+        return Err(Fault(format!("source element type {} differs from destination {}", src.desc.dtype, dst.desc.dtype)));
+    }
+    if idx.vrows > src.desc.rows as usize || idx.vcols > src.desc.cols as usize {
+        return Err(Fault(format!("the {}x{} indices reach past the {}x{} source", idx.vrows, idx.vcols, src.desc.rows, src.desc.cols)));
+    }
+    let flat = read_ints(mem, idx)?;
+    let capacity = dst.desc.rows as usize * dst.desc.cols as usize;
+    let cols = dst.desc.cols as usize;
+    let es = src.elem_size();
+    let s = storage(mem, src)?.to_vec();
+    let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+    for (k, &f) in flat.iter().enumerate() {
+        let (i, j) = (k / idx.vcols, k % idx.vcols);
+        if f < 0 || f as usize >= capacity {
+            return Err(Fault(format!("index {f} at ({i}, {j}) is outside the destination tile ({capacity} elements)")));
+        }
+        let from = src.offset(i, j) * es;
+        let to = dst.offset(f as usize / cols, f as usize % cols) * es;
+        d[to..to + es].copy_from_slice(&s[from..from + es]);
+    }
+    Ok(())
+}
+
 /// Whether mask pattern `p` selects column `c`.
 fn pattern_selects(p: &str, c: usize) -> Option<bool> {
     Some(match p {
@@ -456,3 +483,45 @@ mod tests {
         assert!(err(gather_compare(&mut mem, &src, &k, Cmp::Gt, 0, &floats, &cdst)).contains("32-bit integer indices"));
     }
 }
+
+// ------------------------------------------------------------------ the semantics table
+
+use crate::exec::{Args, Machine, Semantics};
+use pto_ir::ops::Opcode;
+
+fn tgather(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    let (src, dst) = (a.tile("src")?, a.tile("dst")?);
+    if let Some(k) = a.opt_tile("k") {
+        let cmp = match a.enum_attr("cmpMode", "cmp") {
+            Some(c) => crate::family::Cmp::parse(c).ok_or_else(|| Fault(format!("unknown cmpMode `{c}`")))?,
+            None => crate::family::Cmp::Eq,
+        };
+        return gather_compare(m.mem, &src, &k, cmp, a.int_attr("offset")?.unwrap_or(0), &dst, &a.tile("cdst")?);
+    }
+    match a.enum_attr("maskPattern", "mask_pattern") {
+        Some(p) => gather_mask(m.mem, p, &src, &dst),
+        None => gather_index(m.mem, &src, &a.tile("indices")?, &dst),
+    }
+}
+
+fn tmrgsort(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    let dst = a.tile("dst")?;
+    if let Some(src) = a.opt_tile("src") {
+        let block_len = match a.num("blockLen")? {
+            crate::family::Num::I(i) => i,
+            crate::family::Num::F(_) => return Err(Fault("blockLen must be an integer".into())),
+        };
+        return merge_sort_blocks(m.mem, &src, block_len, &dst);
+    }
+    let lists: Vec<TileView> = ["src0", "src1", "src2", "src3"].iter().filter_map(|s| a.opt_tile(s)).collect();
+    merge_sort_lists(m.mem, &lists, a.flag("exhausted"), &dst)
+}
+
+/// Every instruction of this module, by the op table's slot names.
+pub const SEMANTICS: &[(Opcode, Semantics)] = &[
+    (Opcode::TGather, tgather),
+    (Opcode::TScatter, |m, a| scatter_index(m.mem, &a.tile("src")?, &a.tile("indices")?, &a.tile("dst")?)),
+    (Opcode::TGatherB, |m, a| gather_blocks(m.mem, &a.tile("src")?, &a.tile("offsets")?, &a.tile("dst")?)),
+    (Opcode::TSort32, |m, a| sort32(m.mem, &a.tile("src")?, &a.tile("idx")?, &a.tile("dst")?)),
+    (Opcode::TMrgSort, tmrgsort),
+];
