@@ -1091,17 +1091,18 @@ pub enum Input {
 
 /// `dst = x ∘ y ∘ z` over dst's valid region ([`Fused`]).
 pub fn fused(mem: &mut Memory, kind: Fused, inputs: [Input; 3], dst: &TileView) -> Result<(), Fault> {
+    let n = dst_elements(mem, dst)?;
     dispatch!(dst.desc.dtype, T => {
         let mut vals: Vec<Vec<T>> = Vec::with_capacity(3);
         for input in inputs {
             vals.push(match input {
                 Input::Tile(t) => read_as::<T>(mem, &t, dst)?,
-                Input::Scalar(n) => vec![n.to::<T>(); dst.vrows * dst.vcols],
+                Input::Scalar(s) => vec![s.to::<T>(); n],
                 Input::Dst => read::<T>(mem, dst)?,
             });
         }
         let zero = T::from_i64(0);
-        let out: Vec<T> = (0..dst.vrows * dst.vcols)
+        let out: Vec<T> = (0..n)
             .map(|i| {
                 let (x, y, z) = (vals[0][i], vals[1][i], vals[2][i]);
                 match kind {

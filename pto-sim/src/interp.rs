@@ -832,7 +832,7 @@ impl<'m> Sim<'m> {
             }
             let Flow::Yield(cond) = self.exec_block(before)? else { return Err(trap(m, op, "scf.while: missing scf.condition")) };
             let go = matches!(cond.first(), Some(Val::Int(c)) if *c != 0);
-            let carried = cond[1..].to_vec();
+            let carried = cond.get(1..).unwrap_or_default().to_vec();
             if !go {
                 self.set_results(op, carried);
                 return Ok(());
