@@ -274,22 +274,24 @@ impl<'m> Sim<'m> {
         let (v, view) = self.tile_argument(name, data)?;
         let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
         let size = view.elem_size();
-        let storage = self.mem.slice_mut(view.loc, view.addr, rows * cols * size).map_err(|f| f.0)?;
-        let fill = |storage: &mut [u8], (rows, cols): (usize, usize)| {
+        let n = data.elements()?;
+        let storage = self.mem.slice_mut(view.loc, view.addr, view.size_bytes() as usize).map_err(|f| f.0)?;
+        let fill = |storage: &mut [u8], (rows, cols): (usize, usize)| -> Result<(), String> {
             for r in 0..rows {
                 for c in 0..cols {
-                    let (src, dst) = ((r * cols + c) * size, view.offset(r, c) * size);
-                    storage[dst..dst + size].copy_from_slice(&data.bytes[src..src + size]);
+                    let src = (r * cols + c) * size;
+                    crate::view::element_mut(storage, &view, r, c).map_err(|f| f.0)?.copy_from_slice(&data.bytes[src..src + size]);
                 }
             }
+            Ok(())
         };
-        if (data.rows, data.cols) == (rows, cols) || data.rows * data.cols == rows * cols {
-            fill(storage, (rows, cols));
+        if (data.rows, data.cols) == (rows, cols) || n == rows * cols {
+            fill(storage, (rows, cols))?;
             self.bound_tiles.insert(v);
             Ok(())
         } else if (data.rows, data.cols) == (view.vrows, view.vcols) {
             storage.fill(0xA5);
-            fill(storage, (view.vrows, view.vcols));
+            fill(storage, (view.vrows, view.vcols))?;
             self.bound_tiles.insert(v);
             Ok(())
         } else {
@@ -303,7 +305,7 @@ impl<'m> Sim<'m> {
     pub fn bind_tile_storage(&mut self, name: &str, data: &TileData) -> Result<(), String> {
         let (v, view) = self.tile_argument(name, data)?;
         let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
-        if data.rows * data.cols != rows * cols {
+        if data.elements()? != rows * cols {
             return Err(format!("`%{name}` is {rows}x{cols}; storage-order data must fill it, the data is {}x{}", data.rows, data.cols));
         }
         let storage = self.mem.slice_mut(view.loc, view.addr, rows * cols * view.elem_size()).map_err(|f| f.0)?;
@@ -335,7 +337,7 @@ impl<'m> Sim<'m> {
                 && let Some(a) = self.gm.iter().find(|a| a.name == v.name && a.written)
             {
                 let n = a.bytes.len() / a.elem_size.max(1);
-                let (rows, cols) = a.shape.filter(|(r, c)| r * c == n).unwrap_or((1, n));
+                let (rows, cols) = a.shape.filter(|(r, c)| r.checked_mul(*c) == Some(n)).unwrap_or((1, n));
                 out.push((v.name.clone(), TileData { dtype: *e, rows, cols, bytes: a.bytes.clone() }));
             }
         }
@@ -408,12 +410,11 @@ impl<'m> Sim<'m> {
     /// The whole capacity of a tile in logical order.
     fn read_view_full(&self, view: &TileView) -> Result<TileData, String> {
         let storage = self.mem.slice(view.loc, view.addr, view.size_bytes() as usize).map_err(|f| f.0)?;
-        let (rows, cols, size) = (view.desc.rows as usize, view.desc.cols as usize, view.elem_size());
+        let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
         let mut bytes = Vec::with_capacity(storage.len());
         for r in 0..rows {
             for c in 0..cols {
-                let at = view.offset(r, c) * size;
-                bytes.extend_from_slice(&storage[at..at + size]);
+                bytes.extend_from_slice(crate::view::element(storage, view, r, c).map_err(|f| f.0)?);
             }
         }
         Ok(TileData { dtype: view.desc.dtype, rows, cols, bytes })
@@ -724,8 +725,11 @@ impl<'m> Sim<'m> {
                 };
                 let n = segs.get(1).copied().unwrap_or(0) as usize;
                 let ints = |sim: &Self, vs: &[ValueId]| vs.iter().map(|&v| sim.int(op, v)).collect::<Result<Vec<i64>, _>>();
-                let shape = ints(self, &data.operands[1..1 + n])?;
-                let strides = ints(self, &data.operands[1 + n..])?;
+                let (Some(shape), Some(strides)) = (data.operands.get(1..n.saturating_add(1)), data.operands.get(n.saturating_add(1)..))
+                else {
+                    return Err(trap(m, op, "malformed make_tensor_view operands"));
+                };
+                let (shape, strides) = (ints(self, shape)?, ints(self, strides)?);
                 let view = GmView::new(arg, &shape, &strides).map_err(|f| trap(m, op, f.0))?;
                 self.set_results(op, vec![Val::View(view)]);
             }
@@ -844,7 +848,9 @@ impl<'m> Sim<'m> {
             if let Flow::Yield(vals) = self.exec_block(body)? {
                 iters = vals;
             }
-            i += step;
+            // The next index past i64::MAX is past every upper bound.
+            let Some(next) = i.checked_add(step) else { break };
+            i = next;
         }
         self.set_results(op, iters);
         Ok(())
@@ -869,7 +875,7 @@ impl<'m> Sim<'m> {
             }
             let Flow::Yield(cond) = self.exec_block(before)? else { return Err(trap(m, op, "scf.while: missing scf.condition")) };
             let go = matches!(cond.first(), Some(Val::Int(c)) if *c != 0);
-            let carried = cond[1..].to_vec();
+            let carried = cond.get(1..).unwrap_or_default().to_vec();
             if !go {
                 self.set_results(op, carried);
                 return Ok(());
@@ -923,7 +929,7 @@ impl<'m> Sim<'m> {
         let vr = vr.map(|v| self.int(op, v)).transpose()?;
         let vc = vc.map(|v| self.int(op, v)).transpose()?;
         let buf = self.target.buffer(t.loc);
-        if addr < 0 || !(addr as u64).is_multiple_of(buf.align) || addr as u64 + t.size_bytes() > buf.capacity {
+        if addr < 0 || !(addr as u64).is_multiple_of(buf.align) || (addr as u64).saturating_add(t.size_bytes()) > buf.capacity {
             return Err(trap(
                 m,
                 op,
@@ -1009,7 +1015,8 @@ impl<'m> Sim<'m> {
             let (vr, vc) = pto_ir::tile_rules::view_extent(&view.dims(), fold)
                 .map(|(r, c)| (r.unwrap_or(0), c.unwrap_or(0)))
                 .map_err(|i| trap(m, op, format!("leading view dimension {i} is not 1")))?;
-            if (r0 + tile.vrows) as u64 > vr || (c0 + tile.vcols) as u64 > vc {
+            let past = |at: usize, n: usize, whole: u64| at.checked_add(n).is_none_or(|end| end as u64 > whole);
+            if past(r0, tile.vrows, vr) || past(c0, tile.vcols, vc) {
                 return Err(trap(
                     m,
                     op,
@@ -1029,14 +1036,16 @@ impl<'m> Sim<'m> {
         }
         gm.written |= !load;
         let storage = self.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize).map_err(|f| trap(m, op, f.0))?;
+        tile.valid_inside().map_err(|f| trap(m, op, f.0))?;
         for r in 0..tile.vrows {
             for c in 0..tile.vcols {
-                let g = gm.element(view.index(r0 + r, c0 + c, fold)).map_err(|f| trap(m, op, f.0))?;
-                let t = tile.offset(r, c) * size;
+                let at = view.index(r0 + r, c0 + c, fold).map_err(|f| trap(m, op, f.0))?;
+                let g = gm.element(at).map_err(|f| trap(m, op, f.0))?;
+                let t = crate::view::element_mut(storage, &tile, r, c).map_err(|f| trap(m, op, f.0))?;
                 if load {
-                    storage[t..t + size].copy_from_slice(g);
+                    t.copy_from_slice(g);
                 } else {
-                    g.copy_from_slice(&storage[t..t + size]);
+                    g.copy_from_slice(t);
                 }
             }
         }

@@ -187,8 +187,7 @@ pub fn transpose(mem: &mut Memory, src: &TileView, dst: &TileView) -> Result<(),
     let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
     for r in 0..src.vrows {
         for c in 0..src.vcols {
-            let (from, to) = (src.offset(r, c) * es, dst.offset(c, r) * es);
-            d[to..to + es].copy_from_slice(&s[from..from + es]);
+            crate::view::element_mut(d, dst, c, r)?.copy_from_slice(crate::view::element(&s, src, r, c)?);
         }
     }
     Ok(())
