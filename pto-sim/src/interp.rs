@@ -90,6 +90,29 @@ struct Snapshot {
     full: TileData,
 }
 
+/// Whether the simulator executes `op` (with tile semantics from [`crate::exec`], or in the
+/// interpreter itself: GM moves, element access, reshapes, views and the sync ops, which order
+/// only). The coverage table (`pto ops --markdown`) reads it.
+pub fn executes(op: Opcode) -> bool {
+    crate::exec::semantics(op).is_some()
+        || op.spec().family == pto_ir::ops::Family::Sync
+        || matches!(
+            op,
+            Opcode::TLoad
+                | Opcode::TStore
+                | Opcode::TGetVal
+                | Opcode::TSetVal
+                | Opcode::TReshape
+                | Opcode::Bitcast
+                | Opcode::MakeTensorView
+                | Opcode::PartitionView
+                | Opcode::Subview
+                | Opcode::TSync
+                | Opcode::SyncAll
+                | Opcode::AllocTile
+        )
+}
+
 /// A simulation of one module on one target.
 pub struct Sim<'m> {
     m: &'m Module,
