@@ -523,6 +523,9 @@ fn fold_slice<T: Elem>(r: Reduce, xs: &[T], wide: bool) -> Option<T> {
     if r == Reduce::Sum && wide {
         return Some(T::from_f64(xs.iter().map(|x| x.to_f64()).sum()));
     }
+    // Inlined into each arm so the closure's arithmetic is vectorized in place (it was not
+    // once the crate grew: trowsum ran 45 % slower with the same code).
+    #[inline(always)]
     fn lanes<T: Elem>(xs: &[T], f: impl Fn(T, T) -> T) -> T {
         const HALF: usize = LANES / 2;
         if xs.len() < 2 * LANES {
@@ -594,9 +597,11 @@ pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst
             let out: Vec<T> = (0..n_out)
                 .map(|k| fold_slice(r, bytemuck::cast_slice::<u8, T>(&buf[row_range(src, k, n_in)]), wide).unwrap_or(T::from_i64(0)))
                 .collect();
+            // `check_dst` proved the column fits dst's capacity: one range check per element.
             let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
             for (k, &x) in out.iter().enumerate() {
-                put(d, dst, k, 0, x)?;
+                let at = dst.offset(k, 0) * T::SIZE;
+                x.store(d.get_mut(at..at + T::SIZE).ok_or_else(|| Fault(format!("row {k} outside the destination")))?);
             }
             return Ok(());
         }
