@@ -30,6 +30,8 @@ fn ops_64x64_f32(bencher: divan::Bencher, op: &str) {
     let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
     let target = Target::get(TargetId::A2A3);
     let mut sim = Sim::new(&m, target).expect("places");
+    sim.use_default_inputs();
+    sim.max_steps = u64::MAX;
     bencher.counter(divan::counter::ItemsCount::new(100usize * 64 * 64)).bench_local(|| sim.run().expect("runs"));
 }
 
@@ -62,6 +64,8 @@ fn program_1000_ops_64x64_f32(bencher: divan::Bencher) {
     let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
     let target = Target::get(TargetId::A2A3);
     let mut sim = Sim::new(&m, target).expect("places");
+    sim.use_default_inputs();
+    sim.max_steps = u64::MAX;
     sim.run().expect("runs");
     bencher.counter(divan::counter::ItemsCount::new(1000usize * 64 * 64)).bench_local(|| sim.run().expect("runs"));
 }
@@ -76,6 +80,8 @@ fn lowered_64x64_f32(bencher: divan::Bencher, case: &str) {
     let verified = pto_ir::verify::Verified::new(m).expect("verifies");
     let (lowered, _) = pto_lower::run(verified, target, Default::default()).expect("lowers");
     let mut sim = Sim::new(&lowered, target).expect("places");
+    sim.use_default_inputs();
+    sim.max_steps = u64::MAX;
     sim.exec_vector = exec == "vector";
     sim.run().expect("runs");
     assert!(sim.vector_log.iter().all(|r| r.cost.is_ok()), "every op ran as a vector program");
@@ -83,4 +89,36 @@ fn lowered_64x64_f32(bencher: divan::Bencher, case: &str) {
         sim.vector_log.clear();
         sim.run().expect("runs")
     });
+}
+
+/// Interpretation overhead per step: an `scf.for` of 100,000 iterations whose body is two
+/// scalar ops (3 steps per iteration: the iteration and its two ops), in ns per step. The
+/// cheapest steps the simulator executes, so per-step bookkeeping (the step budget, progress
+/// reporting) shows here first.
+const SCALAR_LOOP: &str = "func.func @k() {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %n = arith.constant 100000 : index\n  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (index) {\n    %x = arith.addi %acc, %i : index\n    %y = arith.xori %x, %c1 : index\n    scf.yield %y : index\n  }\n  return\n}\n";
+
+#[divan::bench(sample_count = 20)]
+fn scalar_loop_steps(bencher: divan::Bencher) {
+    scalar_loop(bencher, false);
+}
+
+/// [`scalar_loop_steps`] with a progress callback (what `pto run` installs for its progress
+/// bar), called every `PROGRESS_EVERY` steps.
+#[divan::bench(sample_count = 20)]
+fn scalar_loop_steps_with_progress(bencher: divan::Bencher) {
+    scalar_loop(bencher, true);
+}
+
+fn scalar_loop(bencher: divan::Bencher, progress: bool) {
+    let (m, _) = pto_asm::parse(SCALAR_LOOP, pto_ir::FileId(0)).expect("parses");
+    let target = Target::get(TargetId::A2A3);
+    let mut sim = Sim::new(&m, target).expect("places");
+    sim.max_steps = u64::MAX;
+    let reported = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    if progress {
+        let r = reported.clone();
+        sim.progress = Some(Box::new(move |steps, _| r.store(steps, std::sync::atomic::Ordering::Relaxed)));
+    }
+    bencher.counter(divan::counter::ItemsCount::new(300_000usize)).bench_local(|| sim.run().expect("runs"));
+    assert_eq!(reported.load(std::sync::atomic::Ordering::Relaxed) > 0, progress);
 }

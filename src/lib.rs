@@ -16,8 +16,12 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub mod cmd;
+pub mod memory_map;
 #[cfg(feature = "mlir")]
 pub mod mlir;
+pub mod op_info;
+pub mod preview;
+pub mod progress;
 pub mod render;
 pub mod vector_report;
 pub mod workload;

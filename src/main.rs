@@ -3,7 +3,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use pto::cmd::{fmt, lower, mlir, ops, run, verify};
 use pto::{ErrorFormat, Outcome, TargetName};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 /// Toolchain for the PTO tile ISA: parse, verify, lower and simulate PTO kernels.
@@ -150,9 +150,15 @@ enum Command {
         /// Output whole tiles (capacity, storage order) instead of the valid region.
         #[arg(long)]
         full: bool,
-        /// Print JSON on stdout (the default when no --output-dir is given).
+        /// Print JSON on stdout (the default when stdout is not a terminal and no --output-dir is given).
         #[arg(long)]
         json: bool,
+        /// Print each output's dtype, shape and a numpy-like preview (the default on a terminal).
+        #[arg(long, conflicts_with_all = ["json", "output_dir"])]
+        preview: bool,
+        /// No progress bar (otherwise shown on a terminal when a run takes over a second).
+        #[arg(long, short = 'q')]
+        quiet: bool,
         /// Print each executed op to stderr.
         #[arg(long)]
         trace: bool,
@@ -174,16 +180,18 @@ enum Command {
         #[command(subcommand)]
         action: MlirAction,
     },
-    /// List the op table.
+    /// List the op table, or describe one op (operands, rules per target, generated examples).
     Ops {
+        /// The op to describe (`tadd`, `pto.tmatmul.acc`, `mgather.row`...); without it, list every op.
+        name: Option<String>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
         /// Only instructions with a pto-isa documentation page.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "name")]
         isa: bool,
         /// Print the Markdown ISA coverage table (docs/isa-coverage.md).
-        #[arg(long, conflicts_with = "json")]
+        #[arg(long, conflicts_with_all = ["json", "name"])]
         markdown: bool,
     },
 }
@@ -249,9 +257,27 @@ fn main() -> ExitCode {
                 error_format,
             })
         }
-        Command::Run { file, target, pto_arch, inputs, outputs, output_dir, full, json, trace, default_inputs, exec, stats, max_steps } => {
+        Command::Run {
+            file,
+            target,
+            pto_arch,
+            inputs,
+            outputs,
+            output_dir,
+            full,
+            json,
+            preview,
+            quiet,
+            trace,
+            default_inputs,
+            exec,
+            stats,
+            max_steps,
+        } => {
             let target = target.or(pto_arch);
             let output_dir = if json { None } else { output_dir };
+            // On a terminal, a preview unless the data itself was asked for.
+            let preview = preview || (std::io::stdout().is_terminal() && !json && output_dir.is_none() && !full);
             let exec_vector = exec == ExecArg::Vector;
             run::run(&run::RunOptions {
                 input: file,
@@ -265,6 +291,8 @@ fn main() -> ExitCode {
                 exec_vector,
                 stats,
                 max_steps,
+                preview,
+                progress: !quiet && std::io::stderr().is_terminal(),
                 error_format,
             })
         }
@@ -275,7 +303,7 @@ fn main() -> ExitCode {
             output_path = output;
             mlir::import(&mlir::ImportOptions { input: file, to: to.map(FormArg::text_form), verify: !no_verify, error_format })
         }
-        Command::Ops { json, isa, markdown } => ops::run(&ops::OpsOptions { json, isa_only: isa, markdown }),
+        Command::Ops { name, json, isa, markdown } => ops::run(&ops::OpsOptions { json, isa_only: isa, markdown, name }),
     };
     let mut code = outcome.code;
     let mut stderr = outcome.stderr;

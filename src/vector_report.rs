@@ -2,10 +2,13 @@
 //! of `pto lower` / `pto run --exec vector`.
 
 use pto_ir::diag::{SourceMap, Span};
-use pto_ir::module::Module;
+use pto_ir::module::{Module, OpId};
+use pto_ir::ops::{Family, Opcode, Pipe};
 use pto_lower::vector::TileOp;
 use pto_lower::vector::ir::Stats;
 use pto_lower::vector::listing::Listed;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 /// `line:col` of a span (the file is the one being lowered).
 fn line_col(sources: &SourceMap, span: Span) -> String {
@@ -53,44 +56,104 @@ fn cost(s: &Stats) -> String {
     format!("{} vector instructions, {} repeats{scalar}", s.instructions, s.repeats)
 }
 
+/// Why `opcode` has no A2A3 vector program, from the pipe it runs on (the op table's
+/// `pipe`): the row text of `--stats` for every op that is not a lowered vector op.
+pub fn no_program_reason(opcode: Opcode) -> &'static str {
+    let spec = opcode.spec();
+    match spec.pipe {
+        Pipe::V => "no A2A3 vector program for this instruction yet",
+        Pipe::M => "runs on the cube pipe (M)",
+        Pipe::Mte2 => "data movement (MTE2: GM to an on-chip buffer)",
+        Pipe::Mte3 => "data movement (MTE3: an on-chip buffer to GM)",
+        Pipe::Mte1 => "data movement (MTE1: L1 to L0A/L0B)",
+        Pipe::Fix => "runs on the fixpipe (L0C out)",
+        Pipe::S => "scalar op (scalar unit)",
+        Pipe::None => match spec.family {
+            Family::ControlFlow | Family::Func | Family::Section | Family::Builtin => "control flow",
+            Family::Sync | Family::Pipe | Family::Comm | Family::AsyncDma => "control/sync op",
+            _ => "declaration (no instruction: a tile, view or setting)",
+        },
+    }
+}
+
+/// The ops a cost table lists: every op of the module in program order, except the module
+/// and the functions themselves.
+fn kernel_ops(m: &Module) -> Vec<OpId> {
+    m.walk().into_iter().filter(|&op| !matches!(m.op(op).opcode, Opcode::Module | Opcode::FuncFunc)).collect()
+}
+
 /// One row of the cost table: op, `line:col`, how many times it ran, and its total cost (or
-/// why it ran with tile semantics).
+/// why it has no vector program).
 pub type CostRow = (String, String, u64, Result<Stats, String>);
 
-/// The cost table: one row per tile op (`op at line:col`, executions, vector instructions,
-/// repeats, scalar-pipe loops), and the total.
+/// The cost table: one row per op (`op at line:col`, executions, vector instructions,
+/// repeats, scalar-pipe loops, or the reason the op has no vector program), and the total.
 pub fn stats_table(rows: &[CostRow]) -> String {
-    let mut out = String::from("// vector cost (A2A3): op, at, runs, instructions, repeats, scalar loops\n");
+    let op_w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(5);
+    let at_w = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+    let mut out =
+        String::from("// vector cost (A2A3): op, at, runs, instructions, repeats, scalar loops (or why the op has no vector program)\n");
     let mut total = Stats::default();
     for (op, at, runs, cost) in rows {
         match cost {
             Ok(s) => {
                 total += *s;
-                out.push_str(&format!("//   {op:<18} {at:<8} {runs:>5} {:>8} {:>9} {:>5}\n", s.instructions, s.repeats, s.scalar_ops));
+                out.push_str(&format!(
+                    "//   {op:<op_w$} {at:<at_w$} {runs:>5} {:>8} {:>9} {:>5}\n",
+                    s.instructions, s.repeats, s.scalar_ops
+                ));
             }
-            Err(e) => out.push_str(&format!("//   {op:<18} {at:<8} {runs:>5} tile semantics: {e}\n")),
+            Err(e) => out.push_str(&format!("//   {op:<op_w$} {at:<at_w$} {runs:>5} no vector program: {e}\n")),
         }
     }
-    out.push_str(&format!("//   {:<33} {:>8} {:>9} {:>5}\n", "total", total.instructions, total.repeats, total.scalar_ops));
+    let label_w = op_w + at_w + 7;
+    out.push_str(&format!("//   {:<label_w$} {:>8} {:>9} {:>5}\n", "total", total.instructions, total.repeats, total.scalar_ops));
     out
 }
 
-/// Rows of [`stats_table`] for a static listing.
+/// Rows of [`stats_table`] for a static listing: every op of `m`, with the cost of its
+/// vector program when [`Listed`] has one.
 pub fn listed_rows(sources: &SourceMap, m: &Module, listed: &[Listed]) -> Vec<CostRow> {
-    listed
-        .iter()
-        .map(|l| {
-            let op = m.op(l.op).opcode.full_name().to_string();
-            (op, line_col(sources, m.op_span(l.op)), 1, l.program.as_ref().map(|p| p.stats()).map_err(|e| e.0.clone()))
+    let by_op: HashMap<OpId, &Listed> = listed.iter().map(|l| (l.op, l)).collect();
+    kernel_ops(m)
+        .into_iter()
+        .map(|op| {
+            let opcode = m.op(op).opcode;
+            let cost = match by_op.get(&op) {
+                Some(l) => l.program.as_ref().map(|p| p.stats()).map_err(|e| e.0.clone()),
+                None => Err(no_program_reason(opcode).to_string()),
+            };
+            (opcode.full_name().to_string(), line_col(sources, m.op_span(op)), 1, cost)
         })
         .collect()
 }
 
-/// Rows of [`stats_table`] for a run under `--exec vector`: one per op in source order, its
-/// executions summed.
-pub fn run_rows(sources: &SourceMap, log: &[pto_sim::interp::VectorRecord]) -> Vec<CostRow> {
-    let mut rows: Vec<(u32, CostRow)> =
-        log.iter().map(|r| (r.span.start, (r.op.clone(), line_col(sources, r.span), r.runs, r.cost.clone()))).collect();
-    rows.sort_by_key(|(start, _)| *start);
-    rows.into_iter().map(|(_, row)| row).collect()
+/// Rows of [`stats_table`] for a run under `--exec vector`: every op of `m` in program order,
+/// how many times it ran (`counts`, indexed by op) and the summed cost of the executions that
+/// ran as vector programs (the reason of the first that did not, when none did).
+pub fn run_rows(sources: &SourceMap, m: &Module, counts: &[u64], log: &[pto_sim::interp::VectorRecord]) -> Vec<CostRow> {
+    let mut costs: HashMap<OpId, Result<Stats, String>> = HashMap::new();
+    for r in log {
+        match costs.entry(r.id) {
+            Entry::Vacant(e) => {
+                e.insert(r.cost.clone());
+            }
+            Entry::Occupied(mut e) => match (e.get_mut(), &r.cost) {
+                (Ok(total), Ok(s)) => *total += *s,
+                (cost @ Err(_), Ok(s)) => *cost = Ok(*s),
+                _ => {}
+            },
+        }
+    }
+    kernel_ops(m)
+        .into_iter()
+        .map(|op| {
+            let opcode = m.op(op).opcode;
+            let runs = counts.get(op.index()).copied().unwrap_or(0);
+            let cost = costs.remove(&op).unwrap_or_else(|| {
+                if pto_lower::vector::is_lowered(opcode) { Ok(Stats::default()) } else { Err(no_program_reason(opcode).to_string()) }
+            });
+            (opcode.full_name().to_string(), line_col(sources, m.op_span(op)), runs, cost)
+        })
+        .collect()
 }

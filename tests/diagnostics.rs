@@ -80,3 +80,85 @@ fn an_empty_file_is_an_empty_valid_module() {
     assert!(out.stdout.contains(": ok (Level2, 0 ops)"), "{}", out.stdout);
     let _ = std::fs::remove_file(dir);
 }
+
+/// A diagnostic that another layout would fix says which (`help: with `blayout=col_major` ...`),
+/// and only then: each file of `tests/diagnostics/layout_help/` names its target (`// target:`,
+/// none for a structural rule) and the hint it expects (`// expect: help: ...`) or that there is
+/// none (`// expect: no help`); the rendered diagnostics are pinned by snapshots.
+#[test]
+fn a_layout_that_would_fix_the_rule_is_named() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diagnostics/layout_help");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).expect("layout_help/").flatten().map(|e| e.path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "pto"));
+    files.sort();
+    assert!(files.len() >= 7, "{} cases", files.len());
+    let (mut with_help, mut without) = (0, 0);
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let target = text.lines().find_map(|l| l.strip_prefix("// target: ")).map(|t| pto::TargetName::parse(t.trim()).expect("a target"));
+        let expect = text.lines().find_map(|l| l.strip_prefix("// expect: ")).expect("an expect line");
+        let name = format!("tests/diagnostics/layout_help/{}", path.file_name().unwrap().to_string_lossy());
+        let out = run(&VerifyOptions { input: name.clone(), target, explain: false, error_format: ErrorFormat::Human });
+        assert_eq!(out.code, 1, "{name}: {}", out.stderr);
+        let helps: Vec<&str> = out.stderr.lines().filter(|l| l.contains("= help:")).collect();
+        if expect == "no help" {
+            assert!(helps.is_empty(), "{name}: unexpected hint {helps:?}");
+            without += 1;
+        } else {
+            assert_eq!(helps.len(), 1, "{name}: {}", out.stderr);
+            assert!(helps[0].contains(expect), "{name}: expected `{expect}`, got {}", helps[0]);
+            with_help += 1;
+        }
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        insta::assert_snapshot!(format!("layout_help__{stem}"), out.stderr);
+        // JSON keeps the hint among the notes.
+        let json = run(&VerifyOptions { input: name.clone(), target, explain: false, error_format: ErrorFormat::Json });
+        assert_eq!(json.stderr.contains("help: with"), expect != "no help", "{name}: {}", json.stderr);
+    }
+    assert!(with_help >= 5 && without >= 2, "{with_help} with a hint, {without} without");
+}
+
+/// The exit-code table of docs/cli.md, a case of each kind through the binary (the JSON form of
+/// the unlocated errors is checked in `tests/data_io.rs`).
+#[test]
+fn exit_codes_follow_the_table_in_the_cli_reference() {
+    let pto = env!("CARGO_BIN_EXE_pto");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let at = |p: &str| root.join(p).display().to_string();
+    let (vadd, garbage, mismatch, overlap) = (
+        at("examples/vadd.pto"),
+        at("tests/diagnostics/garbage.pto"),
+        at("tests/diagnostics/dtype_mismatch.pto"),
+        at("tests/faults/overlapping_live_tiles.pto"),
+    );
+    let dir = std::env::temp_dir().join(format!("pto-exit-codes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.json");
+    std::fs::write(&big, r#"{"dtype": "f32", "shape": [1, 2], "data": [1.0, 1e300]}"#).unwrap();
+    let bind_big = format!("a={}", big.display());
+    let cases: [(&str, &[&str], i32, &str); 12] = [
+        ("success", &["verify", &vadd, "--target", "a2a3"], 0, ""),
+        ("parse error", &["run", &garbage], 1, "PARSE_UNKNOWN_OP"),
+        ("illegal program (verifier)", &["verify", &mismatch], 1, "STRUCT_DTYPE_MISMATCH"),
+        ("illegal program (memory plan)", &["lower", &overlap, "--target", "a2a3"], 1, "LEGAL_OVERLAPPING_TILES"),
+        ("bad data value (out of range for f32)", &["run", &vadd, "--target", "a5", "-i", &bind_big], 1, "does not fit f32"),
+        ("step budget spent", &["run", &vadd, "--target", "a5", "--default-inputs", "--max-steps", "5"], 1, "SIM_BUDGET"),
+        ("unknown flag", &["run", &vadd, "--no-such-flag"], 2, "unexpected argument '--no-such-flag'"),
+        ("unknown command", &["frobnicate"], 2, "unrecognized subcommand"),
+        ("missing program file", &["run", "no/such/kernel.pto"], 2, "cannot read `no/such/kernel.pto`"),
+        ("missing data file", &["run", &vadd, "--target", "a5", "-i", "a=no/such/a.npy"], 2, "cannot read `no/such/a.npy`"),
+        ("unknown --output name", &["run", &vadd, "--target", "a5", "--default-inputs", "-o", "nosuch"], 2, "no value named `%nosuch`"),
+        ("option the target lacks", &["run", &vadd, "--target", "a5", "--exec", "vector"], 2, "model the A2A3 vector unit"),
+    ];
+    for (what, args, code, says) in cases {
+        let out = std::process::Command::new(pto).args(args).output().expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{what}: {args:?}: {stderr}");
+        assert!(stderr.contains(says), "{what}: stderr should say `{says}`: {stderr}");
+    }
+    // The table is in the reference.
+    let cli = std::fs::read_to_string(root.join("docs/cli.md")).unwrap();
+    for row in ["| 0 | success", "| 1 | the program or its data is invalid", "| 2 | usage or I/O error"] {
+        assert!(cli.contains(row), "docs/cli.md lacks `{row}`");
+    }
+}

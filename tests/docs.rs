@@ -1,6 +1,7 @@
 //! Documentation that is generated or executable stays true: the ISA coverage table equals
-//! what `pto ops --markdown` prints, `pto ops --json` lists every ISA page, and every example
-//! verifies and round-trips through `pto fmt`.
+//! what `pto ops --markdown` prints, `pto ops --json` lists every ISA page, every example
+//! verifies and round-trips through `pto fmt`, and every ```` ```pto ```` block of `docs/`
+//! verifies on both targets.
 
 use pto::cmd::ops;
 use std::path::Path;
@@ -66,4 +67,60 @@ fn scratch_doc_covers_every_op_with_a2a3_scratch() {
             assert!(mentioned, "docs/scratch.md has no row for `{name}`");
         }
     }
+}
+
+/// The ```` ```pto ```` blocks of a Markdown file, with the line each starts on.
+fn pto_blocks(doc: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(usize, String)> = None;
+    for (i, line) in doc.lines().enumerate() {
+        match &mut current {
+            None if line.trim_start() == "```pto" => current = Some((i + 2, String::new())),
+            Some(_) if line.trim_start() == "```" => out.extend(current.take()),
+            Some((_, text)) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// Every ```` ```pto ```` block of `docs/` is a complete program that `pto verify` accepts, and
+/// `pto verify --target` for both targets (layout rewrites are notes), and that prints back to
+/// the same module.
+#[test]
+fn pto_blocks_in_docs_verify_on_both_targets() {
+    let mut checked = 0;
+    let mut in_syntax_doc = 0;
+    for entry in std::fs::read_dir(root().join("docs")).expect("docs/").flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|x| x != "md") {
+            continue;
+        }
+        let doc = std::fs::read_to_string(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        for (line, text) in pto_blocks(&doc) {
+            let at = format!("docs/{name}:{line}");
+            let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).unwrap_or_else(|d| panic!("{at}: {:#?}", d.0));
+            let errors: Vec<String> =
+                pto_ir::verify::verify(&m).0.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.class, d.message)).collect();
+            assert!(errors.is_empty(), "{at}: {errors:#?}");
+            for target in [pto_lower::TargetId::A2A3, pto_lower::TargetId::A5] {
+                let mut copy = m.clone();
+                let legal = pto_lower::legalize::run(&mut copy, pto_lower::Target::get(target), &mut Default::default());
+                if let Err(d) = legal {
+                    panic!("{at}: not legal on {target:?}: {:#?}", d.0.iter().map(|d| &d.message).collect::<Vec<_>>());
+                }
+            }
+            let printed = pto_asm::print::print_module(&m, &Default::default()).unwrap();
+            let (again, _) = pto_asm::parse(&printed, pto_ir::FileId(0)).unwrap();
+            pto_ir::equiv::structurally_equal(&m, &again).unwrap_or_else(|e| panic!("{at}: {e}"));
+            checked += 1;
+            in_syntax_doc += usize::from(name == "level2-syntax.md");
+        }
+    }
+    assert!(in_syntax_doc >= 9, "docs/level2-syntax.md has {in_syntax_doc} pto blocks");
+    assert!(checked >= in_syntax_doc);
 }

@@ -195,7 +195,42 @@ REFERENCES = {
     "tmov.v2v": lambda a, out: [a.astype(out[0][2])], "tmov.m2l": lambda a, out: [a], "tmov.m2r": lambda a, out: [a],
     "tmov.m2b": lambda a, out: [a], "tmov.m2s": lambda a, out: [a], "tmov.a2v": lambda a, out: [a.astype(out[0][2])],
     "textract": lambda a, r, c, out: [a[r : r + out[0][1][0], c : c + out[0][1][1]]],
+    # pto-isa cpu/ElementOp.h: OP_REM moves fmod's result to the sign of the divisor.
+    "trem": lambda a, b, out: [rem(a, b)], "trems": lambda a, s, out: [rem(a, s)],
+    "tfmod": lambda a, b, out: [np.fmod(a, b)], "tfmods": lambda a, s, out: [np.fmod(a, s)],
+    "tpow": lambda a, b, out: [np.power(a.astype(np.float64), b).astype(a.dtype)],
+    "tpows": lambda a, s, out: [np.power(a.astype(np.float64), s).astype(a.dtype)],
+    "tprelu": lambda a, b, out: [np.where(a > 0, a, a * b)], "tlrelu": lambda a, s, out: [np.where(a > 0, a, a * s)],
+    "tsubrelu": lambda a, b, out: [np.maximum(a - b, 0)],
+    "taddsc": lambda a, s, b, out: [a + s + b], "tsubsc": lambda a, s, b, out: [a - s + b],
+    # Same valid regions in the examples: the partial ops reduce to their elementwise op.
+    "tpartadd": lambda a, b, out: [a + b], "tpartmul": lambda a, b, out: [a * b],
+    "tpartmax": lambda a, b, out: [np.maximum(a, b)], "tpartmin": lambda a, b, out: [np.minimum(a, b)],
+    # pto-isa cpu/TPartArgMax.hpp: the first pair wins only when strictly better.
+    "tpartargmax": lambda a, b, ai, bi, out: [np.where(a > b, a, b), np.where(a > b, ai, bi)],
+    "tpartargmin": lambda a, b, ai, bi, out: [np.where(a < b, a, b), np.where(a < b, ai, bi)],
+    "tpairreducesum": lambda a, out: [pair_sum(a, out[0][1])],
+    "ttrans": lambda a, out: [a.T],
+    "ttri": lambda d, out: [triangle(out[0][1], d, upper=False).astype(out[0][2])],
 }
+
+
+def pair_sum(a, shape):
+    out = np.zeros(shape, dtype=a.dtype)
+    half = (a.shape[1] + 1) // 2
+    padded = np.pad(a, ((0, 0), (0, 2 * half - a.shape[1])))
+    out[: a.shape[0], :half] = padded[:, 0::2] + padded[:, 1::2]
+    return out
+
+
+def triangle(shape, d, upper):
+    r, c = np.indices(shape)
+    return (c >= r + d) if upper else (c <= r + d)
+
+
+def rem(a, b):
+    r = np.fmod(a, b)
+    return np.where(((a >= 0) != (np.asarray(b) >= 0)) & (r != 0), r + b, r)
 
 
 def tolerance(dtype, op):

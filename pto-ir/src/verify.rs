@@ -15,7 +15,7 @@ use crate::diag::{DiagClass, Diagnostic, Diagnostics, Span};
 use crate::module::{Level, Module, OpId, ValueDef, ValueId};
 use crate::ops::bind::{Mismatch, arity_text, match_form, segments};
 use crate::ops::{Opcode, SameGroup, Slot, Syntax};
-use crate::tile_rules::{check_level1_tile, check_tile};
+use crate::tile_rules::{alignment_help, check_level1_tile, check_tile};
 use crate::types::{Dim, Type};
 use std::collections::HashSet;
 
@@ -97,14 +97,23 @@ impl Verifier<'_> {
                 Type::TileBuf(t) => check_tile(t),
                 _ => Vec::new(),
             };
+            // Level-1 tiles take either unboxed layout already (`check_level1_tile`).
+            let help = match self.m.ty(v.ty) {
+                Type::TileBuf(t) => alignment_help(t),
+                _ => None,
+            };
             for bad in broken {
                 let span = self.m.value_span(ValueId(i as u32));
                 let msg = format!("tile type breaks a static tile rule: {}", bad.rule);
                 let ty = self.m.ty(v.ty).to_string();
+                let alignment = bad.rule.ends_with("must be 32-byte aligned");
                 let d = self.err(DiagClass::StructTileShape, span, msg);
                 d.expected = Some(bad.expected);
                 d.actual = Some(bad.actual);
                 d.notes.push(format!("in type {ty}"));
+                if let (true, Some(h)) = (alignment, &help) {
+                    d.notes.push(h.clone());
+                }
             }
         }
     }

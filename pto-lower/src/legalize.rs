@@ -19,6 +19,7 @@
 //! Reported problems:
 //! * `LEGAL_UNSUPPORTED_TUPLE` — an operand tuple outside the table, a failed cross-operand
 //!   check, or an op the target does not implement;
+//! * `LEGAL_BUFFER_OVERFLOW` — a tile larger than its target buffer ([`check_tile_sizes`]);
 //! * `LEGAL_TMP_FORBIDDEN` — a scratch operand where the target's form must omit it (the op
 //!   table's per-target [`TmpRule::Forbidden`]). A *missing* scratch operand is never reported
 //!   here: `insert-scratch` adds the ones a target requires.
@@ -35,7 +36,7 @@ use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpId, Payload, ValueId};
 use pto_ir::ops::is_mlir_memref as is_memref;
 use pto_ir::ops::{Family, Opcode, SlotKind, TmpRule};
-use pto_ir::tile_rules::view_mismatch;
+use pto_ir::tile_rules::{check_tile, layout_alternatives, layout_change_text, view_mismatch};
 use pto_ir::types::{BLayout, Dim, ElemType, SLayout, TileDesc, Type};
 
 /// Runs the pass: rewrites the layouts the target fixes (one note each in `notes`), then
@@ -44,7 +45,8 @@ pub fn run(module: &mut Module, target: &Target, notes: &mut Diagnostics) -> Res
     let table = legality::table(target.id);
     let inferred = crate::layout::infer_level1_layouts(module, table);
     let changed = fix_layouts(module, target, notes)?;
-    let diags = check_module(module, table);
+    let mut diags = check_tile_sizes(module, target);
+    diags.0.extend(check_module(module, table).0);
     if diags.has_errors() {
         return Err(diags);
     }
@@ -128,6 +130,36 @@ pub fn fix_layouts(m: &mut Module, target: &Target, notes: &mut Diagnostics) -> 
     Ok(if m.retype(fixes).is_empty() { Changed::No } else { Changed::Yes })
 }
 
+/// `LEGAL_BUFFER_OVERFLOW` for every tile type larger than the target's buffer at its location
+/// (reported once per type, at the first value that has it): such a tile can never be placed,
+/// whatever else is live.
+pub fn check_tile_sizes(m: &Module, target: &Target) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    let mut seen = std::collections::HashSet::new();
+    for (i, v) in m.values.iter().enumerate() {
+        let Some(t) = m.types.get(v.ty).tile() else { continue };
+        let buf = target.buffer(t.loc);
+        if t.size_bytes() <= buf.capacity || !seen.insert(v.ty) {
+            continue;
+        }
+        let name = if v.name.is_empty() { String::from("a tile") } else { format!("`%{}`", v.name) };
+        let buffer = match buf.capacity {
+            0 => format!("{} has no {} buffer for `{}` tiles", target.name, buf.name, t.loc.name()),
+            n => format!("the {} buffer of {} holds {n} bytes", buf.name, target.name),
+        };
+        diags.push(
+            Diagnostic::error(
+                DiagClass::LegalBufferOverflow,
+                m.value_span(ValueId(i as u32)),
+                format!("{name} is a {}x{}x{} tile of {} bytes; {buffer}", t.rows, t.cols, t.dtype, t.size_bytes()),
+            )
+            .with_expected(format!("at most {} bytes", buf.capacity), format!("{} bytes", t.size_bytes()))
+            .with_note(format!("in type {}", m.types.get(v.ty))),
+        );
+    }
+    diags
+}
+
 /// Checks a module against one table without modifying it; returns every diagnostic.
 pub fn check_module(module: &Module, table: &Table) -> Diagnostics {
     let mut diags = Diagnostics::default();
@@ -203,17 +235,20 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
         if ok {
             continue;
         }
-        diags.push(
-            Diagnostic::error(
-                DiagClass::LegalUnsupportedTuple,
-                span,
-                format!("`{name}` {}: tuple ({actual}) is not supported on {}", b.position, table.name),
-            )
-            .with_op(name.clone())
-            .with_operand(b.position.clone())
-            .with_expected(r.text(), actual)
-            .with_note(sources.clone()),
-        );
+        let mut d = Diagnostic::error(
+            DiagClass::LegalUnsupportedTuple,
+            span,
+            format!("`{name}` {}: tuple ({actual}) is not supported on {}", b.position, table.name),
+        )
+        .with_op(name.clone())
+        .with_operand(b.position.clone())
+        .with_expected(r.text(), actual)
+        .with_note(sources.clone());
+        let fixes = |alt: &TileDesc| slot_accepts(m, op, &bound, &rule, b.slot, b.value, alt);
+        if let Some((alt, keys)) = layout_fix(m, b.value, table, &fixes) {
+            d = d.with_note(format!("help: with {keys} this operand is legal on {} ({})", table.name, tuple_text(&alt)));
+        }
+        diags.push(d);
     }
 
     for c in &rule.checks {
@@ -225,18 +260,50 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
         }
         let Some((at, actual)) = evaluate(m, op, &bound, &c.kind, &declared) else { continue };
         let position = bound.iter().find(|b| b.slot == at).map(|b| b.position.clone()).unwrap_or_else(|| at.to_string());
-        diags.push(
-            Diagnostic::error(
-                DiagClass::LegalUnsupportedTuple,
-                span,
-                format!("`{name}` {position}: {actual} breaks `{}` on {}", c.kind.text(), table.name),
-            )
-            .with_op(name.clone())
-            .with_operand(position)
-            .with_expected(c.text(), actual)
-            .with_note(c.why.to_string()),
-        );
+        let mut d = Diagnostic::error(
+            DiagClass::LegalUnsupportedTuple,
+            span,
+            format!("`{name}` {position}: {actual} breaks `{}` on {}", c.kind.text(), table.name),
+        )
+        .with_op(name.clone())
+        .with_operand(position)
+        .with_expected(c.text(), actual)
+        .with_note(c.why.to_string());
+        // A layout for the blamed operand under which this check and its other rules hold.
+        if let Some(v) = first(&bound, at) {
+            let fixes = |alt: &TileDesc| slot_accepts(m, op, &bound, &rule, at, v, alt);
+            if let Some((_, keys)) = layout_fix(m, v, table, &fixes) {
+                let shown = &m.values[v.index()].name;
+                d = d.with_note(format!("help: with {keys} `%{shown}` satisfies this check and its other rules on {}", table.name));
+            }
+        }
+        diags.push(d);
     }
+}
+
+/// True when value `v` in `slot`, given the tile `alt`, satisfies the slot's operand rule and
+/// every check of the op that reads the slot (the other operands as declared).
+fn slot_accepts(m: &Module, op: OpId, bound: &[Bound], rule: &Effective<'_>, slot: &str, v: ValueId, alt: &TileDesc) -> bool {
+    let tile_of = |x: ValueId| if x == v { Some(*alt) } else { m.value_type(x).tile().copied() };
+    let own = rule.operand(slot).is_none_or(|r| r.variants.iter().any(|var| variant_matches(var, alt)));
+    own && rule.checks.iter().filter(|c| c.kind.slots().contains(&slot)).all(|c| {
+        let guarded_out = c.only.is_some_and(|(s, locs)| !first(bound, s).and_then(tile_of).is_some_and(|t| locs.contains(&t.loc)));
+        guarded_out || evaluate(m, op, bound, &c.kind, &tile_of).is_none()
+    })
+}
+
+/// The layout, if any, that makes the tile buffer `v` pass `fixes` while it still satisfies
+/// every static tile rule, found by re-running the rule on each alternative layout (fewest
+/// changed keys first), with the type keys to write. Only written layouts get one: Level-1
+/// tiles take their layout from inference, and a location whose layout the target fixes takes
+/// that one.
+fn layout_fix(m: &Module, v: ValueId, table: &Table, fixes: &dyn Fn(&TileDesc) -> bool) -> Option<(TileDesc, String)> {
+    let Type::TileBuf(t) = m.value_type(v) else { return None };
+    if Target::get(table.target).fixed_layout(t.loc).is_some() {
+        return None;
+    }
+    let alt = layout_alternatives(t).into_iter().find(|alt| check_tile(alt).is_empty() && fixes(alt))?;
+    Some((alt, layout_change_text(t, &alt)))
 }
 
 /// The first rule of `table` an op breaks once its tiles' run-time valid shapes are known
@@ -306,7 +373,7 @@ fn shape_ok(s: &ShapeReq, t: &TileDesc) -> bool {
         ShapeReq::PadSet => t.pad != 0,
         ShapeReq::PadNullOrZero => t.pad <= 1,
         ShapeReq::Multiple(e, n) => extent(t, e).is_none_or(|x| x.is_multiple_of(n)),
-        ShapeReq::RowBytes(n) => (t.cols * t.dtype.size_bytes()).is_multiple_of(n),
+        ShapeReq::RowBytes(n) => (u64::from(t.cols) * u64::from(t.dtype.size_bytes())).is_multiple_of(u64::from(n)),
     }
 }
 
@@ -362,7 +429,8 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
         }
         CheckKind::SumLe { a, b, c } => {
             let (x, y, z) = (extent(&tile(a.0)?, a.1)?, extent(&tile(b.0)?, b.1)?, extent(&tile(c.0)?, c.1)?);
-            (x + y > z).then(|| (c.0, format!("{} {} {x} + {} {} {y} > {} {} {z}", a.0, a.1.name(), b.0, b.1.name(), c.0, c.1.name())))
+            (u64::from(x) + u64::from(y) > u64::from(z))
+                .then(|| (c.0, format!("{} {} {x} + {} {} {y} > {} {} {z}", a.0, a.1.name(), b.0, b.1.name(), c.0, c.1.name())))
         }
         CheckKind::SameBytes(a, b) => {
             let (x, y) = (tile(a)?.size_bytes(), tile(b)?.size_bytes());
@@ -420,7 +488,8 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             let (r, c) = (constant(index.0)?, constant(index.1)?);
             let (p, w) = (tile(part)?, tile(whole)?);
             let (pr, pc) = (extent(&p, size.0).map_or(0, i64::from), extent(&p, size.1).map_or(0, i64::from));
-            let fits = r >= 0 && c >= 0 && r + pr <= i64::from(w.rows) && c + pc <= i64::from(w.cols);
+            let inside = |at: i64, n: i64, whole: u32| at >= 0 && at.checked_add(n).is_some_and(|end| end <= i64::from(whole));
+            let fits = inside(r, pr, w.rows) && inside(c, pc, w.cols);
             (!fits).then(|| {
                 let text = format!("{}x{} at ({r}, {c}) in {}x{}", pr, pc, w.rows, w.cols);
                 (index.0, format!("{part} {} {pr}, {} {pc}: {text}", size.0.name(), size.1.name()))
@@ -538,6 +607,19 @@ Choices made where the sources differ:
 - The runtime valid-shape equalities the NPU code only asserts in debug builds are enforced
   (A2A3 tile-scalar ops silently do nothing when they fail).
 ";
+
+/// The rules of one op on both targets ([`legality::TABLES`] order), as [`markdown`] shows
+/// them: one entry per operand form when some row is form-specific (labelled
+/// ` (ins -> outs)`), else one entry with an empty label; each entry lists `[aspect, first
+/// target, second target]` rows (operand slots, `tmp`, `checks`, `op` availability). Empty when
+/// no table describes the op (infrastructure, `arith`, `scf`: `legalize` does not check them).
+pub fn op_rules(op: Opcode) -> Vec<(String, Vec<[String; 3]>)> {
+    let tables = legality::TABLES;
+    if !tables.iter().any(|t| t.effective(op, None).is_some() || has_form_rows(t, op)) {
+        return Vec::new();
+    }
+    doc_entries(op).into_iter().map(|(label, form)| (label, doc_body(op, form))).collect()
+}
 
 fn cell(s: &str) -> String {
     s.replace('|', "\\|")

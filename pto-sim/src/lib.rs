@@ -19,12 +19,14 @@
 
 pub mod data;
 pub mod elem;
+pub mod exec;
 pub mod family;
 pub mod gather_sort;
 pub mod gm;
 pub mod interp;
 pub mod memory;
 pub mod npy;
+pub mod region;
 pub mod vector;
 pub mod view;
 

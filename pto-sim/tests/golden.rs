@@ -26,57 +26,27 @@ const ORDER_DEPENDENT: &[&str] = &["tmatmul_f16_16x32x16_random"];
 /// counted and skipped. Each must fail with "not executable by the simulator yet".
 const NOT_EXECUTABLE_YET: &[&str] = &[
     "mgather",
+    "mscatter",
     "tadddeqrelu",
-    "taddsc",
-    "taxpy",
     "tdeinterleave",
     "tdequant",
     "textract_fp",
-    "tfillpad",
-    "tfillpad_expand",
-    "tfillpad_inplace",
-    "tfmod",
-    "tfmods",
-    "tfusedmuladd",
-    "tfusedmuladdrelu",
     "tgemv.mx",
     "thistogram",
     "tinsert_fp",
     "tinterleave",
-    "tlrelu",
     "tmatmul.mx",
     "tmov.fp",
-    "tmuladddst",
-    "tpairreducesum",
-    "tpartadd",
-    "tpartargmax",
-    "tpartargmin",
-    "tpartmax",
-    "tpartmin",
-    "tpartmul",
-    "tpow",
-    "tpows",
-    "tprelu",
     "tprint",
     "tquant",
     "trandom",
-    "trem",
-    "trems",
-    "tscatter",
-    "tsels",
-    "tsubrelu",
-    "tsubsc",
+    "tstore_fp",
     "tsubview",
-    "ttrans",
-    "ttri",
 ];
 
 /// Cases of `tests/golden/cases` whose mismatch is understood, by case id or by instruction (all
 /// its cases), with the reason; each entry must still mismatch somewhere.
-const KNOWN_MISMATCHES: &[(&str, &str)] = &[
-    ("mscatter", "not executed yet, but the interpreter stops with `%mem_view is not a tile in memory` (a GM out)"),
-    ("tstore_fp", "not executed yet, but the interpreter stops with `%mem_view is not a tile in memory` (a GM out)"),
-];
+const KNOWN_MISMATCHES: &[(&str, &str)] = &[];
 
 /// Compares one output operand of a case with what the simulator computed.
 fn compare(op: &str, case_id: &str, out: &Value, got: &TileData) -> Result<(), String> {

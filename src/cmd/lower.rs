@@ -102,7 +102,7 @@ pub fn run(opts: &LowerOptions) -> Outcome {
     };
     warnings.0.extend(shown_notes(more.0, opts.explain));
     if let Some(path) = &opts.memory_map
-        && let Err(e) = std::fs::write(path, pto_lower::plan::memory_map_svg(&lowered, target))
+        && let Err(e) = std::fs::write(path, crate::memory_map::svg(&lowered, target))
     {
         return Outcome::usage_error(format!("cannot write `{path}`: {e}"));
     }

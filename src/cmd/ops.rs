@@ -1,6 +1,6 @@
-//! `pto ops`: list the op table (text table or JSON).
+//! `pto ops`: list the op table (text table or JSON), or describe one op (`pto ops NAME`).
 
-use crate::Outcome;
+use crate::{Outcome, op_info};
 use pto_ir::ops::{self, TmpRule};
 use serde_json::json;
 
@@ -13,6 +13,8 @@ pub struct OpsOptions {
     pub markdown: bool,
     /// Only ops of the ISA (those with a pto-isa doc page).
     pub isa_only: bool,
+    /// Describe this op instead of listing the table ([`crate::op_info`]).
+    pub name: Option<String>,
 }
 
 fn tmp_text(rule: TmpRule) -> &'static str {
@@ -39,6 +41,9 @@ pub fn markdown() -> String {
     out.push_str("`*` zero or more), attributes (`!` required, `?` optional), scratch (`tmp`) rule per target, pipe. An op\n");
     out.push_str("without an operand pattern shows its text format (`$v` an operand, `$t` a type, `$r` a result type, `$<kind>` an\n");
     out.push_str("enum; the items are listed in `pto-ir/src/ops/format.rs`).\n\n");
+    out.push_str("*Executes* says, per target, whether `pto run` executes the instruction: `yes`, `not yet`, or `—` where\n");
+    out.push_str("the target's legality table does not implement it (`pto verify --target` rejects it there); `, vector` marks\n");
+    out.push_str("an A2A3 vector program (`pto run --exec vector`, docs/vector.md).\n\n");
     let mut families: Vec<ops::Family> = Vec::new();
     for s in ops::all() {
         if !families.contains(&s.family) {
@@ -51,7 +56,9 @@ pub fn markdown() -> String {
         let pages = specs.iter().filter(|s| !s.page.is_empty()).count();
         summary.push((f.title(), specs.len(), pages));
         let _ = writeln!(out, "## {}\n", f.title());
-        out.push_str("| op | pto-isa page | operands | attributes | tmp A2A3 / A5 | pipe | description |\n|---|---|---|---|---|---|---|\n");
+        out.push_str(
+            "| op | pto-isa page | operands | attributes | tmp A2A3 / A5 | pipe | executes A2A3 / A5 | description |\n|---|---|---|---|---|---|---|---|\n",
+        );
         for s in specs {
             let name = if s.aliases.is_empty() {
                 format!("`{}`", s.full_name())
@@ -70,10 +77,11 @@ pub fn markdown() -> String {
             }
             let _ = writeln!(
                 out,
-                "| {name} | {page} | {pattern} | {attrs} | {} / {} | {:?} | {} |",
+                "| {name} | {page} | {pattern} | {attrs} | {} / {} | {:?} | {} | {} |",
                 tmp_text(s.tmp.a2a3),
                 tmp_text(s.tmp.a5),
                 s.pipe,
+                executes_text(s),
                 s.doc.replace('|', "\\|")
             );
         }
@@ -87,11 +95,57 @@ pub fn markdown() -> String {
     let comm = ops::all().iter().filter(|s| s.page.starts_with("comm/")).count();
     let _ =
         writeln!(out, "\n{} ops in all; {isa} instruction pages of `docs/isa/` and {comm} of `docs/isa/comm/` covered.", ops::all().len());
+    let instructions: Vec<&ops::OpSpec> = ops::all().iter().filter(|s| !s.page.is_empty() && !s.page.starts_with("comm/")).collect();
+    for (target, name) in [(pto_lower::TargetId::A2A3, "A2A3"), (pto_lower::TargetId::A5, "A5")] {
+        let column =
+            |s: &ops::OpSpec| executes_text(s).split(" / ").nth(usize::from(target == pto_lower::TargetId::A5)).unwrap_or("").to_string();
+        let available = instructions.iter().filter(|s| column(s) != "—").count();
+        let executing = instructions.iter().filter(|s| column(s).starts_with("yes")).count();
+        let _ = writeln!(out, "{name}: {executing} of the {available} `docs/isa/` instructions the target implements execute.");
+    }
     out
+}
+
+/// Whether the simulator executes instruction `s` on each target (`—` for ops without a pto-isa
+/// page, which are not instructions).
+fn executes_text(s: &ops::OpSpec) -> String {
+    if s.page.is_empty() {
+        return "—".into();
+    }
+    let runs = pto_sim::interp::executes(s.opcode);
+    let on = |target: pto_lower::TargetId| {
+        let available = pto_lower::legality::table(target).effective(s.opcode, None).is_none_or(|rule| rule.supported);
+        match (available, runs) {
+            (false, _) => "—".to_string(),
+            (true, false) => "not yet".to_string(),
+            (true, true) if target == pto_lower::TargetId::A2A3 && pto_lower::vector::is_lowered(s.opcode) => "yes, vector".to_string(),
+            (true, true) => "yes".to_string(),
+        }
+    };
+    format!("{} / {}", on(pto_lower::TargetId::A2A3), on(pto_lower::TargetId::A5))
+}
+
+/// `pto ops NAME`: the op's page, or exit 2 with the closest names when there is no such op.
+fn describe(name: &str, json: bool) -> Outcome {
+    let Some((op, modes)) = op_info::find(name) else {
+        let near = op_info::close_names(name);
+        let hint = if near.is_empty() {
+            "; `pto ops` lists every op".to_string()
+        } else {
+            format!("; did you mean {}?", near.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))
+        };
+        return Outcome::usage_error(format!("no op named `{name}`{hint}"));
+    };
+    let info = op_info::describe(op, name, modes);
+    let stdout = if json { serde_json::to_string_pretty(&op_info::json(&info)).unwrap_or_default() + "\n" } else { op_info::text(&info) };
+    Outcome { stdout, stderr: String::new(), code: 0 }
 }
 
 /// Runs `pto ops`.
 pub fn run(opts: &OpsOptions) -> Outcome {
+    if let Some(name) = &opts.name {
+        return describe(name, opts.json);
+    }
     if opts.markdown {
         return Outcome { stdout: markdown(), stderr: String::new(), code: 0 };
     }

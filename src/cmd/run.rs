@@ -35,6 +35,12 @@ pub struct RunOptions {
     pub stats: bool,
     /// Ops (and loop iterations) a run may execute before it stops with `SIM_BUDGET`.
     pub max_steps: u64,
+    /// Print each output's name, element type, shape and a numpy-like preview of its values
+    /// instead of JSON (the CLI's default on a terminal).
+    pub preview: bool,
+    /// Show a progress bar on stderr when the run takes more than a second (the CLI sets it
+    /// when stderr is a terminal).
+    pub progress: bool,
     /// Diagnostic format.
     pub error_format: ErrorFormat,
 }
@@ -55,6 +61,8 @@ impl RunOptions {
             exec_vector: false,
             stats: false,
             max_steps: pto_sim::interp::DEFAULT_MAX_STEPS,
+            preview: false,
+            progress: false,
             error_format: ErrorFormat::Human,
         }
     }
@@ -193,6 +201,9 @@ pub fn run(opts: &RunOptions) -> Outcome {
     }
     sim.exec_vector = opts.exec_vector;
     sim.max_steps = opts.max_steps;
+    if opts.stats {
+        sim.op_counts = Some(Vec::new());
+    }
     for spec in &opts.inputs {
         let Some((name, path)) = spec.split_once('=') else {
             return Outcome::usage_error(format!("--input `{spec}`: expected NAME=PATH"));
@@ -240,7 +251,12 @@ pub fn run(opts: &RunOptions) -> Outcome {
     if opts.default_inputs {
         sim.use_default_inputs();
     }
-    if let Err(d) = sim.run() {
+    let bar = opts.progress.then(|| crate::progress::attach(&mut sim));
+    let ran = sim.run();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if let Err(d) = ran {
         let mut out = fail(&sources, &[d]);
         if let Some(t) = &sim.trace {
             out.stderr = trace_text(&sources, t) + &out.stderr;
@@ -261,6 +277,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
     // Nothing else to show (a PTO-AS snippet without arguments): the tiles it computed.
     let names = if names.is_empty() && gm.is_empty() { computed } else { names };
     let mut results = serde_json::Map::new();
+    let (mut previews, mut elided) = (Vec::new(), false);
     let mut all: Vec<(String, Result<TileData, String>)> = gm.into_iter().map(|(n, d)| (n, Ok(d))).collect();
     for name in &names {
         all.push((name.clone(), if opts.full { sim.read_tile_full(name) } else { sim.read_tile(name) }));
@@ -282,16 +299,32 @@ pub fn run(opts: &RunOptions) -> Outcome {
                     return Outcome::usage_error(format!("cannot write `{}`: {e}", path.display()));
                 }
             }
+            None if opts.preview => {
+                let (text, cut) = crate::preview::preview(name, &data);
+                previews.push(text);
+                elided |= cut;
+            }
             None => {
                 results.insert(name.clone(), data.to_json());
             }
         }
     }
-    let stdout =
-        if opts.output_dir.is_none() { serde_json::to_string_pretty(&json!(results)).unwrap_or_default() + "\n" } else { String::new() };
+    let stdout = if opts.output_dir.is_some() {
+        String::new()
+    } else if opts.preview {
+        let hint = if elided { "(first and last rows and columns shown; --json or --output-dir DIR for all values)\n" } else { "" };
+        previews.join("\n") + hint
+    } else {
+        serde_json::to_string_pretty(&json!(results)).unwrap_or_default() + "\n"
+    };
     let mut stderr = sim.trace.as_ref().map(|t| trace_text(&sources, t)).unwrap_or_default();
     if opts.stats {
-        stderr.push_str(&crate::vector_report::stats_table(&crate::vector_report::run_rows(&sources, &sim.vector_log)));
+        stderr.push_str(&crate::vector_report::stats_table(&crate::vector_report::run_rows(
+            &sources,
+            &lowered,
+            sim.op_counts.as_deref().unwrap_or_default(),
+            &sim.vector_log,
+        )));
     }
     Outcome { stdout, stderr, code: 0 }
 }
