@@ -193,6 +193,52 @@ pub fn transpose(mem: &mut Memory, src: &TileView, dst: &TileView) -> Result<(),
     Ok(())
 }
 
+/// Copies element `(r, pick(k, c).1)` of source `pick(k, c).0` to `(r, c)` of destination `k`,
+/// over the first destination's valid region (every destination has that valid shape).
+fn shuffle(mem: &mut Memory, srcs: &[TileView], dsts: &[TileView], pick: impl Fn(usize, usize) -> (usize, usize)) -> Result<(), Fault> {
+    let (rows, cols) = (dsts[0].vrows, dsts[0].vcols);
+    for v in srcs.iter().chain(dsts) {
+        if v.elem_size() != dsts[0].elem_size() {
+            return Err(Fault(format!("element sizes differ: {} and {}", v.desc.dtype, dsts[0].desc.dtype)));
+        }
+    }
+    let storage: Vec<Vec<u8>> = srcs.iter().map(|v| crate::family::storage(mem, v).map(<[u8]>::to_vec)).collect::<Result<_, _>>()?;
+    for (k, dst) in dsts.iter().enumerate() {
+        if (dst.vrows, dst.vcols) != (rows, cols) {
+            return Err(Fault(format!("destination {k} has valid shape {}x{}, not {rows}x{cols}", dst.vrows, dst.vcols)));
+        }
+        let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+        for r in 0..rows {
+            for c in 0..cols {
+                let (which, from) = pick(k, c);
+                let bytes = crate::view::element(&storage[which], &srcs[which], r, from)?;
+                crate::view::element_mut(d, dst, r, c)?.copy_from_slice(bytes);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `tinterleave` (pto-isa `cpu/TInterleave.hpp`): with `m` half the valid width, `dst0` holds
+/// `src0[:, c], src1[:, c]` pairs for `c < m`, `dst1` those for `c >= m`.
+fn tinterleave(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    let dsts = [a.tile("dst0")?, a.tile("dst1")?];
+    let half = dsts[0].vcols / 2;
+    shuffle(m.mem, &[a.tile("src0")?, a.tile("src1")?], &dsts, |k, c| (c % 2, c / 2 + k * half))
+}
+
+/// `tdeinterleave` (pto-isa `cpu/TDeinterleave.hpp`): `dst0` gets the even and `dst1` the odd
+/// elements of the stream `src0 ++ src1` (or of `src`), each half of the stream into each half
+/// of the destination's valid width.
+fn tdeinterleave(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    let dsts = [a.tile("dst0")?, a.tile("dst1")?];
+    if let Some(src) = a.opt_tile("src") {
+        return shuffle(m.mem, &[src], &dsts, |k, c| (0, 2 * c + k));
+    }
+    let half = dsts[0].vcols / 2;
+    shuffle(m.mem, &[a.tile("src0")?, a.tile("src1")?], &dsts, |k, c| if c < half { (0, 2 * c + k) } else { (1, 2 * (c - half) + k) })
+}
+
 /// `tpart<op>`.
 macro_rules! part {
     ($op:ident) => {
@@ -240,5 +286,7 @@ pub const SEMANTICS: &[(Opcode, Semantics)] = &[
     (Opcode::TFillPadExpand, |m, a| fill_pad(m.mem, &a.tile("src")?, &a.tile("dst")?)),
     (Opcode::TPairReduceSum, |m, a| pair_sum(m.mem, &a.tile("src")?, &a.tile("dst")?)),
     (Opcode::TTri, ttri),
+    (Opcode::TInterleave, tinterleave),
+    (Opcode::TDeinterleave, tdeinterleave),
     (Opcode::TTrans, |m, a| transpose(m.mem, &a.tile("src")?, &a.tile("dst")?)),
 ];
