@@ -239,6 +239,89 @@ fn tdeinterleave(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
     shuffle(m.mem, &[a.tile("src0")?, a.tile("src1")?], &dsts, |k, c| if c < half { (0, 2 * c + k) } else { (1, 2 * (c - half) + k) })
 }
 
+/// pto-isa's counter-based generator (`cpu/TRandom.hpp`, Philox 4x32 with 7 or 10 rounds).
+mod philox {
+    const MUL: [u64; 2] = [0xD251_1F53, 0xCD9E_8D57];
+    const KEY_ADD: [u32; 2] = [0x9E37_79B9, 0xBB67_AE85];
+
+    /// Adds `value` to the 128-bit little-endian counter.
+    pub fn increment(counter: &mut [u32; 4], value: u32) {
+        let mut carry = u64::from(value);
+        for word in counter.iter_mut() {
+            carry += u64::from(*word);
+            *word = carry as u32;
+            carry >>= 32;
+            if carry == 0 {
+                break;
+            }
+        }
+    }
+
+    /// The four output words of one counter.
+    pub fn rounds(mut c: [u32; 4], mut key: [u32; 2], n: u32) -> [u32; 4] {
+        for _ in 0..n {
+            let (m0, m1) = (u64::from(c[0]) * MUL[0], u64::from(c[2]) * MUL[1]);
+            c = [(m1 >> 32) as u32 ^ c[1] ^ key[0], m1 as u32, (m0 >> 32) as u32 ^ c[3] ^ key[1], m0 as u32];
+            key[0] = key[0].wrapping_add(KEY_ADD[0]);
+            key[1] = key[1].wrapping_add(KEY_ADD[1]);
+        }
+        c
+    }
+}
+
+/// `trandom`: dst's valid region from `key` (2 words) and `counter` (4 words) as pto-isa fills
+/// it: per row, in chunks of four 256-byte repeats, lane `l` of a chunk takes the counter plus
+/// `l` through the rounds and its four words go to the four repeats; the row's counter then
+/// advances by a quarter of the row stride.
+pub fn random(mem: &mut Memory, key: [u32; 2], counter: [u32; 4], rounds: u32, dst: &TileView) -> Result<(), Fault> {
+    if dst.elem_size() != 4 || !dst.rows_contiguous() {
+        return Err(Fault(format!("trandom writes row-major 32-bit tiles, found {}", dst.desc.dtype)));
+    }
+    let lanes = 256 / 4;
+    let chunk = 4 * lanes;
+    let stride_chunks = dst.desc.cols / 4;
+    let mut out = vec![0u32; dst.vrows * dst.vcols];
+    let mut row_counter = counter;
+    for r in 0..dst.vrows {
+        for l in 0..dst.vcols.div_ceil(chunk) {
+            for lane in 0..lanes {
+                let mut c = row_counter;
+                philox::increment(&mut c, lane as u32);
+                let words = philox::rounds(c, key, rounds);
+                for (repeat, &w) in words.iter().enumerate() {
+                    let col = l * chunk + repeat * lanes + lane;
+                    if col < dst.vcols {
+                        out[r * dst.vcols + col] = w;
+                    }
+                }
+            }
+            philox::increment(&mut row_counter, stride_chunks);
+        }
+    }
+    dispatch!(dst.desc.dtype, T => {
+        let vals: Vec<T> = out.iter().map(|&w| T::from_raw_bits(u64::from(w))).collect();
+        write(mem, dst, &vals)
+    }, _ => Err(unsupported(dst)))
+}
+
+/// The words of `trandom`'s key and counter: tiles (the page's form) or six scalars (PTOAS's).
+fn trandom(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    let words = |tile: &str, scalars: &[&str]| -> Result<Vec<u32>, Fault> {
+        if let Some(t) = a.opt_tile(tile) {
+            let v = TileView { vrows: 1, vcols: scalars.len(), ..t };
+            return dispatch!(t.desc.dtype, T => Ok(read::<T>(m.mem, &v)?.iter().map(|x| x.raw_bits() as u32).collect()), _ => Err(unsupported(&t)));
+        }
+        scalars.iter().map(|s| a.int(s).map(|i| i as u32)).collect()
+    };
+    let key = words("key", &["key0", "key1"])?;
+    let counter = words("counter", &["counter0", "counter1", "counter2", "counter3"])?;
+    let rounds = match a.int_attr("rounds")?.unwrap_or(10) {
+        r @ (7 | 10) => r as u32,
+        r => return Err(Fault(format!("trandom rounds must be 7 or 10, found {r}"))),
+    };
+    random(m.mem, [key[0], key[1]], [counter[0], counter[1], counter[2], counter[3]], rounds, &a.tile("dst")?)
+}
+
 /// `tpart<op>`.
 macro_rules! part {
     ($op:ident) => {
@@ -287,6 +370,7 @@ pub const SEMANTICS: &[(Opcode, Semantics)] = &[
     (Opcode::TPairReduceSum, |m, a| pair_sum(m.mem, &a.tile("src")?, &a.tile("dst")?)),
     (Opcode::TTri, ttri),
     (Opcode::TInterleave, tinterleave),
+    (Opcode::TRandom, trandom),
     (Opcode::TDeinterleave, tdeinterleave),
     (Opcode::TTrans, |m, a| transpose(m.mem, &a.tile("src")?, &a.tile("dst")?)),
 ];

@@ -37,7 +37,6 @@ const NOT_EXECUTABLE_YET: &[&str] = &[
     "tmov.fp",
     "tprint",
     "tquant",
-    "trandom",
     "tstore_fp",
     "tsubview",
 ];
