@@ -45,8 +45,9 @@ pub fn run(module: &mut Module, target: &Target, notes: &mut Diagnostics) -> Res
     let table = legality::table(target.id);
     let inferred = crate::layout::infer_level1_layouts(module, table);
     let changed = fix_layouts(module, target, notes)?;
-    let mut diags = check_tile_sizes(module, target);
-    diags.0.extend(check_module(module, table).0);
+    // The table's verdicts first (an op the target lacks says more than the size of its tiles).
+    let mut diags = check_module(module, table);
+    diags.0.extend(check_tile_sizes(module, target).0);
     if diags.has_errors() {
         return Err(diags);
     }

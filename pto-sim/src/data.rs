@@ -84,7 +84,9 @@ impl TileData {
         Ok(TileData { dtype, rows, cols, bytes })
     }
 
-    /// Values as JSON numbers (floats in shortest exact form).
+    /// Values as JSON numbers (floats in shortest exact form); element types the simulator
+    /// does not compute with (fp8, hif8, `index`, i1) as their raw bits, so every element is
+    /// shown.
     pub fn to_json_values(&self) -> Vec<Value> {
         let size = self.dtype.size_bytes() as usize;
         dispatch!(self.dtype, T => {
@@ -99,13 +101,13 @@ impl TileData {
                     json!(x.raw_bits())
                 }
             }).collect()
-        }, _ => Vec::new())
+        }, _ => self.bits().into_iter().map(|b| json!(b)).collect())
     }
 
-    /// Raw bit patterns (unsigned), one per element.
+    /// Raw bit patterns (unsigned, little-endian), one per element.
     pub fn bits(&self) -> Vec<u64> {
-        let size = self.dtype.size_bytes() as usize;
-        dispatch!(self.dtype, T => self.bytes.chunks_exact(size).map(|b| T::load(b).raw_bits()).collect(), _ => Vec::new())
+        let size = (self.dtype.size_bytes() as usize).clamp(1, 8);
+        self.bytes.chunks_exact(size).map(|b| b.iter().rev().fold(0u64, |w, &x| w << 8 | u64::from(x))).collect()
     }
 
     /// Values as f64 (for tolerance comparisons).

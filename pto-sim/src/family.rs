@@ -1339,3 +1339,100 @@ pub const SEMANTICS: &[(Opcode, Semantics)] = &[
     (Opcode::TGemvAcc, matmul_op),
     (Opcode::TGemvBias, matmul_op),
 ];
+
+#[cfg(test)]
+mod checked_access {
+    //! Operands that do not cover what an op reads are faults, whatever reached the simulator:
+    //! the shape relations the helpers rely on are checked where they rely on them (no panic,
+    //! no read of a neighbouring tile, no silent read of another column of a col-major tile).
+    use super::*;
+    use pto_ir::types::{BLayout, ElemType, TileDesc};
+
+    fn mem() -> Memory {
+        Memory::new(pto_lower::Target::get(pto_lower::TargetId::A2A3))
+    }
+
+    /// A Vec f32 tile at `addr`, its whole capacity valid.
+    fn tile(rows: u32, cols: u32, addr: u64) -> TileView {
+        let desc = TileDesc::vec(ElemType::F32, rows, cols);
+        TileView { loc: desc.loc, addr, desc, vrows: rows as usize, vcols: cols as usize }
+    }
+
+    fn col_major(rows: u32, cols: u32, addr: u64) -> TileView {
+        let mut t = tile(rows, cols, addr);
+        t.desc.blayout = BLayout::ColMajor;
+        t
+    }
+
+    fn fault(r: Result<(), Fault>) -> String {
+        r.expect_err("a fault").0
+    }
+
+    #[test]
+    fn expand_ops_with_a_destination_larger_than_an_operand_fault() {
+        let mut m = mem();
+        let (full, vec) = (tile(16, 32, 0), col_major(16, 1, 4096));
+        let div = ExpandOp::Bin(BinOp::Div);
+        // Wider: the row fast path (sub) would stream 64 columns of a 32-column tile, the
+        // generic path (div) reads column 32.
+        let wide = tile(16, 64, 8192);
+        let sub = ExpandOp::Bin(BinOp::Sub);
+        assert_eq!(fault(expand_op(&mut m, sub, true, &full, &vec, &wide)), "an operand (16x32 tile) is read or written as 16x64");
+        assert_eq!(fault(expand_op(&mut m, div, true, &full, &vec, &wide)), "access to element (0, 32) of a 16x32 tile");
+        // Taller: 32 rows against 16-row operands (the generic path).
+        let tall = tile(32, 32, 16384);
+        assert_eq!(fault(expand_op(&mut m, div, true, &full, &vec, &tall)), "access to element (16, 0) of a 16x32 tile");
+        let exp = ExpandOp::ExpDif;
+        assert!(fault(expand_op(&mut m, exp, false, &full, &tile(1, 32, 4096), &tall)).contains("of a 16x32 tile"));
+        // An operand of another element type is not read as the destination's.
+        let mut ints = vec;
+        ints.desc.dtype = ElemType::I16;
+        assert!(fault(expand_op(&mut m, div, true, &full, &ints, &tile(16, 32, 8192))).contains("src1 element type i16 differs"));
+    }
+
+    #[test]
+    fn a_col_major_source_is_never_read_past_its_rows() {
+        // Row 8 of an 8x2 col-major tile would be element (0, 1) in storage.
+        let mut m = mem();
+        let (src, dst) = (col_major(8, 2, 0), tile(16, 8, 4096));
+        assert_eq!(fault(expand(&mut m, true, &src, &dst)), "access to element (8, 0) of a 8x2 tile");
+        assert_eq!(fault(convert(&mut m, Round::Rint, false, &src, &tile(16, 2, 8192))), "access to element (8, 0) of a 8x2 tile");
+    }
+
+    #[test]
+    fn compare_select_and_matmul_operands_must_cover_the_region() {
+        let mut m = mem();
+        let (a, short) = (tile(16, 16, 0), tile(8, 16, 1024));
+        let mut mask = tile(16, 8, 2048);
+        mask.desc.dtype = ElemType::U8;
+        assert_eq!(fault(compare(&mut m, Cmp::Gt, &a, Ok(&short), &mask)), "access to element (8, 0) of a 8x16 tile");
+        let mut small_mask = tile(8, 32, 2048);
+        small_mask.desc.dtype = ElemType::U8;
+        assert_eq!(fault(select(&mut m, &small_mask, &a, &a, &tile(16, 16, 4096))), "access to element (8, 0) of a 8x32 tile");
+        let (lhs, rhs, c) = (tile(16, 16, 0), tile(16, 16, 1024), tile(16, 16, 4096));
+        let bias = tile(1, 8, 8192);
+        assert_eq!(fault(matmul(&mut m, &lhs, &rhs, None, Some(&bias), &c)), "a matmul operand (1x8 tile) is read or written as 1x16");
+    }
+
+    #[test]
+    fn the_simulator_is_tested_with_overflow_checks() {
+        // `[profile.dev.package.pto-sim]` optimises but keeps overflow checks (Cargo.toml).
+        let wrapped = std::panic::catch_unwind(|| std::hint::black_box(usize::MAX) + std::hint::black_box(1));
+        assert!(wrapped.is_err(), "usize::MAX + 1 did not panic: overflow checks are off in pto-sim");
+    }
+
+    #[test]
+    fn indices_and_windows_far_out_of_range_fault_without_overflow() {
+        let mut m = mem();
+        let (src, dst) = (tile(16, 16, 0), tile(16, 16, 1024));
+        assert!(fault(copy_window(&mut m, &src, (usize::MAX, 0), &dst, (0, 0), 2, 2)).contains("out of bounds"));
+        assert!(fault(copy_window(&mut m, &src, (0, 0), &dst, (0, usize::MAX - 1), 2, 2)).contains("out of bounds"));
+        assert_eq!(fault(set_element(&mut m, &src, i64::MIN, Num::I(1))), "element index -9223372036854775808 outside the 16x16 tile");
+        assert!(get_element(&m, &src, 256).is_err());
+        // A view whose valid region exceeds its capacity (never built by the interpreter).
+        let broken = TileView { vrows: 17, ..src };
+        assert_eq!(read_region(&m, &broken).unwrap_err().0, "the tile's valid region (16x16 tile) is read or written as 17x16");
+        // A tile placed past the end of its buffer.
+        assert!(fault(fill(&mut m, Num::F(1.0), &tile(16, 16, u64::MAX - 8))).contains("is outside its 196608 bytes"));
+    }
+}

@@ -6,7 +6,7 @@
 use crate::dispatch;
 use crate::elem::Elem;
 use crate::exec::{Args, Machine, Semantics};
-use crate::family::{BinOp, apply, read, unsupported, write};
+use crate::family::{BinOp, apply, dst_elements, read, unsupported, write};
 use crate::memory::{Fault, Memory};
 use crate::view::TileView;
 use pto_ir::ops::Opcode;
@@ -33,9 +33,10 @@ fn same_type(a: &TileView, b: &TileView) -> Result<(), Fault> {
 pub fn partial(mem: &mut Memory, op: BinOp, a: &TileView, b: &TileView, dst: &TileView) -> Result<(), Fault> {
     same_type(a, dst)?;
     same_type(b, dst)?;
+    let n = dst_elements(mem, dst)?;
     dispatch!(dst.desc.dtype, T => {
         let (x, y) = (read::<T>(mem, a)?, read::<T>(mem, b)?);
-        let mut out = Vec::with_capacity(dst.vrows * dst.vcols);
+        let mut out = Vec::with_capacity(n);
         for i in 0..dst.vrows {
             for j in 0..dst.vcols {
                 out.push(match (valid_index(a, i, j), valid_index(b, i, j)) {
@@ -64,9 +65,10 @@ pub fn partial_arg(
     same_type(b, dst)?;
     same_type(a_idx, dst_idx)?;
     same_type(b_idx, dst_idx)?;
+    let n = dst_elements(mem, dst)?;
     let picks: Vec<Option<(bool, usize)>> = dispatch!(dst.desc.dtype, T => {
         let (x, y) = (read::<T>(mem, a)?, read::<T>(mem, b)?);
-        let mut picks = Vec::with_capacity(dst.vrows * dst.vcols);
+        let mut picks = Vec::with_capacity(n);
         for i in 0..dst.vrows {
             for j in 0..dst.vcols {
                 picks.push(match (valid_index(a, i, j), valid_index(b, i, j)) {
@@ -121,10 +123,11 @@ fn integer_limit<T: Elem>(max: bool) -> T {
 pub fn fill_pad(mem: &mut Memory, src: &TileView, dst: &TileView) -> Result<(), Fault> {
     same_type(src, dst)?;
     let whole = full(dst);
+    let n = dst_elements(mem, &whole)?;
     dispatch!(dst.desc.dtype, T => {
         let x = read::<T>(mem, src)?;
         let pad = pad_value::<T>(dst);
-        let mut out = Vec::with_capacity(whole.vrows * whole.vcols);
+        let mut out = Vec::with_capacity(n);
         for i in 0..whole.vrows {
             for j in 0..whole.vcols {
                 out.push(valid_index(src, i, j).map_or(pad, |k| x[k]));
@@ -142,9 +145,10 @@ pub fn pair_sum(mem: &mut Memory, src: &TileView, dst: &TileView) -> Result<(), 
         return Err(Fault(format!("valid shapes differ: src {}x{}, dst {}x{}", src.vrows, src.vcols, dst.vrows, dst.vcols)));
     }
     let whole = full(dst);
+    let n = dst_elements(mem, &whole)?;
     dispatch!(dst.desc.dtype, T => {
         let x = read::<T>(mem, src)?;
-        let mut out = vec![T::from_i64(0); whole.vrows * whole.vcols];
+        let mut out = vec![T::from_i64(0); n];
         for r in 0..src.vrows {
             for c in 0..src.vcols.div_ceil(2) {
                 let second = if 2 * c + 1 < src.vcols { x[r * src.vcols + 2 * c + 1] } else { T::from_i64(0) };
@@ -158,8 +162,9 @@ pub fn pair_sum(mem: &mut Memory, src: &TileView, dst: &TileView) -> Result<(), 
 /// `ttri`: over dst's valid region, 1 on and below diagonal `d` (lower: `c <= r + d`) or on and
 /// above it (upper: `c >= r + d`), 0 elsewhere.
 pub fn triangle(mem: &mut Memory, upper: bool, diagonal: i64, dst: &TileView) -> Result<(), Fault> {
+    let n = dst_elements(mem, dst)?;
     dispatch!(dst.desc.dtype, T => {
-        let out: Vec<T> = (0..dst.vrows * dst.vcols)
+        let out: Vec<T> = (0..n)
             .map(|k| {
                 let (r, c) = ((k / dst.vcols) as i64, (k % dst.vcols) as i64);
                 let one = if upper { c >= r.saturating_add(diagonal) } else { c <= r.saturating_add(diagonal) };
