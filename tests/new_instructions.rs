@@ -320,3 +320,22 @@ fn scatter_writes_each_index() {
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains("index 32 at (0, 0) is outside the destination tile (32 elements)"), "{}", out.stderr);
 }
+
+/// `tprint` prints as pto-isa's CPU simulator does (width 8, 4 decimals for floats), to stderr so
+/// stdout stays the outputs' JSON.
+#[test]
+fn tprint_prints_the_valid_region_to_stderr() {
+    let t = "!pto.tile_buf<vec, 4x8xf32, valid=2x3>";
+    let dir = std::env::temp_dir().join(format!("pto-tprint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("k.pto"), format!("func.func @k(%a: {t}) {{\n  pto.tprint ins(%a : {t})\n  return\n}}\n")).unwrap();
+    std::fs::write(dir.join("a.json"), "[[1.5, -2.25, 100], [0, 3.125, -7]]").unwrap();
+    let out = run(&RunOptions {
+        inputs: vec![format!("a={}", dir.join("a.json").display())],
+        outputs: vec!["a".into()],
+        ..RunOptions::new(dir.join("k.pto").display().to_string(), TargetName::A5)
+    });
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stderr, "TPRINT 2x3\n  1.5000  -2.2500 100.0000\n  0.0000   3.1250  -7.0000\n");
+    assert!(serde_json::from_str::<Value>(&out.stdout).is_ok(), "{}", out.stdout);
+}

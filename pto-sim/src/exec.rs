@@ -23,6 +23,8 @@ pub struct Machine<'a> {
     pub mem: &'a mut Memory,
     /// One array per GM pointer argument.
     pub gm: &'a mut [GmArray],
+    /// What the program printed (`tprint`).
+    pub printed: &'a mut String,
 }
 
 /// One execution's operands, by slot, with the op's attributes and target.
@@ -106,7 +108,8 @@ impl Args<'_> {
 pub type Semantics = fn(&mut Machine<'_>, &Args<'_>) -> Result<(), Fault>;
 
 /// Every family's table.
-const TABLES: &[&[(Opcode, Semantics)]] = &[crate::family::SEMANTICS, crate::gather_sort::SEMANTICS, crate::region::SEMANTICS];
+const TABLES: &[&[(Opcode, Semantics)]] =
+    &[crate::family::SEMANTICS, crate::gather_sort::SEMANTICS, crate::region::SEMANTICS, crate::region::DEBUG_SEMANTICS];
 
 fn index() -> &'static [Option<Semantics>] {
     static INDEX: OnceLock<Vec<Option<Semantics>>> = OnceLock::new();

@@ -146,6 +146,8 @@ pub struct Sim<'m> {
     bindings: std::collections::HashMap<OpId, Option<(usize, std::rc::Rc<[(&'static str, ValueId)]>)>>,
     /// Reused for the operands of each execution.
     operand_buf: Vec<(&'static str, Val)>,
+    /// What the program printed (`tprint`), in pto-isa's CPU-simulator format.
+    pub printed: String,
     /// Tile arguments an input was bound to.
     bound_tiles: std::collections::HashSet<ValueId>,
     /// Tile arguments of the running kernel with no input that no op has written yet: reading
@@ -235,6 +237,7 @@ impl<'m> Sim<'m> {
             vector_log_index: Default::default(),
             bindings: Default::default(),
             operand_buf: Vec::new(),
+            printed: String::new(),
             bound_tiles: Default::default(),
             unwritten_args: Default::default(),
             defaults: false,
@@ -1101,7 +1104,7 @@ impl<'m> Sim<'m> {
         operands.clear();
         operands.extend(slots.iter().map(|&(slot, v)| (slot, self.vals[v.index()])));
         let args = crate::exec::Args { operands: &operands, attrs: &data.attrs, target: self.target.id, form };
-        let result = run(&mut crate::exec::Machine { mem: &mut self.mem, gm: &mut self.gm }, &args);
+        let result = run(&mut crate::exec::Machine { mem: &mut self.mem, gm: &mut self.gm, printed: &mut self.printed }, &args);
         self.operand_buf = operands;
         result.map_err(|f| trap(m, op, f.0))
     }

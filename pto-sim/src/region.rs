@@ -379,3 +379,25 @@ pub const SEMANTICS: &[(Opcode, Semantics)] = &[
     (Opcode::TDeinterleave, tdeinterleave),
     (Opcode::TTrans, |m, a| transpose(m.mem, &a.tile("src")?, &a.tile("dst")?)),
 ];
+
+/// `tprint` of a tile as pto-isa's CPU simulator prints it (`cpu/TPrint.hpp`, default format):
+/// `TPRINT RxC`, then one line per valid row, elements separated by a space, each right-aligned
+/// in 8 columns, floats with 4 decimals.
+pub fn print_tile(mem: &Memory, src: &TileView, out: &mut String) -> Result<(), Fault> {
+    use std::fmt::Write;
+    let _ = writeln!(out, "TPRINT {}x{}", src.vrows, src.vcols);
+    dispatch!(src.desc.dtype, T => {
+        let vals = read::<T>(mem, src)?;
+        for row in vals.chunks(src.vcols.max(1)).take(src.vrows) {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|v| if T::FLOAT { format!("{:>8.4}", v.to_f64()) } else { format!("{:>8}", v.to_i64()) })
+                .collect();
+            let _ = writeln!(out, "{}", cells.join(" "));
+        }
+        Ok(())
+    }, _ => Err(unsupported(src)))
+}
+
+/// Debug instructions.
+pub const DEBUG_SEMANTICS: &[(Opcode, Semantics)] = &[(Opcode::TPrint, |m, a| print_tile(m.mem, &a.tile("src")?, m.printed))];

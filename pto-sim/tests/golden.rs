@@ -35,7 +35,6 @@ const NOT_EXECUTABLE_YET: &[&str] = &[
     "tinsert_fp",
     "tmatmul.mx",
     "tmov.fp",
-    "tprint",
     "tquant",
     "tstore_fp",
     "tsubview",
@@ -112,10 +111,13 @@ fn run_case(case: &Value, target: &'static Target, check_legality: bool) -> Outc
             Outcome::Mismatch(format!("run: {} {}", d.class, d.message))
         };
     }
-    if case.get("stdout").is_some() {
-        // `tprint`: the expected text is in `stdout`; this test has no way to capture what the
-        // simulator printed yet, so an executing `tprint` must extend it rather than pass unchecked.
-        return Outcome::Mismatch("the case expects printed text (`stdout`), which this test does not capture yet".into());
+    if let Some(expected) = case.get("stdout").and_then(Value::as_str) {
+        // `tprint`: the printed text, exactly.
+        return if sim.printed == expected {
+            Outcome::Matched
+        } else {
+            Outcome::Mismatch(format!("printed\n{}\nexpected\n{expected}", sim.printed))
+        };
     }
     let op = case["op"].as_str().unwrap_or("");
     let id = case["case"].as_str().unwrap_or("");

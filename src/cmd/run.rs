@@ -261,6 +261,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         if let Some(t) = &sim.trace {
             out.stderr = trace_text(&sources, t) + &out.stderr;
         }
+        out.stderr = sim.printed.clone() + &out.stderr;
         return out;
     }
     let names: Vec<String> = if opts.outputs.is_empty() {
@@ -317,7 +318,9 @@ pub fn run(opts: &RunOptions) -> Outcome {
     } else {
         serde_json::to_string_pretty(&json!(results)).unwrap_or_default() + "\n"
     };
-    let mut stderr = sim.trace.as_ref().map(|t| trace_text(&sources, t)).unwrap_or_default();
+    // What `tprint` printed goes to stderr, so stdout stays the outputs' JSON (or preview).
+    let mut stderr = sim.printed.clone();
+    stderr.push_str(&sim.trace.as_ref().map(|t| trace_text(&sources, t)).unwrap_or_default());
     if opts.stats {
         stderr.push_str(&crate::vector_report::stats_table(&crate::vector_report::run_rows(
             &sources,
