@@ -108,8 +108,13 @@ impl Args<'_> {
 pub type Semantics = fn(&mut Machine<'_>, &Args<'_>) -> Result<(), Fault>;
 
 /// Every family's table.
-const TABLES: &[&[(Opcode, Semantics)]] =
-    &[crate::family::SEMANTICS, crate::gather_sort::SEMANTICS, crate::region::SEMANTICS, crate::region::DEBUG_SEMANTICS];
+const TABLES: &[&[(Opcode, Semantics)]] = &[
+    crate::family::SEMANTICS,
+    crate::gather_sort::SEMANTICS,
+    crate::region::SEMANTICS,
+    crate::region::DEBUG_SEMANTICS,
+    crate::gm_ops::SEMANTICS,
+];
 
 fn index() -> &'static [Option<Semantics>] {
     static INDEX: OnceLock<Vec<Option<Semantics>>> = OnceLock::new();

@@ -23,6 +23,7 @@ pub mod exec;
 pub mod family;
 pub mod gather_sort;
 pub mod gm;
+pub mod gm_ops;
 pub mod interp;
 pub mod memory;
 pub mod npy;

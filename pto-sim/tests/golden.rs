@@ -25,8 +25,6 @@ const ORDER_DEPENDENT: &[&str] = &["tmatmul_f16_16x32x16_random"];
 /// Instructions of `tests/golden/cases` the simulator does not execute yet: their cases are
 /// counted and skipped. Each must fail with "not executable by the simulator yet".
 const NOT_EXECUTABLE_YET: &[&str] = &[
-    "mgather",
-    "mscatter",
     "tadddeqrelu",
     "tdequant",
     "textract_fp",
