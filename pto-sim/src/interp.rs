@@ -129,6 +129,9 @@ pub struct Sim<'m> {
     defaults: bool,
     /// How many ops a run may execute ([`DEFAULT_MAX_STEPS`]; `pto run --max-steps`).
     pub max_steps: u64,
+    /// How far an unbound GM array may grow, in bytes ([`DEFAULT_MAX_GM_BYTES`]); an access
+    /// beyond it is a trap.
+    pub max_gm_bytes: usize,
     /// Ops executed so far.
     steps: u64,
     /// The loops being executed, innermost last (where a budget overrun is reported).
@@ -138,6 +141,10 @@ pub struct Sim<'m> {
 /// The default step budget: far more ops than a real kernel executes (the largest shared
 /// sample runs a few hundred thousand), reached by a runaway loop in a few seconds.
 pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+
+/// The default size limit of an unbound GM array (which grows to the furthest element a kernel
+/// touches): 1 GiB.
+pub const DEFAULT_MAX_GM_BYTES: usize = 1 << 30;
 
 /// What `--exec vector` keeps per op: its operand slots and its last program with the
 /// operands it was lowered for.
@@ -198,6 +205,7 @@ impl<'m> Sim<'m> {
             unwritten_args: Default::default(),
             defaults: false,
             max_steps: DEFAULT_MAX_STEPS,
+            max_gm_bytes: DEFAULT_MAX_GM_BYTES,
             steps: 0,
             loops: Vec::new(),
         };
@@ -983,7 +991,7 @@ impl<'m> Sim<'m> {
         let storage = self.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize).map_err(|f| trap(m, op, f.0))?;
         for r in 0..tile.vrows {
             for c in 0..tile.vcols {
-                let g = gm.element(view.index(r0 + r, c0 + c, fold)).map_err(|f| trap(m, op, f.0))?;
+                let g = gm.element(view.index(r0 + r, c0 + c, fold), self.max_gm_bytes).map_err(|f| trap(m, op, f.0))?;
                 let t = tile.offset(r, c) * size;
                 if load {
                     storage[t..t + size].copy_from_slice(g);

@@ -23,6 +23,7 @@ pub mod family;
 pub mod gather_sort;
 pub mod gm;
 pub mod interp;
+pub mod json;
 pub mod memory;
 pub mod npy;
 pub mod vector;
