@@ -201,25 +201,33 @@ fn assert_same_values(a: &TileData, b: &TileData, via: &str) {
     }
 }
 
-/// `data`: the input as an `.npy` file and as a JSON tile file, read for every element type. What
-/// reads is well formed and comes back unchanged through `.npy` and JSON output.
+/// `data`: the input is a dtype name on the first line (`f32`), then a file: the `.npy` reader
+/// and the JSON tile reader read it for a tile of that type. What reads is well formed and
+/// comes back unchanged through `.npy` and JSON output.
 pub fn data(bytes: &[u8]) -> String {
-    let mut read = Vec::new();
-    for &(dtype, name) in ElemType::ALL {
-        let npy = pto_sim::npy::read(bytes, dtype);
-        let json = pto_sim::json::read(&String::from_utf8_lossy(bytes), dtype);
-        for (format, result) in [("npy", npy), ("json", json)] {
-            let Ok(d) = result else { continue };
-            assert_well_formed(&d);
-            if let Ok(file) = pto_sim::npy::write(&d) {
-                let back = pto_sim::npy::read(&file, dtype).unwrap_or_else(|e| panic!("written .npy does not read back: {e}"));
-                assert_same_values(&d, &back, ".npy output");
+    let Some(newline) = bytes.iter().position(|&b| b == b'\n') else { return "dtype: no first line".into() };
+    let name = String::from_utf8_lossy(&bytes[..newline]);
+    let Some(dtype) = ElemType::parse(&name) else { return format!("dtype: unknown `{name}`") };
+    let file = &bytes[newline + 1..];
+    let npy = pto_sim::npy::read(file, dtype);
+    let json = pto_sim::json::read(&String::from_utf8_lossy(file), dtype);
+    let mut outcome = Vec::new();
+    for (format, result) in [("npy", npy), ("json", json)] {
+        let d = match result {
+            Ok(d) => d,
+            Err(e) => {
+                outcome.push(format!("{format}: {e}"));
+                continue;
             }
-            let back =
-                pto_sim::json::read(&d.to_json().to_string(), dtype).unwrap_or_else(|e| panic!("JSON output does not read back: {e}"));
-            assert_same_values(&d, &back, "JSON output");
-            read.push(format!("{format} {name} {}x{}", d.rows, d.cols));
+        };
+        assert_well_formed(&d);
+        if let Ok(written) = pto_sim::npy::write(&d) {
+            let back = pto_sim::npy::read(&written, dtype).unwrap_or_else(|e| panic!("written .npy does not read back: {e}"));
+            assert_same_values(&d, &back, ".npy output");
         }
+        let back = pto_sim::json::read(&d.to_json().to_string(), dtype).unwrap_or_else(|e| panic!("JSON output does not read back: {e}"));
+        assert_same_values(&d, &back, "JSON output");
+        outcome.push(format!("{format}: {}x{} {dtype}", d.rows, d.cols));
     }
-    if read.is_empty() { "not read".into() } else { read.join(", ") }
+    outcome.join("; ")
 }
