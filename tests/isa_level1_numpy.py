@@ -195,7 +195,20 @@ REFERENCES = {
     "tmov.v2v": lambda a, out: [a.astype(out[0][2])], "tmov.m2l": lambda a, out: [a], "tmov.m2r": lambda a, out: [a],
     "tmov.m2b": lambda a, out: [a], "tmov.m2s": lambda a, out: [a], "tmov.a2v": lambda a, out: [a.astype(out[0][2])],
     "textract": lambda a, r, c, out: [a[r : r + out[0][1][0], c : c + out[0][1][1]]],
+    # pto-isa cpu/ElementOp.h: OP_REM moves fmod's result to the sign of the divisor.
+    "trem": lambda a, b, out: [rem(a, b)], "trems": lambda a, s, out: [rem(a, s)],
+    "tfmod": lambda a, b, out: [np.fmod(a, b)], "tfmods": lambda a, s, out: [np.fmod(a, s)],
+    "tpow": lambda a, b, out: [np.power(a.astype(np.float64), b).astype(a.dtype)],
+    "tpows": lambda a, s, out: [np.power(a.astype(np.float64), s).astype(a.dtype)],
+    "tprelu": lambda a, b, out: [np.where(a > 0, a, a * b)], "tlrelu": lambda a, s, out: [np.where(a > 0, a, a * s)],
+    "tsubrelu": lambda a, b, out: [np.maximum(a - b, 0)],
+    "taddsc": lambda a, s, b, out: [a + s + b], "tsubsc": lambda a, s, b, out: [a - s + b],
 }
+
+
+def rem(a, b):
+    r = np.fmod(a, b)
+    return np.where(((a >= 0) != (np.asarray(b) >= 0)) & (r != 0), r + b, r)
 
 
 def tolerance(dtype, op):

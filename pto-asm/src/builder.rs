@@ -19,6 +19,10 @@ use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+/// Most results one `%name:N` group may declare: far more than any op or loop has, small
+/// enough that a typo cannot make the reader allocate without bound.
+pub const MAX_RESULT_GROUP: usize = 1024;
+
 mod generic;
 
 type BResult<T> = Result<T, Diagnostic>;
@@ -464,8 +468,10 @@ impl<'i, 't> Builder<'i, 't> {
             match &r.count {
                 Some(count) => {
                     let n: usize = count.text.parse().unwrap_or(0);
-                    if n == 0 {
-                        self.diags.push(Diagnostic::error(DiagClass::ParseBadLiteral, rs, "result group count must be positive"));
+                    if n == 0 || n > MAX_RESULT_GROUP {
+                        let msg = format!("result group count must be between 1 and {MAX_RESULT_GROUP}, found `{}`", count.text);
+                        self.diags.push(Diagnostic::error(DiagClass::ParseBadLiteral, rs, msg));
+                        continue;
                     }
                     results.extend(std::iter::repeat_n((r.name, rs), n));
                 }

@@ -77,10 +77,26 @@ fn push_arg<'a>(out: &mut Vec<Arg<'a>>, body: &'a str, start: usize, end: usize,
     out.push(Arg { text: raw.trim(), offset: base + start + lead });
 }
 
+/// Splits `d0xd1x...xT` into its leading dimensions and the element type text: the leading
+/// `x`-separated pieces that are integers or `?`, then the rest (MLIR's dimension list, so an
+/// element type that contains an `x`, like `index`, stays whole).
+fn split_dims(text: &str) -> (Vec<&str>, &str) {
+    let mut dims = Vec::new();
+    let mut rest = text;
+    while let Some((d, tail)) = rest.split_once('x') {
+        let d2 = d.trim();
+        if d2 != "?" && (d2.is_empty() || !d2.bytes().all(|b| b.is_ascii_digit())) {
+            break;
+        }
+        dims.push(d);
+        rest = tail;
+    }
+    (dims, rest)
+}
+
 /// Parses `d0xd1x...xT` (dims may be `?`); returns the dims and the element type.
 fn parse_shape(text: &str, offset: usize) -> Result<(Shape, ElemType), TypeError> {
-    let parts: Vec<&str> = text.split('x').collect();
-    let Some((elem, dims)) = parts.split_last() else { return Err(err(offset, "expected a shape like 16x16xf32")) };
+    let (dims, elem) = split_dims(text);
     let elem_ty = ElemType::parse(elem.trim())
         .ok_or_else(|| err(offset + text.len() - elem.len(), format!("unknown element type `{}`", elem.trim())))?;
     let mut shape = Vec::with_capacity(dims.len());
@@ -104,15 +120,11 @@ fn parse_gm(args: &[Arg<'_>], body_off: usize) -> Result<(Shape, ElemType), Type
     // The MLIR spelling `d0x...xT` (pto-isa comm pages) is the same type.
     if args.len() == 1
         && ElemType::parse(elem_arg.text).is_none()
-        && let Some((dims, elem)) = elem_arg.text.rsplit_once('x')
-        && let Some(elem) = ElemType::parse(elem)
+        && let (dims, elem) = split_dims(elem_arg.text)
+        && !dims.is_empty()
+        && ElemType::parse(elem).is_some()
     {
-        let shape = dims
-            .split('x')
-            .map(|d| if d == "?" { Ok(None) } else { d.parse::<u64>().map(Some) })
-            .collect::<Result<Shape, _>>()
-            .map_err(|_| err(elem_arg.offset, format!("expected dimensions, found `{dims}`")))?;
-        return Ok((shape, elem));
+        return parse_shape(elem_arg.text, elem_arg.offset);
     }
     let elem = ElemType::parse(elem_arg.text).ok_or_else(|| err(elem_arg.offset, format!("unknown element type `{}`", elem_arg.text)))?;
     let mut shape = Vec::new();

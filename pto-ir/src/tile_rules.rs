@@ -1,7 +1,9 @@
 //! Static tile rules (pto-isa `struct Tile` static_asserts, ISA notes §2.3), checked on every
 //! tile type that appears in a module, independent of the target.
 //!
-//! 1. `rows > 0`, `cols > 0`, static valid extents within the capacity;
+//! 1. `rows > 0`, `cols > 0`, static valid extents within the capacity; `rows`, `cols` and
+//!    `rows * cols` fit a C++ `int` ([`MAX_ELEMENTS`]), so every size derived from a verified
+//!    tile (bytes, offsets) fits `u64` without overflow;
 //! 2. `cols % inner_cols == 0`; `rows % inner_rows == 0` unless the tile is Vec, MX-fractal or a
 //!    single row;
 //! 3. alignment: row-major unboxed rows must be a multiple of 32 bytes (`cols * size % 32 == 0`),
@@ -33,11 +35,24 @@ fn violation(rule: &'static str, expected: String, actual: String) -> TileRuleVi
     TileRuleViolation { rule, expected, actual }
 }
 
+/// Most elements a tile may hold: pto-isa's `struct Tile` declares `Rows`, `Cols` and
+/// `Numel = Rows * Cols` as `static constexpr int` (`common/pto_tile.hpp:1426-1437`), so a
+/// larger tile does not compile (a constant-expression overflow is ill-formed).
+pub const MAX_ELEMENTS: u64 = i32::MAX as u64;
+
 /// Checks one tile description; returns every rule it breaks.
 pub fn check_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
     let mut out = Vec::new();
     if t.rows == 0 || t.cols == 0 {
         out.push(violation("capacity must be positive", "rows > 0 and cols > 0".into(), format!("{}x{}", t.rows, t.cols)));
+        return out;
+    }
+    if u64::from(t.rows) * u64::from(t.cols) > MAX_ELEMENTS {
+        out.push(violation(
+            "capacity exceeds pto-isa's int Rows/Cols/Numel",
+            format!("rows * cols <= {MAX_ELEMENTS}"),
+            format!("{}x{} = {} elements", t.rows, t.cols, u64::from(t.rows) * u64::from(t.cols)),
+        ));
         return out;
     }
     if let Dim::Static(vr) = t.valid_rows
@@ -54,7 +69,8 @@ pub fn check_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
         out.push(violation("fractal size", "fractal in {512, 1024, 32}".into(), format!("{}", t.fractal)));
         return out;
     }
-    let size = t.dtype.size_bytes();
+    let size = u64::from(t.dtype.size_bytes());
+    let (rows, cols) = (u64::from(t.rows), u64::from(t.cols));
     let (ir, ic) = t.inner_box();
     if !t.cols.is_multiple_of(ic) {
         out.push(violation("cols must be a multiple of the inner box width", format!("cols % {ic} == 0"), format!("cols = {}", t.cols)));
@@ -65,15 +81,15 @@ pub fn check_tile(t: &TileDesc) -> Vec<TileRuleViolation> {
     }
     if t.slayout == SLayout::NoneBox {
         match t.blayout {
-            BLayout::RowMajor if !(t.cols * size).is_multiple_of(32) => out.push(violation(
+            BLayout::RowMajor if !(cols * size).is_multiple_of(32) => out.push(violation(
                 "row-major rows must be 32-byte aligned",
                 format!("cols * {size} bytes % 32 == 0"),
-                format!("cols = {} ({} bytes)", t.cols, t.cols * size),
+                format!("cols = {} ({} bytes)", t.cols, cols * size),
             )),
-            BLayout::ColMajor if !(t.rows * size).is_multiple_of(32) => out.push(violation(
+            BLayout::ColMajor if !(rows * size).is_multiple_of(32) => out.push(violation(
                 "col-major columns must be 32-byte aligned",
                 format!("rows * {size} bytes % 32 == 0"),
-                format!("rows = {} ({} bytes)", t.rows, t.rows * size),
+                format!("rows = {} ({} bytes)", t.rows, rows * size),
             )),
             _ => {}
         }
@@ -152,7 +168,8 @@ impl ViewFold {
 
 /// The 2-D shape `(rows, cols)` a GM view of dimensions `dims` (`None`: dynamic) presents to a
 /// tile that folds it by `fold`; `Err(i)` when leading dimension `i` must be 1 and is not.
-/// This is the shape a `tload`/`tstore` tile's valid shape must equal.
+/// This is the shape a `tload`/`tstore` tile's valid shape must equal. A folded extent
+/// saturates at `u64::MAX` (no tile is that large, so it never matches).
 pub fn view_extent(dims: &[Option<u64>], fold: ViewFold) -> Result<(Option<u64>, Option<u64>), usize> {
     let n = dims.len();
     let (rows, cols) = match n {
@@ -161,8 +178,8 @@ pub fn view_extent(dims: &[Option<u64>], fold: ViewFold) -> Result<(Option<u64>,
         _ => (dims[n - 2], dims[n - 1]),
     };
     let leading = &dims[..n.saturating_sub(2)];
-    let product = leading.iter().try_fold(1u64, |acc, d| d.map(|d| acc * d));
-    let times = |a: Option<u64>, b: Option<u64>| a.zip(b).map(|(a, b)| a * b);
+    let product = leading.iter().try_fold(1u64, |acc, d| d.map(|d| acc.saturating_mul(d)));
+    let times = |a: Option<u64>, b: Option<u64>| a.zip(b).map(|(a, b)| a.saturating_mul(b));
     match fold {
         ViewFold::Rows => Ok((times(product, rows), cols)),
         ViewFold::Cols => Ok((rows, times(product, cols))),

@@ -318,9 +318,11 @@ impl TileDesc {
         }
     }
 
-    /// Bytes of storage (capacity × element size).
+    /// Bytes of storage (capacity × element size). Saturates at `u64::MAX` for a tile that
+    /// breaks the element limit of the tile rules, so an unverified giant tile never fits
+    /// anywhere instead of wrapping to a small size.
     pub fn size_bytes(&self) -> u64 {
-        self.rows as u64 * self.cols as u64 * self.dtype.size_bytes() as u64
+        (self.rows as u64 * self.cols as u64).saturating_mul(self.dtype.size_bytes() as u64)
     }
 
     /// Inner box shape `(rows, cols)` per pto-isa `getInnerRow/getInnerCol`.

@@ -19,6 +19,7 @@
 //! Reported problems:
 //! * `LEGAL_UNSUPPORTED_TUPLE` — an operand tuple outside the table, a failed cross-operand
 //!   check, or an op the target does not implement;
+//! * `LEGAL_BUFFER_OVERFLOW` — a tile larger than its target buffer ([`check_tile_sizes`]);
 //! * `LEGAL_TMP_FORBIDDEN` — a scratch operand where the target's form must omit it (the op
 //!   table's per-target [`TmpRule::Forbidden`]). A *missing* scratch operand is never reported
 //!   here: `insert-scratch` adds the ones a target requires.
@@ -44,7 +45,8 @@ pub fn run(module: &mut Module, target: &Target, notes: &mut Diagnostics) -> Res
     let table = legality::table(target.id);
     let inferred = crate::layout::infer_level1_layouts(module, table);
     let changed = fix_layouts(module, target, notes)?;
-    let diags = check_module(module, table);
+    let mut diags = check_tile_sizes(module, target);
+    diags.0.extend(check_module(module, table).0);
     if diags.has_errors() {
         return Err(diags);
     }
@@ -126,6 +128,36 @@ pub fn fix_layouts(m: &mut Module, target: &Target, notes: &mut Diagnostics) -> 
         return Err(Diagnostics(vec![error]));
     }
     Ok(if m.retype(fixes).is_empty() { Changed::No } else { Changed::Yes })
+}
+
+/// `LEGAL_BUFFER_OVERFLOW` for every tile type larger than the target's buffer at its location
+/// (reported once per type, at the first value that has it): such a tile can never be placed,
+/// whatever else is live.
+pub fn check_tile_sizes(m: &Module, target: &Target) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    let mut seen = std::collections::HashSet::new();
+    for (i, v) in m.values.iter().enumerate() {
+        let Some(t) = m.types.get(v.ty).tile() else { continue };
+        let buf = target.buffer(t.loc);
+        if t.size_bytes() <= buf.capacity || !seen.insert(v.ty) {
+            continue;
+        }
+        let name = if v.name.is_empty() { String::from("a tile") } else { format!("`%{}`", v.name) };
+        let buffer = match buf.capacity {
+            0 => format!("{} has no {} buffer for `{}` tiles", target.name, buf.name, t.loc.name()),
+            n => format!("the {} buffer of {} holds {n} bytes", buf.name, target.name),
+        };
+        diags.push(
+            Diagnostic::error(
+                DiagClass::LegalBufferOverflow,
+                m.value_span(ValueId(i as u32)),
+                format!("{name} is a {}x{}x{} tile of {} bytes; {buffer}", t.rows, t.cols, t.dtype, t.size_bytes()),
+            )
+            .with_expected(format!("at most {} bytes", buf.capacity), format!("{} bytes", t.size_bytes()))
+            .with_note(format!("in type {}", m.types.get(v.ty))),
+        );
+    }
+    diags
 }
 
 /// Checks a module against one table without modifying it; returns every diagnostic.
@@ -306,7 +338,7 @@ fn shape_ok(s: &ShapeReq, t: &TileDesc) -> bool {
         ShapeReq::PadSet => t.pad != 0,
         ShapeReq::PadNullOrZero => t.pad <= 1,
         ShapeReq::Multiple(e, n) => extent(t, e).is_none_or(|x| x.is_multiple_of(n)),
-        ShapeReq::RowBytes(n) => (t.cols * t.dtype.size_bytes()).is_multiple_of(n),
+        ShapeReq::RowBytes(n) => (u64::from(t.cols) * u64::from(t.dtype.size_bytes())).is_multiple_of(u64::from(n)),
     }
 }
 
@@ -362,7 +394,8 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
         }
         CheckKind::SumLe { a, b, c } => {
             let (x, y, z) = (extent(&tile(a.0)?, a.1)?, extent(&tile(b.0)?, b.1)?, extent(&tile(c.0)?, c.1)?);
-            (x + y > z).then(|| (c.0, format!("{} {} {x} + {} {} {y} > {} {} {z}", a.0, a.1.name(), b.0, b.1.name(), c.0, c.1.name())))
+            (u64::from(x) + u64::from(y) > u64::from(z))
+                .then(|| (c.0, format!("{} {} {x} + {} {} {y} > {} {} {z}", a.0, a.1.name(), b.0, b.1.name(), c.0, c.1.name())))
         }
         CheckKind::SameBytes(a, b) => {
             let (x, y) = (tile(a)?.size_bytes(), tile(b)?.size_bytes());
@@ -420,7 +453,8 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             let (r, c) = (constant(index.0)?, constant(index.1)?);
             let (p, w) = (tile(part)?, tile(whole)?);
             let (pr, pc) = (extent(&p, size.0).map_or(0, i64::from), extent(&p, size.1).map_or(0, i64::from));
-            let fits = r >= 0 && c >= 0 && r + pr <= i64::from(w.rows) && c + pc <= i64::from(w.cols);
+            let inside = |at: i64, n: i64, whole: u32| at >= 0 && at.checked_add(n).is_some_and(|end| end <= i64::from(whole));
+            let fits = inside(r, pr, w.rows) && inside(c, pc, w.cols);
             (!fits).then(|| {
                 let text = format!("{}x{} at ({r}, {c}) in {}x{}", pr, pc, w.rows, w.cols);
                 (index.0, format!("{part} {} {pr}, {} {pc}: {text}", size.0.name(), size.1.name()))

@@ -51,7 +51,7 @@ impl Placement {
     }
     fn overlaps_in_space(&self, o: &Placement) -> bool {
         match (self.addr, o.addr) {
-            (Some(a), Some(b)) => a < b + o.size && b < a + self.size,
+            (Some(a), Some(b)) => a < b.saturating_add(o.size) && b < a.saturating_add(self.size),
             _ => false,
         }
     }
@@ -148,11 +148,12 @@ fn check_written(tiles: &[Placement], target: &Target, diags: &mut Diagnostics) 
     for t in tiles {
         let Some(a) = t.addr else { continue };
         let buf = target.buffer(t.loc);
-        if a % buf.align != 0 || a + t.size > buf.capacity {
+        let end = a.saturating_add(t.size);
+        if a % buf.align != 0 || end > buf.capacity {
             let what = if a % buf.align != 0 {
                 format!("is not {}-byte aligned", buf.align)
             } else {
-                format!("ends at {}, past the {} B {} buffer", a + t.size, buf.capacity, buf.name)
+                format!("ends at {end}, past the {} B {} buffer", buf.capacity, buf.name)
             };
             let d = Diagnostic::error(DiagClass::LegalBadAddress, t.span, format!("tile `%{}` at address {a} {what}", t.name))
                 .with_expected(
@@ -160,7 +161,7 @@ fn check_written(tiles: &[Placement], target: &Target, diags: &mut Diagnostics) 
                         "a multiple of {} with address + {} bytes <= {} ({} capacity on {})",
                         buf.align, t.size, buf.capacity, buf.name, target.name
                     ),
-                    format!("address {a}, end {}", a + t.size),
+                    format!("address {a}, end {end}"),
                 );
             diags.push(d);
         }
@@ -192,7 +193,10 @@ fn check_written(tiles: &[Placement], target: &Target, diags: &mut Diagnostics) 
             b.span,
             format!("tiles `%{}` and `%{}` are live at the same time and overlap in {}", a.name, b.name, target.buffer(a.loc).name),
         )
-        .with_expected("disjoint byte ranges".to_string(), format!("[{aa}, {}) and [{ba}, {})", aa + a.size, ba + b.size))
+        .with_expected(
+            "disjoint byte ranges".to_string(),
+            format!("[{aa}, {}) and [{ba}, {})", aa.saturating_add(a.size), ba.saturating_add(b.size)),
+        )
         .with_label(a.span, format!("`%{}` allocated here", a.name));
         diags.push(d);
     }
@@ -216,17 +220,17 @@ fn place(tiles: &mut [Placement], target: &Target, diags: &mut Diagnostics) {
             .chain(&placed_live)
             .map(|&j| &tiles[j])
             .filter(|o| o.overlaps_in_time(&tiles[i]))
-            .map(|o| (o.addr.unwrap_or(0), o.addr.unwrap_or(0) + o.size))
+            .map(|o| (o.addr.unwrap_or(0), o.addr.unwrap_or(0).saturating_add(o.size)))
             .collect();
         busy.sort();
         let mut addr = 0u64;
         for (s, e) in busy {
-            if addr + tiles[i].size <= s {
+            if addr.saturating_add(tiles[i].size) <= s {
                 break;
             }
-            addr = addr.max(e.div_ceil(buf.align) * buf.align);
+            addr = addr.max(e.div_ceil(buf.align).saturating_mul(buf.align));
         }
-        if addr + tiles[i].size > buf.capacity {
+        if addr.saturating_add(tiles[i].size) > buf.capacity {
             if !reported.contains(&tiles[i].loc) {
                 reported.push(tiles[i].loc);
                 diags.push(overflow(tiles, i, target));
@@ -247,9 +251,10 @@ fn overflow(tiles: &[Placement], failed: usize, target: &Target) -> Diagnostic {
     points.sort();
     points.dedup();
     let live_at = |p: u32| tiles.iter().filter(move |t| t.loc == loc && t.start <= p && p <= t.end);
-    let peak = points.iter().copied().max_by_key(|&p| live_at(p).map(|t| t.size).sum::<u64>()).unwrap_or(0);
+    let total_at = |p: u32| live_at(p).fold(0u64, |acc, t| acc.saturating_add(t.size));
+    let peak = points.iter().copied().max_by_key(|&p| total_at(p)).unwrap_or(0);
     let set: Vec<&Placement> = live_at(peak).collect();
-    let total: u64 = set.iter().map(|t| t.size).sum();
+    let total = total_at(peak);
     let mut d = Diagnostic::error(
         DiagClass::LegalBufferOverflow,
         tiles[failed].span,
@@ -328,7 +333,7 @@ pub fn memory_map_svg(m: &Module, target: &Target) -> String {
     for (pi, loc) in locs.iter().enumerate() {
         let buf = target.buffer(*loc);
         let y0 = top + pi as f64 * (panel_h + 50.0) + 20.0;
-        let used: u64 = tiles.iter().filter(|t| t.loc == *loc).filter_map(|t| t.addr.map(|a| a + t.size)).max().unwrap_or(0);
+        let used: u64 = tiles.iter().filter(|t| t.loc == *loc).filter_map(|t| t.addr.map(|a| a.saturating_add(t.size))).max().unwrap_or(0);
         let scale_max = (used.max(1) as f64 * 1.1).min(buf.capacity as f64).max(used as f64);
         s.push_str(&format!(
             "<text x=\"{left}\" y=\"{}\">{} ({}) — capacity {} B, high-water mark {} B</text>\n",

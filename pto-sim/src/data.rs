@@ -19,14 +19,32 @@ pub struct TileData {
     pub bytes: Vec<u8>,
 }
 
+/// The number of elements of a `rows x cols` array, or an error naming the shape when it
+/// does not fit `usize` (a shape read from a file is checked before anything is sized by it).
+pub fn element_count(rows: usize, cols: usize) -> Result<usize, String> {
+    rows.checked_mul(cols).ok_or_else(|| format!("shape {rows}x{cols} has more elements than this machine can address"))
+}
+
 impl TileData {
+    /// The element count after checking that `bytes` holds exactly `rows x cols` elements (the
+    /// fields are public: data built by hand is checked where it is used).
+    pub fn elements(&self) -> Result<usize, String> {
+        let n = element_count(self.rows, self.cols)?;
+        if n.checked_mul(self.dtype.size_bytes() as usize) != Some(self.bytes.len()) {
+            return Err(format!("{} bytes do not hold {}x{} {} elements", self.bytes.len(), self.rows, self.cols, self.dtype));
+        }
+        Ok(n)
+    }
+
     /// Builds from JSON numbers (or the strings `"nan"`, `"inf"`, `"-inf"`).
     pub fn from_json(dtype: ElemType, rows: usize, cols: usize, values: &[Value]) -> Result<TileData, String> {
-        if values.len() != rows * cols {
-            return Err(format!("expected {} values ({rows}x{cols}), found {}", rows * cols, values.len()));
+        let n = element_count(rows, cols)?;
+        if values.len() != n {
+            return Err(format!("expected {n} values ({rows}x{cols}), found {}", values.len()));
         }
         let size = dtype.size_bytes() as usize;
-        let mut bytes = vec![0u8; rows * cols * size];
+        // Sized by the values already in memory.
+        let mut bytes = vec![0u8; n * size];
         dispatch!(dtype, T => {
             for (i, v) in values.iter().enumerate() {
                 let out_of_range = |n: &serde_json::Number| format!("value {i} (`{n}`) does not fit {dtype}");

@@ -1,12 +1,18 @@
 //! One helper per instruction family, generic over the element type and dispatched once per
 //! op. Every helper iterates the destination's valid region (the pto-isa convention for
 //! elementwise ops) and reads sources at the same `(i, j)`.
+//!
+//! Every element access is checked against its tile ([`at`], [`put`]: the capacity and the
+//! storage), and the row fast paths check once that every operand covers the region they
+//! stream ([`fast_ok`]): a source smaller than what an op reads is a fault, never a panic and
+//! never a read of a neighbouring tile. Buffers sized by a region are allocated only after the
+//! region was checked against a tile inside its buffer ([`dst_elements`]).
 
 use crate::data::TileData;
 use crate::dispatch;
 use crate::elem::Elem;
 use crate::memory::{Fault, Memory};
-use crate::view::TileView;
+use crate::view::{TileView, element, element_mut};
 use bytemuck::Zeroable;
 use std::ops::Range;
 
@@ -55,6 +61,17 @@ pub enum BinOp {
     Shr,
     /// `a >> b` plus the last bit shifted out (signed rounding shift; `tshrs {round}`)
     ShrRound,
+    /// `a mod b` with the sign of `b` (`trem`, `trems`: C's `%` / `fmod`, then `+ b` when the
+    /// signs differ and the remainder is not 0; pto-isa `cpu/ElementOp.h` `OP_REM`)
+    Rem,
+    /// `fmod(a, b)`, the sign of `a` (`tfmod`, `tfmods`; integers: C's `%`)
+    FMod,
+    /// `pow(a, b)` computed in f64 and rounded (integers: truncated) once (`tpow`, `tpows`)
+    Pow,
+    /// `a > 0 ? a : a * b` (`tprelu` with a slope tile, `tlrelu` with a scalar slope)
+    Prelu,
+    /// `max(a - b, 0)` (`tsubrelu`)
+    SubRelu,
 }
 
 /// Unary element operations.
@@ -115,7 +132,35 @@ pub(crate) fn apply<T: Elem>(op: BinOp, a: T, b: T) -> Result<T, Fault> {
         BinOp::Or => T::from_raw_bits(a.raw_bits() | b.raw_bits()),
         BinOp::Xor => T::from_raw_bits(a.raw_bits() ^ b.raw_bits()),
         BinOp::Shl | BinOp::Shr | BinOp::ShrRound => shift(a, b.to_i64(), op)?,
+        BinOp::Rem | BinOp::FMod => remainder(a, b, op == BinOp::Rem)?,
+        BinOp::Pow => T::from_f64(a.to_f64().powf(b.to_f64())),
+        BinOp::Prelu => {
+            if a > T::from_i64(0) {
+                a
+            } else {
+                a.mul(b)
+            }
+        }
+        BinOp::SubRelu => a.sub(b).maximum(T::from_i64(0)),
     })
+}
+
+/// `fmod(a, b)` (integers: `%`, truncating); with `floored`, moved to the sign of `b` as pto-isa's
+/// `OP_REM` does. An integer remainder by zero is a fault; a float one is NaN.
+fn remainder<T: Elem>(a: T, b: T, floored: bool) -> Result<T, Fault> {
+    let zero = T::from_i64(0);
+    let r = if T::FLOAT {
+        T::from_f64(a.to_f64() % b.to_f64())
+    } else if b == zero {
+        return Err(Fault("integer remainder by zero".into()));
+    } else if T::signed() {
+        // i64 covers every signed element type; `wrapping_rem` makes MIN % -1 = 0, as C's `%`
+        // does on the targets (the CPU simulator would trap).
+        T::from_i64(a.to_i64().wrapping_rem(b.to_i64()))
+    } else {
+        T::from_raw_bits(a.raw_bits() % b.raw_bits())
+    };
+    if floored && ((a >= zero) != (b >= zero)) && r != zero { Ok(r.add(b)) } else { Ok(r) }
 }
 
 fn unop<T: Elem>(op: UnOp, a: T) -> T {
@@ -143,14 +188,46 @@ pub(crate) fn storage<'a>(mem: &'a Memory, v: &TileView) -> Result<&'a [u8], Fau
     mem.slice(v.loc, v.addr, v.size_bytes() as usize)
 }
 
+/// Element `(r, c)` of `v` from its storage bytes `s`, checked ([`element`]).
+pub(crate) fn at<T: Elem>(s: &[u8], v: &TileView, r: usize, c: usize) -> Result<T, Fault> {
+    element(s, v, r, c).and_then(|b| if b.len() == T::SIZE { Ok(T::load(b)) } else { Err(width_mismatch::<T>(v)) })
+}
+
+fn width_mismatch<T: Elem>(v: &TileView) -> Fault {
+    Fault(format!("{} elements accessed as {}-byte values", v.desc.dtype, T::SIZE))
+}
+
+/// A fault unless `v` holds `dtype` (the helpers read every operand as the destination's type).
+fn same_dtype(v: &TileView, dtype: pto_ir::types::ElemType, what: &str) -> Result<(), Fault> {
+    if v.desc.dtype == dtype { Ok(()) } else { Err(Fault(format!("{what} element type {} differs from {dtype}", v.desc.dtype))) }
+}
+
+/// Writes element `(r, c)` of `v` into its storage bytes `s`, checked ([`element_mut`]).
+pub(crate) fn put<T: Elem>(s: &mut [u8], v: &TileView, r: usize, c: usize, x: T) -> Result<(), Fault> {
+    let b = element_mut(s, v, r, c)?;
+    if b.len() != T::SIZE {
+        return Err(width_mismatch::<T>(v));
+    }
+    x.store(b);
+    Ok(())
+}
+
+/// The number of elements in the valid region of `v`, after checking that `v` lies in its
+/// buffer and its valid region inside its capacity: what sizes a buffer of per-element
+/// results (bounded by the buffer's size).
+pub(crate) fn dst_elements(mem: &Memory, v: &TileView) -> Result<usize, Fault> {
+    storage(mem, v)?;
+    v.valid_inside()?;
+    Ok(v.vrows * v.vcols)
+}
+
 /// Reads the valid region of `v` (row-major).
 fn read<T: Elem>(mem: &Memory, v: &TileView) -> Result<Vec<T>, Fault> {
+    let mut out = Vec::with_capacity(dst_elements(mem, v)?);
     let s = storage(mem, v)?;
-    let mut out = Vec::with_capacity(v.vrows * v.vcols);
     for r in 0..v.vrows {
         for c in 0..v.vcols {
-            let o = v.offset(r, c) * T::SIZE;
-            out.push(T::load(&s[o..]));
+            out.push(at(s, v, r, c)?);
         }
     }
     Ok(out)
@@ -158,11 +235,13 @@ fn read<T: Elem>(mem: &Memory, v: &TileView) -> Result<Vec<T>, Fault> {
 
 /// Writes `vals` (row-major, `v.vrows x v.vcols`) into the valid region of `v`.
 fn write<T: Elem>(mem: &mut Memory, v: &TileView, vals: &[T]) -> Result<(), Fault> {
+    if vals.len() != dst_elements(mem, v)? {
+        return Err(Fault(format!("{} values for a {}x{} region", vals.len(), v.vrows, v.vcols)));
+    }
     let s = mem.slice_mut(v.loc, v.addr, v.size_bytes() as usize)?;
     for r in 0..v.vrows {
         for c in 0..v.vcols {
-            let o = v.offset(r, c) * T::SIZE;
-            vals[r * v.vcols + c].store(&mut s[o..]);
+            put(s, v, r, c, vals[r * v.vcols + c])?;
         }
     }
     Ok(())
@@ -191,10 +270,13 @@ fn row_range(v: &TileView, r: usize, n: usize) -> std::ops::Range<usize> {
     start..start + n * v.elem_size()
 }
 
-/// True when the fast path applies to these views (checked before anything is written).
-fn fast_ok<T: Elem>(mem: &mut Memory, views: &[&TileView]) -> Result<bool, Fault> {
+/// True when the fast path applies to these views, which stream the `rows x cols` region from
+/// `(0, 0)` of each (checked before anything is written: each view lies in its buffer and
+/// covers the region, else a fault).
+fn fast_ok<T: Elem>(mem: &mut Memory, views: &[&TileView], (rows, cols): (usize, usize)) -> Result<bool, Fault> {
     for v in views {
         storage(mem, v)?;
+        v.covers(rows, cols, "an operand")?;
         if !v.rows_contiguous() || v.loc != views[0].loc || v.desc.dtype.size_bytes() as usize != T::SIZE {
             return Ok(false);
         }
@@ -223,7 +305,7 @@ impl<'a, T: Elem> Second<'a, T> {
 fn fast_zip<T: Elem>(mem: &mut Memory, a: &TileView, second: &Second<T>, dst: &TileView, f: impl Fn(T, T) -> T) -> Result<bool, Fault> {
     let Second { tile: b, scalar: k, per_row } = *second;
     let views: Vec<&TileView> = [Some(a), b, Some(dst)].into_iter().flatten().collect();
-    if !fast_ok::<T>(mem, &views)? {
+    if !fast_ok::<T>(mem, &views, (dst.vrows, dst.vcols))? {
         return Ok(false);
     }
     // Whole tiles whose valid rows are full rows are one contiguous run; otherwise one run per row.
@@ -311,7 +393,9 @@ fn fast_op<T: Elem>(mem: &mut Memory, op: BinOp, a: &TileView, second: &Second<T
         BinOp::And => go!(|x: T, y: T| T::from_raw_bits(x.raw_bits() & y.raw_bits())),
         BinOp::Or => go!(|x: T, y: T| T::from_raw_bits(x.raw_bits() | y.raw_bits())),
         BinOp::Xor => go!(|x: T, y: T| T::from_raw_bits(x.raw_bits() ^ y.raw_bits())),
-        BinOp::Div | BinOp::Shl | BinOp::Shr | BinOp::ShrRound => Ok(false),
+        BinOp::Div | BinOp::Shl | BinOp::Shr | BinOp::ShrRound | BinOp::Rem | BinOp::FMod | BinOp::Pow | BinOp::Prelu | BinOp::SubRelu => {
+            Ok(false)
+        }
     }
 }
 
@@ -375,19 +459,18 @@ pub fn unary(mem: &mut Memory, op: UnOp, src: &TileView, dst: &TileView) -> Resu
 pub fn fill(mem: &mut Memory, s: Num, dst: &TileView) -> Result<(), Fault> {
     dispatch!(dst.desc.dtype, T => {
         let k: T = s.to();
-        write(mem, dst, &vec![k; dst.vrows * dst.vcols])
+        write(mem, dst, &vec![k; dst_elements(mem, dst)?])
     }, _ => Err(unsupported(dst)))
 }
 
 /// The valid region of a tile as [`TileData`].
 pub fn read_region(mem: &Memory, v: &TileView) -> Result<TileData, Fault> {
-    let s = storage(mem, v)?;
     let size = v.elem_size();
-    let mut bytes = Vec::with_capacity(v.vrows * v.vcols * size);
+    let mut bytes = Vec::with_capacity(dst_elements(mem, v)? * size);
+    let s = storage(mem, v)?;
     for r in 0..v.vrows {
         for c in 0..v.vcols {
-            let o = v.offset(r, c) * size;
-            bytes.extend_from_slice(&s[o..o + size]);
+            bytes.extend_from_slice(element(s, v, r, c)?);
         }
     }
     Ok(TileData { dtype: v.desc.dtype, rows: v.vrows, cols: v.vcols, bytes })
@@ -486,15 +569,6 @@ fn fold<T: Elem>(r: Reduce, xs: impl Iterator<Item = T>, wide: bool) -> Option<T
     }))
 }
 
-/// Reads element `(r, c)` of a view (bounds were checked when the storage slice was taken).
-fn at<T: Elem>(s: &[u8], v: &TileView, r: usize, c: usize) -> T {
-    T::load(&s[v.offset(r, c) * T::SIZE..])
-}
-
-fn put<T: Elem>(s: &mut [u8], v: &TileView, r: usize, c: usize, x: T) {
-    x.store(&mut s[v.offset(r, c) * T::SIZE..]);
-}
-
 fn check_dst(dst: &TileView, rows: usize, cols: usize) -> Result<(), Fault> {
     if (dst.desc.rows as usize) < rows || (dst.desc.cols as usize) < cols {
         return Err(Fault(format!("destination {}x{} cannot hold a {rows}x{cols} result", dst.desc.rows, dst.desc.cols)));
@@ -513,7 +587,8 @@ pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst
     }
     dispatch!(src.desc.dtype, T => {
         let wide = along_rows && <T as Elem>::FLOAT && T::SIZE == 2;
-        if along_rows && fast_ok::<T>(mem, &[src])? {
+        same_dtype(dst, src.desc.dtype, "the destination")?;
+        if along_rows && fast_ok::<T>(mem, &[src], (src.vrows, src.vcols))? {
             // Same fold (same order) as the generic path below, over typed row slices.
             let buf = mem.buffer_mut(src.loc);
             let out: Vec<T> = (0..n_out)
@@ -521,17 +596,23 @@ pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst
                 .collect();
             let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
             for (k, &x) in out.iter().enumerate() {
-                put(d, dst, k, 0, x);
+                put(d, dst, k, 0, x)?;
             }
             return Ok(());
         }
+        dst_elements(mem, src)?;
         let s = storage(mem, src)?.to_vec();
         let out: Vec<T> = (0..n_out)
-            .map(|k| fold(r, (0..n_in).map(|x| if along_rows { at::<T>(&s, src, k, x) } else { at::<T>(&s, src, x, k) }), wide).unwrap_or(T::from_i64(0)))
-            .collect();
+            .map(|k| {
+                let xs = (0..n_in)
+                    .map(|x| if along_rows { at::<T>(&s, src, k, x) } else { at::<T>(&s, src, x, k) })
+                    .collect::<Result<Vec<T>, _>>()?;
+                Ok(fold(r, xs.into_iter(), wide).unwrap_or(T::from_i64(0)))
+            })
+            .collect::<Result<_, Fault>>()?;
         let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
         for (k, &x) in out.iter().enumerate() {
-            if along_rows { put(d, dst, k, 0, x) } else { put(d, dst, 0, k, x) }
+            if along_rows { put(d, dst, k, 0, x)? } else { put(d, dst, 0, k, x)? }
         }
         Ok(())
     }, _ => Err(unsupported(src)))
@@ -602,17 +683,19 @@ pub fn arg_reduce(mem: &mut Memory, max: bool, rule: ArgRule, along_rows: bool, 
     } else {
         check_dst(dst, 1, n_out)?
     }
+    dst_elements(mem, src)?;
     let idx: Vec<i64> = dispatch!(src.desc.dtype, T => {
         let s = storage(mem, src)?;
         (0..n_out).map(|k| {
             let get = |x: usize| if along_rows { at::<T>(s, src, k, x) } else { at::<T>(s, src, x, k) };
-            arg_best(max, rule, n_in, get) as i64
-        }).collect()
+            let vals = (0..n_in).map(get).collect::<Result<Vec<T>, _>>()?;
+            Ok(if vals.is_empty() { 0 } else { arg_best(max, rule, n_in, |x| vals[x]) as i64 })
+        }).collect::<Result<_, Fault>>()?
     }, _ => return Err(unsupported(src)));
     dispatch!(dst.desc.dtype, U => {
         let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
         for (k, &i) in idx.iter().enumerate() {
-            if along_rows { put(d, dst, k, 0, U::from_i64(i)) } else { put(d, dst, 0, k, U::from_i64(i)) }
+            if along_rows { put(d, dst, k, 0, U::from_i64(i))? } else { put(d, dst, 0, k, U::from_i64(i))? }
         }
         Ok(())
     }, _ => Err(unsupported(dst)))
@@ -620,14 +703,16 @@ pub fn arg_reduce(mem: &mut Memory, max: bool, rule: ArgRule, along_rows: bool, 
 
 /// Broadcast: `dst[i,j] = src[i,0]` (rows) or `src[0,j]` (columns).
 pub fn expand(mem: &mut Memory, along_rows: bool, src: &TileView, dst: &TileView) -> Result<(), Fault> {
+    same_dtype(src, dst.desc.dtype, "the source")?;
+    let n = dst_elements(mem, dst)?;
     dispatch!(dst.desc.dtype, T => {
         let s = storage(mem, src)?.to_vec();
-        let out: Vec<T> = (0..dst.vrows * dst.vcols)
+        let out: Vec<T> = (0..n)
             .map(|k| {
                 let (i, j) = (k / dst.vcols, k % dst.vcols);
                 if along_rows { at::<T>(&s, src, i, 0) } else { at::<T>(&s, src, 0, j) }
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         write(mem, dst, &out)
     }, _ => Err(unsupported(dst)))
 }
@@ -638,20 +723,24 @@ pub fn expand(mem: &mut Memory, along_rows: bool, src: &TileView, dst: &TileView
 pub fn expand_op(mem: &mut Memory, op: ExpandOp, along_rows: bool, a: &TileView, b: &TileView, dst: &TileView) -> Result<(), Fault> {
     let narrow = |v: &TileView| if along_rows { v.vcols < dst.vcols } else { v.vrows < dst.vrows };
     let a_is_vec = narrow(a) && !narrow(b);
+    same_dtype(a, dst.desc.dtype, "src0")?;
+    same_dtype(b, dst.desc.dtype, "src1")?;
+    let n = dst_elements(mem, dst)?;
     dispatch!(dst.desc.dtype, T => {
         // Fast path: a column vector (one value per row) against a row-major full tile.
         let (full, vec) = if a_is_vec { (b, a) } else { (a, b) };
         if let (ExpandOp::Bin(o), true, 1) = (op, along_rows, vec.vcols)
-            && vec.vrows >= dst.vrows && vec.desc.dtype == dst.desc.dtype {
-                let sv = storage(mem, vec)?.to_vec();
-                let k = |r: usize| at::<T>(&sv, vec, r, 0);
+            && vec.vrows >= dst.vrows {
+                let sv = storage(mem, vec)?;
+                let per_row = (0..dst.vrows).map(|r| at::<T>(sv, vec, r, 0)).collect::<Result<Vec<T>, _>>()?;
+                let k = |r: usize| per_row[r];
                 if fast_op::<T>(mem, o, full, &Second::scalar(&k, true), a_is_vec, dst)? {
                     return Ok(());
                 }
             }
         let sa = storage(mem, a)?.to_vec();
         let sb = storage(mem, b)?.to_vec();
-        let value = |v: &TileView, s: &[u8], i: usize, j: usize, is_vec: bool| -> T {
+        let value = |v: &TileView, s: &[u8], i: usize, j: usize, is_vec: bool| -> Result<T, Fault> {
             if !is_vec {
                 at::<T>(s, v, i, j)
             } else if along_rows {
@@ -660,10 +749,10 @@ pub fn expand_op(mem: &mut Memory, op: ExpandOp, along_rows: bool, a: &TileView,
                 at::<T>(s, v, i % v.vrows.max(1), j)
             }
         };
-        let out = (0..dst.vrows * dst.vcols)
+        let out = (0..n)
             .map(|k| {
                 let (i, j) = (k / dst.vcols, k % dst.vcols);
-                let (x, y) = (value(a, &sa, i, j, a_is_vec), value(b, &sb, i, j, !a_is_vec));
+                let (x, y) = (value(a, &sa, i, j, a_is_vec)?, value(b, &sb, i, j, !a_is_vec)?);
                 match op {
                     ExpandOp::Bin(o) => apply(o, x, y),
                     ExpandOp::ExpDif => Ok(T::from_f64((x.to_f64() - y.to_f64()).exp())),
@@ -693,6 +782,11 @@ pub fn compare(mem: &mut Memory, cmp: Cmp, a: &TileView, b: Result<&TileView, Nu
     if dst.desc.dtype.size_bytes() != 1 {
         return Err(Fault(format!("a compare mask must have 8-bit elements, found {}", dst.desc.dtype)));
     }
+    if let Ok(t) = b {
+        same_dtype(t, a.desc.dtype, "src1")?;
+    }
+    dst_elements(mem, a)?;
+    dst_elements(mem, dst)?;
     let bits: Vec<(usize, usize)> = dispatch!(a.desc.dtype, T => {
         let sa = storage(mem, a)?.to_vec();
         let sb = match b { Ok(t) => Some((storage(mem, t)?.to_vec(), *t)), Err(_) => None };
@@ -700,8 +794,8 @@ pub fn compare(mem: &mut Memory, cmp: Cmp, a: &TileView, b: Result<&TileView, Nu
         let mut set = Vec::new();
         for i in 0..a.vrows {
             for j in 0..a.vcols {
-                let x = at::<T>(&sa, a, i, j);
-                let y = match (&sb, k) { (Some((s, t)), _) => at::<T>(s, t, i, j), (None, Some(k)) => k, _ => x };
+                let x = at::<T>(&sa, a, i, j)?;
+                let y = match (&sb, k) { (Some((s, t)), _) => at::<T>(s, t, i, j)?, (None, Some(k)) => k, _ => x };
                 if cmp.test(x, y) {
                     set.push((i, j));
                 }
@@ -712,12 +806,12 @@ pub fn compare(mem: &mut Memory, cmp: Cmp, a: &TileView, b: Result<&TileView, Nu
     let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
     for i in 0..dst.vrows {
         for c in 0..dst.vcols {
-            d[dst.offset(i, c)] = 0;
+            element_mut(d, dst, i, c)?[0] = 0;
         }
     }
     for (i, j) in bits {
         if i < dst.desc.rows as usize && j / 8 < dst.desc.cols as usize {
-            d[dst.offset(i, j / 8)] |= 1 << (j % 8);
+            element_mut(d, dst, i, j / 8)?[0] |= 1 << (j % 8);
         }
     }
     Ok(())
@@ -726,54 +820,84 @@ pub fn compare(mem: &mut Memory, cmp: Cmp, a: &TileView, b: Result<&TileView, Nu
 /// `dst[i,j] = bit (i, j) of mask ? a[i,j] : b[i,j]` (one mask row per data row, LSB first).
 pub fn select(mem: &mut Memory, mask: &TileView, a: &TileView, b: &TileView, dst: &TileView) -> Result<(), Fault> {
     let m = storage(mem, mask)?.to_vec();
+    let n = dst_elements(mem, dst)?;
     dispatch!(dst.desc.dtype, T => {
         let (x, y) = (read_as::<T>(mem, a, dst)?, read_as::<T>(mem, b, dst)?);
-        let out: Vec<T> = (0..dst.vrows * dst.vcols)
+        let out: Vec<T> = (0..n)
             .map(|k| {
                 let (i, j) = (k / dst.vcols, k % dst.vcols);
-                let byte = m.get(mask.offset(i, j / 8) * mask.elem_size()).copied().unwrap_or(0);
-                if byte >> (j % 8) & 1 == 1 { x[k] } else { y[k] }
+                // Bit j of mask row i, LSB first, in the low byte of the mask element.
+                let byte = element(&m, mask, i, j / 8)?[0];
+                Ok(if byte >> (j % 8) & 1 == 1 { x[k] } else { y[k] })
             })
-            .collect();
+            .collect::<Result<_, Fault>>()?;
         write(mem, dst, &out)
     }, _ => Err(unsupported(dst)))
 }
 
-/// The storage position of flat element `index` (row-major over the capacity, `r*Cols + c`).
-fn flat_position(v: &TileView, index: i64) -> Result<usize, Fault> {
-    let (rows, cols) = (v.desc.rows as usize, v.desc.cols as usize);
-    if index < 0 || index as usize >= rows * cols {
-        return Err(Fault(format!("element index {index} outside the {rows}x{cols} tile")));
+/// `tsels`: `dst[i,j] = bit j of mask row i ? src[i,j] : scalar`, the bits counted in the
+/// mask's element type (element `(i, j / bits)`, bit `j % bits`; pto-isa `cpu/TSelS.hpp`).
+pub fn select_scalar(mem: &mut Memory, mask: &TileView, src: &TileView, scalar: Num, dst: &TileView) -> Result<(), Fault> {
+    let bits = mask.elem_size() * 8;
+    let m = storage(mem, mask)?.to_vec();
+    if dst.vcols.div_ceil(bits) > mask.desc.cols as usize || dst.vrows > mask.desc.rows as usize {
+        return Err(Fault(format!(
+            "the {}x{} mask has too few bits for the {}x{} destination",
+            mask.desc.rows, mask.desc.cols, dst.vrows, dst.vcols
+        )));
     }
-    Ok(v.offset(index as usize / cols, index as usize % cols))
+    let word = |i: usize, j: usize| -> Result<u64, Fault> {
+        Ok(element(&m, mask, i, j / bits)?.iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b)))
+    };
+    let n = dst_elements(mem, dst)?;
+    dispatch!(dst.desc.dtype, T => {
+        let x = read_as::<T>(mem, src, dst)?;
+        let k: T = scalar.to();
+        let out: Vec<T> = (0..n)
+            .map(|n| {
+                let (i, j) = (n / dst.vcols, n % dst.vcols);
+                Ok(if word(i, j)? >> (j % bits) & 1 == 1 { x[n] } else { k })
+            })
+            .collect::<Result<_, Fault>>()?;
+        write(mem, dst, &out)
+    }, _ => Err(unsupported(dst)))
+}
+
+/// The `(row, col)` of flat element `index` (row-major over the capacity, `r*Cols + c`).
+fn flat_position(v: &TileView, index: i64) -> Result<(usize, usize), Fault> {
+    let (rows, cols) = (v.desc.rows as usize, v.desc.cols as usize);
+    match usize::try_from(index) {
+        Ok(i) if i < rows * cols => Ok((i / cols, i % cols)),
+        _ => Err(Fault(format!("element index {index} outside the {rows}x{cols} tile"))),
+    }
 }
 
 /// `tgetval`: element `index` (flat, row-major over the capacity).
 pub fn get_element(mem: &Memory, v: &TileView, index: i64) -> Result<Num, Fault> {
-    let at = flat_position(v, index)?;
+    let (r, c) = flat_position(v, index)?;
     dispatch!(v.desc.dtype, T => {
-        let x = T::load(&storage(mem, v)?[at * T::SIZE..]);
+        let x: T = at(storage(mem, v)?, v, r, c)?;
         Ok(if <T as Elem>::FLOAT { Num::F(x.to_f64()) } else { Num::I(x.to_i64()) })
     }, _ => Err(unsupported(v)))
 }
 
 /// `tsetval`: writes element `index` (flat, row-major over the capacity).
 pub fn set_element(mem: &mut Memory, v: &TileView, index: i64, value: Num) -> Result<(), Fault> {
-    let at = flat_position(v, index)?;
+    let (r, c) = flat_position(v, index)?;
     dispatch!(v.desc.dtype, T => {
         let s = mem.slice_mut(v.loc, v.addr, v.size_bytes() as usize)?;
-        value.to::<T>().store(&mut s[at * T::SIZE..]);
-        Ok(())
+        put(s, v, r, c, value.to::<T>())
     }, _ => Err(unsupported(v)))
 }
 
-/// `dst[i, k] = start + k` (or `start - k`) along each valid row.
+/// `dst[i, k] = start + k` (or `start - k`) along each valid row (wrapping).
 pub fn ci(mem: &mut Memory, start: i64, descending: bool, dst: &TileView) -> Result<(), Fault> {
+    let n = dst_elements(mem, dst)?;
     dispatch!(dst.desc.dtype, T => {
-        let out: Vec<T> = (0..dst.vrows * dst.vcols)
+        let out: Vec<T> = (0..n)
             .map(|k| {
                 let j = (k % dst.vcols) as i64;
-                T::from_i64(if descending { start - j } else { start + j })
+                T::from_i64(if descending { start.wrapping_sub(j) } else { start.wrapping_add(j) })
             })
             .collect();
         write(mem, dst, &out)
@@ -821,12 +945,13 @@ impl Round {
 /// range (NaN gives 0); everything else converts to the nearest value (ties to even), integers
 /// narrowing with wrap-around unless `saturate`.
 pub fn convert(mem: &mut Memory, mode: Round, saturate: bool, src: &TileView, dst: &TileView) -> Result<(), Fault> {
+    let n = dst_elements(mem, dst)?;
     let vals: Vec<(f64, i64)> = dispatch!(src.desc.dtype, T => {
         let s = storage(mem, src)?;
-        (0..dst.vrows * dst.vcols).map(|k| {
-            let x = at::<T>(s, src, k / dst.vcols, k % dst.vcols);
-            (x.to_f64(), x.to_i64())
-        }).collect()
+        (0..n).map(|k| {
+            let x = at::<T>(s, src, k / dst.vcols, k % dst.vcols)?;
+            Ok((x.to_f64(), x.to_i64()))
+        }).collect::<Result<_, Fault>>()?
     }, _ => return Err(unsupported(src)));
     let from_float = src.desc.dtype.is_float();
     dispatch!(dst.desc.dtype, U => {
@@ -860,21 +985,24 @@ pub fn copy_window(
     rows: usize,
     cols: usize,
 ) -> Result<(), Fault> {
-    let fits = |v: &TileView, r: usize, c: usize| r + rows <= v.desc.rows as usize && c + cols <= v.desc.cols as usize;
+    let fits = |v: &TileView, r: usize, c: usize| {
+        r.checked_add(rows).is_some_and(|e| e <= v.desc.rows as usize) && c.checked_add(cols).is_some_and(|e| e <= v.desc.cols as usize)
+    };
     if !fits(src, sr, sc) || !fits(dst, dr, dc) {
         return Err(Fault(format!(
             "a {rows}x{cols} window at ({sr}, {sc}) of a {}x{} tile to ({dr}, {dc}) of a {}x{} tile is out of bounds",
             src.desc.rows, src.desc.cols, dst.desc.rows, dst.desc.cols
         )));
     }
+    storage(mem, dst)?;
     let vals: Vec<f64> = dispatch!(src.desc.dtype, T => {
         let s = storage(mem, src)?;
-        (0..rows * cols).map(|k| at::<T>(s, src, sr + k / cols.max(1), sc + k % cols.max(1)).to_f64()).collect()
+        (0..rows * cols).map(|k| at::<T>(s, src, sr + k / cols.max(1), sc + k % cols.max(1)).map(|x| x.to_f64())).collect::<Result<_, _>>()?
     }, _ => return Err(unsupported(src)));
     dispatch!(dst.desc.dtype, U => {
         let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
         for (k, &v) in vals.iter().enumerate() {
-            put(d, dst, dr + k / cols.max(1), dc + k % cols.max(1), U::from_f64(v));
+            put(d, dst, dr + k / cols.max(1), dc + k % cols.max(1), U::from_f64(v))?;
         }
         Ok(())
     }, _ => Err(unsupported(dst)))
@@ -894,10 +1022,12 @@ pub fn matmul(
     if b.vrows < k || (c.desc.rows as usize) < m || (c.desc.cols as usize) < n {
         return Err(Fault(format!("matmul shapes do not fit: a {m}x{k}, b {}x{n}, c {}x{}", b.vrows, c.desc.rows, c.desc.cols)));
     }
+    storage(mem, c)?;
     let read_all = |mem: &Memory, v: &TileView, rows: usize, cols: usize| -> Result<Vec<f64>, Fault> {
+        v.covers(rows, cols, "a matmul operand")?;
         dispatch!(v.desc.dtype, T => {
             let s = storage(mem, v)?;
-            Ok((0..rows * cols).map(|x| at::<T>(s, v, x / cols, x % cols).to_f64()).collect())
+            (0..rows * cols).map(|x| at::<T>(s, v, x / cols, x % cols).map(|y| y.to_f64())).collect()
         }, _ => Err(unsupported(v)))
     };
     let (av, bv) = (read_all(mem, a, m, k)?, read_all(mem, b, k, n)?);
@@ -926,18 +1056,281 @@ pub fn matmul(
         let d = mem.slice_mut(c.loc, c.addr, c.size_bytes() as usize)?;
         for i in 0..m {
             for j in 0..n {
-                put(d, c, i, j, out[i * n + j]);
+                put(d, c, i, j, out[i * n + j])?;
             }
         }
         Ok(())
     }, _ => Err(unsupported(c)))
 }
 
-/// `dst = a + b + c` (`taddc`) or `a - b + c` (`tsubc`).
-pub fn ternary(mem: &mut Memory, sub: bool, a: &TileView, b: &TileView, c: &TileView, dst: &TileView) -> Result<(), Fault> {
+/// The three-input elementwise ops, `x ∘ y ∘ z` in this order, each step rounded to the element
+/// type (pto-isa `cpu/ElementOp.h`: `OP_ADDC`, `OP_SUBC`, `OP_ADDCS`, `OP_SUBCS`, `OP_MULADDDST`,
+/// `OP_FUSEDMULADD(RELU)`, `TAXPY`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Fused {
+    /// `x + y + z`
+    AddAdd,
+    /// `x - y + z`
+    SubAdd,
+    /// `x * y + z`
+    MulAdd,
+    /// `max(x * y + z, 0)`
+    MulAddRelu,
+}
+
+/// One input of [`fused`].
+#[derive(Copy, Clone, Debug)]
+pub enum Input {
+    /// A source tile.
+    Tile(TileView),
+    /// A scalar, converted to the element type.
+    Scalar(Num),
+    /// The destination's value before the op (`tmuladddst`, `tfusedmuladd`, `taxpy`).
+    Dst,
+}
+
+/// `dst = x ∘ y ∘ z` over dst's valid region ([`Fused`]).
+pub fn fused(mem: &mut Memory, kind: Fused, inputs: [Input; 3], dst: &TileView) -> Result<(), Fault> {
+    let n = dst_elements(mem, dst)?;
     dispatch!(dst.desc.dtype, T => {
-        let (x, y, z) = (read_as::<T>(mem, a, dst)?, read_as::<T>(mem, b, dst)?, read_as::<T>(mem, c, dst)?);
-        let out: Vec<T> = (0..x.len()).map(|i| if sub { x[i].sub(y[i]).add(z[i]) } else { x[i].add(y[i]).add(z[i]) }).collect();
+        let mut vals: Vec<Vec<T>> = Vec::with_capacity(3);
+        for input in inputs {
+            vals.push(match input {
+                Input::Tile(t) => read_as::<T>(mem, &t, dst)?,
+                Input::Scalar(s) => vec![s.to::<T>(); n],
+                Input::Dst => read::<T>(mem, dst)?,
+            });
+        }
+        let zero = T::from_i64(0);
+        let out: Vec<T> = (0..n)
+            .map(|i| {
+                let (x, y, z) = (vals[0][i], vals[1][i], vals[2][i]);
+                match kind {
+                    Fused::AddAdd => x.add(y).add(z),
+                    Fused::SubAdd => x.sub(y).add(z),
+                    Fused::MulAdd => x.mul(y).add(z),
+                    Fused::MulAddRelu => Elem::maximum(x.mul(y).add(z), zero),
+                }
+            })
+            .collect();
         write(mem, dst, &out)
     }, _ => Err(unsupported(dst)))
 }
+
+// ------------------------------------------------------------------ the semantics table
+
+use crate::exec::{Args, Machine, Semantics};
+use pto_ir::ops::Opcode;
+
+/// `dst = src0 op src1`.
+macro_rules! bin {
+    ($op:ident) => {
+        |m: &mut Machine<'_>, a: &Args<'_>| binary(m.mem, BinOp::$op, &a.tile("src0")?, &a.tile("src1")?, &a.tile("dst")?)
+    };
+}
+
+/// `dst = src op scalar` (`scalar op src` in the scalar-first form).
+macro_rules! bin_scalar {
+    ($op:ident) => {
+        |m: &mut Machine<'_>, a: &Args<'_>| {
+            binary_scalar(m.mem, BinOp::$op, &a.tile("src")?, a.num("scalar")?, a.form == 1, &a.tile("dst")?)
+        }
+    };
+}
+
+/// `dst = op(src)`.
+macro_rules! un {
+    ($op:ident) => {
+        |m: &mut Machine<'_>, a: &Args<'_>| unary(m.mem, UnOp::$op, &a.tile("src")?, &a.tile("dst")?)
+    };
+}
+
+/// A [`Fused`] op over three [`Input`]s named by slot (`dst` is the destination's old value).
+macro_rules! fused {
+    ($kind:ident, $x:tt, $y:tt, $z:tt) => {
+        |m: &mut Machine<'_>, a: &Args<'_>| {
+            let (x, y, z) = (fused!(@in a, $x), fused!(@in a, $y), fused!(@in a, $z));
+            let input = |v: Result<Option<TileView>, Num>| match v {
+                Ok(Some(t)) => Input::Tile(t),
+                Ok(None) => Input::Dst,
+                Err(n) => Input::Scalar(n),
+            };
+            fused(m.mem, Fused::$kind, [input(x), input(y), input(z)], &a.tile("dst")?)
+        }
+    };
+    (@in $a:ident, dst) => { Ok::<Option<TileView>, Num>(None) };
+    (@in $a:ident, scalar) => { Err::<Option<TileView>, Num>($a.num("scalar")?) };
+    (@in $a:ident, $slot:literal) => { Ok::<Option<TileView>, Num>(Some($a.tile($slot)?)) };
+}
+
+/// A row (`true`) or column reduction.
+macro_rules! reduction {
+    ($kind:ident, $rows:literal) => {
+        |m: &mut Machine<'_>, a: &Args<'_>| reduce(m.mem, Reduce::$kind, $rows, &a.tile("src")?, &a.tile("dst")?)
+    };
+}
+
+/// `trowexpand<op>` (`true`) / `tcolexpand<op>`.
+macro_rules! expand_with {
+    ($op:expr, $rows:literal) => {
+        |m: &mut Machine<'_>, a: &Args<'_>| expand_op(m.mem, $op, $rows, &a.tile("src0")?, &a.tile("src1")?, &a.tile("dst")?)
+    };
+}
+
+/// An arg-reduction: the index only (`dst`), or values and indices (`val`, `idx`). A2A3's
+/// column arg-reductions compare as [`ArgRule::A2A3Column`].
+fn arg_reduction(m: &mut Machine<'_>, a: &Args<'_>, max: bool, along_rows: bool) -> Result<(), Fault> {
+    let src = a.tile("src")?;
+    if let Some(val) = a.opt_tile("val") {
+        reduce(m.mem, if max { Reduce::Max } else { Reduce::Min }, along_rows, &src, &val)?;
+    }
+    let idx = a.opt_tile("idx").map_or_else(|| a.tile("dst"), Ok)?;
+    let rule = if !along_rows && a.target == pto_lower::TargetId::A2A3 { ArgRule::A2A3Column } else { ArgRule::Strict };
+    arg_reduce(m.mem, max, rule, along_rows, &src, &idx)
+}
+
+fn compare_op(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    let mode = a.enum_attr("cmpMode", "cmp").ok_or_else(|| Fault("missing cmpMode".into()))?;
+    let cmp = Cmp::parse(mode).ok_or_else(|| Fault(format!("unknown cmpMode `{mode}`")))?;
+    let rhs = match a.opt_tile("src1") {
+        Some(t) => Ok(t),
+        None => Err(a.num("scalar")?),
+    };
+    let lhs = a.opt_tile("src0").map_or_else(|| a.tile("src"), Ok)?;
+    compare(m.mem, cmp, &lhs, rhs.as_ref().map_err(|n| *n), &a.tile("dst")?)
+}
+
+fn matmul_op(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    matmul(m.mem, &a.tile("a")?, &a.tile("b")?, a.opt_tile("c_in").as_ref(), a.opt_tile("bias").as_ref(), &a.tile("c")?)
+}
+
+fn unsigned(a: &Args<'_>, slot: &str) -> Result<usize, Fault> {
+    let v = a.int(slot)?;
+    usize::try_from(v).map_err(|_| Fault(format!("index {v} is negative")))
+}
+
+/// Every instruction of this module, by the op table's slot names.
+pub const SEMANTICS: &[(Opcode, Semantics)] = &[
+    // Elementwise binary, bitwise and shifts.
+    (Opcode::TAdd, bin!(Add)),
+    (Opcode::TSub, bin!(Sub)),
+    (Opcode::TMul, bin!(Mul)),
+    (Opcode::TDiv, bin!(Div)),
+    (Opcode::TMin, bin!(Min)),
+    (Opcode::TMax, bin!(Max)),
+    (Opcode::TAnd, bin!(And)),
+    (Opcode::TOr, bin!(Or)),
+    (Opcode::TXor, bin!(Xor)),
+    (Opcode::TShl, bin!(Shl)),
+    (Opcode::TShr, bin!(Shr)),
+    (Opcode::TRem, bin!(Rem)),
+    (Opcode::TFmod, bin!(FMod)),
+    (Opcode::TPow, bin!(Pow)),
+    (Opcode::TPrelu, bin!(Prelu)),
+    (Opcode::TSubRelu, bin!(SubRelu)),
+    // Unary.
+    (Opcode::TAbs, un!(Abs)),
+    (Opcode::TNeg, un!(Neg)),
+    (Opcode::TExp, un!(Exp)),
+    (Opcode::TLog, un!(Log)),
+    (Opcode::TSqrt, un!(Sqrt)),
+    (Opcode::TRsqrt, un!(Rsqrt)),
+    (Opcode::TRecip, un!(Recip)),
+    (Opcode::TRelu, un!(Relu)),
+    (Opcode::TNot, un!(Not)),
+    // Tile-scalar.
+    (Opcode::TAdds, bin_scalar!(Add)),
+    (Opcode::TSubs, bin_scalar!(Sub)),
+    (Opcode::TMuls, bin_scalar!(Mul)),
+    (Opcode::TDivs, bin_scalar!(Div)),
+    (Opcode::TMins, bin_scalar!(Min)),
+    (Opcode::TMaxs, bin_scalar!(Max)),
+    (Opcode::TAnds, bin_scalar!(And)),
+    (Opcode::TOrs, bin_scalar!(Or)),
+    (Opcode::TXors, bin_scalar!(Xor)),
+    (Opcode::TShls, bin_scalar!(Shl)),
+    (Opcode::TShrs, |m, a| {
+        let op = if a.flag("round") { BinOp::ShrRound } else { BinOp::Shr };
+        binary_scalar(m.mem, op, &a.tile("src")?, a.num("scalar")?, false, &a.tile("dst")?)
+    }),
+    (Opcode::TRems, bin_scalar!(Rem)),
+    (Opcode::TFmods, bin_scalar!(FMod)),
+    (Opcode::TPows, bin_scalar!(Pow)),
+    (Opcode::TLrelu, bin_scalar!(Prelu)),
+    (Opcode::TExpands, |m, a| fill(m.mem, a.num("scalar")?, &a.tile("dst")?)),
+    // Ternary / fused.
+    (Opcode::TAddc, fused!(AddAdd, "src0", "src1", "src2")),
+    (Opcode::TSubc, fused!(SubAdd, "src0", "src1", "src2")),
+    (Opcode::TAddsc, fused!(AddAdd, "src0", scalar, "src1")),
+    (Opcode::TSubsc, fused!(SubAdd, "src0", scalar, "src1")),
+    (Opcode::TMulAddDst, fused!(MulAdd, "src0", "src1", dst)),
+    (Opcode::TFusedMulAdd, fused!(MulAdd, "src0", dst, "src1")),
+    (Opcode::TFusedMulAddRelu, fused!(MulAddRelu, "src0", dst, "src1")),
+    (Opcode::TAxpy, fused!(MulAdd, "src", scalar, dst)),
+    // Reductions and arg-reductions.
+    (Opcode::TRowSum, reduction!(Sum, true)),
+    (Opcode::TRowMax, reduction!(Max, true)),
+    (Opcode::TRowMin, reduction!(Min, true)),
+    (Opcode::TRowProd, reduction!(Prod, true)),
+    (Opcode::TColSum, reduction!(Sum, false)),
+    (Opcode::TColMax, reduction!(Max, false)),
+    (Opcode::TColMin, reduction!(Min, false)),
+    (Opcode::TColProd, reduction!(Prod, false)),
+    (Opcode::TRowArgMax, |m, a| arg_reduction(m, a, true, true)),
+    (Opcode::TRowArgMin, |m, a| arg_reduction(m, a, false, true)),
+    (Opcode::TColArgMax, |m, a| arg_reduction(m, a, true, false)),
+    (Opcode::TColArgMin, |m, a| arg_reduction(m, a, false, false)),
+    // Expands.
+    (Opcode::TRowExpand, |m, a| expand(m.mem, true, &a.tile("src")?, &a.tile("dst")?)),
+    (Opcode::TColExpand, |m, a| expand(m.mem, false, &a.tile("src")?, &a.tile("dst")?)),
+    (Opcode::TRowExpandAdd, expand_with!(ExpandOp::Bin(BinOp::Add), true)),
+    (Opcode::TRowExpandSub, expand_with!(ExpandOp::Bin(BinOp::Sub), true)),
+    (Opcode::TRowExpandMul, expand_with!(ExpandOp::Bin(BinOp::Mul), true)),
+    (Opcode::TRowExpandDiv, expand_with!(ExpandOp::Bin(BinOp::Div), true)),
+    (Opcode::TRowExpandMax, expand_with!(ExpandOp::Bin(BinOp::Max), true)),
+    (Opcode::TRowExpandMin, expand_with!(ExpandOp::Bin(BinOp::Min), true)),
+    (Opcode::TRowExpandExpdif, expand_with!(ExpandOp::ExpDif, true)),
+    (Opcode::TColExpandAdd, expand_with!(ExpandOp::Bin(BinOp::Add), false)),
+    (Opcode::TColExpandSub, expand_with!(ExpandOp::Bin(BinOp::Sub), false)),
+    (Opcode::TColExpandMul, expand_with!(ExpandOp::Bin(BinOp::Mul), false)),
+    (Opcode::TColExpandDiv, expand_with!(ExpandOp::Bin(BinOp::Div), false)),
+    (Opcode::TColExpandMax, expand_with!(ExpandOp::Bin(BinOp::Max), false)),
+    (Opcode::TColExpandMin, expand_with!(ExpandOp::Bin(BinOp::Min), false)),
+    (Opcode::TColExpandExpdif, expand_with!(ExpandOp::ExpDif, false)),
+    // Compare and select.
+    (Opcode::TCmp, compare_op),
+    (Opcode::TCmps, compare_op),
+    (Opcode::TSel, |m, a| select(m.mem, &a.tile("mask")?, &a.tile("src0")?, &a.tile("src1")?, &a.tile("dst")?)),
+    (Opcode::TSels, |m, a| select_scalar(m.mem, &a.tile("mask")?, &a.tile("src")?, a.num("scalar")?, &a.tile("dst")?)),
+    // Generation and conversion.
+    (Opcode::TCi, |m, a| ci(m.mem, a.int("start")?, a.flag("descending"), &a.tile("dst")?)),
+    (Opcode::TCvt, |m, a| {
+        let mode = Round::parse(a.enum_attr("rmode", "round_mode").unwrap_or("RINT"));
+        let saturate = a.enum_attr("sat_mode", "saturation_mode") == Some("ON");
+        convert(m.mem, mode, saturate, &a.tile("src")?, &a.tile("dst")?)
+    }),
+    // Moves between tiles and matrix products.
+    (Opcode::TMov, |m, a| {
+        let (s, d) = (a.tile("src")?, a.tile("dst")?);
+        copy_window(m.mem, &s, (0, 0), &d, (0, 0), d.vrows.min(s.vrows), d.vcols.min(s.vcols))
+    }),
+    (Opcode::TExtract, |m, a| {
+        let d = a.tile("dst")?;
+        copy_window(m.mem, &a.tile("src")?, (unsigned(a, "row")?, unsigned(a, "col")?), &d, (0, 0), d.vrows, d.vcols)
+    }),
+    (Opcode::TInsert, |m, a| {
+        let s = a.tile("src")?;
+        copy_window(m.mem, &s, (0, 0), &a.tile("dst")?, (unsigned(a, "row")?, unsigned(a, "col")?), s.vrows, s.vcols)
+    }),
+    (Opcode::TConcat, |m, a| {
+        let (x, y, d) = (a.tile("src0")?, a.tile("src1")?, a.tile("dst")?);
+        copy_window(m.mem, &x, (0, 0), &d, (0, 0), x.vrows, x.vcols)?;
+        copy_window(m.mem, &y, (0, 0), &d, (0, x.vcols), y.vrows, y.vcols)
+    }),
+    (Opcode::TMatmul, matmul_op),
+    (Opcode::TMatmulAcc, matmul_op),
+    (Opcode::TMatmulBias, matmul_op),
+    (Opcode::TGemv, matmul_op),
+    (Opcode::TGemvAcc, matmul_op),
+    (Opcode::TGemvBias, matmul_op),
+];

@@ -23,9 +23,9 @@
 
 use crate::dispatch;
 use crate::elem::Elem;
-use crate::family::{Cmp, storage, unsupported};
+use crate::family::{Cmp, at, dst_elements, put, storage, unsupported};
 use crate::memory::{Fault, Memory};
-use crate::view::TileView;
+use crate::view::{TileView, element};
 use pto_ir::types::{BLayout, SLayout};
 use std::cmp::Ordering;
 
@@ -34,18 +34,40 @@ const PAIR: usize = 8;
 /// Elements per `tsort32` block.
 const SORT_BLOCK: usize = 32;
 
-/// Reads the valid region of an integer tile as `i64` (indices, offsets), row-major.
-fn read_ints(mem: &Memory, v: &TileView) -> Result<Vec<i64>, Fault> {
+/// Reads the `rows x cols` region of an integer tile as `i64` (indices, offsets), row-major;
+/// `what` names the tile when it does not cover the region.
+fn read_ints(mem: &Memory, v: &TileView, (rows, cols): (usize, usize), what: &str) -> Result<Vec<i64>, Fault> {
+    v.covers(rows, cols, what)?;
+    storage(mem, v)?;
     dispatch!(v.desc.dtype, T => {
         let s = storage(mem, v)?;
-        let mut out = Vec::with_capacity(v.vrows * v.vcols);
-        for r in 0..v.vrows {
-            for c in 0..v.vcols {
-                out.push(T::load(&s[v.offset(r, c) * T::SIZE..]).to_i64());
+        let mut out = Vec::with_capacity(rows * cols);
+        for r in 0..rows {
+            for c in 0..cols {
+                out.push(at::<T>(s, v, r, c)?.to_i64());
             }
         }
         Ok(out)
     }, _ => Err(unsupported(v)))
+}
+
+/// A copy of element `(r, c)` of `src` to element `(i, j)` of `dst` (storage bytes `s` and
+/// `d`, same element size), both checked.
+fn copy_element(
+    s: &[u8],
+    src: &TileView,
+    (r, c): (usize, usize),
+    d: &mut [u8],
+    dst: &TileView,
+    (i, j): (usize, usize),
+) -> Result<(), Fault> {
+    let from = element(s, src, r, c)?;
+    let to = crate::view::element_mut(d, dst, i, j)?;
+    if from.len() != to.len() {
+        return Err(Fault(format!("source elements are {} bytes, destination elements {}", from.len(), to.len())));
+    }
+    to.copy_from_slice(from);
+    Ok(())
 }
 
 /// Tiles whose rows are contiguous bytes (pairs and compacted streams are written by byte).
@@ -62,24 +84,19 @@ pub fn gather_index(mem: &mut Memory, src: &TileView, idx: &TileView, dst: &Tile
     if src.desc.dtype != dst.desc.dtype {
         return Err(Fault(format!("source element type {} differs from destination {}", src.desc.dtype, dst.desc.dtype)));
     }
-    let view = TileView { vrows: dst.vrows, vcols: dst.vcols, ..*idx };
-    let flat = read_ints(mem, &view)?;
+    dst_elements(mem, dst)?;
+    let flat = read_ints(mem, idx, (dst.vrows, dst.vcols), "the index tile")?;
     let capacity = src.desc.rows as usize * src.desc.cols as usize;
     let cols = src.desc.cols as usize;
-    let es = src.elem_size();
     let s = storage(mem, src)?.to_vec();
     let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
     for (k, &f) in flat.iter().enumerate() {
-        if f < 0 || f as usize >= capacity {
-            return Err(Fault(format!(
-                "index {f} at ({}, {}) is outside the source tile ({capacity} elements)",
-                k / dst.vcols,
-                k % dst.vcols
-            )));
-        }
-        let from = src.offset(f as usize / cols, f as usize % cols) * es;
-        let to = dst.offset(k / dst.vcols, k % dst.vcols) * es;
-        d[to..to + es].copy_from_slice(&s[from..from + es]);
+        let (i, j) = (k / dst.vcols, k % dst.vcols);
+        let f = match usize::try_from(f) {
+            Ok(f) if f < capacity => f,
+            _ => return Err(Fault(format!("index {f} at ({i}, {j}) is outside the source tile ({capacity} elements)"))),
+        };
+        copy_element(&s, src, (f / cols, f % cols), d, dst, (i, j))?;
     }
     Ok(())
 }
@@ -106,6 +123,7 @@ pub fn gather_mask(mem: &mut Memory, pattern: &str, src: &TileView, dst: &TileVi
     }
     pattern_selects(pattern, 0).ok_or_else(|| Fault(format!("unknown mask pattern {pattern}")))?;
     let es = src.elem_size();
+    dst_elements(mem, src)?;
     let s = storage(mem, src)?.to_vec();
     let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
     let mut k = 0usize;
@@ -114,8 +132,7 @@ pub fn gather_mask(mem: &mut Memory, pattern: &str, src: &TileView, dst: &TileVi
             if (k + 1) * es > d.len() {
                 return Err(Fault(format!("the selected elements do not fit the destination ({} elements)", d.len() / es)));
             }
-            let from = src.offset(r, c) * es;
-            d[k * es..(k + 1) * es].copy_from_slice(&s[from..from + es]);
+            d[k * es..(k + 1) * es].copy_from_slice(element(&s, src, r, c)?);
             k += 1;
         }
     }
@@ -157,25 +174,32 @@ pub fn gather_compare(
     }
     // The thresholds, as (integer, float) values of k's elements 0..rows in storage order.
     let ks = storage(mem, k)?;
+    src.valid_inside()?;
     let thresholds: Vec<(i64, f64)> = dispatch!(k.desc.dtype, K => {
         (0..src.vrows)
-            .map(|i| storage_element(k, i, "the threshold tile `k`").map(|at| K::load(&ks[at..])).map(|x| (x.to_i64(), x.to_f64())))
-            .collect::<Result<_, _>>()?
+            .map(|i| {
+                let at = storage_element(k, i, "the threshold tile `k`")?;
+                let x = ks.get(at..at + K::SIZE).map(K::load).ok_or_else(|| Fault(format!("threshold {i} outside `k`")))?;
+                Ok((x.to_i64(), x.to_f64()))
+            })
+            .collect::<Result<_, Fault>>()?
     }, _ => return Err(unsupported(k)));
     let k_float = k.desc.dtype.is_float();
     let cols = src.desc.cols as i64;
+    dst_elements(mem, src)?;
     let rows: Vec<Vec<i64>> = dispatch!(src.desc.dtype, T => {
         let s = storage(mem, src)?;
         thresholds.iter().enumerate().map(|(i, &(ki, kf))| {
             let t = if k_float { T::from_f64(kf) } else { T::from_i64(ki) };
-            (0..src.vcols)
-                .filter(|&j| {
-                    let x = T::load(&s[src.offset(i, j) * T::SIZE..]);
-                    if keep_gt { x > t } else { x == t }
-                })
-                .map(|j| offset + i as i64 * cols + j as i64)
-                .collect()
-        }).collect()
+            let mut kept = Vec::new();
+            for j in 0..src.vcols {
+                let x = at::<T>(s, src, i, j)?;
+                if if keep_gt { x > t } else { x == t } {
+                    kept.push(offset.wrapping_add(i as i64 * cols + j as i64));
+                }
+            }
+            Ok(kept)
+        }).collect::<Result<_, Fault>>()?
     }, _ => return Err(unsupported(src)));
     let width = dst.desc.cols as usize;
     if let Some((i, r)) = rows.iter().enumerate().find(|(_, r)| r.len() > width) {
@@ -186,14 +210,15 @@ pub fn gather_compare(
         let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
         for (i, r) in rows.iter().enumerate() {
             for (j, &index) in r.iter().enumerate() {
-                U::from_i64(index).store(&mut d[dst.offset(i, j) * U::SIZE..]);
+                put(d, dst, i, j, U::from_i64(index))?;
             }
         }
     }, _ => return Err(unsupported(dst)));
     dispatch!(cdst.desc.dtype, C => {
         let c = mem.slice_mut(cdst.loc, cdst.addr, cdst.size_bytes() as usize)?;
         for (r, &at) in rows.iter().zip(&counts) {
-            C::from_i64(r.len() as i64).store(&mut c[at..]);
+            let bytes = c.get_mut(at..at + C::SIZE).ok_or_else(|| Fault(format!("count element at byte {at} outside `cdst`")))?;
+            C::from_i64(r.len() as i64).store(bytes);
         }
         Ok(())
     }, _ => Err(unsupported(cdst)))
@@ -202,24 +227,26 @@ pub fn gather_compare(
 /// Block gather: 32 bytes per destination block from `src + offsets[r, b]`.
 pub fn gather_blocks(mem: &mut Memory, src: &TileView, offsets: &TileView, dst: &TileView) -> Result<(), Fault> {
     require_row_major(dst, "the block gather destination")?;
+    dst_elements(mem, dst)?;
     let blocks = (dst.vcols * dst.elem_size()).div_ceil(32);
-    let view = TileView { vrows: dst.vrows, vcols: blocks, ..*offsets };
     if (offsets.desc.cols as usize) < blocks || (offsets.desc.rows as usize) < dst.vrows {
         return Err(Fault(format!("the offsets tile needs {}x{blocks} entries (one per 32-byte block)", dst.vrows)));
     }
-    let offs = read_ints(mem, &view)?;
+    let offs = read_ints(mem, offsets, (dst.vrows, blocks), "the offsets tile")?;
     let s = storage(mem, src)?.to_vec();
     let row_bytes = dst.desc.cols as usize * dst.elem_size();
     let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
     for r in 0..dst.vrows {
         for b in 0..blocks {
             let off = offs[r * blocks + b];
-            if off < 0 || off as usize + 32 > s.len() {
+            let from = usize::try_from(off).ok().filter(|&o| o.checked_add(32).is_some_and(|e| e <= s.len()));
+            let Some(from) = from else {
                 return Err(Fault(format!("block ({r}, {b}): byte offset {off} + 32 leaves the source tile ({} bytes)", s.len())));
-            }
+            };
             let to = r * row_bytes + b * 32;
-            let n = 32.min(row_bytes - b * 32);
-            d[to..to + n].copy_from_slice(&s[off as usize..off as usize + n]);
+            let n = 32.min(row_bytes.saturating_sub(b * 32));
+            let out = d.get_mut(to..to + n).ok_or_else(|| Fault(format!("block ({r}, {b}) lies outside the destination")))?;
+            out.copy_from_slice(&s[from..from + n]);
         }
     }
     Ok(())
@@ -269,8 +296,8 @@ pub fn sort32(mem: &mut Memory, src: &TileView, idx: &TileView, dst: &TileView) 
             src.vcols
         )));
     }
-    let view = TileView { vrows: src.vrows, vcols: src.vcols, ..*idx };
-    let indices = read_ints(mem, &view)?;
+    dst_elements(mem, src)?;
+    let indices = read_ints(mem, idx, (src.vrows, src.vcols), "the index tile")?;
     dispatch!(src.desc.dtype, T => {
         let s = storage(mem, src)?.to_vec();
         let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
@@ -278,12 +305,13 @@ pub fn sort32(mem: &mut Memory, src: &TileView, idx: &TileView, dst: &TileView) 
             for start in (0..src.vcols).step_by(SORT_BLOCK) {
                 let end = (start + SORT_BLOCK).min(src.vcols);
                 let mut block: Vec<Pair<T>> = (start..end)
-                    .map(|c| Pair { value: T::load(&s[src.offset(r, c) * T::SIZE..]), index: indices[r * src.vcols + c] as u32 })
-                    .collect();
+                    .map(|c| Ok(Pair { value: at::<T>(&s, src, r, c)?, index: indices[r * src.vcols + c] as u32 }))
+                    .collect::<Result<_, Fault>>()?;
                 block.sort_by(|a, b| descending(&a.value, &b.value).then(a.index.cmp(&b.index)));
                 for (k, p) in block.into_iter().enumerate() {
                     let at = r * row_bytes + (start + k) * PAIR;
-                    store_pair(p, &mut d[at..at + PAIR]);
+                    let out = d.get_mut(at..at + PAIR).ok_or_else(|| Fault(format!("pair {k} of row {r} lies outside the destination")))?;
+                    store_pair(p, out);
                 }
             }
         }
@@ -318,8 +346,11 @@ fn merge<T: Elem>(lists: &[Vec<Pair<T>>], stop_at_exhausted: bool) -> Vec<Pair<T
     out
 }
 
-fn load_pairs<T: Elem>(s: &[u8], start: usize, n: usize) -> Vec<Pair<T>> {
-    (0..n).map(|k| load_pair::<T>(&s[start + k * PAIR..])).collect()
+/// `n` pairs from byte `start` of `s`; a fault when they run past `s`.
+fn load_pairs<T: Elem>(s: &[u8], start: usize, n: usize) -> Result<Vec<Pair<T>>, Fault> {
+    let bytes = n.checked_mul(PAIR).and_then(|len| s.get(start..start.checked_add(len)?));
+    let bytes = bytes.ok_or_else(|| Fault(format!("{n} pairs from byte {start} run past the {}-byte tile", s.len())))?;
+    Ok(bytes.chunks_exact(PAIR).map(load_pair::<T>).collect())
 }
 
 /// `tmrgsort` single-list form: every group of four consecutive blocks of `block_len` elements
@@ -329,11 +360,14 @@ pub fn merge_sort_blocks(mem: &mut Memory, src: &TileView, block_len: i64, dst: 
     require_row_major(src, "the tmrgsort source")?;
     require_row_major(dst, "the tmrgsort destination")?;
     let es = src.elem_size();
-    if block_len <= 0 || !(block_len as usize * es).is_multiple_of(PAIR) {
+    let block_bytes = usize::try_from(block_len).ok().and_then(|b| b.checked_mul(es)).filter(|&b| b > 0 && b.is_multiple_of(PAIR));
+    let Some(block_bytes) = block_bytes else {
         return Err(Fault(format!("blockLen {block_len} is not a positive whole number of (value, index) pairs")));
-    }
-    let block_pairs = block_len as usize * es / PAIR;
+    };
+    dst_elements(mem, src)?;
     let total = src.vcols * es / PAIR;
+    // A block longer than the row is the whole row.
+    let block_pairs = (block_bytes / PAIR).min(total.max(1));
     if dst.desc.cols as usize * dst.elem_size() < total * PAIR {
         return Err(Fault(format!("the destination row holds fewer than {total} pairs")));
     }
@@ -345,7 +379,7 @@ pub fn merge_sort_blocks(mem: &mut Memory, src: &TileView, block_len: i64, dst: 
                 .map(|b| group + b * block_pairs)
                 .filter(|&start| start < total)
                 .map(|start| load_pairs::<T>(&s, start * PAIR, block_pairs.min(total - start)))
-                .collect();
+                .collect::<Result<_, _>>()?;
             out.extend(merge(&lists, false));
         }
         let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
@@ -371,7 +405,10 @@ pub fn merge_sort_lists(mem: &mut Memory, lists: &[TileView], stop_at_exhausted:
     dispatch!(first.desc.dtype, T => {
         let loaded: Vec<Vec<Pair<T>>> = lists
             .iter()
-            .map(|l| storage(mem, l).map(|s| load_pairs::<T>(s, 0, l.vcols * T::SIZE / PAIR)))
+            .map(|l| {
+                l.valid_inside()?;
+                load_pairs::<T>(storage(mem, l)?, 0, l.vcols * T::SIZE / PAIR)
+            })
             .collect::<Result<_, _>>()?;
         let out = merge(&loaded, stop_at_exhausted);
         if out.len() * PAIR > dst.size_bytes() as usize {
@@ -456,3 +493,44 @@ mod tests {
         assert!(err(gather_compare(&mut mem, &src, &k, Cmp::Gt, 0, &floats, &cdst)).contains("32-bit integer indices"));
     }
 }
+
+// ------------------------------------------------------------------ the semantics table
+
+use crate::exec::{Args, Machine, Semantics};
+use pto_ir::ops::Opcode;
+
+fn tgather(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    let (src, dst) = (a.tile("src")?, a.tile("dst")?);
+    if let Some(k) = a.opt_tile("k") {
+        let cmp = match a.enum_attr("cmpMode", "cmp") {
+            Some(c) => crate::family::Cmp::parse(c).ok_or_else(|| Fault(format!("unknown cmpMode `{c}`")))?,
+            None => crate::family::Cmp::Eq,
+        };
+        return gather_compare(m.mem, &src, &k, cmp, a.int_attr("offset")?.unwrap_or(0), &dst, &a.tile("cdst")?);
+    }
+    match a.enum_attr("maskPattern", "mask_pattern") {
+        Some(p) => gather_mask(m.mem, p, &src, &dst),
+        None => gather_index(m.mem, &src, &a.tile("indices")?, &dst),
+    }
+}
+
+fn tmrgsort(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    let dst = a.tile("dst")?;
+    if let Some(src) = a.opt_tile("src") {
+        let block_len = match a.num("blockLen")? {
+            crate::family::Num::I(i) => i,
+            crate::family::Num::F(_) => return Err(Fault("blockLen must be an integer".into())),
+        };
+        return merge_sort_blocks(m.mem, &src, block_len, &dst);
+    }
+    let lists: Vec<TileView> = ["src0", "src1", "src2", "src3"].iter().filter_map(|s| a.opt_tile(s)).collect();
+    merge_sort_lists(m.mem, &lists, a.flag("exhausted"), &dst)
+}
+
+/// Every instruction of this module, by the op table's slot names.
+pub const SEMANTICS: &[(Opcode, Semantics)] = &[
+    (Opcode::TGather, tgather),
+    (Opcode::TGatherB, |m, a| gather_blocks(m.mem, &a.tile("src")?, &a.tile("offsets")?, &a.tile("dst")?)),
+    (Opcode::TSort32, |m, a| sort32(m.mem, &a.tile("src")?, &a.tile("idx")?, &a.tile("dst")?)),
+    (Opcode::TMrgSort, tmrgsort),
+];

@@ -1,6 +1,9 @@
 //! Global memory: one host array per kernel pointer argument, and the address arithmetic of
 //! tensor and partition views (shape, strides, offsets; up to 5 dimensions, right-aligned as
 //! in pto-isa: a 2-D tile maps onto the two innermost dimensions).
+//!
+//! Shapes, strides and offsets come from the program's scalars, so every address computation is
+//! checked: an overflow is a fault, like an access outside the bound array.
 
 use crate::elem::Elem;
 use crate::memory::Fault;
@@ -47,15 +50,19 @@ impl GmView {
         }
         let mut v = *self;
         for d in 0..self.rank {
-            if offsets[d] < 0 || sizes[d] < 0 || offsets[d] + sizes[d] > self.shape[d] {
+            let end = offsets[d].checked_add(sizes[d]);
+            if offsets[d] < 0 || sizes[d] < 0 || end.is_none_or(|e| e > self.shape[d]) {
                 return Err(Fault(format!(
                     "partition [{}, {}) of dimension {d} is outside the view's size {}",
                     offsets[d],
-                    offsets[d] + sizes[d],
+                    offsets[d].saturating_add(sizes[d]),
                     self.shape[d]
                 )));
             }
-            v.offset += offsets[d] * self.strides[d];
+            v.offset = offsets[d]
+                .checked_mul(self.strides[d])
+                .and_then(|o| v.offset.checked_add(o))
+                .ok_or_else(|| Fault(format!("the partition offset overflows at dimension {d}")))?;
             v.shape[d] = sizes[d];
         }
         Ok(v)
@@ -63,20 +70,23 @@ impl GmView {
 
     /// Element index of 2-D position `(r, c)` of the shape the view presents to a tile that
     /// folds it by `fold` ([`pto_ir::tile_rules::view_extent`]): the view is right-aligned to 5 dimensions and the
-    /// folded coordinate is split over the leading dimensions, innermost first.
-    pub fn index(&self, r: usize, c: usize, fold: ViewFold) -> i64 {
+    /// folded coordinate is split over the leading dimensions, innermost first. A fault when the
+    /// address overflows.
+    pub fn index(&self, r: usize, c: usize, fold: ViewFold) -> Result<i64, Fault> {
+        let overflow = || Fault(format!("the GM address of element ({r}, {c}) overflows"));
+        let (r, c) = (i64::try_from(r).map_err(|_| overflow())?, i64::try_from(c).map_err(|_| overflow())?);
         let pad = MAX_RANK - self.rank;
         let size = |d: usize| if d < pad { 1 } else { self.shape[d - pad].max(1) };
         let stride = |d: usize| if d < pad { 0 } else { self.strides[d - pad] };
         let mut at = [0i64; MAX_RANK];
         let (mut rest, split): (i64, [usize; 4]) = match fold {
             ViewFold::Cols => {
-                at[3] = r as i64;
-                (c as i64, [4, 2, 1, 0])
+                at[3] = r;
+                (c, [4, 2, 1, 0])
             }
             ViewFold::Rows | ViewFold::Flat => {
-                at[4] = c as i64;
-                (r as i64, [3, 2, 1, 0])
+                at[4] = c;
+                (r, [3, 2, 1, 0])
             }
         };
         for (k, &d) in split.iter().enumerate() {
@@ -87,7 +97,7 @@ impl GmView {
                 rest /= size(d);
             }
         }
-        self.offset + (0..MAX_RANK).map(|d| at[d] * stride(d)).sum::<i64>()
+        (0..MAX_RANK).try_fold(self.offset, |acc, d| at[d].checked_mul(stride(d)).and_then(|x| acc.checked_add(x))).ok_or_else(overflow)
     }
 
     /// The view's dimensions.
@@ -101,6 +111,10 @@ impl GmView {
 pub fn pattern_value(i: usize) -> f64 {
     ((i * 7 + 3) % 17) as f64 / 4.0 - 2.0
 }
+
+/// Most bytes an unbound GM array grows to on demand by default (1 GiB; `Sim::max_gm_bytes`):
+/// an access beyond it is a fault.
+pub const MAX_GROWN: usize = 1 << 30;
 
 /// `1 GiB`, `16 MiB`, `1000 bytes`: a byte count as written in a diagnostic.
 fn bytes_text(n: usize) -> String {
@@ -139,7 +153,7 @@ impl GmArray {
         if index < 0 || (self.bound && index as usize >= n) {
             return Err(Fault(format!("GM access to element {index} of `%{}`, which has {n} elements", self.name)));
         }
-        let end = (index as usize + 1) * self.elem_size;
+        let end = (index as usize).checked_add(1).and_then(|k| k.checked_mul(self.elem_size)).unwrap_or(usize::MAX);
         if end > self.bytes.len() {
             if end > limit {
                 return Err(Fault(format!("GM access to element {index} of `%{}` is beyond {}", self.name, bytes_text(limit))));

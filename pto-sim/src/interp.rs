@@ -8,15 +8,14 @@
 use crate::data::TileData;
 use crate::dispatch;
 use crate::elem::Elem;
-use crate::family::{self, ArgRule, Num};
-use crate::gather_sort;
+use crate::family::{self, Num};
 use crate::gm::{GmArray, GmView};
-use crate::memory::{Fault, Memory};
+use crate::memory::Memory;
 use crate::view::TileView;
 use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic};
 use pto_ir::module::{BlockId, Module, OpId, Payload, ValueDef, ValueId};
-use pto_ir::ops::{Family, Opcode};
+use pto_ir::ops::Opcode;
 use pto_ir::tile_rules::ViewFold;
 use pto_ir::types::{Dim, ElemType, TileDesc, Type};
 use pto_lower::Target;
@@ -120,6 +119,10 @@ pub struct Sim<'m> {
     vstate: crate::vector::VectorState,
     /// The last vector program of each op, with the operands it was lowered for.
     vcache: std::collections::HashMap<OpId, VectorCache>,
+    /// Each executed tile op's operands bound to the op table's slots ([`Self::bound_slots`]).
+    bindings: std::collections::HashMap<OpId, Option<(usize, std::rc::Rc<[(&'static str, ValueId)]>)>>,
+    /// Reused for the operands of each execution.
+    operand_buf: Vec<(&'static str, Val)>,
     /// Tile arguments an input was bound to.
     bound_tiles: std::collections::HashSet<ValueId>,
     /// Tile arguments of the running kernel with no input that no op has written yet: reading
@@ -144,7 +147,7 @@ pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 
 /// The default size limit of an unbound GM array (which grows to the furthest element a kernel
 /// touches): 1 GiB.
-pub const DEFAULT_MAX_GM_BYTES: usize = 1 << 30;
+pub const DEFAULT_MAX_GM_BYTES: usize = crate::gm::MAX_GROWN;
 
 /// What `--exec vector` keeps per op: its operand slots and its last program with the
 /// operands it was lowered for.
@@ -201,6 +204,8 @@ impl<'m> Sim<'m> {
             vstate: Default::default(),
             vcache: Default::default(),
             vector_log_index: Default::default(),
+            bindings: Default::default(),
+            operand_buf: Vec::new(),
             bound_tiles: Default::default(),
             unwritten_args: Default::default(),
             defaults: false,
@@ -261,22 +266,24 @@ impl<'m> Sim<'m> {
         let (v, view) = self.tile_argument(name, data)?;
         let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
         let size = view.elem_size();
-        let storage = self.mem.slice_mut(view.loc, view.addr, rows * cols * size).map_err(|f| f.0)?;
-        let fill = |storage: &mut [u8], (rows, cols): (usize, usize)| {
+        let n = data.elements()?;
+        let storage = self.mem.slice_mut(view.loc, view.addr, view.size_bytes() as usize).map_err(|f| f.0)?;
+        let fill = |storage: &mut [u8], (rows, cols): (usize, usize)| -> Result<(), String> {
             for r in 0..rows {
                 for c in 0..cols {
-                    let (src, dst) = ((r * cols + c) * size, view.offset(r, c) * size);
-                    storage[dst..dst + size].copy_from_slice(&data.bytes[src..src + size]);
+                    let src = (r * cols + c) * size;
+                    crate::view::element_mut(storage, &view, r, c).map_err(|f| f.0)?.copy_from_slice(&data.bytes[src..src + size]);
                 }
             }
+            Ok(())
         };
-        if (data.rows, data.cols) == (rows, cols) || data.rows * data.cols == rows * cols {
-            fill(storage, (rows, cols));
+        if (data.rows, data.cols) == (rows, cols) || n == rows * cols {
+            fill(storage, (rows, cols))?;
             self.bound_tiles.insert(v);
             Ok(())
         } else if (data.rows, data.cols) == (view.vrows, view.vcols) {
             storage.fill(0xA5);
-            fill(storage, (view.vrows, view.vcols));
+            fill(storage, (view.vrows, view.vcols))?;
             self.bound_tiles.insert(v);
             Ok(())
         } else {
@@ -290,7 +297,7 @@ impl<'m> Sim<'m> {
     pub fn bind_tile_storage(&mut self, name: &str, data: &TileData) -> Result<(), String> {
         let (v, view) = self.tile_argument(name, data)?;
         let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
-        if data.rows * data.cols != rows * cols {
+        if data.elements()? != rows * cols {
             return Err(format!("`%{name}` is {rows}x{cols}; storage-order data must fill it, the data is {}x{}", data.rows, data.cols));
         }
         let storage = self.mem.slice_mut(view.loc, view.addr, rows * cols * view.elem_size()).map_err(|f| f.0)?;
@@ -322,7 +329,7 @@ impl<'m> Sim<'m> {
                 && let Some(a) = self.gm.iter().find(|a| a.name == v.name && a.written)
             {
                 let n = a.bytes.len() / a.elem_size.max(1);
-                let (rows, cols) = a.shape.filter(|(r, c)| r * c == n).unwrap_or((1, n));
+                let (rows, cols) = a.shape.filter(|(r, c)| r.checked_mul(*c) == Some(n)).unwrap_or((1, n));
                 out.push((v.name.clone(), TileData { dtype: *e, rows, cols, bytes: a.bytes.clone() }));
             }
         }
@@ -395,12 +402,11 @@ impl<'m> Sim<'m> {
     /// The whole capacity of a tile in logical order.
     fn read_view_full(&self, view: &TileView) -> Result<TileData, String> {
         let storage = self.mem.slice(view.loc, view.addr, view.size_bytes() as usize).map_err(|f| f.0)?;
-        let (rows, cols, size) = (view.desc.rows as usize, view.desc.cols as usize, view.elem_size());
+        let (rows, cols) = (view.desc.rows as usize, view.desc.cols as usize);
         let mut bytes = Vec::with_capacity(storage.len());
         for r in 0..rows {
             for c in 0..cols {
-                let at = view.offset(r, c) * size;
-                bytes.extend_from_slice(&storage[at..at + size]);
+                bytes.extend_from_slice(crate::view::element(storage, view, r, c).map_err(|f| f.0)?);
             }
         }
         Ok(TileData { dtype: view.desc.dtype, rows, cols, bytes })
@@ -704,8 +710,11 @@ impl<'m> Sim<'m> {
                 };
                 let n = segs.get(1).copied().unwrap_or(0) as usize;
                 let ints = |sim: &Self, vs: &[ValueId]| vs.iter().map(|&v| sim.int(op, v)).collect::<Result<Vec<i64>, _>>();
-                let shape = ints(self, &data.operands[1..1 + n])?;
-                let strides = ints(self, &data.operands[1 + n..])?;
+                let (Some(shape), Some(strides)) = (data.operands.get(1..n.saturating_add(1)), data.operands.get(n.saturating_add(1)..))
+                else {
+                    return Err(trap(m, op, "malformed make_tensor_view operands"));
+                };
+                let (shape, strides) = (ints(self, shape)?, ints(self, strides)?);
                 let view = GmView::new(arg, &shape, &strides).map_err(|f| trap(m, op, f.0))?;
                 self.set_results(op, vec![Val::View(view)]);
             }
@@ -804,7 +813,9 @@ impl<'m> Sim<'m> {
             if let Flow::Yield(vals) = self.exec_block(body)? {
                 iters = vals;
             }
-            i += step;
+            // The next index past i64::MAX is past every upper bound.
+            let Some(next) = i.checked_add(step) else { break };
+            i = next;
         }
         self.set_results(op, iters);
         Ok(())
@@ -829,7 +840,7 @@ impl<'m> Sim<'m> {
             }
             let Flow::Yield(cond) = self.exec_block(before)? else { return Err(trap(m, op, "scf.while: missing scf.condition")) };
             let go = matches!(cond.first(), Some(Val::Int(c)) if *c != 0);
-            let carried = cond[1..].to_vec();
+            let carried = cond.get(1..).unwrap_or_default().to_vec();
             if !go {
                 self.set_results(op, carried);
                 return Ok(());
@@ -883,7 +894,7 @@ impl<'m> Sim<'m> {
         let vr = vr.map(|v| self.int(op, v)).transpose()?;
         let vc = vc.map(|v| self.int(op, v)).transpose()?;
         let buf = self.target.buffer(t.loc);
-        if addr < 0 || !(addr as u64).is_multiple_of(buf.align) || addr as u64 + t.size_bytes() > buf.capacity {
+        if addr < 0 || !(addr as u64).is_multiple_of(buf.align) || (addr as u64).saturating_add(t.size_bytes()) > buf.capacity {
             return Err(trap(
                 m,
                 op,
@@ -969,7 +980,8 @@ impl<'m> Sim<'m> {
             let (vr, vc) = pto_ir::tile_rules::view_extent(&view.dims(), fold)
                 .map(|(r, c)| (r.unwrap_or(0), c.unwrap_or(0)))
                 .map_err(|i| trap(m, op, format!("leading view dimension {i} is not 1")))?;
-            if (r0 + tile.vrows) as u64 > vr || (c0 + tile.vcols) as u64 > vc {
+            let past = |at: usize, n: usize, whole: u64| at.checked_add(n).is_none_or(|end| end as u64 > whole);
+            if past(r0, tile.vrows, vr) || past(c0, tile.vcols, vc) {
                 return Err(trap(
                     m,
                     op,
@@ -989,14 +1001,16 @@ impl<'m> Sim<'m> {
         }
         gm.written |= !load;
         let storage = self.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize).map_err(|f| trap(m, op, f.0))?;
+        tile.valid_inside().map_err(|f| trap(m, op, f.0))?;
         for r in 0..tile.vrows {
             for c in 0..tile.vcols {
-                let g = gm.element(view.index(r0 + r, c0 + c, fold), self.max_gm_bytes).map_err(|f| trap(m, op, f.0))?;
-                let t = tile.offset(r, c) * size;
+                let at = view.index(r0 + r, c0 + c, fold).map_err(|f| trap(m, op, f.0))?;
+                let g = gm.element(at, self.max_gm_bytes).map_err(|f| trap(m, op, f.0))?;
+                let t = crate::view::element_mut(storage, &tile, r, c).map_err(|f| trap(m, op, f.0))?;
                 if load {
-                    storage[t..t + size].copy_from_slice(g);
+                    t.copy_from_slice(g);
                 } else {
-                    g.copy_from_slice(&storage[t..t + size]);
+                    g.copy_from_slice(t);
                 }
             }
         }
@@ -1018,108 +1032,31 @@ impl<'m> Sim<'m> {
         match data.opcode {
             Opcode::TLoad => return self.exec_move(op, true),
             Opcode::TStore => return self.exec_move(op, false),
-            Opcode::TMov
-            | Opcode::TExtract
-            | Opcode::TInsert
-            | Opcode::TMatmul
-            | Opcode::TMatmulAcc
-            | Opcode::TMatmulBias
-            | Opcode::TGemv
-            | Opcode::TGemvAcc
-            | Opcode::TGemvBias
-            | Opcode::TAddc
-            | Opcode::TSubc
-            | Opcode::TConcat => return self.exec_data_move(op),
             _ => {}
         }
-        let fault = |f: Fault| trap(m, op, f.0);
-        let ins = data.ins();
-        let Some(&dst) = data.outs().first() else {
-            return Err(trap(m, op, format!("`{}` is not executable by the simulator yet (no outs)", data.opcode.full_name())));
-        };
-        let dst = self.tile(op, dst)?;
-        let tile_ins: Vec<TileView> = ins
-            .iter()
-            .filter_map(|v| match self.vals[v.index()] {
-                Val::Tile(t) => Some(t),
-                _ => None,
-            })
-            .collect();
-        let scalar = ins.iter().find_map(|v| self.vals[v.index()].num());
-        let need_scalar = || scalar.ok_or_else(|| trap(m, op, "missing scalar operand"));
         let not_yet = || trap(m, op, format!("`{}` is not executable by the simulator yet", data.opcode.full_name()));
-        use family::{BinOp, UnOp};
-        let mem = &mut self.mem;
-        match data.opcode.spec().family {
-            Family::ElemBinary | Family::Bitwise if tile_ins.len() >= 2 => {
-                let op2 = match data.opcode {
-                    Opcode::TAdd => BinOp::Add,
-                    Opcode::TSub => BinOp::Sub,
-                    Opcode::TMul => BinOp::Mul,
-                    Opcode::TDiv => BinOp::Div,
-                    Opcode::TMin => BinOp::Min,
-                    Opcode::TMax => BinOp::Max,
-                    Opcode::TAnd => BinOp::And,
-                    Opcode::TOr => BinOp::Or,
-                    Opcode::TXor => BinOp::Xor,
-                    Opcode::TShl => BinOp::Shl,
-                    Opcode::TShr => BinOp::Shr,
-                    _ => return Err(not_yet()),
-                };
-                family::binary(mem, op2, &tile_ins[0], &tile_ins[1], &dst).map_err(fault)
-            }
-            Family::Unary | Family::Bitwise => {
-                let u = match data.opcode {
-                    Opcode::TAbs => UnOp::Abs,
-                    Opcode::TNeg => UnOp::Neg,
-                    Opcode::TExp => UnOp::Exp,
-                    Opcode::TLog => UnOp::Log,
-                    Opcode::TSqrt => UnOp::Sqrt,
-                    Opcode::TRsqrt => UnOp::Rsqrt,
-                    Opcode::TRecip => UnOp::Recip,
-                    Opcode::TRelu => UnOp::Relu,
-                    Opcode::TNot => UnOp::Not,
-                    _ => return Err(not_yet()),
-                };
-                let src = tile_ins.first().ok_or_else(|| trap(m, op, "missing source tile"))?;
-                family::unary(mem, u, src, &dst).map_err(fault)
-            }
-            Family::TileScalar => {
-                let s = need_scalar()?;
-                if data.opcode == Opcode::TExpands {
-                    return family::fill(mem, s, &dst).map_err(fault);
-                }
-                let src = tile_ins.first().ok_or_else(|| trap(m, op, "missing source tile"))?;
-                let round = matches!(data.attr("round"), Some(Attr::Bool(true)) | Some(Attr::Unit));
-                let scalar_first =
-                    data.opcode == Opcode::TDivs && matches!(ins.first().map(|v| self.vals[v.index()]), Some(Val::Int(_) | Val::Float(_)));
-                let op2 = match data.opcode {
-                    Opcode::TAdds => BinOp::Add,
-                    Opcode::TSubs => BinOp::Sub,
-                    Opcode::TMuls => BinOp::Mul,
-                    Opcode::TDivs => BinOp::Div,
-                    Opcode::TMins => BinOp::Min,
-                    Opcode::TMaxs => BinOp::Max,
-                    Opcode::TAnds => BinOp::And,
-                    Opcode::TOrs => BinOp::Or,
-                    Opcode::TXors => BinOp::Xor,
-                    Opcode::TShls => BinOp::Shl,
-                    Opcode::TShrs if round => BinOp::ShrRound,
-                    Opcode::TShrs => BinOp::Shr,
-                    _ => return Err(not_yet()),
-                };
-                family::binary_scalar(mem, op2, src, s, scalar_first, &dst).map_err(fault)
-            }
-            Family::RowReduce
-            | Family::ColReduce
-            | Family::ArgReduce
-            | Family::Expand
-            | Family::CmpSel
-            | Family::Convert
-            | Family::Generate => self.exec_tile_more(op, &tile_ins, scalar, dst),
-            Family::GatherScatter | Family::Sort => self.exec_gather_sort(op, scalar, dst),
-            _ => Err(not_yet()),
+        let run = crate::exec::semantics(data.opcode).ok_or_else(not_yet)?;
+        let (form, slots) = self
+            .bound_slots(op)
+            .ok_or_else(|| trap(m, op, format!("this form of `{}` is not executable by the simulator yet", data.opcode.full_name())))?;
+        let mut operands = std::mem::take(&mut self.operand_buf);
+        operands.clear();
+        operands.extend(slots.iter().map(|&(slot, v)| (slot, self.vals[v.index()])));
+        let args = crate::exec::Args { operands: &operands, attrs: &data.attrs, target: self.target.id, form };
+        let result = run(&mut crate::exec::Machine { mem: &mut self.mem, gm: &mut self.gm }, &args);
+        self.operand_buf = operands;
+        result.map_err(|f| trap(m, op, f.0))
+    }
+
+    /// The op table's binding of `op`'s operands to its slots (which form, and `(slot, value)`
+    /// in operand order), computed once per op.
+    fn bound_slots(&mut self, op: OpId) -> Option<(usize, std::rc::Rc<[(&'static str, ValueId)]>)> {
+        if let Some(b) = self.bindings.get(&op) {
+            return b.clone();
         }
+        let bound = pto_lower::binding::bind(self.m, op).map(|(form, b)| (form, b.iter().map(|b| (b.slot, b.value)).collect()));
+        self.bindings.insert(op, bound.clone());
+        bound
     }
 
     /// Lowers `op` to its A2A3 vector program and runs it; `Ok(Err(reason))` when the op has
@@ -1172,206 +1109,6 @@ impl<'m> Sim<'m> {
         self.vector_log_index.insert(op, self.vector_log.len());
         let span = self.m.op_span(op);
         self.vector_log.push(VectorRecord { op_id: op, op: self.m.op(op).opcode.full_name().to_string(), span, runs: 1, cost });
-    }
-
-    /// Moves between tiles (`tmov`, `textract`, `tinsert`), matrix products, `taddc`/`tsubc`.
-    fn exec_data_move(&mut self, op: OpId) -> Result<(), Diagnostic> {
-        let m = self.m;
-        let data = m.op(op);
-        let fault = |f: Fault| trap(m, op, f.0);
-        let tiles: Vec<TileView> = data
-            .ins()
-            .iter()
-            .filter_map(|v| match self.vals[v.index()] {
-                Val::Tile(t) => Some(t),
-                _ => None,
-            })
-            .collect();
-        let ints: Vec<i64> = data
-            .ins()
-            .iter()
-            .filter_map(|v| match self.vals[v.index()] {
-                Val::Int(i) => Some(i),
-                _ => None,
-            })
-            .collect();
-        let dst = match data.outs().first() {
-            Some(&d) => self.tile(op, d)?,
-            None => return Err(trap(m, op, "missing destination")),
-        };
-        if let Some(v) = ints.iter().find(|&&v| v < 0) {
-            return Err(trap(m, op, format!("index {v} is negative")));
-        }
-        let t = |k: usize| tiles.get(k).copied().ok_or_else(|| trap(m, op, format!("missing tile operand {k}")));
-        let pos = |k: usize| ints.get(k).map(|&v| v as usize).unwrap_or(0);
-        let mem = &mut self.mem;
-        let r = match data.opcode {
-            Opcode::TMov => {
-                let s = t(0)?;
-                family::copy_window(mem, &s, (0, 0), &dst, (0, 0), dst.vrows.min(s.vrows), dst.vcols.min(s.vcols))
-            }
-            Opcode::TExtract => family::copy_window(mem, &t(0)?, (pos(0), pos(1)), &dst, (0, 0), dst.vrows, dst.vcols),
-            Opcode::TInsert => {
-                let s = t(0)?;
-                family::copy_window(mem, &s, (0, 0), &dst, (pos(0), pos(1)), s.vrows, s.vcols)
-            }
-            Opcode::TMatmul | Opcode::TGemv => family::matmul(mem, &t(0)?, &t(1)?, None, None, &dst),
-            Opcode::TMatmulAcc | Opcode::TGemvAcc => family::matmul(mem, &t(1)?, &t(2)?, Some(&t(0)?), None, &dst),
-            Opcode::TMatmulBias | Opcode::TGemvBias => family::matmul(mem, &t(0)?, &t(1)?, None, Some(&t(2)?), &dst),
-            Opcode::TSubc => family::ternary(mem, true, &t(0)?, &t(1)?, &t(2)?, &dst),
-            Opcode::TConcat => {
-                let (a, b) = (t(0)?, t(1)?);
-                family::copy_window(mem, &a, (0, 0), &dst, (0, 0), a.vrows, a.vcols)
-                    .and_then(|_| family::copy_window(mem, &b, (0, 0), &dst, (0, a.vcols), b.vrows, b.vcols))
-            }
-            _ => family::ternary(mem, false, &t(0)?, &t(1)?, &t(2)?, &dst),
-        };
-        r.map_err(fault)
-    }
-
-    /// Gathers and sorts, operands taken by slot name (the op-table binding).
-    fn exec_gather_sort(&mut self, op: OpId, scalar: Option<Num>, dst: TileView) -> Result<(), Diagnostic> {
-        let m = self.m;
-        let data = m.op(op);
-        let fault = |f: Fault| trap(m, op, f.0);
-        let not_yet = || trap(m, op, format!("this form of `{}` is not executable by the simulator yet", data.opcode.full_name()));
-        let (_, bound) = pto_lower::binding::bind(m, op).ok_or_else(not_yet)?;
-        let slot = |name: &str| -> Option<TileView> {
-            bound.iter().find(|b| b.slot == name).and_then(|b| match self.vals[b.value.index()] {
-                Val::Tile(t) => Some(t),
-                _ => None,
-            })
-        };
-        let need = |name: &str| slot(name).ok_or_else(|| trap(m, op, format!("missing tile operand `{name}`")));
-        let mem = &mut self.mem;
-        let r = match data.opcode {
-            Opcode::TGather if slot("k").is_some() => {
-                let cmp = match data.attr("cmpMode").and_then(|a| a.as_enum("cmp")) {
-                    Some(c) => family::Cmp::parse(c).ok_or_else(|| trap(m, op, format!("unknown cmpMode `{c}`")))?,
-                    None => family::Cmp::Eq,
-                };
-                let offset = match data.attr("offset") {
-                    Some(Attr::Int(i, _)) => *i,
-                    None => 0,
-                    Some(_) => return Err(trap(m, op, "`offset` must be an integer")),
-                };
-                gather_sort::gather_compare(mem, &need("src")?, &need("k")?, cmp, offset, &dst, &need("cdst")?)
-            }
-            Opcode::TGather => match data.attr("maskPattern").and_then(|a| a.as_enum("mask_pattern")) {
-                Some(p) => gather_sort::gather_mask(mem, p, &need("src")?, &dst),
-                None => gather_sort::gather_index(mem, &need("src")?, &need("indices")?, &dst),
-            },
-            Opcode::TGatherB => gather_sort::gather_blocks(mem, &need("src")?, &need("offsets")?, &dst),
-            Opcode::TSort32 => gather_sort::sort32(mem, &need("src")?, &need("idx")?, &dst),
-            Opcode::TMrgSort if slot("src").is_some() => {
-                let block_len = match scalar {
-                    Some(Num::I(i)) => i,
-                    _ => return Err(trap(m, op, "missing integer blockLen")),
-                };
-                gather_sort::merge_sort_blocks(mem, &need("src")?, block_len, &dst)
-            }
-            Opcode::TMrgSort => {
-                let lists: Vec<TileView> = ["src0", "src1", "src2", "src3"].iter().filter_map(|s| slot(s)).collect();
-                let exhausted = matches!(data.attr("exhausted"), Some(Attr::Bool(true)) | Some(Attr::Unit));
-                gather_sort::merge_sort_lists(mem, &lists, exhausted, &dst)
-            }
-            _ => return Err(not_yet()),
-        };
-        r.map_err(fault)
-    }
-
-    /// Reductions, arg-reductions, expands, compare/select, `tci`, `tcvt`.
-    fn exec_tile_more(&mut self, op: OpId, tiles: &[TileView], scalar: Option<Num>, dst: TileView) -> Result<(), Diagnostic> {
-        use family::{BinOp, Cmp, ExpandOp, Reduce, Round};
-        let m = self.m;
-        let data = m.op(op);
-        let fault = |f: Fault| trap(m, op, f.0);
-        let not_yet = || trap(m, op, format!("`{}` is not executable by the simulator yet", data.opcode.full_name()));
-        let src = |k: usize| tiles.get(k).copied().ok_or_else(|| trap(m, op, format!("missing tile operand {k}")));
-        let outs: Vec<TileView> = data.outs().iter().map(|&v| self.tile(op, v)).collect::<Result<_, _>>()?;
-        let enum_attr = |name: &str, kind: &str| data.attr(name).and_then(|a| a.as_enum(kind));
-        let mem = &mut self.mem;
-        let r = match data.opcode {
-            Opcode::TRowSum
-            | Opcode::TRowMax
-            | Opcode::TRowMin
-            | Opcode::TRowProd
-            | Opcode::TColSum
-            | Opcode::TColMax
-            | Opcode::TColMin
-            | Opcode::TColProd => {
-                let kind = match data.opcode {
-                    Opcode::TRowSum | Opcode::TColSum => Reduce::Sum,
-                    Opcode::TRowMax | Opcode::TColMax => Reduce::Max,
-                    Opcode::TRowMin | Opcode::TColMin => Reduce::Min,
-                    _ => Reduce::Prod,
-                };
-                let rows = matches!(data.opcode, Opcode::TRowSum | Opcode::TRowMax | Opcode::TRowMin | Opcode::TRowProd);
-                family::reduce(mem, kind, rows, &src(0)?, &dst)
-            }
-            Opcode::TRowArgMax | Opcode::TRowArgMin | Opcode::TColArgMax | Opcode::TColArgMin => {
-                let max = matches!(data.opcode, Opcode::TRowArgMax | Opcode::TColArgMax);
-                let rows = matches!(data.opcode, Opcode::TRowArgMax | Opcode::TRowArgMin);
-                let s = src(0)?;
-                let idx = outs.last().copied().unwrap_or(dst);
-                if outs.len() == 2 {
-                    family::reduce(mem, if max { Reduce::Max } else { Reduce::Min }, rows, &s, &outs[0]).map_err(fault)?;
-                }
-                let rule = if !rows && self.target.id == pto_lower::TargetId::A2A3 { ArgRule::A2A3Column } else { ArgRule::Strict };
-                family::arg_reduce(mem, max, rule, rows, &s, &idx)
-            }
-            Opcode::TRowExpand => family::expand(mem, true, &src(0)?, &dst),
-            Opcode::TColExpand => family::expand(mem, false, &src(0)?, &dst),
-            Opcode::TRowExpandAdd
-            | Opcode::TRowExpandSub
-            | Opcode::TRowExpandMul
-            | Opcode::TRowExpandDiv
-            | Opcode::TRowExpandMax
-            | Opcode::TRowExpandMin
-            | Opcode::TRowExpandExpdif
-            | Opcode::TColExpandAdd
-            | Opcode::TColExpandSub
-            | Opcode::TColExpandMul
-            | Opcode::TColExpandDiv
-            | Opcode::TColExpandMax
-            | Opcode::TColExpandMin
-            | Opcode::TColExpandExpdif => {
-                let name = data.opcode.spec().name;
-                let rows = name.starts_with("trow");
-                let eop = match &name["trowexpand".len()..] {
-                    "add" => ExpandOp::Bin(BinOp::Add),
-                    "sub" => ExpandOp::Bin(BinOp::Sub),
-                    "mul" => ExpandOp::Bin(BinOp::Mul),
-                    "div" => ExpandOp::Bin(BinOp::Div),
-                    "max" => ExpandOp::Bin(BinOp::Max),
-                    "min" => ExpandOp::Bin(BinOp::Min),
-                    _ => ExpandOp::ExpDif,
-                };
-                family::expand_op(mem, eop, rows, &src(0)?, &src(1)?, &dst)
-            }
-            Opcode::TCmp | Opcode::TCmps => {
-                let cmp = enum_attr("cmpMode", "cmp").and_then(Cmp::parse).ok_or_else(|| trap(m, op, "missing cmpMode"))?;
-                let rhs = if data.opcode == Opcode::TCmp { Ok(src(1)?) } else { Err(scalar.ok_or_else(|| trap(m, op, "missing scalar"))?) };
-                family::compare(mem, cmp, &src(0)?, rhs.as_ref().map_err(|n| *n), &dst)
-            }
-            Opcode::TSel => family::select(mem, &src(0)?, &src(1)?, &src(2)?, &dst),
-            Opcode::TCi => {
-                let start = match scalar {
-                    Some(Num::I(i)) => i,
-                    Some(Num::F(f)) => f as i64,
-                    None => return Err(trap(m, op, "missing start scalar")),
-                };
-                let desc = matches!(data.attr("descending"), Some(Attr::Bool(true)) | Some(Attr::Unit));
-                family::ci(mem, start, desc, &dst)
-            }
-            Opcode::TCvt => {
-                let mode = Round::parse(enum_attr("rmode", "round_mode").unwrap_or("RINT"));
-                let sat = enum_attr("sat_mode", "saturation_mode") == Some("ON");
-                family::convert(mem, mode, sat, &src(0)?, &dst)
-            }
-            _ => return Err(not_yet()),
-        };
-        r.map_err(fault)
     }
 }
 

@@ -19,6 +19,7 @@
 
 pub mod data;
 pub mod elem;
+pub mod exec;
 pub mod family;
 pub mod gather_sort;
 pub mod gm;

@@ -34,9 +34,8 @@ impl Memory {
     /// `len` bytes at `addr` in `loc`.
     pub fn slice(&self, loc: Loc, addr: u64, len: usize) -> Result<&[u8], Fault> {
         let b = self.buf(loc);
-        let (start, end) = (addr as usize, addr as usize + len);
-        b.get(start..end)
-            .ok_or_else(|| Fault(format!("access to bytes [{start}, {end}) of {} is outside its {} bytes", loc.name(), b.len())))
+        let n = b.len();
+        range(addr, len).and_then(|r| b.get(r)).ok_or_else(|| outside(loc, addr, len, n))
     }
 
     /// The whole buffer of `loc`, writable (callers check tile bounds with [`Memory::slice`] first).
@@ -48,7 +47,16 @@ impl Memory {
     pub fn slice_mut(&mut self, loc: Loc, addr: u64, len: usize) -> Result<&mut [u8], Fault> {
         let b = self.buf_mut(loc);
         let n = b.len();
-        let (start, end) = (addr as usize, addr as usize + len);
-        b.get_mut(start..end).ok_or_else(|| Fault(format!("access to bytes [{start}, {end}) of {} is outside its {n} bytes", loc.name())))
+        range(addr, len).and_then(|r| b.get_mut(r)).ok_or_else(|| outside(loc, addr, len, n))
     }
+}
+
+/// The byte range `[addr, addr + len)`, if it is addressable at all.
+fn range(addr: u64, len: usize) -> Option<std::ops::Range<usize>> {
+    let start = usize::try_from(addr).ok()?;
+    Some(start..start.checked_add(len)?)
+}
+
+fn outside(loc: Loc, addr: u64, len: usize, n: usize) -> Fault {
+    Fault(format!("access to bytes [{addr}, {}) of {} is outside its {n} bytes", (addr as u128) + len as u128, loc.name()))
 }

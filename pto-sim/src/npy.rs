@@ -1,5 +1,11 @@
 //! `.npy` files in and out (via the `npyz` crate): little-endian, C order, 1-D or 2-D.
 //! bf16 travels as `uint16` bit patterns (numpy has no bf16).
+//!
+//! Before `npyz` sees a file, [`check_sizes`] checks what it would size allocations by: the
+//! header length must lie inside the file, and the shape's element count (checked
+//! multiplication, no negative dimension) times the element size must be the data the file
+//! holds. So a damaged or hostile header is an error, never a huge allocation, an overflow or an
+//! array silently taken as empty.
 
 use crate::data::TileData;
 use crate::elem::Elem;
@@ -42,9 +48,69 @@ fn typed<T: Elem + npyz::Deserialize>(npy: npyz::NpyFile<&[u8]>) -> Result<Vec<u
     Ok(bytes)
 }
 
+/// The magic string every `.npy` file starts with.
+const MAGIC: &[u8] = b"\x93NUMPY";
+
+/// The header text of an `.npy` file and the number of data bytes after it, with the header
+/// length checked against the file.
+fn header(bytes: &[u8]) -> Result<(&str, usize), String> {
+    let bad = |why: &str| format!("not a valid .npy file: {why}");
+    if bytes.len() < MAGIC.len() + 2 || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(bad("missing the \\x93NUMPY magic string"));
+    }
+    let major = bytes[MAGIC.len()];
+    let (len_at, len_size) = (MAGIC.len() + 2, if major == 1 { 2 } else { 4 });
+    let field = bytes.get(len_at..len_at + len_size).ok_or_else(|| bad("the file ends inside the header length"))?;
+    let header_len = field.iter().rev().fold(0usize, |acc, &b| (acc << 8) | usize::from(b));
+    let start = len_at + len_size;
+    let text = start
+        .checked_add(header_len)
+        .and_then(|end| bytes.get(start..end))
+        .ok_or_else(|| bad(&format!("the header length {header_len} runs past the end of the file ({} bytes)", bytes.len())))?;
+    let text = std::str::from_utf8(text).map_err(|_| bad("the header is not UTF-8"))?;
+    Ok((text, bytes.len() - start - header_len))
+}
+
+/// The dimensions of the header's `'shape': (d0, d1, ...)` entry (each a non-negative integer
+/// that fits `u64`); `None` when the header has no such entry.
+fn header_shape(text: &str) -> Result<Option<Vec<u64>>, String> {
+    let Some(at) = text.find("'shape'").or_else(|| text.find("\"shape\"")) else { return Ok(None) };
+    let rest = text[at + "'shape'".len()..].trim_start().strip_prefix(':').unwrap_or("").trim_start();
+    let Some(body) = rest.strip_prefix('(').and_then(|r| r.split_once(')')).map(|(b, _)| b) else { return Ok(None) };
+    body.split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| d.trim_end_matches('L').parse::<u64>().map_err(|_| format!("bad dimension `{d}` in the .npy shape ({body})")))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// The element size a simple `'descr': '<f4'` entry names (its trailing digits), else 1.
+fn header_elem_size(text: &str) -> usize {
+    let descr = text.find("'descr'").map(|at| text[at + "'descr'".len()..].trim_start().trim_start_matches(':').trim_start());
+    let quoted = descr.and_then(|d| d.strip_prefix('\'')).and_then(|d| d.split_once('\'')).map(|(d, _)| d);
+    quoted.and_then(|d| d.get(2..)).and_then(|n| n.parse().ok()).filter(|&n| n > 0).unwrap_or(1)
+}
+
+/// Checks the sizes an `.npy` header declares against the file (see the module doc); returns
+/// the shape.
+fn check_sizes(bytes: &[u8]) -> Result<Vec<u64>, String> {
+    let (text, data_len) = header(bytes)?;
+    let elem_size = header_elem_size(text);
+    let Some(shape) = header_shape(text)? else { return Err("not a valid .npy file: the header has no shape".into()) };
+    let count = shape.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d));
+    let needed = count.and_then(|n| n.checked_mul(elem_size as u64));
+    match needed {
+        Some(n) if n <= data_len as u64 => Ok(shape),
+        Some(n) => Err(format!("the .npy shape {shape:?} needs {n} bytes of data, the file holds {data_len}")),
+        None => Err(format!("the .npy shape {shape:?} has more elements than this machine can address")),
+    }
+}
+
 /// Reads an `.npy` file. `want` is the element type of the tile it is bound to: a `uint16`
 /// array is accepted for a bf16 tile (bit patterns).
 pub fn read(bytes: &[u8], want: ElemType) -> Result<TileData, String> {
+    let shape = check_sizes(bytes)?;
     let npy = npyz::NpyFile::new(bytes).map_err(|e| format!("not a valid .npy file: {e}"))?;
     let descr = npy.dtype().descr().trim_matches('\'').to_string();
     let elem = elem_of(&descr).ok_or_else(|| format!("unsupported .npy dtype `{descr}`"))?;
@@ -54,10 +120,13 @@ pub fn read(bytes: &[u8], want: ElemType) -> Result<TileData, String> {
     if npy.order() == npyz::Order::Fortran {
         return Err("Fortran-ordered .npy data is not supported; save with numpy's default C order".into());
     }
-    let shape: Vec<usize> = npy.shape().iter().map(|&d| d as usize).collect();
+    if npy.shape() != shape.as_slice() {
+        return Err(format!("not a valid .npy file: unreadable shape in the header (read {shape:?}, npyz read {:?})", npy.shape()));
+    }
+    let dim = |d: u64| usize::try_from(d).map_err(|_| format!("the .npy dimension {d} does not fit this machine"));
     let (rows, cols) = match shape.as_slice() {
-        [n] => (1, *n),
-        [r, c] => (*r, *c),
+        [n] => (1, dim(*n)?),
+        [r, c] => (dim(*r)?, dim(*c)?),
         other => return Err(format!("expected a 1-D or 2-D array, found shape {other:?}")),
     };
     let dtype = if want == ElemType::BF16 && elem == ElemType::U16 { ElemType::BF16 } else { elem };
@@ -109,5 +178,40 @@ mod tests {
         let file = write(&data).unwrap();
         assert_eq!(read(&file, ElemType::I32).unwrap_err(), "the array holds f32 (<f4), the tile holds i32");
         assert!(read(b"not numpy", ElemType::F32).unwrap_err().starts_with("not a valid .npy file"));
+    }
+
+    /// An `.npy` v1 file with this header dictionary and `data` bytes.
+    fn npy_v1(dict: &str, data: &[u8]) -> Vec<u8> {
+        let mut header = dict.to_string();
+        while (MAGIC.len() + 4 + header.len() + 1) % 64 != 0 {
+            header.push(' ');
+        }
+        header.push('\n');
+        let mut out = MAGIC.to_vec();
+        out.extend([1, 0]);
+        out.extend((header.len() as u16).to_le_bytes());
+        out.extend(header.as_bytes());
+        out.extend(data);
+        out
+    }
+
+    #[test]
+    fn hostile_headers_are_errors_before_anything_is_allocated() {
+        let ok = npy_v1("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", &[0; 24]);
+        assert_eq!(read(&ok, ElemType::F32).map(|d| (d.rows, d.cols)), Ok((2, 3)));
+        // A v2 header length of 0xFFFFFFF0 in a 20-byte file.
+        let mut v2 = MAGIC.to_vec();
+        v2.extend([2, 0, 0xF0, 0xFF, 0xFF, 0xFF, b'{', b'}']);
+        assert!(read(&v2, ElemType::F32).unwrap_err().contains("header length 4294967280 runs past the end of the file"));
+        // Dimensions whose product overflows, a negative one, and one the data cannot hold.
+        let huge = npy_v1("{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", &[0; 8]);
+        assert!(read(&huge, ElemType::F32).unwrap_err().contains("more elements than this machine can address"));
+        let negative = npy_v1("{'descr': '<f4', 'fortran_order': False, 'shape': (-1, 4), }", &[0; 8]);
+        assert_eq!(read(&negative, ElemType::F32).unwrap_err(), "bad dimension `-1` in the .npy shape (-1, 4)");
+        let short = npy_v1("{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000, 4), }", &[0; 8]);
+        assert_eq!(
+            read(&short, ElemType::F32).unwrap_err(),
+            "the .npy shape [1000000000, 4] needs 16000000000 bytes of data, the file holds 8"
+        );
     }
 }

@@ -6,8 +6,16 @@
 //! sc = c/ic, inc = c%ic`: Nz (col-major blocks, row-major boxes) `sc*rows*ic + sr*ir*ic +
 //! inr*ic + inc`; Zn (row-major blocks, col-major boxes) `sr*cols*ir + sc*ir*ic + inc*ir + inr`;
 //! Zz `sr*cols*ir + sc*ir*ic + inr*ic + inc`; Nn `sc*rows*ic + sr*ir*ic + inc*ir + inr`.
+//!
+//! Checked access: [`TileView::element_bytes`] (and [`element`] / [`element_mut`] over a tile's
+//! storage bytes) fault when `(r, c)` lies outside the tile's capacity or its bytes outside the
+//! tile's storage, so an instruction that reads or writes past a tile is a `SIM_TRAP`, never a
+//! panic and never a silent access to a neighbouring tile. [`TileView::covers`] checks a whole
+//! region once before a loop over it.
 
+use crate::memory::Fault;
 use pto_ir::types::{BLayout, Loc, SLayout, TileDesc};
+use std::ops::Range;
 
 /// A tile placed in memory with its run-time valid shape.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -50,6 +58,39 @@ impl TileView {
         }
     }
 
+    /// The byte range of element `(r, c)` in the tile's storage: a fault when `(r, c)` is
+    /// outside the capacity (or, for a partial fractal box, its bytes outside the storage).
+    pub fn element_bytes(&self, r: usize, c: usize) -> Result<Range<usize>, Fault> {
+        let (rows, cols) = (self.desc.rows as usize, self.desc.cols as usize);
+        if r >= rows || c >= cols {
+            return Err(Fault(format!("access to element ({r}, {c}) of a {rows}x{cols} tile")));
+        }
+        let size = self.elem_size();
+        let start = self.offset(r, c) * size;
+        if (start + size) as u64 > self.size_bytes() {
+            return Err(Fault(format!(
+                "element ({r}, {c}) of a {rows}x{cols} tile lies outside its {} bytes of storage",
+                self.size_bytes()
+            )));
+        }
+        Ok(start..start + size)
+    }
+
+    /// Checks that the `rows x cols` region from `(0, 0)` lies inside the tile's capacity;
+    /// `what` names the operand in the fault.
+    pub fn covers(&self, rows: usize, cols: usize, what: &str) -> Result<(), Fault> {
+        if rows <= self.desc.rows as usize && cols <= self.desc.cols as usize {
+            return Ok(());
+        }
+        Err(Fault(format!("{what} ({}x{} tile) is read or written as {rows}x{cols}", self.desc.rows, self.desc.cols)))
+    }
+
+    /// True when the valid shape lies inside the capacity (every view the simulator builds;
+    /// [`Self::covers`] with the valid shape).
+    pub fn valid_inside(&self) -> Result<(), Fault> {
+        self.covers(self.vrows, self.vcols, "the tile's valid region")
+    }
+
     /// Bytes of storage.
     pub fn size_bytes(&self) -> u64 {
         self.desc.size_bytes()
@@ -64,6 +105,20 @@ impl TileView {
     pub fn rows_contiguous(&self) -> bool {
         self.desc.slayout == SLayout::NoneBox && self.desc.blayout == BLayout::RowMajor
     }
+}
+
+/// The bytes of element `(r, c)` of `v` in `storage` (the tile's storage bytes), checked.
+pub fn element<'a>(storage: &'a [u8], v: &TileView, r: usize, c: usize) -> Result<&'a [u8], Fault> {
+    let range = v.element_bytes(r, c)?;
+    let len = storage.len();
+    storage.get(range.clone()).ok_or_else(|| Fault(format!("bytes {range:?} outside a {len}-byte storage slice")))
+}
+
+/// The bytes of element `(r, c)` of `v` in `storage`, writable, checked.
+pub fn element_mut<'a>(storage: &'a mut [u8], v: &TileView, r: usize, c: usize) -> Result<&'a mut [u8], Fault> {
+    let range = v.element_bytes(r, c)?;
+    let len = storage.len();
+    storage.get_mut(range.clone()).ok_or_else(|| Fault(format!("bytes {range:?} outside a {len}-byte storage slice")))
 }
 
 #[cfg(test)]
@@ -101,5 +156,23 @@ mod tests {
         // Acc f32 16x16 fractal 1024: one 16x16 box.
         let acc = view(ElemType::F32, 16, 16, BLayout::ColMajor, SLayout::RowMajor, 1024);
         assert_eq!(acc.offset(2, 3), 35);
+    }
+
+    #[test]
+    fn checked_access_faults_outside_the_tile() {
+        let nd = view(ElemType::F32, 4, 8, BLayout::RowMajor, SLayout::NoneBox, 512);
+        assert_eq!(nd.element_bytes(1, 2), Ok(40..44));
+        assert_eq!(nd.element_bytes(4, 0).unwrap_err().0, "access to element (4, 0) of a 4x8 tile");
+        // A col-major tile: row 8 of column 0 would be element (0, 1) in storage.
+        let dn = view(ElemType::F32, 8, 2, BLayout::ColMajor, SLayout::NoneBox, 512);
+        assert!(dn.element_bytes(8, 0).is_err());
+        // A Zz Vec tile of 20 rows in 16x16 boxes: the second box row is partial, so its
+        // second box starts at element 512 + 256 and (19, 31) would be element 831 of 640.
+        let zz = view(ElemType::F16, 20, 32, BLayout::RowMajor, SLayout::RowMajor, 512);
+        assert!(zz.element_bytes(19, 31).unwrap_err().0.contains("outside its 1280 bytes"));
+        assert_eq!(nd.covers(4, 9, "src").unwrap_err().0, "src (4x8 tile) is read or written as 4x9");
+        let storage = [0u8; 128];
+        assert_eq!(element(&storage, &nd, 3, 7).map(<[u8]>::len), Ok(4));
+        assert!(element(&storage[..64], &nd, 3, 7).is_err());
     }
 }

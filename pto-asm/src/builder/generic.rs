@@ -107,7 +107,7 @@ impl<'i> Builder<'i, '_> {
         let err = |m: String| Diagnostic::error(DiagClass::ParseBadOpSyntax, span, m).with_op(opcode.spec().full_name());
         let segments = take(&mut attrs, SEGMENTS).map(|a| segment_list(&a)).transpose().map_err(err)?;
         if let Some(s) = &segments
-            && s.iter().sum::<u32>() as usize != n
+            && s.iter().map(|&k| u64::from(k)).sum::<u64>() != n as u64
         {
             return Err(err(format!("`{SEGMENTS}` {s:?} does not add up to the {n} operands")));
         }

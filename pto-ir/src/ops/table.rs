@@ -120,8 +120,8 @@ op_table! {
     TAddc "taddc" Ternary TERN { same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TADDC", doc: "dst = src0 + src1 + src2" }
     TSubc "tsubc" Ternary TERN { same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TSUBC", doc: "dst = src0 - src1 + src2" }
     TMulAddDst "tmuladddst" Ternary BIN { same: S_BIN, page: "TMULADDDST", doc: "dst = src0 * src1 + dst" }
-    TFusedMulAdd "tfusedmuladd" Ternary BIN { same: S_DT_BIN, page: "TFUSEDMULADD", doc: "dst = src0 * dst + src1 (reads the old dst)" }
-    TFusedMulAddRelu "tfusedmuladdrelu" Ternary BIN { same: S_DT_BIN, page: "TFUSEDMULADDRELU", doc: "dst = relu(src0 * dst + src1) (reads the old dst)" }
+    TFusedMulAdd "tfusedmuladd" Ternary BIN { same: S_BIN, page: "TFUSEDMULADD", doc: "dst = src0 * dst + src1 (reads the old dst)" }
+    TFusedMulAddRelu "tfusedmuladdrelu" Ternary BIN { same: S_BIN, page: "TFUSEDMULADDRELU", doc: "dst = relu(src0 * dst + src1) (reads the old dst)" }
     TSubRelu "tsubrelu" Ternary BIN { same: S_BIN, page: "TSUBRELU", doc: "dst = relu(src0 - src1)" }
     TAddReluConv "taddreluconv" Ternary BIN { page: "TADDReluConv", doc: "dst = convert(relu(src0 + src1))" }
     TAddDeqRelu "tadddeqrelu" Ternary "src0:tile, src1:tile, scale:scalar, tmp:tile? -> dst:tile" { tmp: TMP_OPT, page: "TAddDeqRelu", doc: "dst = relu(dequant(src0 + src1, scale))" }

@@ -212,12 +212,14 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TSel]),
         operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT16_32_F16_F32)])],
-        source: "pto-isa notes §4.1 (TSEL: 2/4-byte types, row-major)",
+        checks: &[MASK_ROWS_COVER_DST],
+        source: "pto-isa notes §4.1 (TSEL: 2/4-byte types, row-major); npu/a2a3/TSel.hpp:47-58 (one mask row per dst row)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TSels]),
         operands: &[operand(&["src", "dst"], &[vec_rm(I16_I32_F16_F32)])],
+        checks: &[MASK_ROWS_COVER_DST],
         source: PTOAS,
         ..Row::DEFAULT
     },
@@ -356,6 +358,8 @@ static ROWS: &[Row] = &[
         ],
         checks: &[
             GATHER_INDEX_SAME_DTYPE,
+            GATHER_INDICES_COVER_DST[0],
+            GATHER_INDICES_COVER_DST[1],
             same_dtype("indices", "tmp", "A2A3 builds byte offsets in an index-shaped scratch tile"),
             eq("indices", ValidRows, "tmp", ValidRows, "A2A3 builds byte offsets in an index-shaped scratch tile"),
             eq("indices", ValidCols, "tmp", ValidCols, "A2A3 builds byte offsets in an index-shaped scratch tile"),
@@ -400,6 +404,7 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TGatherB]),
         operands: &[operand(&["dst"], &[vec_rm(BYTES_1_2_4)]), operand(&["offsets"], &[vec_any(I32_U32)])],
+        checks: &[OFFSET_ROWS_COVER_DST],
         source: "pto-isa notes §4.1, §8.8 (TGATHERB: row-major dst, 1/2/4-byte, one u32 offset per block)",
         ..Row::DEFAULT
     },

@@ -231,12 +231,14 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TSel]),
         operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(VEC11)])],
-        source: "pto-isa notes §4.1 (TSEL on A5: 1/2/4/8-byte types)",
+        checks: &[MASK_ROWS_COVER_DST],
+        source: "pto-isa notes §4.1 (TSEL on A5: 1/2/4/8-byte types); npu/a5/TSel.hpp:40-45 (one mask row per dst row)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::TSels]),
         operands: &[operand(&["src", "dst"], &[vec_rm(&[I8, U8, I16, U16, I32, U32, I64, U64, F16, F32])])],
+        checks: &[MASK_ROWS_COVER_DST],
         source: "pto-isa npu/a5/TSels.hpp:123-141 (PTOAS lists only i8 i16 i32 f16 f32)",
         ..Row::DEFAULT
     },
@@ -390,7 +392,7 @@ static ROWS: &[Row] = &[
             operand(&["dst"], &[var(&[Loc::Vec], Some(VEC11), &[], &[ShapeReq::Same(ValidCols, Cols)])]),
             operand(&["indices"], &[var(&[Loc::Vec], Some(INT16_32), &[], &[ShapeReq::Same(ValidCols, Cols)])]),
         ],
-        checks: &[GATHER_INDEX_SAME_DTYPE],
+        checks: &[GATHER_INDEX_SAME_DTYPE, GATHER_INDICES_COVER_DST[0], GATHER_INDICES_COVER_DST[1]],
         source: "pto-isa notes §4.1 (TGATHER index on A5: 1/2/4/8-byte data, 16/32-bit idx; tmp unused)",
         ..Row::DEFAULT
     },
@@ -426,6 +428,7 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TGatherB]),
         operands: &[operand(&["dst"], &[vec_any(BYTES_1_2_4)]), operand(&["offsets"], &[vec_any(I32_U32)])],
+        checks: &[OFFSET_ROWS_COVER_DST],
         source: PTOAS,
         ..Row::DEFAULT
     },

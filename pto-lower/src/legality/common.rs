@@ -313,6 +313,23 @@ pub const ROW_EXPAND_CHECKS: [Check; 3] = [
 /// `npu/a2a3/TGather.hpp:26`, `npu/a5/TGather.hpp:34`, `cpu/TGather.hpp:86-89`).
 pub const GATHER_INDEX_SAME_DTYPE: Check = same_dtype("src", "dst", "the index form copies src elements (pto-isa static_assert)");
 
+/// Index-form `tgather` reads `indices[i, j]` for every `(i, j)` of dst's valid region (pto-isa
+/// `docs/isa/TGATHER.md`; `npu/a2a3/TGather.hpp:58-66, 99-103` and `npu/a5/TGather.hpp:151-159`
+/// loop over dst's valid rows and columns, reading `src1 + i * Cols`).
+pub const GATHER_INDICES_COVER_DST: [Check; 2] = [
+    le("dst", Extent::ValidRows, "indices", Extent::ValidRows, "one index per dst element"),
+    le("dst", Extent::ValidCols, "indices", Extent::ValidCols, "one index per dst element"),
+];
+
+/// `tsel` / `tsels` read mask row `i` for every valid dst row (pto-isa `npu/a2a3/TSel.hpp:47-58`,
+/// `npu/a2a3/TSels.hpp:41-45`, `npu/a5/TSel.hpp:40-45, 103`: `mask + i * MaskRowStride` for
+/// `i < dst.GetValidRow()`).
+pub const MASK_ROWS_COVER_DST: Check = le("dst", Extent::ValidRows, "mask", Extent::Rows, "one mask row per dst row");
+
+/// `tgatherb` reads offset row `i` for every valid dst row (pto-isa `npu/a2a3/TGatherB.hpp:42-64`:
+/// `offsetPtr + i * offsetRowStride` for `i < validRow`).
+pub const OFFSET_ROWS_COVER_DST: Check = le("dst", Extent::ValidRows, "offsets", Extent::Rows, "one offset row per dst row");
+
 /// Compare masks are written row by row (pto-isa `npu/a2a3/TCmps.hpp:162`, `npu/a5/TCmps.hpp:237`,
 /// `npu/a5/TCmp.hpp:145-147`).
 pub const MASK_RM: OperandRule = operand(&["dst"], &[VEC_RM]);

@@ -56,7 +56,7 @@ pub struct Region {
 impl Region {
     /// True when `[addr, addr + len)` lies inside the region.
     pub fn contains(&self, addr: u64, len: u64) -> bool {
-        addr >= self.start && addr + len <= self.start + self.len
+        addr >= self.start && addr.checked_add(len).is_some_and(|end| end <= self.start.saturating_add(self.len))
     }
 }
 

@@ -1,0 +1,147 @@
+//! Instruction semantics as tables.
+//!
+//! Each family module lists its instructions as `(Opcode, Semantics)` pairs
+//! ([`crate::family::SEMANTICS`], [`crate::gather_sort::SEMANTICS`], ...), each entry written
+//! against the op table's slot names (`src0`, `scalar`, `dst`: `pto ops NAME` shows them), so
+//! the interpreter has no `match` arm per instruction: it binds the op's operands to their slots
+//! once per op (cached), looks the opcode up here, and calls the entry. Adding an instruction is
+//! one entry, plus at most one family helper.
+
+use crate::family::Num;
+use crate::gm::GmArray;
+use crate::interp::Val;
+use crate::memory::{Fault, Memory};
+use crate::view::TileView;
+use pto_ir::attr::Attr;
+use pto_ir::ops::Opcode;
+use pto_lower::TargetId;
+use std::sync::OnceLock;
+
+/// What an instruction may change: the on-chip buffers and the GM arrays.
+pub struct Machine<'a> {
+    /// The on-chip buffers.
+    pub mem: &'a mut Memory,
+    /// One array per GM pointer argument.
+    pub gm: &'a mut [GmArray],
+}
+
+/// One execution's operands, by slot, with the op's attributes and target.
+pub struct Args<'a> {
+    /// `(slot, value)` in operand order (`ins`, then `outs`), as the op table binds them.
+    pub operands: &'a [(&'static str, Val)],
+    /// The op's attributes.
+    pub attrs: &'a [(String, Attr)],
+    /// The target the module was lowered for.
+    pub target: TargetId,
+    /// Which of the op's operand forms matched (`tdivs`: 0 is `src, scalar`, 1 is `scalar, src`).
+    pub form: usize,
+}
+
+impl Args<'_> {
+    fn value(&self, slot: &str) -> Option<Val> {
+        self.operands.iter().find(|(s, _)| *s == slot).map(|(_, v)| *v)
+    }
+
+    /// The tile bound to `slot`.
+    pub fn tile(&self, slot: &str) -> Result<TileView, Fault> {
+        self.opt_tile(slot).ok_or_else(|| Fault(format!("missing tile operand `{slot}`")))
+    }
+
+    /// The tile bound to `slot`, if the op has one there.
+    pub fn opt_tile(&self, slot: &str) -> Option<TileView> {
+        match self.value(slot) {
+            Some(Val::Tile(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The scalar bound to `slot`, if the op has one there.
+    pub fn opt_num(&self, slot: &str) -> Option<Num> {
+        match self.value(slot) {
+            Some(Val::Int(i)) => Some(Num::I(i)),
+            Some(Val::Float(f)) => Some(Num::F(f)),
+            _ => None,
+        }
+    }
+
+    /// The scalar bound to `slot`.
+    pub fn num(&self, slot: &str) -> Result<Num, Fault> {
+        self.opt_num(slot).ok_or_else(|| Fault(format!("missing scalar operand `{slot}`")))
+    }
+
+    /// The integer bound to `slot` (a float operand is truncated).
+    pub fn int(&self, slot: &str) -> Result<i64, Fault> {
+        match self.num(slot)? {
+            Num::I(i) => Ok(i),
+            Num::F(f) => Ok(f as i64),
+        }
+    }
+
+    /// The attribute `name`.
+    pub fn attr(&self, name: &str) -> Option<&Attr> {
+        self.attrs.iter().find(|(k, _)| k == name).map(|(_, a)| a)
+    }
+
+    /// A boolean or unit attribute that is set.
+    pub fn flag(&self, name: &str) -> bool {
+        matches!(self.attr(name), Some(Attr::Bool(true)) | Some(Attr::Unit))
+    }
+
+    /// The value of enum attribute `name` of kind `kind` (`cmpMode`, `cmp` → `gt`).
+    pub fn enum_attr(&self, name: &str, kind: &str) -> Option<&str> {
+        self.attr(name).and_then(|a| a.as_enum(kind))
+    }
+
+    /// An integer attribute.
+    pub fn int_attr(&self, name: &str) -> Result<Option<i64>, Fault> {
+        match self.attr(name) {
+            None => Ok(None),
+            Some(Attr::Int(i, _)) => Ok(Some(*i)),
+            Some(_) => Err(Fault(format!("`{name}` must be an integer"))),
+        }
+    }
+}
+
+/// How one instruction executes.
+pub type Semantics = fn(&mut Machine<'_>, &Args<'_>) -> Result<(), Fault>;
+
+/// Every family's table.
+const TABLES: &[&[(Opcode, Semantics)]] = &[crate::family::SEMANTICS, crate::gather_sort::SEMANTICS];
+
+fn index() -> &'static [Option<Semantics>] {
+    static INDEX: OnceLock<Vec<Option<Semantics>>> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index = vec![None; pto_ir::ops::all().len()];
+        for &(op, run) in TABLES.iter().copied().flatten() {
+            debug_assert!(index[op as usize].is_none(), "{op:?} is in two semantics tables");
+            index[op as usize] = Some(run);
+        }
+        index
+    })
+}
+
+/// How `op` executes with tile semantics, if the simulator executes it.
+pub fn semantics(op: Opcode) -> Option<Semantics> {
+    index().get(op as usize).copied().flatten()
+}
+
+/// Every instruction with tile semantics.
+pub fn executable() -> impl Iterator<Item = Opcode> {
+    TABLES.iter().copied().flatten().map(|&(op, _)| op)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_instruction_is_in_two_tables() {
+        let mut seen = std::collections::HashSet::new();
+        for op in executable() {
+            assert!(seen.insert(op), "{op:?} twice");
+        }
+        assert!(seen.len() > 80, "{} instructions", seen.len());
+        assert!(semantics(Opcode::TAdd).is_some());
+        assert!(semantics(Opcode::TLoad).is_none(), "tload moves GM data in the interpreter itself");
+    }
+}
