@@ -9,10 +9,13 @@
 #                                               `pto ops --json` ($PTO, else `cargo run`)
 # Files are named by content hash, so running it again adds nothing twice and keeps what the
 # fuzzer found. The regression inputs (tests/fuzz/regressions/<target>/) are seeds too.
+# With --repo-only the shared samples are left out (CI's smoke run: some samples run for seconds
+# under the fuzzer's instrumentation, longer than a smoke run has).
 set -euo pipefail
 fuzz="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$fuzz/../.." && pwd)"
 samples="${PTO_SAMPLES:-$root/../shared/corpus/ptoas-samples}"
+[ "${1:-}" = --repo-only ] && samples=""
 corpus="$fuzz/corpus"
 
 # add DIR FILE...: copies each file into corpus/DIR under the hash of its content.
@@ -27,7 +30,13 @@ add() {
 
 mapfile -t programs < <(
   find "$root/examples" "$root/tests" -name '*.pto' -not -path "$fuzz/*"
-  if [ -d "$samples" ]; then find "$samples" -name '*.pto'; else echo "seed.sh: no samples at $samples" >&2; fi
+  if [ -z "$samples" ]; then
+    :
+  elif [ -d "$samples" ]; then
+    find "$samples" -name '*.pto'
+  else
+    echo "seed.sh: no samples at $samples" >&2
+  fi
 )
 for target in read verify_lower run; do
   add "$target" "${programs[@]}"
