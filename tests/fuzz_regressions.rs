@@ -18,6 +18,8 @@ const CASES: &[(&str, &str)] = &[
     // `fmt --generic` printed `function_type = (!t<(>) -> ()`, which did not parse again: the
     // splitter of function types counted the `(` inside the opaque type body `<(>`.
     ("read/generic-function-type-angle-paren", "parsed"),
+    // `%d, %d = tdeinterleave ...` was read as the group `%d:2` (and printed so): one name bound twice.
+    ("read/duplicate-result-name", "parse: STRUCT_REDEFINED_VALUE: value `%d` is defined twice"),
     // `pto lower` named the buffer of result `%d#0` of a group `%d:2` `%d#0_buf`, which does not
     // parse (`#0` ends a value reference): bufferize now names it `%d_0_buf`.
     ("verify_lower/result-group-buffer-names", "a5: lowered"),

@@ -463,8 +463,14 @@ impl<'i, 't> Builder<'i, 't> {
     fn build_op_stmt(&mut self, stmt: &OpStmt<'i>, block: BlockId) {
         let op_span = self.span(stmt.start, stmt.end);
         let mut results: Vec<(&'i str, Span)> = Vec::new();
-        for r in &stmt.results {
+        for (i, r) in stmt.results.iter().enumerate() {
             let rs = self.span(r.start, r.end);
+            // `%d, %d = ...` names one value twice (a group is written `%d:2`).
+            if stmt.results[..i].iter().any(|earlier| earlier.name == r.name) {
+                let msg = format!("value `%{}` is defined twice in the same scope", strip_pct(r.name));
+                self.diags.push(Diagnostic::error(DiagClass::StructRedefinedValue, rs, msg));
+                continue;
+            }
             match &r.count {
                 Some(count) => {
                     let n: usize = count.text.parse().unwrap_or(0);
