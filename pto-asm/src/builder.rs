@@ -60,6 +60,8 @@ pub(crate) struct Builder<'i, 't> {
     scopes: Vec<Scope<'i>>,
     type_cache: FxHashMap<&'i str, TypeId>,
     poisoned: HashSet<&'i str>,
+    /// The file has `.arg` / `.const` directives: PTO-AS short form unless an op says otherwise.
+    directives: bool,
 }
 
 fn strip_pct(name: &str) -> &str {
@@ -167,6 +169,7 @@ impl<'i, 't> Builder<'i, 't> {
             scopes: Vec::new(),
             type_cache: FxHashMap::default(),
             poisoned: HashSet::new(),
+            directives: false,
         }
     }
 
@@ -192,6 +195,11 @@ impl<'i, 't> Builder<'i, 't> {
                 }
                 Err(d) => self.diags.push(d),
             }
+        }
+        // The first op decides the form, wherever the directives stand: the printer puts them
+        // first, and the printed file must be read in the same form.
+        if self.directives {
+            self.set_form(TextForm::Short);
         }
         if self.diags.has_errors() { Err(self.diags) } else { Ok((self.m, self.diags)) }
     }
@@ -399,7 +407,7 @@ impl<'i, 't> Builder<'i, 't> {
     // ------------------------------------------------------------------ statements
 
     fn build_directive(&mut self, stmt: &Stmt<'i>, block: BlockId) -> BResult<()> {
-        self.set_form(TextForm::Short);
+        self.directives = true;
         match stmt {
             Stmt::Arg { value, ty } => {
                 let vspan = self.span(value.start, value.end());

@@ -212,15 +212,16 @@ impl<'i> Builder<'i, '_> {
     }
 }
 
-/// Splits `text` at the first `sep` outside brackets. Inside `<...>` only angle brackets nest,
-/// as in the grammar's `angle_text`: the body of `!t<(>` is opaque text, not an open parenthesis.
+/// Splits `text` at the first `sep` outside brackets. Inside `<...>` only angle brackets nest, as
+/// the lexer reads them: the body of `!t<(>` is opaque text, not an open parenthesis, and the `>`
+/// of an arrow `->` closes nothing.
 fn split_top_level<'t>(text: &'t str, sep: &str) -> Option<(&'t str, &'t str)> {
     let (mut depth, mut angles) = (0i32, 0i32);
     for (i, ch) in text.char_indices() {
         if angles > 0 {
             match ch {
                 '<' => angles += 1,
-                '>' => angles -= 1,
+                '>' if !text[..i].ends_with('-') => angles -= 1,
                 _ => {}
             }
             continue;

@@ -169,8 +169,8 @@ fn simulate(lowered: &pto_ir::Module, target: &'static Target, exec_vector: bool
     format!("ran, {outputs} outputs")
 }
 
-/// `run`: `pto run --default-inputs --max-steps 100000` (GM arrays up to 16 MiB) on the module's target (A2A3 unless it
-/// says otherwise), and on A2A3 also `--exec vector`.
+/// `run`: `pto run --default-inputs --max-steps 100000` (GM arrays up to 16 MiB) on the module's
+/// target (A2A3 unless it says otherwise), and on A2A3 also `--exec vector`.
 pub fn run(bytes: &[u8]) -> String {
     let m = match text(bytes).and_then(parse_and_verify) {
         Ok(m) => m,
