@@ -15,6 +15,9 @@ const CASES: &[(&str, &str)] = &[
     // f64 values did not survive `pto run`'s JSON output: serde_json parsed `2.4986523983724523e262`
     // 1 ulp off (fixed by its `float_roundtrip` feature).
     ("data/f64-json-float-roundtrip", "npy: 1x1 f64"),
+    // An `.npy` header with 36 nested `{` kept npyz's backtracking header parser busy for minutes;
+    // headers nesting deeper than a plain array's are now refused before npyz reads them.
+    ("data/npy-header-nested-braces", "npy: unsupported .npy header: brackets nest more than 2 deep"),
     // `fmt --generic` printed `function_type = (!t<(>) -> ()`, which did not parse again: the
     // splitter of function types counted the `(` inside the opaque type body `<(>`.
     ("read/generic-function-type-angle-paren", "parsed"),
