@@ -60,6 +60,8 @@ pub(crate) struct Builder<'i, 't> {
     scopes: Vec<Scope<'i>>,
     type_cache: FxHashMap<&'i str, TypeId>,
     poisoned: HashSet<&'i str>,
+    /// The file has `.arg` / `.const` directives: PTO-AS short form unless an op says otherwise.
+    directives: bool,
 }
 
 fn strip_pct(name: &str) -> &str {
@@ -167,6 +169,7 @@ impl<'i, 't> Builder<'i, 't> {
             scopes: Vec::new(),
             type_cache: FxHashMap::default(),
             poisoned: HashSet::new(),
+            directives: false,
         }
     }
 
@@ -192,6 +195,11 @@ impl<'i, 't> Builder<'i, 't> {
                 }
                 Err(d) => self.diags.push(d),
             }
+        }
+        // The first op decides the form, wherever the directives stand: the printer puts them
+        // first, and the printed file must be read in the same form.
+        if self.directives {
+            self.set_form(TextForm::Short);
         }
         if self.diags.has_errors() { Err(self.diags) } else { Ok((self.m, self.diags)) }
     }
@@ -399,7 +407,7 @@ impl<'i, 't> Builder<'i, 't> {
     // ------------------------------------------------------------------ statements
 
     fn build_directive(&mut self, stmt: &Stmt<'i>, block: BlockId) -> BResult<()> {
-        self.set_form(TextForm::Short);
+        self.directives = true;
         match stmt {
             Stmt::Arg { value, ty } => {
                 let vspan = self.span(value.start, value.end());
@@ -463,8 +471,14 @@ impl<'i, 't> Builder<'i, 't> {
     fn build_op_stmt(&mut self, stmt: &OpStmt<'i>, block: BlockId) {
         let op_span = self.span(stmt.start, stmt.end);
         let mut results: Vec<(&'i str, Span)> = Vec::new();
-        for r in &stmt.results {
+        for (i, r) in stmt.results.iter().enumerate() {
             let rs = self.span(r.start, r.end);
+            // `%d, %d = ...` names one value twice (a group is written `%d:2`).
+            if stmt.results[..i].iter().any(|earlier| earlier.name == r.name) {
+                let msg = format!("value `%{}` is defined twice in the same scope", strip_pct(r.name));
+                self.diags.push(Diagnostic::error(DiagClass::StructRedefinedValue, rs, msg));
+                continue;
+            }
             match &r.count {
                 Some(count) => {
                     let n: usize = count.text.parse().unwrap_or(0);

@@ -206,15 +206,15 @@ impl<'i> Lexer<'i> {
     /// Skips a balanced `<...>` starting at `self.pos` (which holds `<`).
     fn skip_angle(&mut self) -> Result<(), Diagnostic> {
         let open = self.pos;
-        // In MLIR properties `<{...}>` a function type's `->` is not a closing bracket.
-        let properties = self.bytes.get(open + 1) == Some(&b'{');
         let mut depth = 0usize;
         // Jump between angle brackets (SIMD search): a type spells most of its bytes between them.
         while let Some(skip) = memchr::memchr2(b'<', b'>', &self.bytes[self.pos..]) {
             self.pos += skip;
             match self.bytes[self.pos] {
                 b'<' => depth += 1,
-                b'>' if self.pos > 0 && self.bytes[self.pos - 1] == b'-' && (depth > 1 || properties) => {}
+                // A function type's `->` (in MLIR properties `<{...}>` or a type's parameters) is
+                // not a closing bracket, at any depth: `!p<->` is unclosed wherever it stands.
+                b'>' if self.pos > 0 && self.bytes[self.pos - 1] == b'-' => {}
                 b'>' => {
                     depth -= 1;
                     if depth == 0 {

@@ -106,8 +106,10 @@ pub fn run(m: &mut Module, _target: &Target, _notes: &mut Diagnostics) -> Result
     Ok(Changed::Yes)
 }
 
+/// A name for the buffer of value `base`, unused in `used`. A member of a result group (`d#0`)
+/// gives `d_0_buf`: `%d#0_buf` would not parse back (`#N` ends a value reference).
 fn fresh_name(used: &HashSet<String>, base: &str, salt: usize) -> String {
-    let base = if base.is_empty() { "buf" } else { base };
+    let base = if base.is_empty() { "buf".to_string() } else { base.replace('#', "_") };
     let candidate = format!("{base}_buf");
     if !used.contains(&candidate) { candidate } else { format!("{base}_buf{salt}") }
 }

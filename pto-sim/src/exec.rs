@@ -23,6 +23,8 @@ pub struct Machine<'a> {
     pub mem: &'a mut Memory,
     /// One array per GM pointer argument.
     pub gm: &'a mut [GmArray],
+    /// How far an unbound GM array may grow, in bytes (`Sim::max_gm_bytes`).
+    pub gm_limit: usize,
     /// What the program printed (`tprint`).
     pub printed: &'a mut String,
 }

@@ -112,8 +112,18 @@ pub fn pattern_value(i: usize) -> f64 {
     ((i * 7 + 3) % 17) as f64 / 4.0 - 2.0
 }
 
-/// Most bytes an unbound GM array grows to on demand (1 GiB): an access beyond it is a fault.
+/// Most bytes an unbound GM array grows to on demand by default (1 GiB; `Sim::max_gm_bytes`):
+/// an access beyond it is a fault.
 pub const MAX_GROWN: usize = 1 << 30;
+
+/// `1 GiB`, `16 MiB`, `1000 bytes`: a byte count as written in a diagnostic.
+fn bytes_text(n: usize) -> String {
+    match n {
+        n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n => format!("{n} bytes"),
+    }
+}
 
 /// One GM array.
 #[derive(Clone, Debug)]
@@ -137,16 +147,16 @@ pub struct GmArray {
 }
 
 impl GmArray {
-    /// Bytes of element `index`, growing an unbound array.
-    pub fn element(&mut self, index: i64) -> Result<&mut [u8], Fault> {
+    /// Bytes of element `index`, growing an unbound array up to `limit` bytes.
+    pub fn element(&mut self, index: i64, limit: usize) -> Result<&mut [u8], Fault> {
         let n = self.bytes.len() / self.elem_size.max(1);
         if index < 0 || (self.bound && index as usize >= n) {
             return Err(Fault(format!("GM access to element {index} of `%{}`, which has {n} elements", self.name)));
         }
         let end = (index as usize).checked_add(1).and_then(|k| k.checked_mul(self.elem_size)).unwrap_or(usize::MAX);
         if end > self.bytes.len() {
-            if end > MAX_GROWN {
-                return Err(Fault(format!("GM access to element {index} of `%{}` is beyond 1 GiB", self.name)));
+            if end > limit {
+                return Err(Fault(format!("GM access to element {index} of `%{}` is beyond {}", self.name, bytes_text(limit))));
             }
             let old = self.bytes.len() / self.elem_size.max(1);
             self.bytes.resize(end, 0);

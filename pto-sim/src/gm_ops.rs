@@ -140,12 +140,13 @@ fn mgather(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
     let ids = indices(m, &idx, rows, (dst.vrows, dst.vcols))?;
     let size = dst.elem_size();
     let mut bytes = Vec::with_capacity(dst.vrows * dst.vcols * size);
+    let limit = m.gm_limit;
     let gm = table(m, &v, size)?;
     for i in 0..dst.vrows {
         for j in 0..dst.vcols {
             let raw = if rows { ids[i] } else { ids[i * dst.vcols + j] };
             match oob.resolve(raw, capacity)? {
-                Some(entry) => bytes.extend_from_slice(gm.element(element_index(&v, rows, (row_stride, col_stride), entry, j)?)?),
+                Some(entry) => bytes.extend_from_slice(gm.element(element_index(&v, rows, (row_stride, col_stride), entry, j)?, limit)?),
                 None => bytes.extend(std::iter::repeat_n(0, size)),
             }
         }
@@ -165,12 +166,13 @@ fn mscatter(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
     let ids = indices(m, &idx, rows, (src.vrows, src.vcols))?;
     dispatch!(src.desc.dtype, T => {
         let vals = read::<T>(m.mem, &src)?;
+        let limit = m.gm_limit;
         let gm = table(m, &v, T::SIZE)?;
         for i in 0..src.vrows {
             for j in 0..src.vcols {
                 let raw = if rows { ids[i] } else { ids[i * src.vcols + j] };
                 let Some(entry) = oob.resolve(raw, capacity)? else { continue };
-                let cell = gm.element(element_index(&v, rows, (row_stride, col_stride), entry, j)?)?;
+                let cell = gm.element(element_index(&v, rows, (row_stride, col_stride), entry, j)?, limit)?;
                 let (old, new) = (T::load(cell), vals[i * src.vcols + j]);
                 let value = match atomic.as_deref() {
                     None | Some("none") => new,

@@ -157,6 +157,9 @@ pub struct Sim<'m> {
     defaults: bool,
     /// How many ops a run may execute ([`DEFAULT_MAX_STEPS`]; `pto run --max-steps`).
     pub max_steps: u64,
+    /// How far an unbound GM array may grow, in bytes ([`DEFAULT_MAX_GM_BYTES`]); an access
+    /// beyond it is a trap.
+    pub max_gm_bytes: usize,
     /// Ops executed so far.
     steps: u64,
     /// The step count at which [`Sim::count_step`] next leaves its fast path: the end of the
@@ -179,6 +182,10 @@ pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 
 /// Steps between two calls of [`Sim::progress`].
 pub const PROGRESS_EVERY: u64 = 4096;
+
+/// The default size limit of an unbound GM array (which grows to the furthest element a kernel
+/// touches): 1 GiB.
+pub const DEFAULT_MAX_GM_BYTES: usize = crate::gm::MAX_GROWN;
 
 /// What `--exec vector` keeps per op: its operand slots and its last program with the
 /// operands it was lowered for.
@@ -242,6 +249,7 @@ impl<'m> Sim<'m> {
             unwritten_args: Default::default(),
             defaults: false,
             max_steps: DEFAULT_MAX_STEPS,
+            max_gm_bytes: DEFAULT_MAX_GM_BYTES,
             steps: 0,
             checkpoint: 0,
             progress: None,
@@ -1066,7 +1074,7 @@ impl<'m> Sim<'m> {
         for r in 0..tile.vrows {
             for c in 0..tile.vcols {
                 let at = view.index(r0 + r, c0 + c, fold).map_err(|f| trap(m, op, f.0))?;
-                let g = gm.element(at).map_err(|f| trap(m, op, f.0))?;
+                let g = gm.element(at, self.max_gm_bytes).map_err(|f| trap(m, op, f.0))?;
                 let t = crate::view::element_mut(storage, &tile, r, c).map_err(|f| trap(m, op, f.0))?;
                 if load {
                     t.copy_from_slice(g);
@@ -1104,7 +1112,10 @@ impl<'m> Sim<'m> {
         operands.clear();
         operands.extend(slots.iter().map(|&(slot, v)| (slot, self.vals[v.index()])));
         let args = crate::exec::Args { operands: &operands, attrs: &data.attrs, target: self.target.id, form };
-        let result = run(&mut crate::exec::Machine { mem: &mut self.mem, gm: &mut self.gm, printed: &mut self.printed }, &args);
+        let result = run(
+            &mut crate::exec::Machine { mem: &mut self.mem, gm: &mut self.gm, gm_limit: self.max_gm_bytes, printed: &mut self.printed },
+            &args,
+        );
         self.operand_buf = operands;
         result.map_err(|f| trap(m, op, f.0))
     }

@@ -25,6 +25,7 @@ pub mod gather_sort;
 pub mod gm;
 pub mod gm_ops;
 pub mod interp;
+pub mod json;
 pub mod memory;
 pub mod npy;
 pub mod region;

@@ -92,10 +92,36 @@ fn header_elem_size(text: &str) -> usize {
     quoted.and_then(|d| d.get(2..)).and_then(|n| n.parse().ok()).filter(|&n| n > 0).unwrap_or(1)
 }
 
+/// How deep brackets nest in a header numpy writes for a plain array: the dict and the shape tuple.
+const MAX_HEADER_NESTING: usize = 2;
+
+/// Refuses a header whose brackets nest deeper than [`MAX_HEADER_NESTING`] before npyz parses
+/// it: its header parser backtracks exponentially in the depth (a 250-byte header of nested `[`
+/// ran for minutes). Structured dtypes, the only deeper headers numpy writes, are not supported.
+fn check_nesting(text: &str) -> Result<(), String> {
+    let mut depth = 0usize;
+    for b in text.bytes() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_HEADER_NESTING {
+                    return Err(format!(
+                        "unsupported .npy header: brackets nest more than {MAX_HEADER_NESTING} deep (a structured dtype?)"
+                    ));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Checks the sizes an `.npy` header declares against the file (see the module doc); returns
 /// the shape.
 fn check_sizes(bytes: &[u8]) -> Result<Vec<u64>, String> {
     let (text, data_len) = header(bytes)?;
+    check_nesting(text)?;
     let elem_size = header_elem_size(text);
     let Some(shape) = header_shape(text)? else { return Err("not a valid .npy file: the header has no shape".into()) };
     let count = shape.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d));

@@ -3,11 +3,11 @@
 
 use crate::{ErrorFormat, Outcome, TargetName, load_module, resolve_target};
 use pto_ir::diag::SourceMap;
-use pto_ir::types::{ElemType, Type};
+use pto_ir::types::Type;
 use pto_ir::verify::Verified;
 use pto_lower::TargetId;
 use pto_sim::{Sim, TileData};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::fmt::Write as _;
 
 /// Options of `pto run`.
@@ -103,62 +103,6 @@ fn final_tiles(m: &pto_ir::Module) -> Vec<String> {
         .collect()
 }
 
-/// Reads a JSON tile: `{"dtype": "f32", "shape": [R, C], "data": [...]}` with `data` flat or
-/// nested (numpy's `tolist()`), or a bare nested list `[[...], ...]` of the tile's element type.
-fn json_tile(text: &str, want: ElemType) -> Result<TileData, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
-    if v.is_array() {
-        let (shape, values) = nested(&v)?;
-        let (rows, cols) = rows_cols(&shape)?;
-        return TileData::from_json(want, rows, cols, &values);
-    }
-    let dtype_name = v["dtype"].as_str().ok_or("missing \"dtype\"")?;
-    let dtype = ElemType::parse(dtype_name).ok_or_else(|| format!("unknown dtype `{dtype_name}`"))?;
-    if dtype != want {
-        return Err(format!("the file holds {dtype}, the tile holds {want}"));
-    }
-    let (data_shape, values) = nested(v.get("data").ok_or("missing \"data\"")?)?;
-    let shape: Vec<usize> = match v.get("shape") {
-        Some(s) => s
-            .as_array()
-            .ok_or("\"shape\" must be a list")?
-            .iter()
-            .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()).ok_or_else(|| format!("bad dimension `{d}` in \"shape\"")))
-            .collect::<Result<_, _>>()?,
-        None => data_shape,
-    };
-    let (rows, cols) = rows_cols(&shape)?;
-    TileData::from_json(dtype, rows, cols, &values)
-}
-
-/// (rows, cols) of a 1-D or 2-D shape.
-fn rows_cols(shape: &[usize]) -> Result<(usize, usize), String> {
-    match shape {
-        [n] => Ok((1, *n)),
-        [r, c] => Ok((*r, *c)),
-        _ => Err(format!("a tile has 1 or 2 dimensions, found {shape:?}")),
-    }
-}
-
-/// The shape and the values (row-major) of a flat or nested JSON list; ragged lists are errors.
-fn nested(v: &Value) -> Result<(Vec<usize>, Vec<Value>), String> {
-    let Some(items) = v.as_array() else { return Ok((Vec::new(), vec![v.clone()])) };
-    let mut shape = None;
-    let mut values = Vec::new();
-    for item in items {
-        let (inner, vals) = nested(item)?;
-        match &shape {
-            None => shape = Some(inner),
-            Some(s) if *s != inner => return Err(format!("ragged list: rows of shape {s:?} and {inner:?}")),
-            Some(_) => {}
-        }
-        values.extend(vals);
-    }
-    let mut full = vec![items.len()];
-    full.extend(shape.unwrap_or_default());
-    Ok((full, values))
-}
-
 /// `%a (!pto.ptr<f32>), %n (i32)`: the arguments inputs bind to.
 fn argument_list(sim: &Sim) -> String {
     let args: Vec<String> = sim.arguments().iter().map(|(n, t)| format!("%{n} ({t})")).collect();
@@ -229,7 +173,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
                 let data = if path.ends_with(".npy") {
                     pto_sim::npy::read(&bytes, t.dtype)
                 } else {
-                    json_tile(&String::from_utf8_lossy(&bytes), t.dtype)
+                    pto_sim::json::read(&String::from_utf8_lossy(&bytes), t.dtype)
                 };
                 data.and_then(|d| sim.bind_tile(name, &d))
             }
@@ -238,8 +182,11 @@ pub fn run(opts: &RunOptions) -> Outcome {
                     Ok(b) => b,
                     Err(e) => return Outcome::usage_error(format!("--input {name}: cannot read `{path}`: {e}")),
                 };
-                let data =
-                    if path.ends_with(".npy") { pto_sim::npy::read(&bytes, *e) } else { json_tile(&String::from_utf8_lossy(&bytes), *e) };
+                let data = if path.ends_with(".npy") {
+                    pto_sim::npy::read(&bytes, *e)
+                } else {
+                    pto_sim::json::read(&String::from_utf8_lossy(&bytes), *e)
+                };
                 data.and_then(|d| sim.bind_gm(name, &d))
             }
             other => Err(format!("`%{name}` is a {}; inputs bind to tiles, scalars and GM pointers", other.class_name())),

@@ -212,14 +212,24 @@ impl<'i> Builder<'i, '_> {
     }
 }
 
-/// Splits `text` at the first `sep` outside brackets.
+/// Splits `text` at the first `sep` outside brackets. Inside `<...>` only angle brackets nest, as
+/// the lexer reads them: the body of `!t<(>` is opaque text, not an open parenthesis, and the `>`
+/// of an arrow `->` closes nothing.
 fn split_top_level<'t>(text: &'t str, sep: &str) -> Option<(&'t str, &'t str)> {
-    let mut depth = 0i32;
+    let (mut depth, mut angles) = (0i32, 0i32);
     for (i, ch) in text.char_indices() {
+        if angles > 0 {
+            match ch {
+                '<' => angles += 1,
+                '>' if !text[..i].ends_with('-') => angles -= 1,
+                _ => {}
+            }
+            continue;
+        }
         match ch {
-            '(' | '<' | '[' | '{' => depth += 1,
+            '<' => angles += 1,
+            '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' => depth -= 1,
-            '>' if !text[..i].ends_with('-') => depth -= 1,
             _ if depth == 0 && text[i..].starts_with(sep) => return Some((&text[..i], &text[i + sep.len()..])),
             _ => {}
         }

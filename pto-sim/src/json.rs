@@ -1,0 +1,62 @@
+//! JSON tiles in: `{"dtype": "f32", "shape": [R, C], "data": [...]}` with `data` flat or nested
+//! (numpy's `tolist()`), or a bare nested list `[[...], ...]` of the tile's element type. The
+//! values go through [`TileData::from_json`], which checks each against the element type.
+
+use crate::data::TileData;
+use pto_ir::types::ElemType;
+use serde_json::Value;
+
+/// Reads a JSON tile file (either form above) for a tile of element type `want`.
+pub fn read(text: &str, want: ElemType) -> Result<TileData, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    if v.is_array() {
+        let (shape, values) = nested(&v)?;
+        let (rows, cols) = rows_cols(&shape)?;
+        return TileData::from_json(want, rows, cols, &values);
+    }
+    let dtype_name = v["dtype"].as_str().ok_or("missing \"dtype\"")?;
+    let dtype = ElemType::parse(dtype_name).ok_or_else(|| format!("unknown dtype `{dtype_name}`"))?;
+    if dtype != want {
+        return Err(format!("the file holds {dtype}, the tile holds {want}"));
+    }
+    let (data_shape, values) = nested(v.get("data").ok_or("missing \"data\"")?)?;
+    let shape: Vec<usize> = match v.get("shape") {
+        Some(s) => s
+            .as_array()
+            .ok_or("\"shape\" must be a list")?
+            .iter()
+            .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()).ok_or_else(|| format!("bad dimension `{d}` in \"shape\"")))
+            .collect::<Result<_, _>>()?,
+        None => data_shape,
+    };
+    let (rows, cols) = rows_cols(&shape)?;
+    TileData::from_json(dtype, rows, cols, &values)
+}
+
+/// (rows, cols) of a 1-D or 2-D shape.
+fn rows_cols(shape: &[usize]) -> Result<(usize, usize), String> {
+    match shape {
+        [n] => Ok((1, *n)),
+        [r, c] => Ok((*r, *c)),
+        _ => Err(format!("a tile has 1 or 2 dimensions, found {shape:?}")),
+    }
+}
+
+/// The shape and the values (row-major) of a flat or nested JSON list; ragged lists are errors.
+fn nested(v: &Value) -> Result<(Vec<usize>, Vec<Value>), String> {
+    let Some(items) = v.as_array() else { return Ok((Vec::new(), vec![v.clone()])) };
+    let mut shape = None;
+    let mut values = Vec::new();
+    for item in items {
+        let (inner, vals) = nested(item)?;
+        match &shape {
+            None => shape = Some(inner),
+            Some(s) if *s != inner => return Err(format!("ragged list: rows of shape {s:?} and {inner:?}")),
+            Some(_) => {}
+        }
+        values.extend(vals);
+    }
+    let mut full = vec![items.len()];
+    full.extend(shape.unwrap_or_default());
+    Ok((full, values))
+}
