@@ -341,7 +341,12 @@ pub(crate) fn parse_type(text: &str) -> Result<Type, TypeError> {
     let text_trim = text.trim();
     if let Some(inner) = text_trim.strip_prefix("!pto<").and_then(|t| t.strip_suffix('>')) {
         // MLIR's opaque dialect-type spelling: `!pto<ptr<f32>>` is `!pto.ptr<f32>` (same offsets).
-        return parse_type(&format!("!pto.{inner}"));
+        // A body that names no pto type stays in its own spelling: `!pto.` + an arbitrary body
+        // need not be one token again.
+        return match parse_type(&format!("!pto.{inner}"))? {
+            Type::Opaque(_) => Ok(Type::Opaque(normalize_ws(text_trim))),
+            known => Ok(known),
+        };
     }
     if let Some(e) = ElemType::parse(text_trim) {
         return Ok(Type::Scalar(e));
