@@ -228,14 +228,17 @@ macro_rules! dispatch_over {
 }
 
 /// Calls `$body` with `$T` bound to the Rust type of element type `$dtype`; `$other` handles
-/// element types the simulator does not model (fp8, hif8, index, i1).
+/// element types the simulator does not model (index, i1). The one-byte floats are the codecs
+/// of [`crate::minifloat`].
 #[macro_export]
 macro_rules! dispatch {
     ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {
         $crate::dispatch_over!($dtype, $T => $body, _ => $other;
             E::I8 => i8, E::I16 => i16, E::I32 => i32, E::I64 => i64,
             E::U8 => u8, E::U16 => u16, E::U32 => u32, E::U64 => u64,
-            E::F16 => half::f16, E::BF16 => half::bf16, E::F32 => f32, E::F64 => f64)
+            E::F16 => half::f16, E::BF16 => half::bf16, E::F32 => f32, E::F64 => f64,
+            E::F8E4M3 => $crate::minifloat::F8E4M3, E::F8E5M2 => $crate::minifloat::F8E5M2,
+            E::F8E8M0 => $crate::minifloat::F8E8M0, E::HiF8 => $crate::minifloat::HiF8)
     };
 }
 

@@ -935,6 +935,17 @@ impl Round {
             _ => Round::Rint,
         }
     }
+    /// The same mode for the narrow-float encoders.
+    pub fn rounding(self) -> crate::minifloat::Rounding {
+        use crate::minifloat::Rounding as R;
+        match self {
+            Round::Rint => R::NearestEven,
+            Round::Round => R::NearestAway,
+            Round::Floor => R::Floor,
+            Round::Ceil => R::Ceil,
+            Round::Trunc => R::Trunc,
+        }
+    }
     fn apply(self, v: f64) -> f64 {
         match self {
             Round::Rint => v.round_ties_even(),
@@ -947,8 +958,10 @@ impl Round {
 }
 
 /// `dst = convert(src)`: float to integer rounds with `mode` and saturates to the destination
-/// range (NaN gives 0); everything else converts to the nearest value (ties to even), integers
-/// narrowing with wrap-around unless `saturate`.
+/// range (NaN gives 0); to a one-byte float (`f8E4M3FN`, `f8E5M2`, `hif8`) rounds with `mode`
+/// (hif8: always half away from zero) and overflows to inf/NaN unless `saturate`
+/// ([`crate::minifloat`]); everything else converts to the nearest value (ties to even),
+/// integers narrowing with wrap-around unless `saturate`.
 pub fn convert(mem: &mut Memory, mode: Round, saturate: bool, src: &TileView, dst: &TileView) -> Result<(), Fault> {
     let n = dst_elements(mem, dst)?;
     let vals: Vec<(f64, i64)> = dispatch!(src.desc.dtype, T => {
@@ -963,7 +976,10 @@ pub fn convert(mem: &mut Memory, mode: Round, saturate: bool, src: &TileView, ds
         let w = U::width();
         let (lo, hi) = if U::signed() { (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1) - 1.0) } else { (0.0, 2f64.powi(w as i32) - 1.0) };
         let out: Vec<U> = vals.iter().map(|&(f, i)| {
-            if <U as Elem>::FLOAT {
+            let value = if from_float { f } else { i as f64 };
+            if let Some(code) = crate::minifloat::encode_byte(dst.desc.dtype, value, mode.rounding(), saturate) {
+                U::from_raw_bits(u64::from(code))
+            } else if <U as Elem>::FLOAT {
                 U::from_f64(f)
             } else if from_float {
                 let r = mode.apply(f);

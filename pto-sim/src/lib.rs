@@ -27,6 +27,7 @@ pub mod gm_ops;
 pub mod interp;
 pub mod json;
 pub mod memory;
+pub mod minifloat;
 pub mod npy;
 pub mod region;
 pub mod vector;
