@@ -27,6 +27,8 @@ pub struct Machine<'a> {
     pub gm_limit: usize,
     /// What the program printed (`tprint`).
     pub printed: &'a mut String,
+    /// How matrix products accumulate (`Sim::matmul_order`).
+    pub matmul_order: crate::family::MatmulOrder,
 }
 
 /// One execution's operands, by slot, with the op's attributes and target.

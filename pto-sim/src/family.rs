@@ -1029,15 +1029,60 @@ pub fn copy_window(
     }, _ => Err(unsupported(dst)))
 }
 
-/// `c = [c_in +] a x b [+ bias]`: M, K, N from `a`'s valid rows and columns and `b`'s valid
-/// columns; products accumulate in the destination type in `k` order (integers wrap).
+/// How a matrix product accumulates: TMATMUL.md leaves it implementation-defined, and the two
+/// models pto-isa offers differ in the last bits of f32 results (docs/design.md).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum MatmulOrder {
+    /// The NPU's `mad` / `mad_mx` (`npu/a5/TMatmul.hpp`, `npu/a2a3/TMatmul.hpp`): the
+    /// accumulator starts from what L0C holds (`cmatrixInitVal = 0`: `c_in`), from the bias
+    /// table (`cmatrixSource = 1`: `bias`) or from zero, and each product (scaled, for the MX
+    /// forms) is rounded to the accumulator type and added in `k` order.
+    #[default]
+    Npu,
+    /// pto-isa's CPU simulator (`cpu/TMatmul.hpp`): from zero, f32 products accumulate as a
+    /// fused multiply-add chain (MX forms: the scaled product in f64 added to the f32 sum and
+    /// rounded), then `c_in` is added, then `bias`.
+    CpuSim,
+}
+
+impl MatmulOrder {
+    /// From `npu` / `cpu-sim` (`pto run --matmul-order`).
+    pub fn parse(s: &str) -> Option<MatmulOrder> {
+        match s {
+            "npu" => Some(MatmulOrder::Npu),
+            "cpu-sim" => Some(MatmulOrder::CpuSim),
+            _ => None,
+        }
+    }
+}
+
+/// The MX scales of a matrix product: `a_scale` is `M x ceil(K/32)`, `b_scale` `ceil(K/32) x N`
+/// (E8M0, or any element type), and `a[i][k] * b[k][j]` is scaled by
+/// `a_scale[i][k/32] * b_scale[k/32][j]` (`TMATMUL_MX`).
+#[derive(Copy, Clone, Debug)]
+pub struct MxScales<'a> {
+    /// Scales of `a`'s 32-element row groups.
+    pub a: &'a TileView,
+    /// Scales of `b`'s 32-element column groups.
+    pub b: &'a TileView,
+}
+
+/// The MX group size.
+const MX_GROUP: usize = 32;
+
+/// `c = [c_in +] a x b [+ bias]`, scaled per 32-element group when `scales` are given: M, K, N
+/// from `a`'s valid rows and columns and `b`'s valid columns; accumulated as `order` says
+/// (integers wrap).
+#[allow(clippy::too_many_arguments)]
 pub fn matmul(
     mem: &mut Memory,
     a: &TileView,
     b: &TileView,
+    scales: Option<MxScales<'_>>,
     c_in: Option<&TileView>,
     bias: Option<&TileView>,
     c: &TileView,
+    order: MatmulOrder,
 ) -> Result<(), Fault> {
     let (m, k, n) = (a.vrows, a.vcols, b.vcols);
     if b.vrows < k || (c.desc.rows as usize) < m || (c.desc.cols as usize) < n {
@@ -1052,26 +1097,52 @@ pub fn matmul(
         }, _ => Err(unsupported(v)))
     };
     let (av, bv) = (read_all(mem, a, m, k)?, read_all(mem, b, k, n)?);
+    let groups = k.div_ceil(MX_GROUP);
+    let sv = match scales {
+        Some(s) => Some((read_all(mem, s.a, m, groups)?, read_all(mem, s.b, groups, n)?)),
+        None => None,
+    };
+    let scale = |i: usize, x: usize, j: usize| sv.as_ref().map_or(1.0, |(sa, sb)| sa[i * groups + x / MX_GROUP] * sb[(x / MX_GROUP) * n + j]);
     let init = match c_in {
-        Some(ci) => read_all(mem, ci, m, n)?,
-        None => vec![0.0; m * n],
+        Some(ci) => Some(read_all(mem, ci, m, n)?),
+        None => None,
     };
     let bias_row = match bias {
         Some(bt) => Some(read_all(mem, bt, 1, n)?),
         None => None,
     };
+    let f32_acc = c.desc.dtype == pto_ir::types::ElemType::F32;
     dispatch!(c.desc.dtype, U => {
-        let mut out: Vec<U> = init.iter().map(|&v| U::from_f64(v)).collect();
+        let mut out: Vec<U> = Vec::with_capacity(m * n);
         for i in 0..m {
             for j in 0..n {
-                let mut acc = out[i * n + j];
-                for x in 0..k {
-                    acc = acc.add(U::from_f64(av[i * k + x] * bv[x * n + j]));
-                }
-                if let Some(b) = &bias_row {
-                    acc = acc.add(U::from_f64(b[j]));
-                }
-                out[i * n + j] = acc;
+                let product = |x: usize| av[i * k + x] * bv[x * n + j] * scale(i, x, j);
+                let acc = match order {
+                    MatmulOrder::Npu => {
+                        let start = init.as_ref().map(|v| v[i * n + j]).or(bias_row.as_ref().map(|b| b[j])).unwrap_or(0.0);
+                        (0..k).fold(U::from_f64(start), |acc, x| acc.add(U::from_f64(product(x))))
+                    }
+                    MatmulOrder::CpuSim => {
+                        let sum = if f32_acc && sv.is_none() {
+                            // `std::fma` on f32 operands: one rounding per step.
+                            U::from_f64(f64::from((0..k).fold(0f32, |acc, x| (av[i * k + x] as f32).mul_add(bv[x * n + j] as f32, acc))))
+                        } else if f32_acc {
+                            // `float += double`: the f64 product added to the sum, rounded.
+                            U::from_f64(f64::from((0..k).fold(0f32, |acc, x| (f64::from(acc) + product(x)) as f32)))
+                        } else {
+                            (0..k).fold(U::from_f64(0.0), |acc, x| acc.add(U::from_f64(product(x))))
+                        };
+                        let sum = match &init {
+                            Some(v) => U::from_f64(v[i * n + j]).add(sum),
+                            None => sum,
+                        };
+                        match &bias_row {
+                            Some(b) => sum.add(U::from_f64(b[j])),
+                            None => sum,
+                        }
+                    }
+                };
+                out.push(acc);
             }
         }
         let d = mem.slice_mut(c.loc, c.addr, c.size_bytes() as usize)?;
@@ -1221,8 +1292,15 @@ fn compare_op(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
     compare(m.mem, cmp, &lhs, rhs.as_ref().map_err(|n| *n), &a.tile("dst")?)
 }
 
+/// Every matmul and gemv form, plain or MX (`a_scale`, `b_scale`), with `c_in` or `bias`.
 fn matmul_op(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
-    matmul(m.mem, &a.tile("a")?, &a.tile("b")?, a.opt_tile("c_in").as_ref(), a.opt_tile("bias").as_ref(), &a.tile("c")?)
+    let (sa, sb) = (a.opt_tile("a_scale"), a.opt_tile("b_scale"));
+    let scales = match (&sa, &sb) {
+        (Some(x), Some(y)) => Some(MxScales { a: x, b: y }),
+        _ => None,
+    };
+    let (c_in, bias) = (a.opt_tile("c_in"), a.opt_tile("bias"));
+    matmul(m.mem, &a.tile("a")?, &a.tile("b")?, scales, c_in.as_ref(), bias.as_ref(), &a.tile("c")?, m.matmul_order)
 }
 
 fn unsigned(a: &Args<'_>, slot: &str) -> Result<usize, Fault> {
@@ -1354,6 +1432,12 @@ pub const SEMANTICS: &[(Opcode, Semantics)] = &[
     (Opcode::TGemv, matmul_op),
     (Opcode::TGemvAcc, matmul_op),
     (Opcode::TGemvBias, matmul_op),
+    (Opcode::TMatmulMx, matmul_op),
+    (Opcode::TMatmulMxAcc, matmul_op),
+    (Opcode::TMatmulMxBias, matmul_op),
+    (Opcode::TGemvMx, matmul_op),
+    (Opcode::TGemvMxAcc, matmul_op),
+    (Opcode::TGemvMxBias, matmul_op),
 ];
 
 #[cfg(test)]
@@ -1427,7 +1511,7 @@ mod checked_access {
         assert_eq!(fault(select(&mut m, &small_mask, &a, &a, &tile(16, 16, 4096))), "access to element (8, 0) of a 8x32 tile");
         let (lhs, rhs, c) = (tile(16, 16, 0), tile(16, 16, 1024), tile(16, 16, 4096));
         let bias = tile(1, 8, 8192);
-        assert_eq!(fault(matmul(&mut m, &lhs, &rhs, None, Some(&bias), &c)), "a matmul operand (1x8 tile) is read or written as 1x16");
+        assert_eq!(fault(matmul(&mut m, &lhs, &rhs, None, None, Some(&bias), &c, MatmulOrder::Npu)), "a matmul operand (1x8 tile) is read or written as 1x16");
     }
 
     #[test]

@@ -160,6 +160,8 @@ pub struct Sim<'m> {
     /// How far an unbound GM array may grow, in bytes ([`DEFAULT_MAX_GM_BYTES`]); an access
     /// beyond it is a trap.
     pub max_gm_bytes: usize,
+    /// How matrix products accumulate ([`crate::family::MatmulOrder`]; `pto run --matmul-order`).
+    pub matmul_order: crate::family::MatmulOrder,
     /// Ops executed so far.
     steps: u64,
     /// The step count at which [`Sim::count_step`] next leaves its fast path: the end of the
@@ -250,6 +252,7 @@ impl<'m> Sim<'m> {
             defaults: false,
             max_steps: DEFAULT_MAX_STEPS,
             max_gm_bytes: DEFAULT_MAX_GM_BYTES,
+            matmul_order: Default::default(),
             steps: 0,
             checkpoint: 0,
             progress: None,
@@ -1113,7 +1116,13 @@ impl<'m> Sim<'m> {
         operands.extend(slots.iter().map(|&(slot, v)| (slot, self.vals[v.index()])));
         let args = crate::exec::Args { operands: &operands, attrs: &data.attrs, target: self.target.id, form };
         let result = run(
-            &mut crate::exec::Machine { mem: &mut self.mem, gm: &mut self.gm, gm_limit: self.max_gm_bytes, printed: &mut self.printed },
+            &mut crate::exec::Machine {
+                mem: &mut self.mem,
+                gm: &mut self.gm,
+                gm_limit: self.max_gm_bytes,
+                printed: &mut self.printed,
+                matmul_order: self.matmul_order,
+            },
             &args,
         );
         self.operand_buf = operands;
