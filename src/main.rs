@@ -58,6 +58,15 @@ enum ExecArg {
     Vector,
 }
 
+/// `pto run --matmul-order`.
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+enum MatmulOrderArg {
+    /// The NPU's accumulation: from the accumulator or bias, each product rounded (default).
+    Npu,
+    /// pto-isa's CPU simulator: f32 fused multiply-add chain from zero, accumulator and bias added last.
+    CpuSim,
+}
+
 /// The arguments of the commands that print a module as PTO text (`fmt`, `mlir import`).
 #[derive(Args)]
 struct PrintArgs {
@@ -174,6 +183,9 @@ enum Command {
         /// Stop with SIM_BUDGET after this many executed ops and loop iterations.
         #[arg(long, default_value_t = pto_sim::interp::DEFAULT_MAX_STEPS)]
         max_steps: u64,
+        /// How matrix products accumulate (bit-exact agreement with the pto-isa CPU simulator: cpu-sim).
+        #[arg(long, value_enum, default_value_t = MatmulOrderArg::Npu)]
+        matmul_order: MatmulOrderArg,
     },
     /// MLIR interop: export to and import from MLIR (needs the `mlir` cargo feature).
     Mlir {
@@ -273,6 +285,7 @@ fn main() -> ExitCode {
             exec,
             stats,
             max_steps,
+            matmul_order,
         } => {
             let target = target.or(pto_arch);
             let output_dir = if json { None } else { output_dir };
@@ -291,6 +304,10 @@ fn main() -> ExitCode {
                 exec_vector,
                 stats,
                 max_steps,
+                matmul_order: match matmul_order {
+                    MatmulOrderArg::Npu => pto_sim::family::MatmulOrder::Npu,
+                    MatmulOrderArg::CpuSim => pto_sim::family::MatmulOrder::CpuSim,
+                },
                 preview,
                 progress: !quiet && std::io::stderr().is_terminal(),
                 error_format,

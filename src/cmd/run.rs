@@ -35,6 +35,8 @@ pub struct RunOptions {
     pub stats: bool,
     /// Ops (and loop iterations) a run may execute before it stops with `SIM_BUDGET`.
     pub max_steps: u64,
+    /// How matrix products accumulate (`--matmul-order`).
+    pub matmul_order: pto_sim::family::MatmulOrder,
     /// Print each output's name, element type, shape and a numpy-like preview of its values
     /// instead of JSON (the CLI's default on a terminal).
     pub preview: bool,
@@ -61,6 +63,7 @@ impl RunOptions {
             exec_vector: false,
             stats: false,
             max_steps: pto_sim::interp::DEFAULT_MAX_STEPS,
+            matmul_order: pto_sim::family::MatmulOrder::Npu,
             preview: false,
             progress: false,
             error_format: ErrorFormat::Human,
@@ -145,6 +148,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
     }
     sim.exec_vector = opts.exec_vector;
     sim.max_steps = opts.max_steps;
+    sim.matmul_order = opts.matmul_order;
     if opts.stats {
         sim.op_counts = Some(Vec::new());
     }
