@@ -118,6 +118,7 @@ const TABLES: &[&[(Opcode, Semantics)]] = &[
     crate::region::SEMANTICS,
     crate::region::DEBUG_SEMANTICS,
     crate::gm_ops::SEMANTICS,
+    crate::quant::SEMANTICS,
 ];
 
 fn index() -> &'static [Option<Semantics>] {

@@ -1102,7 +1102,8 @@ pub fn matmul(
         Some(s) => Some((read_all(mem, s.a, m, groups)?, read_all(mem, s.b, groups, n)?)),
         None => None,
     };
-    let scale = |i: usize, x: usize, j: usize| sv.as_ref().map_or(1.0, |(sa, sb)| sa[i * groups + x / MX_GROUP] * sb[(x / MX_GROUP) * n + j]);
+    let scale =
+        |i: usize, x: usize, j: usize| sv.as_ref().map_or(1.0, |(sa, sb)| sa[i * groups + x / MX_GROUP] * sb[(x / MX_GROUP) * n + j]);
     let init = match c_in {
         Some(ci) => Some(read_all(mem, ci, m, n)?),
         None => None,
@@ -1511,7 +1512,10 @@ mod checked_access {
         assert_eq!(fault(select(&mut m, &small_mask, &a, &a, &tile(16, 16, 4096))), "access to element (8, 0) of a 8x32 tile");
         let (lhs, rhs, c) = (tile(16, 16, 0), tile(16, 16, 1024), tile(16, 16, 4096));
         let bias = tile(1, 8, 8192);
-        assert_eq!(fault(matmul(&mut m, &lhs, &rhs, None, None, Some(&bias), &c, MatmulOrder::Npu)), "a matmul operand (1x8 tile) is read or written as 1x16");
+        assert_eq!(
+            fault(matmul(&mut m, &lhs, &rhs, None, None, Some(&bias), &c, MatmulOrder::Npu)),
+            "a matmul operand (1x8 tile) is read or written as 1x16"
+        );
     }
 
     #[test]

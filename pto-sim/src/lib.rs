@@ -29,6 +29,7 @@ pub mod json;
 pub mod memory;
 pub mod minifloat;
 pub mod npy;
+pub mod quant;
 pub mod region;
 pub mod vector;
 pub mod view;

@@ -58,14 +58,17 @@ pub struct Format {
 pub const E4M3FN: Format =
     Format { name: "f8E4M3FN", exp_bits: 4, man_bits: 3, bias: 7, signed: true, subnormals: true, special: Special::NanAllOnes };
 /// OCP FP8 E5M2 (`float8_e5m2_t`): max 57344, min subnormal 2^-16, infinities.
-pub const E5M2: Format = Format { name: "f8E5M2", exp_bits: 5, man_bits: 2, bias: 15, signed: true, subnormals: true, special: Special::Ieee };
+pub const E5M2: Format =
+    Format { name: "f8E5M2", exp_bits: 5, man_bits: 2, bias: 15, signed: true, subnormals: true, special: Special::Ieee };
 /// MX scale E8M0 (`float8_e8m0_t`): 2^(code - 127), `0xFF` NaN.
 pub const E8M0: Format =
     Format { name: "f8E8M0FNU", exp_bits: 8, man_bits: 0, bias: 127, signed: false, subnormals: false, special: Special::NanAllOnes };
 /// MX FP4 E2M1 (`float4_e2m1x2_t`, two per byte): 0, 0.5, 1, 1.5, 2, 3, 4, 6.
-pub const E2M1: Format = Format { name: "e2m1", exp_bits: 2, man_bits: 1, bias: 1, signed: true, subnormals: true, special: Special::Finite };
+pub const E2M1: Format =
+    Format { name: "e2m1", exp_bits: 2, man_bits: 1, bias: 1, signed: true, subnormals: true, special: Special::Finite };
 /// MX FP4 E1M2 (`float4_e1m2x2_t`, two per byte): 0, 0.25, ..., 1.75.
-pub const E1M2: Format = Format { name: "e1m2", exp_bits: 1, man_bits: 2, bias: 1, signed: true, subnormals: true, special: Special::Finite };
+pub const E1M2: Format =
+    Format { name: "e1m2", exp_bits: 1, man_bits: 2, bias: 1, signed: true, subnormals: true, special: Special::Finite };
 
 /// How an encoder rounds a value that falls between two codes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
