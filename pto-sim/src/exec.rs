@@ -29,6 +29,9 @@ pub struct Machine<'a> {
     pub printed: &'a mut String,
     /// How matrix products accumulate (`Sim::matmul_order`).
     pub matmul_order: crate::family::MatmulOrder,
+    /// A tile operand the instruction placed anew (`tget_scale_addr`): the interpreter binds
+    /// the slot's value to this view after the instruction.
+    pub place: Option<(&'static str, TileView)>,
 }
 
 /// One execution's operands, by slot, with the op's attributes and target.

@@ -1115,18 +1115,24 @@ impl<'m> Sim<'m> {
         operands.clear();
         operands.extend(slots.iter().map(|&(slot, v)| (slot, self.vals[v.index()])));
         let args = crate::exec::Args { operands: &operands, attrs: &data.attrs, target: self.target.id, form };
-        let result = run(
-            &mut crate::exec::Machine {
-                mem: &mut self.mem,
-                gm: &mut self.gm,
-                gm_limit: self.max_gm_bytes,
-                printed: &mut self.printed,
-                matmul_order: self.matmul_order,
-            },
-            &args,
-        );
+        let mut machine = crate::exec::Machine {
+            mem: &mut self.mem,
+            gm: &mut self.gm,
+            gm_limit: self.max_gm_bytes,
+            printed: &mut self.printed,
+            matmul_order: self.matmul_order,
+            place: None,
+        };
+        let result = run(&mut machine, &args);
+        let placed = machine.place.take();
         self.operand_buf = operands;
-        result.map_err(|f| trap(m, op, f.0))
+        result.map_err(|f| trap(m, op, f.0))?;
+        if let Some((slot, view)) = placed
+            && let Some(&(_, v)) = slots.iter().find(|(s, _)| *s == slot)
+        {
+            self.vals[v.index()] = Val::Tile(view);
+        }
+        Ok(())
     }
 
     /// The op table's binding of `op`'s operands to its slots (which form, and `(slot, value)`

@@ -1,5 +1,6 @@
 //! Quantization: `tquant` (INT8 with a per-row scale and offset; MX FP8 / FP4 with E8M0 group
-//! exponents) and `tquant_dn` (MX with groups along the rows).
+//! exponents) and `tquant_dn` (MX with groups along the rows); and `tget_scale_addr`, which
+//! places an MX scale tile beside its matmul operand.
 //!
 //! Semantics from TQUANT.md / TQUANT_DN.md and, where the pages are silent, pto-isa's
 //! implementation (`cpu/TQuant.hpp`, `npu/a5/TQuant.hpp`, `npu/a2a3/TQuant.hpp`):
@@ -321,6 +322,23 @@ fn mx_op(m: &mut Machine<'_>, a: &Args<'_>, grp_axis: i64) -> Result<(), Fault> 
     quant_mx(m.mem, alg, grp_axis, &tiles)
 }
 
+/// `SHIFT_MX_ADDR` (`npu/a5/utils.hpp`): an operand's scales live at its L0A / L0B address
+/// shifted right by 4 in the scale memory beside it.
+pub const SHIFT_MX_ADDR: u32 = 4;
+
+/// `tget_scale_addr`: `dst` (its type kept) placed at `src`'s address >> [`SHIFT_MX_ADDR`], in
+/// the scale memory of `src`'s location (a `left` tile's scales in `scale_left`, a `right`
+/// tile's in `scale_right`; any other source: `dst`'s own memory).
+pub fn scale_addr(src: &TileView, dst: &TileView) -> TileView {
+    use pto_ir::types::Loc;
+    let loc = match src.loc {
+        Loc::Left => Loc::ScaleLeft,
+        Loc::Right => Loc::ScaleRight,
+        _ => dst.loc,
+    };
+    TileView { loc, addr: src.addr >> SHIFT_MX_ADDR, ..*dst }
+}
+
 /// This module's instructions.
 pub const SEMANTICS: &[(Opcode, Semantics)] = &[
     (Opcode::TQuant, |m, a| {
@@ -342,6 +360,10 @@ pub const SEMANTICS: &[(Opcode, Semantics)] = &[
         quant_int8(m.mem, kind, &a.tile("src")?, &a.tile("scale")?, offset.as_ref(), &a.tile("dst")?)
     }),
     (Opcode::TQuantDn, |m, a| mx_op(m, a, 0)),
+    (Opcode::TGetScaleAddr, |m, a| {
+        m.place = Some(("dst", scale_addr(&a.tile("src")?, &a.tile("dst")?)));
+        Ok(())
+    }),
 ];
 
 #[cfg(test)]
