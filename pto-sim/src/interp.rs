@@ -113,6 +113,9 @@ pub fn executes(op: Opcode) -> bool {
         )
 }
 
+/// Slots of `ins` operands that an op writes without reading them first.
+const WRITTEN_INS: &[&str] = &["tmp", "max", "scaling"];
+
 /// A simulation of one module on one target.
 pub struct Sim<'m> {
     m: &'m Module,
@@ -479,14 +482,15 @@ impl<'m> Sim<'m> {
     }
 
     /// Traps when tile op `op` reads a kernel argument that has no input and nothing wrote
-    /// (a scratch `tmp` operand may be unset); afterwards its `outs` count as written.
+    /// (an operand the op only writes, [`WRITTEN_INS`], may be unset); afterwards its `outs`
+    /// and those count as written.
     fn check_arguments_written(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
         if data.opcode.spec().syntax == pto_ir::ops::Syntax::Tile {
             let slots = pto_lower::binding::bind(m, op).map(|(_, b)| b).unwrap_or_default();
-            let is_tmp = |v: ValueId| slots.iter().any(|b| b.value == v && b.slot == "tmp");
-            if let Some(&v) = data.ins().iter().find(|&&v| self.unwritten_args.contains(&v) && !is_tmp(v)) {
+            let written_only = |v: ValueId| slots.iter().any(|b| b.value == v && WRITTEN_INS.contains(&b.slot));
+            if let Some(&v) = data.ins().iter().find(|&&v| self.unwritten_args.contains(&v) && !written_only(v)) {
                 let name = &m.values[v.index()].name;
                 return Err(trap(
                     m,
@@ -495,6 +499,9 @@ impl<'m> Sim<'m> {
                         "reads tile argument `%{name}`, which has no input and no op wrote (give `--input {name}=FILE`, or use `--default-inputs`)"
                     ),
                 ));
+            }
+            for b in slots.iter().filter(|b| WRITTEN_INS.contains(&b.slot) && b.slot != "tmp") {
+                self.unwritten_args.remove(&b.value);
             }
         }
         for v in data.outs() {

@@ -1,6 +1,9 @@
 //! JSON tiles in: `{"dtype": "f32", "shape": [R, C], "data": [...]}` with `data` flat or nested
 //! (numpy's `tolist()`), or a bare nested list `[[...], ...]` of the tile's element type. The
-//! values go through [`TileData::from_json`], which checks each against the element type.
+//! values go through [`TileData::from_json`], which checks each against the element type
+//! (floats round to nearest, ties to even). Instead of `data`, `bits` gives exact bit patterns
+//! (unsigned integers of the element's width; the shape is the list's), e.g. for bf16 and the
+//! one-byte floats.
 
 use crate::data::TileData;
 use pto_ir::types::ElemType;
@@ -19,6 +22,11 @@ pub fn read(text: &str, want: ElemType) -> Result<TileData, String> {
     if dtype != want {
         return Err(format!("the file holds {dtype}, the tile holds {want}"));
     }
+    if let Some(bits) = v.get("bits") {
+        let (shape, values) = nested(bits)?;
+        let (rows, cols) = rows_cols(&shape)?;
+        return from_bits(dtype, rows, cols, &values);
+    }
     let (data_shape, values) = nested(v.get("data").ok_or("missing \"data\"")?)?;
     let shape: Vec<usize> = match v.get("shape") {
         Some(s) => s
@@ -31,6 +39,22 @@ pub fn read(text: &str, want: ElemType) -> Result<TileData, String> {
     };
     let (rows, cols) = rows_cols(&shape)?;
     TileData::from_json(dtype, rows, cols, &values)
+}
+
+/// A tile from bit patterns, each checked against the element width.
+fn from_bits(dtype: ElemType, rows: usize, cols: usize, values: &[Value]) -> Result<TileData, String> {
+    let size = dtype.size_bytes() as usize;
+    let mut bytes = Vec::with_capacity(values.len() * size);
+    for (i, v) in values.iter().enumerate() {
+        let b = v
+            .as_u64()
+            .filter(|b| size >= 8 || *b >> (size * 8) == 0)
+            .ok_or_else(|| format!("bits {i} (`{v}`) is not a {}-bit pattern", size * 8))?;
+        bytes.extend_from_slice(&b.to_le_bytes()[..size]);
+    }
+    let data = TileData { dtype, rows, cols, bytes };
+    data.elements()?;
+    Ok(data)
 }
 
 /// (rows, cols) of a 1-D or 2-D shape.

@@ -1,5 +1,7 @@
 //! `.npy` files in and out (via the `npyz` crate): little-endian, C order, 1-D or 2-D.
-//! bf16 travels as `uint16` bit patterns (numpy has no bf16).
+//! bf16 travels as `uint16` bit patterns (numpy has no bf16), the one-byte floats (`f8E4M3FN`,
+//! `f8E5M2`, `f8E8M0FNU`, `hif8`) as `uint8` bit patterns (`ml_dtypes` arrays viewed as
+//! `np.uint8`).
 //!
 //! Before `npyz` sees a file, [`check_sizes`] checks what it would size allocations by: the
 //! header length must lie inside the file, and the shape's element count (checked
@@ -15,7 +17,7 @@ macro_rules! npy_dispatch {
     ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {
         $crate::dispatch_over!($dtype, $T => $body, _ => $other;
             E::I8 => i8, E::I16 => i16, E::I32 => i32, E::I64 => i64,
-            E::U8 => u8, E::U16 | E::BF16 => u16, E::U32 => u32, E::U64 => u64,
+            E::U8 | E::F8E4M3 | E::F8E5M2 | E::F8E8M0 | E::HiF8 => u8, E::U16 | E::BF16 => u16, E::U32 => u32, E::U64 => u64,
             E::F16 => half::f16, E::F32 => f32, E::F64 => f64)
     };
 }
@@ -134,7 +136,8 @@ fn check_sizes(bytes: &[u8]) -> Result<Vec<u64>, String> {
 }
 
 /// Reads an `.npy` file. `want` is the element type of the tile it is bound to: a `uint16`
-/// array is accepted for a bf16 tile (bit patterns).
+/// array is accepted for a bf16 tile and a `uint8` array for a one-byte float tile (bit
+/// patterns).
 pub fn read(bytes: &[u8], want: ElemType) -> Result<TileData, String> {
     let shape = check_sizes(bytes)?;
     let npy = npyz::NpyFile::new(bytes).map_err(|e| format!("not a valid .npy file: {e}"))?;
@@ -155,7 +158,8 @@ pub fn read(bytes: &[u8], want: ElemType) -> Result<TileData, String> {
         [r, c] => (dim(*r)?, dim(*c)?),
         other => return Err(format!("expected a 1-D or 2-D array, found shape {other:?}")),
     };
-    let dtype = if want == ElemType::BF16 && elem == ElemType::U16 { ElemType::BF16 } else { elem };
+    let byte_float = matches!(want, ElemType::F8E4M3 | ElemType::F8E5M2 | ElemType::F8E8M0 | ElemType::HiF8);
+    let dtype = if (want == ElemType::BF16 && elem == ElemType::U16) || (byte_float && elem == ElemType::U8) { want } else { elem };
     if dtype != want {
         return Err(format!("the array holds {elem} ({descr}), the tile holds {want}"));
     }
