@@ -84,3 +84,26 @@ fn nested(v: &Value) -> Result<(Vec<usize>, Vec<Value>), String> {
     full.extend(shape.unwrap_or_default());
     Ok((full, values))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn narrow_floats_from_values_or_bits() {
+        // Values round to nearest, ties to even: 1.0625 -> 1.0 (0x38), 3.0 -> 0x44.
+        let t = read(r#"{"dtype": "f8E4M3FN", "data": [[1.0625, 3.0]]}"#, ElemType::F8E4M3).unwrap();
+        assert_eq!(t.bytes, [0x38, 0x44]);
+        let t = read(r#"{"dtype": "f8E8M0FNU", "shape": [1, 3], "bits": [127, 128, 255]}"#, ElemType::F8E8M0).unwrap();
+        assert_eq!((t.rows, t.cols, t.bytes.clone()), (1, 3, vec![127, 128, 255]));
+        assert_eq!(t.as_f64()[..2], [1.0, 2.0]);
+        assert!(t.as_f64()[2].is_nan());
+        let e = read(r#"{"dtype": "f8E4M3FN", "bits": [256]}"#, ElemType::F8E4M3).unwrap_err();
+        assert_eq!(e, "bits 0 (`256`) is not a 8-bit pattern");
+        // Beyond the range (E4M3FN has no infinity) or a negative scale: errors.
+        assert!(read(r#"{"dtype": "f8E4M3FN", "data": [500.0]}"#, ElemType::F8E4M3).unwrap_err().contains("does not fit"));
+        assert!(read(r#"{"dtype": "f8E8M0FNU", "data": [-1.0]}"#, ElemType::F8E8M0).unwrap_err().contains("does not fit"));
+        let t = read(r#"{"dtype": "bf16", "bits": [16256]}"#, ElemType::BF16).unwrap();
+        assert_eq!(t.as_f64(), [1.0]);
+    }
+}

@@ -191,6 +191,8 @@ mod tests {
     fn round_trip_every_supported_type() {
         for dtype in
             [ElemType::F16, ElemType::BF16, ElemType::F32, ElemType::I8, ElemType::U16, ElemType::I32, ElemType::U32, ElemType::F64]
+                .into_iter()
+                .chain([ElemType::F8E4M3, ElemType::F8E5M2, ElemType::F8E8M0, ElemType::HiF8])
         {
             let n = 6;
             let size = dtype.size_bytes() as usize;
