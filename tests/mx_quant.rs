@@ -175,14 +175,14 @@ fn tquant_int8_scales_offsets_and_saturates_per_row() {
 }
 
 /// The MX operand types of `tquant` (ND, groups of 32 columns) on A5.
-fn mx_kernel(op: &str, src: &str, rows: usize, valid: &str, dst: &str, exp_shape: &str, alg: &str, extra: &str) -> String {
+fn mx_kernel(op: &str, src: &str, rows: usize, valid: &str, dst: &str, exp_shape: &str, alg: &str) -> String {
     let s = format!("!pto.tile_buf<vec, {rows}x64x{src}, valid={valid}>");
     let d = format!("!pto.tile_buf<vec, {rows}x64x{dst}, valid={valid}>");
     // 32-byte rows: 16x32 for the per-group tiles (exp at (row, group)).
     let aux = format!("!pto.tile_buf<vec, {exp_shape}x{src}>");
     let e = format!("!pto.tile_buf<vec, {exp_shape}xui8>");
     format!(
-        "func.func @k(%s: {s}, %mx: {aux}, %sc: {aux}, %d: {d}, %e: {e}) {{\n  pto.{op} ins(%s, %mx, %sc : {s}, {aux}, {aux}) outs(%d, %e : {d}, {e}) {{mx_alg = #pto<mx_alg {alg}>{extra}}}\n  return\n}}\n"
+        "func.func @k(%s: {s}, %mx: {aux}, %sc: {aux}, %d: {d}, %e: {e}) {{\n  pto.{op} ins(%s, %mx, %sc : {s}, {aux}, {aux}) outs(%d, %e : {d}, {e}) {{mx_alg = #pto<mx_alg {alg}>}}\n  return\n}}\n"
     )
 }
 
@@ -205,7 +205,7 @@ fn tquant_mx_fp8_writes_exponents_scalings_and_e4m3_codes() {
     // Elements: x * scaling encoded as E4M3FN, saturating: -3 * 128 = -384 (exact), 0.1 * 128 =
     // 12.8 -> 13 (steps of 1 between 8 and 16), 448 -> 448, -449 -> -448. bf16 holds 449 as 448.
     for src in ["f32", "f16", "bf16"] {
-        let text = mx_kernel("tquant", src, 16, "2x64", "f8E4M3FN", "16x32", "OcpMxFp8E4M3", "");
+        let text = mx_kernel("tquant", src, 16, "2x64", "f8E4M3FN", "16x32", "OcpMxFp8E4M3");
         let ran = run_kernel(&format!("tquant-mx-fp8-{src}"), &text, &[("s", mx_rows(2))], &["d", "e", "mx", "sc"], MatmulOrder::Npu);
         assert_eq!(ran.iter().map(|r| r.0).collect::<Vec<_>>(), ["a5"], "MX quantization is A5-only");
         let outs = &ran[0].1;
@@ -243,7 +243,7 @@ fn tquant_mx_nv_and_fp4_and_dn() {
     // NV FP8: exponent of max / 448 rounded up when inexact: group 1 max 449 -> 449/448 has a
     // mantissa -> biased 127 + 1 = 128, scaling 2^-1; group 0 max 3 -> 3/448 = 1.714 * 2^-8 ->
     // 119 + 1 = 120, scaling 2^7.
-    let text = mx_kernel("tquant", "f32", 16, "1x64", "f8E4M3FN", "16x32", "NvMxFp8E4M3", "");
+    let text = mx_kernel("tquant", "f32", 16, "1x64", "f8E4M3FN", "16x32", "NvMxFp8E4M3");
     let ran = run_kernel("tquant-mx-nv", &text, &[("s", mx_rows(1))], &["d", "e", "sc"], MatmulOrder::Npu);
     let outs = &ran[0].1;
     assert_eq!(outs[1][..2], [120.0, 128.0]);
@@ -252,7 +252,7 @@ fn tquant_mx_nv_and_fp4_and_dn() {
 
     // OCP FP4 (f16 source): group max (bf16-truncated) 3 -> biased 128 - 2 = 126, scaling 2;
     // group 1: 449 -> 135 - 2 = 133, scaling 2^-6. E2M1 codes, two per byte (low nibble first).
-    let text = mx_kernel("tquant", "f16", 16, "1x64", "i8", "16x32", "OcpMxFp4E2M1", "");
+    let text = mx_kernel("tquant", "f16", 16, "1x64", "i8", "16x32", "OcpMxFp4E2M1");
     let ran = run_kernel("tquant-mx-fp4", &text, &[("s", mx_rows(1))], &["d", "e"], MatmulOrder::Npu);
     let outs = &ran[0].1;
     assert_eq!(outs[1][..2], [126.0, 133.0]);

@@ -233,7 +233,7 @@ pub fn quant_mx(mem: &mut Memory, alg: MxAlg, grp_axis: i64, t: &MxTiles) -> Res
     // ND: valid rows x capacity columns; DN: capacity rows x valid columns.
     let (rows, cols) = if along_cols { (src.vrows, src.desc.cols as usize) } else { (src.desc.rows as usize, src.vcols) };
     let along = if along_cols { cols } else { rows };
-    if along % GROUP != 0 {
+    if !along.is_multiple_of(GROUP) {
         return Err(Fault(format!(
             "MX quantization needs a multiple of {GROUP} {}, found {along}",
             if along_cols { "columns" } else { "rows" }
@@ -283,7 +283,7 @@ pub fn quant_mx(mem: &mut Memory, alg: MxAlg, grp_axis: i64, t: &MxTiles) -> Res
                 if fp4 {
                     let k = r * t.dst.desc.cols as usize + c;
                     let byte = &mut mem.slice_mut(t.dst.loc, t.dst.addr + (k / 2) as u64, 1)?[0];
-                    *byte = if k % 2 == 0 { (*byte & 0xF0) | code } else { (*byte & 0x0F) | (code << 4) };
+                    *byte = if k.is_multiple_of(2) { (*byte & 0xF0) | code } else { (*byte & 0x0F) | (code << 4) };
                 } else {
                     write_byte(mem, &t.dst, r, c, code)?;
                 }
