@@ -21,21 +21,17 @@ from __future__ import annotations
 import json as _json
 import os as _os
 import sys as _sys
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Type, TypedDict, Union
 
 import numpy as np
 
 from . import _native
 
+_ml_dtypes: Any
 try:  # bf16 / fp8 as real numpy dtypes when available
-    import ml_dtypes as _ml_dtypes  # type: ignore[import-not-found, unused-ignore]
+    import ml_dtypes as _ml_dtypes  # type: ignore[import-not-found, no-redef, unused-ignore]
 except ImportError:  # pragma: no cover - depends on the environment
     _ml_dtypes = None
-
-try:
-    from typing import Literal, TypedDict
-except ImportError:  # pragma: no cover - Python < 3.8
-    from typing_extensions import Literal, TypedDict  # type: ignore[assignment]
 
 __all__ = [
     "Module",
@@ -178,7 +174,7 @@ class HazardError(PtoError):
     """A synchronization hazard between pipes (``HAZARD_*``)."""
 
 
-_FAMILIES: Sequence[Tuple[str, type]] = (
+_FAMILIES: Sequence[Tuple[str, Type[PtoError]]] = (
     ("PARSE_", ParseError),
     ("STRUCT_", VerifyError),
     ("ORDER_", VerifyError),
@@ -192,7 +188,7 @@ def _error(e: _native.DiagnosticsError) -> PtoError:
     rendered, diagnostics = e.args
     errors = [d for d in diagnostics if d["severity"] == "error"] or diagnostics
     first = errors[0]["class"] if errors else ""
-    cls = next((c for prefix, c in _FAMILIES if first.startswith(prefix)), PtoError)
+    cls: Type[PtoError] = next((c for prefix, c in _FAMILIES if first.startswith(prefix)), PtoError)
     return cls(rendered, diagnostics)
 
 
@@ -203,7 +199,8 @@ _ELEM_SIZES = dict(_native.element_types())
 
 def _ml(name: str, bits: Any) -> np.dtype:
     t = getattr(_ml_dtypes, name, None) if _ml_dtypes is not None else None
-    return np.dtype(t if t is not None else bits)
+    dtype: np.dtype = np.dtype(t if t is not None else bits)
+    return dtype
 
 
 _DTYPES: Dict[str, np.dtype] = {
@@ -229,8 +226,8 @@ _DTYPES: Dict[str, np.dtype] = {
 for _name, _size in _ELEM_SIZES.items():  # every element type is mapped, at its size
     assert _DTYPES[_name].itemsize == _size, (_name, _DTYPES[_name], _size)
 
-#: The element types whose numpy dtype is a bit pattern here (no ml_dtypes type for them).
-_BITS_ONLY = {n for n, d in _DTYPES.items() if n in ("bf16", "f8E4M3FN", "f8E5M2", "hif8", "f8E8M0FNU") and d.kind == "u"}
+#: Float types numpy lacks: their ``ml_dtypes`` type, or their bits; inputs may always be bits.
+_FLOAT_BITS = ("bf16", "f8E4M3FN", "f8E5M2", "hif8", "f8E8M0FNU")
 
 
 def dtype_of(element_type: str) -> np.dtype:
@@ -261,12 +258,8 @@ def _convert(name: str, value: Any, kind: str, elem: str) -> Any:
     if isinstance(value, np.ndarray):
         arr = value
         if arr.dtype != want:
-            if arr.dtype.itemsize == want.itemsize and (
-                (elem in _BITS_ONLY and arr.dtype.kind == "u") or (want.kind == "u" and elem in _BITS_ONLY)
-            ):
+            if elem in _FLOAT_BITS and arr.dtype.kind == "u" and arr.dtype.itemsize == want.itemsize:
                 pass  # bit patterns of a bf16 / fp8 type (as the CLI's .npy reader accepts)
-            elif elem in ("bf16", "f8E4M3FN", "f8E5M2", "f8E8M0FNU") and arr.dtype.itemsize == want.itemsize and arr.dtype.kind == "V":
-                pass
             else:
                 raise TypeError(
                     f"input {name}: `%{name}` holds {elem} (numpy {want}), the array is {arr.dtype}; "
@@ -362,9 +355,9 @@ def ops() -> List[Dict[str, Any]]:
     pattern, attributes, scratch rules and whether the simulator executes it per target."""
     global _OPS
     if _OPS is None:
-        table = _json.loads(_native.ops_json())
+        table: Any = _json.loads(_native.ops_json())
         _OPS = table["ops"] if isinstance(table, dict) and "ops" in table else table
-    return [dict(o) for o in _OPS]  # type: ignore[union-attr]
+    return [dict(o) for o in _OPS]
 
 
 ArrayLike = Union[np.ndarray, Sequence[Any], float, int, bool]
