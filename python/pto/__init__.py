@@ -24,6 +24,7 @@ import sys as _sys
 from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Type, TypedDict, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _native
 
@@ -197,13 +198,13 @@ def _error(e: _native.DiagnosticsError) -> PtoError:
 _ELEM_SIZES = dict(_native.element_types())
 
 
-def _ml(name: str, bits: Any) -> np.dtype:
+def _ml(name: str, bits: Any) -> np.dtype[Any]:
     t = getattr(_ml_dtypes, name, None) if _ml_dtypes is not None else None
-    dtype: np.dtype = np.dtype(t if t is not None else bits)
+    dtype: np.dtype[Any] = np.dtype(t if t is not None else bits)
     return dtype
 
 
-_DTYPES: Dict[str, np.dtype] = {
+_DTYPES: Dict[str, np.dtype[Any]] = {
     "i1": np.dtype(np.bool_),
     "i8": np.dtype(np.int8),
     "i16": np.dtype(np.int16),
@@ -230,7 +231,7 @@ for _name, _size in _ELEM_SIZES.items():  # every element type is mapped, at its
 _FLOAT_BITS = ("bf16", "f8E4M3FN", "f8E5M2", "hif8", "f8E8M0FNU")
 
 
-def dtype_of(element_type: str) -> np.dtype:
+def dtype_of(element_type: str) -> np.dtype[Any]:
     """The numpy dtype of a PTO element type (``"f32"`` -> ``float32``, ``"bf16"`` ->
     ``ml_dtypes.bfloat16`` or ``uint16`` bits without ml_dtypes)."""
     try:
@@ -239,7 +240,7 @@ def dtype_of(element_type: str) -> np.dtype:
         raise ValueError(f"unknown element type `{element_type}` (known: {', '.join(_DTYPES)})") from None
 
 
-def _bits_dtype(size: int) -> np.dtype:
+def _bits_dtype(size: int) -> np.dtype[Any]:
     return np.dtype({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[size])
 
 
@@ -252,7 +253,9 @@ def _convert(name: str, value: Any, kind: str, elem: str) -> Any:
             if value.size != 1:
                 raise ValueError(f"input {name}: `%{name}` is a scalar ({elem}), the array has shape {value.shape}")
             value = value.reshape(()).item()
-        if isinstance(value, (bool, int, float, np.generic)):
+        if isinstance(value, np.generic):
+            value = value.item()
+        if isinstance(value, (bool, int, float)):
             return float(value)
         raise TypeError(f"input {name}: `%{name}` is a scalar ({elem}): give a number, not {type(value).__name__}")
     if isinstance(value, np.ndarray):
@@ -360,7 +363,7 @@ def ops() -> List[Dict[str, Any]]:
     return [dict(o) for o in _OPS]
 
 
-ArrayLike = Union[np.ndarray, Sequence[Any], float, int, bool]
+ArrayLike = Union[npt.NDArray[Any], Sequence[Any], float, int, bool]
 
 
 def run(
@@ -374,7 +377,7 @@ def run(
     *,
     max_steps: Optional[int] = None,
     full: bool = False,
-) -> Dict[str, np.ndarray]:
+) -> Dict[str, npt.NDArray[Any]]:
     """``pto run``: lower ``module`` for ``target`` and execute it on the simulator.
 
     ``inputs`` maps kernel argument names (without ``%``) to numpy arrays (tile and GM
@@ -411,7 +414,7 @@ def run(
         raise _error(e) from None
     if printed:
         _sys.stderr.write(printed)
-    result: Dict[str, np.ndarray] = {}
+    result: Dict[str, npt.NDArray[Any]] = {}
     for name, elem, rows, cols, raw in produced:
         arr = raw.view(_DTYPES[elem])
         shape = shapes.get(name)

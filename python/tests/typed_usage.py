@@ -2,7 +2,7 @@
 `mypy --strict python/tests/typed_usage.py` on it (and test_typed_usage runs it)."""
 
 from pathlib import Path
-from typing import Dict, List
+from typing import Any, Dict, List
 
 import numpy as np
 import numpy.typing as npt
@@ -17,7 +17,7 @@ def add(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> npt.NDArray[n
     level: int = kernel.level
     names: List[str] = kernel.ops
     assert level == 2 and "pto.tadd" in names
-    out: Dict[str, np.ndarray] = pto.run(kernel, "a2a3", {"a": a, "b": b, "c": np.zeros_like(a)})
+    out: Dict[str, npt.NDArray[Any]] = pto.run(kernel, "a2a3", {"a": a, "b": b, "c": np.zeros_like(a)})
     return out["c"].astype(np.float32)
 
 
@@ -36,7 +36,7 @@ def main() -> None:
     assert diagnose("%c = tfoo %a : !pto.tile<16x16xf32>\n") == ["<string>:1:6 PARSE_UNKNOWN_OP"]
     svg: str = pto.memory_map(pto.parse(EXAMPLES / "vadd.pto"), "a5")
     table: List[Dict[str, object]] = pto.ops()
-    dt: np.dtype = pto.dtype_of("f16")
+    dt: np.dtype[Any] = pto.dtype_of("f16")
     warnings: List[pto.Diagnostic] = pto.verify(pto.parse(EXAMPLES / "vadd.pto"))
     assert svg.startswith("<svg") and len(table) > 0 and dt == np.float16 and warnings == []
 
