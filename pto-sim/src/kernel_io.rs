@@ -100,6 +100,19 @@ pub fn bind(sim: &mut Sim, name: &str, kind: ArgKind, value: &Input) -> Result<(
     }
 }
 
+/// Runs the kernel once per block, `get_block_idx` = 0, 1, ... `blocks - 1` and `get_block_num` =
+/// `blocks`, one after the other on the same GM arrays (blocks that write disjoint parts of GM,
+/// as multi-core kernels do, give the result of a parallel launch); the step budget is shared. A
+/// trap in a block other than block 0 of 1 says which block.
+pub fn run_blocks(sim: &mut Sim, blocks: u32) -> Result<(), pto_ir::Diagnostic> {
+    let n = i64::from(blocks.max(1));
+    for i in 0..n {
+        sim.block = (i, n);
+        sim.run().map_err(|d| if n > 1 { d.with_note(format!("in block {i} of {n} (get_block_idx = {i})")) } else { d })?;
+    }
+    Ok(())
+}
+
 /// The named tiles a program computes and never reads again (SSA results and DPS `outs`,
 /// minus every `ins` operand; a value returned by `return` counts as computed), in order of
 /// definition: what a run outputs when the program has no GM array, no tile argument and no

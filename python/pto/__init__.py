@@ -388,14 +388,15 @@ def run(
     Returns every GM array the kernel wrote (in the bound array's shape; 1-D when it was not
     bound) and the tiles ``outputs`` names (default: every tile argument) as 2-D arrays of
     their valid region (``full=True``: whole capacity). The arrays own the simulator's buffers:
-    no copy. ``exec="vector"`` runs the A2A3 vector programs (a2a3 only). ``blocks`` is the
-    number of cores (``get_block_num``); the simulator models one. What the kernel prints
+    no copy. ``exec="vector"`` runs the A2A3 vector programs (a2a3 only). ``blocks`` launches
+    the kernel on that many cores: it runs once per block (``get_block_idx`` 0, 1, ...,
+    ``get_block_num`` = ``blocks``), one block after the other on the same GM arrays. What the kernel prints
     (``tprint``) goes to ``sys.stderr``. Raises ``SimTrap`` (and the lowering's errors).
     """
     if exec not in ("tile", "vector"):
         raise ValueError(f'exec must be "tile" or "vector", not {exec!r}')
-    if blocks != 1:
-        raise NotImplementedError("the simulator runs one block (get_block_idx = 0, get_block_num = 1): blocks must be 1")
+    if not isinstance(blocks, int) or not 1 <= blocks <= 65535:
+        raise ValueError(f"blocks must be an integer from 1 to 65535, not {blocks!r}")
     given = dict(inputs or {})
     shapes = {n.lstrip("%"): np.shape(v) for n, v in given.items() if isinstance(v, np.ndarray)}
     try:
@@ -409,6 +410,7 @@ def run(
             default_inputs,
             max_steps,
             full,
+            blocks,
         )
     except _native.DiagnosticsError as e:
         raise _error(e) from None

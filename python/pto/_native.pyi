@@ -38,5 +38,6 @@ def run(
     default_inputs: bool = False,
     max_steps: Optional[int] = None,
     full: bool = False,
+    blocks: int = 1,
 ) -> Tuple[List[Tuple[str, str, int, int, npt.NDArray[np.uint8]]], str]: ...
 def rust_api_run_seconds(module: Module, target: str, inputs: Sequence[Tuple[str, bytes, int, int]], iterations: int) -> float: ...

@@ -262,6 +262,7 @@ struct RunRequest {
     default_inputs: bool,
     max_steps: u64,
     full: bool,
+    blocks: u32,
 }
 
 /// One output: name, element type (PTO spelling), rows, cols, the bytes as a 1-D uint8 array
@@ -304,7 +305,7 @@ fn run_inner<'py>(
     if request.default_inputs {
         sim.use_default_inputs();
     }
-    let ran = sim.run();
+    let ran = kernel_io::run_blocks(&mut sim, request.blocks);
     ran.map_err(|d| diagnostics_error(py, &module.sources, &[d]))?;
     let outputs = kernel_io::outputs(&sim, &lowered, computed, &request.outputs, request.full)
         .map_err(|(name, e)| PyValueError::new_err(format!("output {name}: {e}")))?;
@@ -314,7 +315,7 @@ fn run_inner<'py>(
 
 /// See [`run_inner`].
 #[pyfunction]
-#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false))]
+#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false, blocks=1))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -327,6 +328,7 @@ fn run<'py>(
     default_inputs: bool,
     max_steps: Option<u64>,
     full: bool,
+    blocks: u32,
 ) -> PyResult<(Vec<Output<'py>>, String)> {
     let request = RunRequest {
         inputs,
@@ -335,6 +337,7 @@ fn run<'py>(
         default_inputs,
         max_steps: max_steps.unwrap_or(pto_sim::interp::DEFAULT_MAX_STEPS),
         full,
+        blocks,
     };
     run_inner(py, module, target, request, convert)
 }

@@ -80,8 +80,8 @@ def test_input_errors_name_the_argument() -> None:
         pto.run(tile, "a2a3", {"a": np.ones((4, 4), np.float32)})
     with pytest.raises(ValueError, match="1-D or 2-D"):
         pto.run(tile, "a2a3", {"a": np.ones((2, 2, 64), np.float32)})
-    with pytest.raises(NotImplementedError):
-        pto.run(tile, "a2a3", {"a": np.ones((16, 16), np.float32)}, blocks=2)
+    with pytest.raises(ValueError, match="blocks must be an integer from 1"):
+        pto.run(tile, "a2a3", {"a": np.ones((16, 16), np.float32)}, blocks=0)
     with pytest.raises(ValueError, match="exec"):
         pto.run(tile, "a2a3", exec="simd")  # type: ignore[arg-type]
 
