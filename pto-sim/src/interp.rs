@@ -160,6 +160,9 @@ pub struct Sim<'m> {
     /// How far an unbound GM array may grow, in bytes ([`DEFAULT_MAX_GM_BYTES`]); an access
     /// beyond it is a trap.
     pub max_gm_bytes: usize,
+    /// What `get_block_idx` and `get_block_num` return: (0, 1) unless a caller runs the kernel
+    /// once per block ([`crate::kernel_io::run_blocks`]).
+    pub block: (i64, i64),
     /// Ops executed so far.
     steps: u64,
     /// The step count at which [`Sim::count_step`] next leaves its fast path: the end of the
@@ -250,6 +253,7 @@ impl<'m> Sim<'m> {
             defaults: false,
             max_steps: DEFAULT_MAX_STEPS,
             max_gm_bytes: DEFAULT_MAX_GM_BYTES,
+            block: (0, 1),
             steps: 0,
             checkpoint: 0,
             progress: None,
@@ -702,8 +706,10 @@ impl<'m> Sim<'m> {
             Opcode::ScfFor => return self.exec_for(op),
             Opcode::ScfWhile => return self.exec_while(op),
             Opcode::FuncCall => return self.exec_call(op),
-            Opcode::GetBlockIdx | Opcode::GetSubblockIdx => self.set_results(op, vec![Val::Int(0)]),
-            Opcode::GetBlockNum | Opcode::GetSubblockNum => self.set_results(op, vec![Val::Int(1)]),
+            Opcode::GetBlockIdx => self.set_results(op, vec![Val::Int(self.block.0)]),
+            Opcode::GetBlockNum => self.set_results(op, vec![Val::Int(self.block.1)]),
+            Opcode::GetSubblockIdx => self.set_results(op, vec![Val::Int(0)]),
+            Opcode::GetSubblockNum => self.set_results(op, vec![Val::Int(1)]),
             Opcode::SectionCube | Opcode::SectionVector => {
                 for &r in &data.regions {
                     for &b in &m.region(r).blocks {

@@ -26,6 +26,7 @@ pub mod gm;
 pub mod gm_ops;
 pub mod interp;
 pub mod json;
+pub mod kernel_io;
 pub mod memory;
 pub mod npy;
 pub mod region;
