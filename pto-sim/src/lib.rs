@@ -17,10 +17,13 @@
 #![allow(clippy::result_large_err)]
 #![deny(missing_docs)]
 
+pub mod config;
 pub mod data;
 pub mod elem;
 pub mod exec;
 pub mod family;
+pub mod fixpipe;
+pub mod fused_convert;
 pub mod gather_sort;
 pub mod gm;
 pub mod gm_ops;
@@ -28,6 +31,7 @@ pub mod interp;
 pub mod json;
 pub mod memory;
 pub mod npy;
+pub mod placement;
 pub mod region;
 pub mod vector;
 pub mod view;
