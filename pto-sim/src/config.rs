@@ -7,6 +7,9 @@
 //!   of an 8-bit output in bit 46); the vector register holds the address of a Scaling tile,
 //!   kept here as the tile itself.
 //!
+//! - The img2col registers FMATRIX, IMG2COL_RPT and IMG2COL_PADDING of sides A and B
+//!   ([`crate::conv`]).
+//!
 //! Each write is shown in `pto run --trace` ([`Registers::describe_quant_scalar`], ...).
 
 use crate::view::TileView;
@@ -22,6 +25,8 @@ pub struct Registers {
     pub quant_scalar: Option<u64>,
     /// The Scaling tile the vector quant register points at (`set_quant_vector`), if set.
     pub quant_vector: Option<TileView>,
+    /// The img2col registers of sides A and B ([`crate::conv`]).
+    pub img2col: [crate::conv::Side; 2],
 }
 
 /// pto-isa's scalar quant word for `scale` and output type `out` (`SET_QUANT_SCALAR_IMPL`):

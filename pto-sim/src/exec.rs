@@ -49,6 +49,9 @@ pub struct Args<'a> {
     pub form: usize,
     /// The module's types (what a type attribute names).
     pub types: &'a pto_ir::types::TypeTable,
+    /// The IMG2COL configurations of the run ([`Val::Conv`] indexes them), or why one's type
+    /// does not spell a configuration.
+    pub configs: &'a [Result<crate::conv::ConvConfig, String>],
 }
 
 impl Args<'_> {
@@ -101,6 +104,18 @@ impl Args<'_> {
                 _ => Err(Fault(format!("`{slot}` must be an integer"))),
             })
             .collect()
+    }
+
+    /// The IMG2COL configuration bound to `slot`.
+    pub fn conv(&self, slot: &str) -> Result<&crate::conv::ConvConfig, Fault> {
+        match self.value(slot) {
+            Some(Val::Conv(i)) => match self.configs.get(i as usize) {
+                Some(Ok(c)) => Ok(c),
+                Some(Err(why)) => Err(Fault(why.clone())),
+                None => Err(Fault(format!("`{slot}` is not an IMG2COL configuration"))),
+            },
+            _ => Err(Fault(format!("`{slot}` is not an IMG2COL configuration argument"))),
+        }
     }
 
     /// The GM view bound to `slot`.
@@ -160,6 +175,7 @@ const TABLES: &[&[(Opcode, Semantics)]] = &[
     crate::fixpipe::SEMANTICS,
     crate::fused_convert::SEMANTICS,
     crate::placement::SEMANTICS,
+    crate::conv::SEMANTICS,
 ];
 
 fn index() -> &'static [Option<Semantics>] {

@@ -35,6 +35,8 @@ pub enum Val {
     Ptr(usize),
     /// A tensor or partition view of GM.
     View(GmView),
+    /// An IMG2COL configuration argument (index into [`Sim`]'s configurations).
+    Conv(u32),
 }
 
 impl Val {
@@ -180,6 +182,8 @@ pub struct Sim<'m> {
     notes: Vec<String>,
     /// Tiles the running op placed anew ([`crate::exec::Machine::rebind`]).
     rebind: Vec<(&'static str, TileView)>,
+    /// The IMG2COL configuration arguments, parsed from their types ([`crate::conv::parse`]).
+    configs: Vec<Result<crate::conv::ConvConfig, String>>,
 }
 
 /// The default step budget: far more ops than a real kernel executes (the largest shared
@@ -264,8 +268,15 @@ impl<'m> Sim<'m> {
             regs: Default::default(),
             notes: Vec::new(),
             rebind: Vec::new(),
+            configs: Vec::new(),
         };
         for (i, v) in m.values.iter().enumerate() {
+            if let (ValueDef::BlockArg(..), Type::Opaque(ty)) = (v.def, m.types.get(v.ty))
+                && ty.starts_with("!pto.fmatrix_config")
+            {
+                sim.vals[i] = Val::Conv(sim.configs.len() as u32);
+                sim.configs.push(crate::conv::parse(ty));
+            }
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
                 sim.vals[i] = Val::Ptr(sim.gm.len());
                 sim.gm.push(GmArray {
@@ -1109,7 +1120,14 @@ impl<'m> Sim<'m> {
         let mut operands = std::mem::take(&mut self.operand_buf);
         operands.clear();
         operands.extend(slots.iter().map(|&(slot, v)| (slot, self.vals[v.index()])));
-        let args = crate::exec::Args { operands: &operands, attrs: &data.attrs, target: self.target.id, form, types: &m.types };
+        let args = crate::exec::Args {
+            operands: &operands,
+            attrs: &data.attrs,
+            target: self.target.id,
+            form,
+            types: &m.types,
+            configs: &self.configs,
+        };
         let result = run(
             &mut crate::exec::Machine {
                 mem: &mut self.mem,

@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 pub mod config;
+pub mod conv;
 pub mod data;
 pub mod elem;
 pub mod exec;
