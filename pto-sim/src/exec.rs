@@ -35,6 +35,8 @@ pub struct Machine<'a> {
     /// Tiles the op places anew: `(slot, view)` makes the value in `slot` that view from now on
     /// (`tassign` places its result, `tsubview` aliases its destination into the source).
     pub rebind: &'a mut Vec<(&'static str, TileView)>,
+    /// The TPipe FIFOs, one per `!pto.pipe` argument ([`Val::Pipe`] indexes them).
+    pub pipes: &'a mut [crate::tpipe::Fifo],
 }
 
 /// One execution's operands, by slot, with the op's attributes and target.
@@ -118,6 +120,14 @@ impl Args<'_> {
         }
     }
 
+    /// The index of the pipe bound to `slot`.
+    pub fn pipe(&self, slot: &str) -> Result<usize, Fault> {
+        match self.value(slot) {
+            Some(Val::Pipe(i)) => Ok(i as usize),
+            _ => Err(Fault(format!("`{slot}` is not a kernel's `!pto.pipe` argument"))),
+        }
+    }
+
     /// The GM view bound to `slot`.
     pub fn view(&self, slot: &str) -> Result<crate::gm::GmView, Fault> {
         match self.value(slot) {
@@ -176,6 +186,7 @@ const TABLES: &[&[(Opcode, Semantics)]] = &[
     crate::fused_convert::SEMANTICS,
     crate::placement::SEMANTICS,
     crate::conv::SEMANTICS,
+    crate::tpipe::SEMANTICS,
 ];
 
 fn index() -> &'static [Option<Semantics>] {

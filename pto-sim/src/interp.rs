@@ -37,6 +37,8 @@ pub enum Val {
     View(GmView),
     /// An IMG2COL configuration argument (index into [`Sim`]'s configurations).
     Conv(u32),
+    /// A `!pto.pipe` argument (index into [`Sim`]'s FIFOs).
+    Pipe(u32),
 }
 
 impl Val {
@@ -184,6 +186,8 @@ pub struct Sim<'m> {
     rebind: Vec<(&'static str, TileView)>,
     /// The IMG2COL configuration arguments, parsed from their types ([`crate::conv::parse`]).
     configs: Vec<Result<crate::conv::ConvConfig, String>>,
+    /// One TPipe FIFO per `!pto.pipe` argument.
+    pub pipes: Vec<crate::tpipe::Fifo>,
 }
 
 /// The default step budget: far more ops than a real kernel executes (the largest shared
@@ -269,6 +273,7 @@ impl<'m> Sim<'m> {
             notes: Vec::new(),
             rebind: Vec::new(),
             configs: Vec::new(),
+            pipes: Vec::new(),
         };
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Opaque(ty)) = (v.def, m.types.get(v.ty))
@@ -276,6 +281,10 @@ impl<'m> Sim<'m> {
             {
                 sim.vals[i] = Val::Conv(sim.configs.len() as u32);
                 sim.configs.push(crate::conv::parse(ty));
+            }
+            if let (ValueDef::BlockArg(..), Type::Pipe) = (v.def, m.types.get(v.ty)) {
+                sim.vals[i] = Val::Pipe(sim.pipes.len() as u32);
+                sim.pipes.push(Default::default());
             }
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
                 sim.vals[i] = Val::Ptr(sim.gm.len());
@@ -1137,6 +1146,7 @@ impl<'m> Sim<'m> {
                 regs: &mut self.regs,
                 notes: &mut self.notes,
                 rebind: &mut self.rebind,
+                pipes: &mut self.pipes,
             },
             &args,
         );
@@ -1144,9 +1154,9 @@ impl<'m> Sim<'m> {
         result.map_err(|f| trap(m, op, f.0))?;
         // The op placed tiles anew: the values in those slots are these views from now on.
         for (slot, view) in std::mem::take(&mut self.rebind) {
-            for &(s, v) in slots.iter().filter(|(s, _)| *s == slot) {
-                debug_assert_eq!(s, slot);
+            for &(_, v) in slots.iter().filter(|(s, _)| *s == slot) {
                 self.vals[v.index()] = Val::Tile(view);
+                self.unwritten_args.remove(&v);
             }
         }
         Ok(())

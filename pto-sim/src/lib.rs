@@ -34,6 +34,7 @@ pub mod memory;
 pub mod npy;
 pub mod placement;
 pub mod region;
+pub mod tpipe;
 pub mod vector;
 pub mod view;
 

@@ -42,6 +42,7 @@ fn tassign(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
     let placed = TileView { addr, ..tile };
     storage(m.mem, &placed)?;
     m.rebind.push(("result", placed));
+    m.notes.push(format!("placed at {}+{addr}", buf.name));
     Ok(())
 }
 
