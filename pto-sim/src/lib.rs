@@ -10,7 +10,9 @@
 //! (ordering only), GM views with `tload` / `tstore`, and the tile families: elementwise
 //! (binary, unary, tile-scalar, bitwise and shifts), reductions and arg-reductions, expands,
 //! compare / select, `tci`, `tcvt`, moves, matmul ([`family`]), gathers and sorts
-//! ([`gather_sort`]). Other ops report that they are not executable yet.
+//! ([`gather_sort`]), the fixpipe ([`fixpipe`]), converting fused ops ([`fused_convert`]),
+//! placement and prefetch ([`placement`]), img2col with its configuration registers ([`conv`],
+//! [`config`]) and TPipe FIFOs ([`tpipe`]). Other ops report that they are not executable yet.
 
 // Errors are located diagnostics (a few hundred bytes) built once per failure; boxing every
 // `Result` on the hot success path would cost more than moving them on the rare error.
