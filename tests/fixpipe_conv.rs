@@ -322,7 +322,8 @@ fn taddreluconv_adds_clamps_at_zero_and_converts() {
         for (_, target) in TARGETS {
             let (got, _) =
                 run_on(&format!("taddreluconv-{s}"), &text, &[("a", grid(3, 5, a)), ("b", grid(3, 5, b))], &["d"], target).expect("legal");
-            for k in 0..15 {
+            assert_eq!(got[0].len(), 15, "{s}->{d} {target}: the 3x5 valid region");
+            for (k, &got) in got[0].iter().enumerate() {
                 let (r, c) = (k / 5, k % 5);
                 let sum = match s {
                     "f16" => f16_round(f16_round(a(r, c)) + f16_round(b(r, c))),
@@ -331,7 +332,7 @@ fn taddreluconv_adds_clamps_at_zero_and_converts() {
                 };
                 let relu = sum.max(0.0);
                 let want = if d == "f16" { f16_round(relu) } else { relu.round_ties_even().min(127.0) };
-                assert_eq!(got[0][k], want, "{s}->{d} {target} element {k}");
+                assert_eq!(got, want, "{s}->{d} {target} element {k}");
             }
         }
     }

@@ -103,32 +103,6 @@ impl Fifo {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn entry(x: u8) -> Entry {
-        Entry { dtype: ElemType::U8, rows: 1, cols: 1, bytes: vec![x] }
-    }
-
-    #[test]
-    fn first_in_first_out_and_blocking() {
-        let mut f = Fifo { depth: 2, ..Fifo::default() };
-        assert_eq!(f.pop(), Err(Blocked::Empty));
-        f.push(entry(1)).unwrap();
-        f.push(entry(2)).unwrap();
-        assert_eq!(f.push(entry(3)), Err(Blocked::Full));
-        assert_eq!(f.pop().unwrap().bytes, [1]);
-        // The popped slot is held until freed.
-        assert_eq!(f.push(entry(3)), Err(Blocked::Full));
-        f.free().unwrap();
-        f.push(entry(3)).unwrap();
-        assert_eq!(f.pop().unwrap().bytes, [2]);
-        assert_eq!(f.free(), Ok(()));
-        assert_eq!(f.free(), Err(Blocked::NothingPopped));
-    }
-}
-
 // ------------------------------------------------------------------ single-core semantics
 
 use crate::exec::{Args, Machine, Semantics};
@@ -220,3 +194,29 @@ fn tfree(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
 
 /// The TPipe instructions on one core.
 pub const SEMANTICS: &[(Opcode, Semantics)] = &[(Opcode::TPush, tpush), (Opcode::TPop, tpop), (Opcode::TFree, tfree)];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(x: u8) -> Entry {
+        Entry { dtype: ElemType::U8, rows: 1, cols: 1, bytes: vec![x] }
+    }
+
+    #[test]
+    fn first_in_first_out_and_blocking() {
+        let mut f = Fifo { depth: 2, ..Fifo::default() };
+        assert_eq!(f.pop(), Err(Blocked::Empty));
+        f.push(entry(1)).unwrap();
+        f.push(entry(2)).unwrap();
+        assert_eq!(f.push(entry(3)), Err(Blocked::Full));
+        assert_eq!(f.pop().unwrap().bytes, [1]);
+        // The popped slot is held until freed.
+        assert_eq!(f.push(entry(3)), Err(Blocked::Full));
+        f.free().unwrap();
+        f.push(entry(3)).unwrap();
+        assert_eq!(f.pop().unwrap().bytes, [2]);
+        assert_eq!(f.free(), Ok(()));
+        assert_eq!(f.free(), Err(Blocked::NothingPopped));
+    }
+}
