@@ -25,17 +25,9 @@ const ORDER_DEPENDENT: &[&str] = &["tmatmul_f16_16x32x16_random"];
 /// Instructions of `tests/golden/cases` the simulator does not execute yet: their cases are
 /// counted and skipped. Each must fail with "not executable by the simulator yet".
 const NOT_EXECUTABLE_YET: &[&str] = &[
-    "tadddeqrelu",
-    "tdequant",
-    "textract_fp",
     "tgemv.mx",
-    "thistogram",
-    "tinsert_fp",
     "tmatmul.mx",
-    "tmov.fp",
     "tquant",
-    "tstore_fp",
-    "tsubview",
 ];
 
 /// Cases of `tests/golden/cases` whose mismatch is understood, by case id or by instruction (all
