@@ -174,6 +174,8 @@ pub struct Sim<'m> {
     pub op_counts: Option<Vec<u64>>,
     /// The loops being executed, innermost last (where a budget overrun is reported).
     loops: Vec<OpId>,
+    /// The sync checker, when enabled ([`Sim::check_sync`]): each op is reported to it.
+    sync: Option<Box<crate::sync::Checker>>,
 }
 
 /// The default step budget: far more ops than a real kernel executes (the largest shared
@@ -255,6 +257,7 @@ impl<'m> Sim<'m> {
             progress: None,
             op_counts: None,
             loops: Vec::new(),
+            sync: None,
         };
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
@@ -454,6 +457,20 @@ impl<'m> Sim<'m> {
         Ok(TileData { dtype: view.desc.dtype, rows, cols, bytes })
     }
 
+    /// Checks the kernel's synchronisation while it runs ([`crate::sync`]); the findings are
+    /// [`Sim::sync_diagnostics`] after the run.
+    pub fn check_sync(&mut self) {
+        let names = self.gm.iter().map(|a| a.name.clone()).collect();
+        self.sync = Some(Box::new(crate::sync::Checker::new(self.m, self.target.id, names)));
+    }
+
+    /// The sync checker's findings at the end of the run (hazards, deadlocks, unpaired flags,
+    /// misuse); empty when not checking.
+    pub fn sync_diagnostics(&mut self) -> Vec<Diagnostic> {
+        let m = self.m;
+        self.sync.as_mut().map(|s| s.finish(m)).unwrap_or_default()
+    }
+
     /// Runs the entry function (the one marked `pto.entry`, else the first with a body), or
     /// the top-level statements of a PTO-AS program.
     pub fn run(&mut self) -> Result<(), Diagnostic> {
@@ -549,6 +566,9 @@ impl<'m> Sim<'m> {
                     self.count_step(op)?;
                     if !self.unwritten_args.is_empty() {
                         self.check_arguments_written(op)?;
+                    }
+                    if let Some(sync) = &mut self.sync {
+                        sync.observe(self.m, op, &self.vals);
                     }
                     self.exec_op(op)?;
                     if let Some(v) = self.returned.take() {
@@ -859,6 +879,9 @@ impl<'m> Sim<'m> {
         self.loops.push(op);
         let result = self.exec_for_iterations(op);
         self.loops.pop();
+        if let Some(sync) = &mut self.sync {
+            sync.loop_done(op);
+        }
         result
     }
 
@@ -875,6 +898,9 @@ impl<'m> Sim<'m> {
         let mut i = lb;
         while i < ub {
             self.count_step(op)?;
+            if let Some(sync) = &mut self.sync {
+                sync.iteration(op, (i.wrapping_sub(lb) as u64) / step as u64);
+            }
             self.vals[args[0].index()] = Val::Int(i);
             for (a, v) in args[1..].iter().zip(&iters) {
                 self.vals[a.index()] = *v;
@@ -894,6 +920,9 @@ impl<'m> Sim<'m> {
         self.loops.push(op);
         let result = self.exec_while_iterations(op);
         self.loops.pop();
+        if let Some(sync) = &mut self.sync {
+            sync.loop_done(op);
+        }
         result
     }
 
@@ -902,8 +931,11 @@ impl<'m> Sim<'m> {
         let data = m.op(op);
         let (before, after) = (m.region(data.regions[0]).blocks[0], m.region(data.regions[1]).blocks[0]);
         let mut args: Vec<Val> = data.operands.iter().map(|v| self.vals[v.index()]).collect();
-        loop {
+        for n in 0u64.. {
             self.count_step(op)?;
+            if let Some(sync) = &mut self.sync {
+                sync.iteration(op, n);
+            }
             for (a, v) in m.block(before).args.iter().zip(&args) {
                 self.vals[a.index()] = *v;
             }
@@ -922,6 +954,7 @@ impl<'m> Sim<'m> {
                 _ => return Err(trap(m, op, "scf.while: the `do` region must end with scf.yield")),
             }
         }
+        Err(trap(m, op, "scf.while ran more iterations than a u64 counts"))
     }
 
     fn exec_call(&mut self, op: OpId) -> Result<(), Diagnostic> {

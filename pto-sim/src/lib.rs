@@ -29,6 +29,7 @@ pub mod json;
 pub mod memory;
 pub mod npy;
 pub mod region;
+pub mod sync;
 pub mod vector;
 pub mod view;
 
