@@ -51,6 +51,16 @@ enum EmitArg {
 }
 
 #[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
+enum SyncCheckArg {
+    /// Programs with an explicit sync op (default).
+    Auto,
+    /// Every program.
+    Always,
+    /// None.
+    Never,
+}
+
+#[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
 enum ExecArg {
     /// Tile semantics (the pto-isa documentation; default).
     Tile,
@@ -174,6 +184,13 @@ enum Command {
         /// Stop with SIM_BUDGET after this many executed ops and loop iterations.
         #[arg(long, default_value_t = pto_sim::interp::DEFAULT_MAX_STEPS)]
         max_steps: u64,
+        /// Check synchronisation (hazards, deadlocks, flag misuse): `auto` checks programs with an
+        /// explicit sync op, `always` every program, `never` none (docs/sync.md).
+        #[arg(long, value_enum, default_value_t = SyncCheckArg::Auto)]
+        sync_check: SyncCheckArg,
+        /// Do not check synchronisation (same as `--sync-check=never`).
+        #[arg(long, conflicts_with = "sync_check")]
+        no_sync_check: bool,
     },
     /// MLIR interop: export to and import from MLIR (needs the `mlir` cargo feature).
     Mlir {
@@ -273,6 +290,8 @@ fn main() -> ExitCode {
             exec,
             stats,
             max_steps,
+            sync_check,
+            no_sync_check,
         } => {
             let target = target.or(pto_arch);
             let output_dir = if json { None } else { output_dir };
@@ -293,6 +312,11 @@ fn main() -> ExitCode {
                 max_steps,
                 preview,
                 progress: !quiet && std::io::stderr().is_terminal(),
+                sync_check: match (no_sync_check, sync_check) {
+                    (true, _) | (_, SyncCheckArg::Never) => run::SyncCheck::Never,
+                    (_, SyncCheckArg::Always) => run::SyncCheck::Always,
+                    (_, SyncCheckArg::Auto) => run::SyncCheck::Auto,
+                },
                 error_format,
             })
         }

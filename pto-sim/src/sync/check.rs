@@ -43,6 +43,8 @@ pub struct Checker {
     accesses: Vec<Access>,
     /// Hazards reported, by (earlier op, later op, kind).
     seen: HashSet<(OpId, OpId, HazardKind)>,
+    /// `set_flag`s of a still-set flag reported, by (set, pending set).
+    seen_misuse: HashSet<(OpId, OpId)>,
     /// Hazards beyond [`MAX_HAZARDS`].
     more: usize,
     diags: Vec<Diagnostic>,
@@ -60,6 +62,7 @@ impl Checker {
             decoded: vec![None; m.ops.len()],
             accesses: Vec::new(),
             seen: HashSet::new(),
+            seen_misuse: HashSet::new(),
             more: 0,
             diags: Vec::new(),
             gm_names,
@@ -198,14 +201,17 @@ impl Checker {
                     self.diags.push(d);
                 }
                 Finding::SetWhileSet { site, pending } => {
+                    if !self.seen_misuse.insert((site.op, pending.op)) {
+                        continue;
+                    }
                     let d = Diagnostic::error(
                         DiagClass::SyncFlagMisuse,
                         m.op_span(site.op),
                         "sets a flag that is still set: no wait_flag consumed the previous set_flag of this flag",
                     )
                     .with_op(m.op(site.op).opcode.full_name())
-                    .with_label(m.op_span(pending.op), format!("set here{}, not waited since", iteration_text(m, pending)))
-                    .with_note(iteration_note(m, site));
+                    .with_label(m.op_span(pending.op), format!("set here{}, not waited since", iteration_text(m, pending)));
+                    let d = d.with_notes(iteration_note(m, site));
                     self.diags.push(d);
                 }
                 Finding::ReleaseUnheld { site } => {
@@ -226,7 +232,7 @@ impl Checker {
                             format!("flag ({}, {}, EVENT_ID{id}) is set and never waited before the kernel ends", src.name(), dst.name()),
                         )
                         .with_op(m.op(site.op).opcode.full_name())
-                        .with_note(iteration_note(m, site))
+                        .with_notes(iteration_note(m, site))
                         .with_note(format!(
                             "add `pto.wait_flag[<{}>, <{}>, <EVENT_ID{id}>]` on every path to the end",
                             src.name(),
@@ -285,7 +291,14 @@ impl Checker {
         )
         .with_op(name(later))
         .with_label(m.op_span(earlier.site.op), format!("{verb_early} here on {}{}", ep.name(), iteration_text(m, earlier.site)))
-        .with_expected(format!("an ordering edge from {} to {}", ep.name(), lp.name()), "none on this path")
+        .with_expected(
+            if ep == lp {
+                format!("a `pto.barrier <{}>` between them", ep.name())
+            } else {
+                format!("an ordering edge from {} to {}", ep.name(), lp.name())
+            },
+            "none on this path",
+        )
         .with_note(format!(
             "first: `{}` {buffer}[{}..{}){}; then: `{}` {buffer}[{}..{}){}",
             name(earlier),
@@ -301,7 +314,9 @@ impl Checker {
         loop_labels(m, earlier.site, later.site).into_iter().fold(d, |d, (span, label)| d.with_label(span, label))
     }
 
-    fn deadlock(&mut self, m: &Module, blocked: Vec<(Actor, Event<Site>, usize)>, set_flags: Vec<(u16, Pipe, Pipe, u32, Site)>) {
+    fn deadlock(&mut self, m: &Module, mut blocked: Vec<(Actor, Event<Site>, usize)>, set_flags: Vec<(u16, Pipe, Pipe, u32, Site)>) {
+        // Located at the blocked op that comes first in the source.
+        blocked.sort_by_key(|(_, e, _)| m.op_span(e.site().op).start);
         let Some((_, first, _)) = blocked.first() else { return };
         let mut d = Diagnostic::error(
             DiagClass::SyncDeadlock,
@@ -382,10 +397,18 @@ fn loop_labels(m: &Module, earlier: Site, later: Site) -> Vec<(pto_ir::diag::Spa
     }
 }
 
-fn iteration_note(m: &Module, site: Site) -> String {
-    match site.iteration {
-        Some(_) => format!("in{}", iteration_text(m, site)),
-        None => "outside loops".into(),
+fn iteration_note(m: &Module, site: Site) -> Option<String> {
+    site.iteration.map(|_| format!("in{}", iteration_text(m, site)))
+}
+
+/// Adds optional notes.
+trait WithNotes {
+    fn with_notes(self, notes: impl IntoIterator<Item = String>) -> Self;
+}
+
+impl WithNotes for Diagnostic {
+    fn with_notes(self, notes: impl IntoIterator<Item = String>) -> Self {
+        notes.into_iter().fold(self, |d, n| d.with_note(n))
     }
 }
 
