@@ -60,6 +60,18 @@ fn mixed_program() -> String {
 
 #[divan::bench(sample_count = 20)]
 fn program_1000_ops_64x64_f32(bencher: divan::Bencher) {
+    program_1000(bencher, false);
+}
+
+/// [`program_1000_ops_64x64_f32`] with the sync checker on (issue 15: within 1.5x). The program
+/// has no sync op, so every dependent pair is a hazard: the checker's worst case (each op
+/// checked against the shadow memory, each report deduplicated).
+#[divan::bench(sample_count = 20)]
+fn program_1000_ops_64x64_f32_sync_check(bencher: divan::Bencher) {
+    program_1000(bencher, true);
+}
+
+fn program_1000(bencher: divan::Bencher, check_sync: bool) {
     let text = mixed_program();
     let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
     let target = Target::get(TargetId::A2A3);
@@ -67,7 +79,15 @@ fn program_1000_ops_64x64_f32(bencher: divan::Bencher) {
     sim.use_default_inputs();
     sim.max_steps = u64::MAX;
     sim.run().expect("runs");
-    bencher.counter(divan::counter::ItemsCount::new(1000usize * 64 * 64)).bench_local(|| sim.run().expect("runs"));
+    bencher.counter(divan::counter::ItemsCount::new(1000usize * 64 * 64)).bench_local(|| {
+        if check_sync {
+            sim.check_sync();
+        }
+        sim.run().expect("runs");
+        if check_sync {
+            assert!(!sim.sync_diagnostics().is_empty(), "the unsynchronised program has hazards");
+        }
+    });
 }
 
 /// Issue "A2A3 vector level", item 5: the same lowered 100-op programs executed with tile
