@@ -106,6 +106,9 @@ enum Command {
         /// List every tile whose layout `legalize` rewrites (otherwise one summary note).
         #[arg(long)]
         explain: bool,
+        /// Also check synchronisation over every path of the program (docs/sync.md).
+        #[arg(long)]
+        sync: bool,
     },
     /// Lower to Level 3 for a target: legalize, insert scratch, bufferize, plan memory.
     Lower {
@@ -252,8 +255,9 @@ fn main() -> ExitCode {
             output_path = output;
             fmt::run(&fmt::FmtOptions { input: file, to: to.map(FormArg::text_form), generic, error_format })
         }
-        Command::Verify { file, target, pto_arch, explain } => {
-            verify::run(&verify::VerifyOptions { input: file, target: target.or(pto_arch), explain, error_format })
+        Command::Verify { file, target, pto_arch, explain, sync } => {
+            let opts = verify::VerifyOptions { input: file, target: target.or(pto_arch), explain, error_format };
+            if sync { verify::run_with_sync(&opts) } else { verify::run(&opts) }
         }
         Command::Lower { file, target, pto_arch, stop_after, print_after_all, emit, memory_map, stats, explain } => {
             let target = target.or(pto_arch);

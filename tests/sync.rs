@@ -182,3 +182,33 @@ fn deleting_a_sync_op_from_a_sample_is_reported_or_redundant() {
     }
     assert!(reported >= 20, "{reported} reported");
 }
+
+/// `pto verify --sync` (every path) gives the same diagnostics as the run on every conformance
+/// program and both targets, and passes every shared sample with explicit sync.
+#[test]
+fn static_verdicts_agree_with_the_dynamic_ones() {
+    use pto::cmd::verify::{VerifyOptions, run_with_sync};
+    let verify = |path: &str, target| {
+        run_with_sync(&VerifyOptions { input: path.into(), target: Some(target), explain: false, error_format: ErrorFormat::Json })
+    };
+    let mut failures = Vec::new();
+    for path in files() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (target, name) in [(TargetName::A2A3, "a2a3"), (TargetName::A5, "a5")] {
+            let out = verify(&path.display().to_string(), target);
+            let want = expectations(&text, name);
+            let got: BTreeSet<_> = found(&out.stderr).into_iter().filter(|(_, s, _)| s != "note").collect();
+            if got != want {
+                failures.push(format!("{} on {name}:\n  expected {want:?}\n  found    {got:?}", path.display()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for f in samples_with_sync() {
+        for target in [TargetName::A2A3, TargetName::A5] {
+            let out = verify(&f.display().to_string(), target);
+            assert_eq!(out.code, 0, "{} on {target:?}: {}", f.display(), out.stderr);
+            assert!(out.stdout.contains("sync: ok ("), "{}", out.stdout);
+        }
+    }
+}

@@ -176,6 +176,9 @@ pub struct Sim<'m> {
     loops: Vec<OpId>,
     /// The sync checker, when enabled ([`Sim::check_sync`]): each op is reported to it.
     sync: Option<Box<crate::sync::Checker>>,
+    /// Chooses the outcome of `scf.if`s and of loops with a dynamic trip count instead of the
+    /// data (`pto verify --sync` explores every path, [`crate::sync::paths`]).
+    pub explorer: Option<Box<crate::sync::paths::Explorer>>,
 }
 
 /// The default step budget: far more ops than a real kernel executes (the largest shared
@@ -258,6 +261,7 @@ impl<'m> Sim<'m> {
             op_counts: None,
             loops: Vec::new(),
             sync: None,
+            explorer: None,
         };
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
@@ -736,6 +740,10 @@ impl<'m> Sim<'m> {
             }
             Opcode::ScfIf => {
                 let c = self.int(op, data.operands[0])?;
+                let c = match &mut self.explorer {
+                    Some(e) if !is_constant(m, data.operands[0]) => e.decide(crate::sync::paths::Decision::Branch, c != 0) as i64,
+                    _ => c,
+                };
                 let region = if c != 0 { data.regions.first() } else { data.regions.get(1) };
                 if let Some(&r) = region
                     && let Flow::Yield(vals) = self.exec_block(m.region(r).blocks[0])?
@@ -896,7 +904,15 @@ impl<'m> Sim<'m> {
         let body = m.region(data.regions[0]).blocks[0];
         let args = m.block(body).args.clone();
         let mut i = lb;
-        while i < ub {
+        let explored = self.explorer.is_some() && !data.operands[..2].iter().all(|&v| is_constant(m, v));
+        for n in 0u64.. {
+            let go = match &mut self.explorer {
+                Some(e) if explored => e.decide(crate::sync::paths::Decision::Iterate { done: n }, i < ub),
+                _ => i < ub,
+            };
+            if !go {
+                break;
+            }
             self.count_step(op)?;
             if let Some(sync) = &mut self.sync {
                 sync.iteration(op, (i.wrapping_sub(lb) as u64) / step as u64);
@@ -941,6 +957,10 @@ impl<'m> Sim<'m> {
             }
             let Flow::Yield(cond) = self.exec_block(before)? else { return Err(trap(m, op, "scf.while: missing scf.condition")) };
             let go = matches!(cond.first(), Some(Val::Int(c)) if *c != 0);
+            let go = match &mut self.explorer {
+                Some(e) => e.decide(crate::sync::paths::Decision::Iterate { done: n }, go),
+                None => go,
+            };
             let carried = cond.get(1..).unwrap_or_default().to_vec();
             if !go {
                 self.set_results(op, carried);
@@ -1218,6 +1238,11 @@ impl<'m> Sim<'m> {
         let span = self.m.op_span(op);
         self.vector_log.push(VectorRecord { id: op, op: self.m.op(op).opcode.full_name().to_string(), span, runs: 1, cost });
     }
+}
+
+/// Whether `v` is an `arith.constant` (its control-flow decisions are not explored).
+fn is_constant(m: &Module, v: ValueId) -> bool {
+    matches!(m.values[v.index()].def, ValueDef::OpResult(op, _) if m.op(op).opcode == Opcode::ArithConstant)
 }
 
 /// A view of tile type `t` at `addr`, with dynamic valid extents resolved.
