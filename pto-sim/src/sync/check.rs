@@ -11,6 +11,33 @@ use pto_ir::module::{Module, OpId};
 use pto_ir::types::Loc;
 use pto_lower::TargetId;
 use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+
+/// A cheap hasher for the small integer keys of the dedup sets (one lookup per finding).
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+}
+
+type FastSet<T> = HashSet<T, BuildHasherDefault<FxHasher>>;
 
 /// Where an event comes from: the op, and the iteration of the innermost loop running it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -42,9 +69,9 @@ pub struct Checker {
     decoded: Vec<Option<Decoded>>,
     accesses: Vec<Access>,
     /// Hazards reported, by (earlier op, later op, kind).
-    seen: HashSet<(OpId, OpId, HazardKind)>,
+    seen: FastSet<(OpId, OpId, HazardKind)>,
     /// `set_flag`s of a still-set flag reported, by (set, pending set).
-    seen_misuse: HashSet<(OpId, OpId)>,
+    seen_misuse: FastSet<(OpId, OpId)>,
     /// Hazards beyond [`MAX_HAZARDS`].
     more: usize,
     diags: Vec<Diagnostic>,
@@ -61,8 +88,8 @@ impl Checker {
             loops: Vec::new(),
             decoded: vec![None; m.ops.len()],
             accesses: Vec::new(),
-            seen: HashSet::new(),
-            seen_misuse: HashSet::new(),
+            seen: FastSet::default(),
+            seen_misuse: FastSet::default(),
             more: 0,
             diags: Vec::new(),
             gm_names,
@@ -112,7 +139,7 @@ impl Checker {
                 accesses.clear();
                 effects::accesses(m, op, vals, tmp, &mut accesses);
                 if !accesses.is_empty() {
-                    self.model.submit(Event::Exec { actor: Actor { core: 0, pipe }, accesses: accesses.clone(), site });
+                    self.model.exec(Actor { core: 0, pipe }, &accesses, site);
                 }
                 self.accesses = accesses;
             }

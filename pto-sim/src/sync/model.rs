@@ -341,6 +341,8 @@ pub struct Model<S> {
     findings: Vec<Finding<S>>,
     /// A deadlock was reported: no more events are taken.
     stuck: bool,
+    /// Events queued on pipes or not issued yet (nothing to drain when 0).
+    pending: usize,
 }
 
 impl<S: Copy + std::fmt::Debug> Model<S> {
@@ -360,6 +362,7 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
             sweep_at: Vec::new(),
             findings: Vec::new(),
             stuck: false,
+            pending: 0,
         }
     }
 
@@ -380,6 +383,7 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
         }
         let core = e.actor().core as usize;
         if !self.issuer_free(core) || !self.unissued[core].is_empty() {
+            self.pending += 1;
             self.unissued[core].push_back(e);
             if self.unissued[core].len() > MAX_QUEUED {
                 self.report_deadlock();
@@ -387,7 +391,32 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
             return;
         }
         self.issue(e);
-        self.drain();
+        if self.pending > 0 {
+            self.drain();
+        }
+    }
+
+    /// [`Self::submit`] of an [`Event::Exec`] without building the event (no allocation) when
+    /// the pipe can run it at once — the common case.
+    pub fn exec(&mut self, actor: Actor, accesses: &[Access], site: S) {
+        let core = actor.core as usize;
+        if self.stuck || self.pending > 0 || !self.issuer_free(core) || !self.unissued[core].is_empty() {
+            self.submit(Event::Exec { actor, accesses: accesses.to_vec(), site });
+            return;
+        }
+        self.run_exec(actor, accesses, site);
+    }
+
+    fn run_exec(&mut self, actor: Actor, accesses: &[Access], site: S) {
+        let a = actor.index();
+        self.issued[a] += 1;
+        let epoch = self.issued[a];
+        for acc in accesses {
+            self.access(actor, epoch, acc, site);
+        }
+        if self.same_pipe.is_in_order(actor.pipe) {
+            self.clocks[a][a] = epoch;
+        }
     }
 
     /// Puts `e` on its pipe's queue (runs it at once when the queue is empty).
@@ -396,6 +425,7 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
         if self.queues[a].is_empty() && self.try_run(&e) {
             return;
         }
+        self.pending += 1;
         self.queues[a].push_back(e);
         if self.queues[a].len() > MAX_QUEUED {
             self.report_deadlock();
@@ -412,12 +442,14 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
                         break;
                     }
                     self.queues[a].pop_front();
+                    self.pending -= 1;
                     progress = true;
                 }
             }
             for core in 0..self.cores {
                 while self.issuer_free(core) {
                     let Some(e) = self.unissued[core].pop_front() else { break };
+                    self.pending -= 1;
                     self.issue(e);
                     progress = true;
                 }
@@ -436,17 +468,7 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
     /// Runs `e` if it is not blocked; false when it is.
     fn try_run(&mut self, e: &Event<S>) -> bool {
         match e {
-            Event::Exec { actor, accesses, site } => {
-                let a = actor.index();
-                self.issued[a] += 1;
-                let epoch = self.issued[a];
-                for acc in accesses {
-                    self.access(*actor, epoch, acc, *site);
-                }
-                if self.same_pipe.is_in_order(actor.pipe) {
-                    self.clocks[a][a] = epoch;
-                }
-            }
+            Event::Exec { actor, accesses, site } => self.run_exec(*actor, accesses, *site),
             Event::Set { core, src, dst, id, site } => {
                 let key = (*core, *src, *dst, *id);
                 let a = Actor { core: *core, pipe: *src }.index();
