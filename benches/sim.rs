@@ -36,13 +36,9 @@ fn ops_64x64_f32(bencher: divan::Bencher, op: &str) {
 }
 
 /// A 1,000-op program cycling through ten common Vec ops on 64x64 f32 tiles (elementwise,
-/// unary, tile-scalar, row reduction and row expand), reported as ns per destination element.
-fn mixed_program() -> String {
-    mixed_program_with(false)
-}
-
-/// [`mixed_program`], with `pto.barrier <PIPE_V>` after each op when `barriers` (what A2A3
-/// needs between dependent vector ops: the program is then free of hazards).
+/// unary, tile-scalar, row reduction and row expand), reported as ns per destination element;
+/// with `pto.barrier <PIPE_V>` after each op when `barriers` (what A2A3 needs between dependent
+/// vector ops: the program is then free of hazards).
 fn mixed_program_with(barriers: bool) -> String {
     let mut s = format!(".arg %a : {TB}\n.arg %b : {TB}\n.arg %c : {TB}\n.arg %r : {DN}\n.const %k = 0.5 : f32\n");
     let cycle = [

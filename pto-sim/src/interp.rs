@@ -464,8 +464,14 @@ impl<'m> Sim<'m> {
     /// Checks the kernel's synchronisation while it runs ([`crate::sync`]); the findings are
     /// [`Sim::sync_diagnostics`] after the run.
     pub fn check_sync(&mut self) {
-        let names = self.gm.iter().map(|a| a.name.clone()).collect();
-        self.sync = Some(Box::new(crate::sync::Checker::new(self.m, self.target.id, names)));
+        match &mut self.sync {
+            // Another run of the same module: keep what the checker decoded.
+            Some(s) => s.restart(self.target.id),
+            None => {
+                let names = self.gm.iter().map(|a| a.name.clone()).collect();
+                self.sync = Some(Box::new(crate::sync::Checker::new(self.m, self.target.id, names)));
+            }
+        }
     }
 
     /// The sync checker's findings at the end of the run (hazards, deadlocks, unpaired flags,

@@ -52,10 +52,14 @@ pub struct Site {
 pub const MAX_HAZARDS: usize = 50;
 
 /// What the checker knows about one op, decoded on its first execution.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Decoded {
     /// Not a memory op nor a sync op.
     Nothing,
+    /// A sync op whose arguments are all constants.
+    Sync(SyncOp),
+    /// A sync op with a dynamic event id (decoded at each execution).
+    DynSync,
     /// A tile op: its scratch operand, if any.
     Tile { tmp: Option<pto_ir::ValueId> },
 }
@@ -82,17 +86,28 @@ impl Checker {
     /// A checker for one run on `target`; `gm_names` names the GM arrays (pointer arguments)
     /// in order.
     pub fn new(m: &Module, target: TargetId, gm_names: Vec<String>) -> Checker {
+        Checker { decoded: vec![None; m.ops.len()], gm_names, ..Checker::empty(target) }
+    }
+
+    /// A fresh checker for another run of the same module, keeping what was decoded.
+    pub fn restart(&mut self, target: TargetId) {
+        let decoded = std::mem::take(&mut self.decoded);
+        let gm_names = std::mem::take(&mut self.gm_names);
+        *self = Checker { decoded, gm_names, ..Checker::empty(target) };
+    }
+
+    fn empty(target: TargetId) -> Checker {
         Checker {
             model: Model::new(1, rules::same_pipe(target)),
             target,
             loops: Vec::new(),
-            decoded: vec![None; m.ops.len()],
+            decoded: Vec::new(),
             accesses: Vec::new(),
             seen: FastSet::default(),
             seen_misuse: FastSet::default(),
             more: 0,
             diags: Vec::new(),
-            gm_names,
+            gm_names: Vec::new(),
         }
     }
 
@@ -117,22 +132,23 @@ impl Checker {
 
     /// Reports `op`, about to execute with operand values `vals`.
     pub fn observe(&mut self, m: &Module, op: OpId, vals: &[Val]) {
-        let decoded = match self.decoded[op.index()] {
-            Some(d) => d,
-            None => {
-                let d = decode(m, op);
-                self.decoded[op.index()] = Some(d);
-                d
-            }
-        };
+        if self.decoded[op.index()].is_none() {
+            self.decoded[op.index()] = Some(decode(m, op, vals));
+        }
         let site = self.site(op);
+        let Some(decoded) = &self.decoded[op.index()] else { return };
         match decoded {
-            Decoded::Nothing => {
+            Decoded::Nothing => {}
+            Decoded::Sync(s) => {
+                let s = s.clone();
+                self.sync(m, op, site, &s);
+            }
+            Decoded::DynSync => {
                 if let Some(s) = effects::sync_op(m, op, vals) {
-                    self.sync(m, op, site, s);
+                    self.sync(m, op, site, &s);
                 }
             }
-            Decoded::Tile { tmp } => {
+            &Decoded::Tile { tmp } => {
                 let loc = |v: pto_ir::ValueId| if let Val::Tile(t) = vals[v.index()] { Some(t.loc) } else { None };
                 let Some(pipe) = effects::pipe_of(m, op, self.target, tmp.is_some(), &loc) else { return };
                 let mut accesses = std::mem::take(&mut self.accesses);
@@ -150,12 +166,12 @@ impl Checker {
     }
 
     /// Checks a sync op's arguments against the target and submits its edge.
-    fn sync(&mut self, m: &Module, op: OpId, site: Site, s: SyncOp) {
+    fn sync(&mut self, m: &Module, op: OpId, site: Site, s: &SyncOp) {
         let misuse = |msg: String| Diagnostic::error(DiagClass::SyncFlagMisuse, m.op_span(op), msg).with_op(m.op(op).opcode.full_name());
         let pipe = |name: &str| Pipe::from_name(name);
         let event = match s {
-            SyncOp::Flag { set, src, dst, id } => {
-                let (Some(s), Some(d)) = (pipe(&src), pipe(&dst)) else {
+            &SyncOp::Flag { set, ref src, ref dst, id } => {
+                let (Some(s), Some(d)) = (pipe(src), pipe(dst)) else {
                     self.diags.push(misuse(format!("a flag connects two pipes; `{src}` -> `{dst}` is not a pair of pipes")));
                     return;
                 };
@@ -178,15 +194,15 @@ impl Checker {
                 if set { Event::Set { core: 0, src: s, dst: d, id, site } } else { Event::Wait { core: 0, src: s, dst: d, id, site } }
             }
             SyncOp::Barrier(name) if name == "PIPE_ALL" => Event::Barrier { core: 0, pipe: None, site },
-            SyncOp::Barrier(name) => match pipe(&name) {
+            SyncOp::Barrier(name) => match pipe(name) {
                 Some(p) => Event::Barrier { core: 0, pipe: Some(p), site },
                 None => {
                     self.diags.push(misuse(format!("`{name}` is not a pipe a barrier can wait for")));
                     return;
                 }
             },
-            SyncOp::Buf { get, pipe: name, id } => {
-                let Some(p) = pipe(&name) else {
+            &SyncOp::Buf { get, pipe: ref name, id } => {
+                let Some(p) = pipe(name) else {
                     self.diags.push(misuse(format!("`{name}` is not a pipe")));
                     return;
                 };
@@ -439,14 +455,22 @@ impl WithNotes for Diagnostic {
     }
 }
 
-fn decode(m: &Module, op: OpId) -> Decoded {
+fn decode(m: &Module, op: OpId, vals: &[Val]) -> Decoded {
+    use pto_ir::ops::Opcode;
     let data = m.op(op);
     let spec = data.opcode.spec();
-    let memory = spec.syntax == pto_ir::ops::Syntax::Tile
-        || matches!(data.opcode, pto_ir::ops::Opcode::TGetVal | pto_ir::ops::Opcode::TSetVal | pto_ir::ops::Opcode::TPrint);
-    if !memory || spec.family == pto_ir::ops::Family::Sync {
+    if spec.family == pto_ir::ops::Family::Sync {
+        return match data.opcode {
+            Opcode::SetFlagDyn | Opcode::WaitFlagDyn => Decoded::DynSync,
+            _ => effects::sync_op(m, op, vals).map_or(Decoded::Nothing, Decoded::Sync),
+        };
+    }
+    let memory = spec.syntax == pto_ir::ops::Syntax::Tile || matches!(data.opcode, Opcode::TGetVal | Opcode::TSetVal | Opcode::TPrint);
+    if !memory {
         return Decoded::Nothing;
     }
-    let tmp = pto_lower::binding::bind(m, op).and_then(|(_, b)| b.iter().find(|b| b.slot == "tmp").map(|b| b.value));
+    let no_tmp = spec.tmp.a2a3 == pto_ir::ops::TmpRule::Forbidden && spec.tmp.a5 == pto_ir::ops::TmpRule::Forbidden;
+    let tmp =
+        if no_tmp { None } else { pto_lower::binding::bind(m, op).and_then(|(_, b)| b.iter().find(|b| b.slot == "tmp").map(|b| b.value)) };
     Decoded::Tile { tmp }
 }
