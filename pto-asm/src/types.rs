@@ -341,12 +341,13 @@ pub(crate) fn parse_type(text: &str) -> Result<Type, TypeError> {
     let text_trim = text.trim();
     if let Some(inner) = text_trim.strip_prefix("!pto<").and_then(|t| t.strip_suffix('>')) {
         // MLIR's opaque dialect-type spelling: `!pto<ptr<f32>>` is `!pto.ptr<f32>` (same offsets).
-        // A body that names no pto type stays in its own spelling: `!pto.` + an arbitrary body
-        // need not be one token again.
-        return match parse_type(&format!("!pto.{inner}"))? {
-            Type::Opaque(_) => Ok(Type::Opaque(normalize_ws(text_trim))),
-            known => Ok(known),
-        };
+        // MLIR's pretty form `!pto.name<...>` exists only for a body that starts with an
+        // identifier; any other body keeps the `!pto<...>` spelling (`!pto.` + an arbitrary body
+        // would not read again).
+        if !has_pretty_form(inner) {
+            return Ok(Type::Opaque(normalize_ws(text_trim)));
+        }
+        return parse_type(&format!("!pto.{inner}"));
     }
     if let Some(e) = ElemType::parse(text_trim) {
         return Ok(Type::Scalar(e));
@@ -392,6 +393,14 @@ pub(crate) fn parse_type(text: &str) -> Result<Type, TypeError> {
         }
         _ => Err(err(0, format!("unknown type `{text_trim}`"))),
     }
+}
+
+/// Whether a dialect type body `name` or `name<...>` has MLIR's pretty spelling `!pto.name<...>`:
+/// its name is an identifier (`[A-Za-z_][A-Za-z0-9_$.]*`) and anything after it is one `<...>`.
+fn has_pretty_form(body: &str) -> bool {
+    let name_end = body.find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'))).unwrap_or(body.len());
+    let (name, rest) = body.split_at(name_end);
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') && (rest.is_empty() || (rest.starts_with('<') && rest.ends_with('>')))
 }
 
 /// Collapses runs of whitespace (types may span lines) to one space.

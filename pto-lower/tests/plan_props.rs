@@ -28,8 +28,17 @@ fn shape() -> impl Strategy<Value = (u32, u32)> {
     (prop::sample::select(vec![1u32, 8, 16, 32, 64, 128]), prop::sample::select(vec![8u32, 16, 64, 256, 512]))
 }
 
+/// The cases come from a fixed seed unless `PROPTEST_RNG_SEED` is set, so CI tries the cases a
+/// local run tries (set the variable to explore others).
+fn fixed_seed() -> proptest::test_runner::RngSeed {
+    match ProptestConfig::default().rng_seed {
+        proptest::test_runner::RngSeed::Random => proptest::test_runner::RngSeed::Fixed(20_261_126),
+        chosen => chosen,
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 200, rng_seed: fixed_seed(), ..ProptestConfig::default() })]
     #[test]
     fn plans_never_overlap(shapes in prop::collection::vec(shape(), 1..40), raw_uses in prop::collection::vec((0usize..40, 0usize..40), 0..60), a5 in any::<bool>()) {
         let n = shapes.len();

@@ -27,6 +27,16 @@ pub struct Machine<'a> {
     pub gm_limit: usize,
     /// What the program printed (`tprint`).
     pub printed: &'a mut String,
+    /// The configuration registers (fixpipe quantization, FMATRIX / img2col).
+    pub regs: &'a mut crate::config::Registers,
+    /// Lines the op adds to its `--trace` entry: the state it changed that no operand shows
+    /// (a configuration register).
+    pub notes: &'a mut Vec<String>,
+    /// Tiles the op places anew: `(slot, view)` makes the value in `slot` that view from now on
+    /// (`tassign` places its result, `tsubview` aliases its destination into the source).
+    pub rebind: &'a mut Vec<(&'static str, TileView)>,
+    /// The TPipe FIFOs, one per `!pto.pipe` argument ([`Val::Pipe`] indexes them).
+    pub pipes: &'a mut [crate::tpipe::Fifo],
 }
 
 /// One execution's operands, by slot, with the op's attributes and target.
@@ -39,6 +49,11 @@ pub struct Args<'a> {
     pub target: TargetId,
     /// Which of the op's operand forms matched (`tdivs`: 0 is `src, scalar`, 1 is `scalar, src`).
     pub form: usize,
+    /// The module's types (what a type attribute names).
+    pub types: &'a pto_ir::types::TypeTable,
+    /// The IMG2COL configurations of the run ([`Val::Conv`] indexes them), or why one's type
+    /// does not spell a configuration.
+    pub configs: &'a [Result<crate::conv::ConvConfig, String>],
 }
 
 impl Args<'_> {
@@ -81,6 +96,57 @@ impl Args<'_> {
         }
     }
 
+    /// The integers bound to `slot`, in order (a variadic slot such as `offsets`).
+    pub fn ints(&self, slot: &str) -> Result<Vec<i64>, Fault> {
+        self.operands
+            .iter()
+            .filter(|(s, _)| *s == slot)
+            .map(|(_, v)| match v {
+                Val::Int(i) => Ok(*i),
+                _ => Err(Fault(format!("`{slot}` must be an integer"))),
+            })
+            .collect()
+    }
+
+    /// The IMG2COL configuration bound to `slot`.
+    pub fn conv(&self, slot: &str) -> Result<&crate::conv::ConvConfig, Fault> {
+        match self.value(slot) {
+            Some(Val::Conv(i)) => match self.configs.get(i as usize) {
+                Some(Ok(c)) => Ok(c),
+                Some(Err(why)) => Err(Fault(why.clone())),
+                None => Err(Fault(format!("`{slot}` is not an IMG2COL configuration"))),
+            },
+            _ => Err(Fault(format!("`{slot}` is not an IMG2COL configuration argument"))),
+        }
+    }
+
+    /// The index of the pipe bound to `slot`.
+    pub fn pipe(&self, slot: &str) -> Result<usize, Fault> {
+        match self.value(slot) {
+            Some(Val::Pipe(i)) => Ok(i as usize),
+            _ => Err(Fault(format!("`{slot}` is not a kernel's `!pto.pipe` argument"))),
+        }
+    }
+
+    /// The GM view bound to `slot`.
+    pub fn view(&self, slot: &str) -> Result<crate::gm::GmView, Fault> {
+        match self.value(slot) {
+            Some(Val::View(v)) => Ok(v),
+            _ => Err(Fault(format!("missing GM view operand `{slot}`"))),
+        }
+    }
+
+    /// The element type named by type attribute `name` (`out_dtype = f16`).
+    pub fn elem_attr(&self, name: &str) -> Result<pto_ir::types::ElemType, Fault> {
+        match self.attr(name) {
+            Some(Attr::Type(id)) => match self.types.get(*id) {
+                pto_ir::types::Type::Scalar(e) => Ok(*e),
+                other => Err(Fault(format!("`{name}` must be an element type, found a {}", other.class_name()))),
+            },
+            _ => Err(Fault(format!("missing element-type attribute `{name}`"))),
+        }
+    }
+
     /// The attribute `name`.
     pub fn attr(&self, name: &str) -> Option<&Attr> {
         self.attrs.iter().find(|(k, _)| k == name).map(|(_, a)| a)
@@ -116,6 +182,11 @@ const TABLES: &[&[(Opcode, Semantics)]] = &[
     crate::region::SEMANTICS,
     crate::region::DEBUG_SEMANTICS,
     crate::gm_ops::SEMANTICS,
+    crate::fixpipe::SEMANTICS,
+    crate::fused_convert::SEMANTICS,
+    crate::placement::SEMANTICS,
+    crate::conv::SEMANTICS,
+    crate::tpipe::SEMANTICS,
 ];
 
 fn index() -> &'static [Option<Semantics>] {

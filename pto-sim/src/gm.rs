@@ -104,6 +104,28 @@ impl GmView {
     pub fn dims(&self) -> Vec<Option<u64>> {
         self.shape[..self.rank].iter().map(|&d| u64::try_from(d).ok()).collect()
     }
+
+    /// Checks that a tile's `vrows x vcols` valid region moves through this view: at element
+    /// `[r, c]` the view only has to contain the window; without offsets its shape must be
+    /// the valid shape (pto-isa's `tload`/`tstore` contract).
+    pub fn check_window(&self, tile: &crate::view::TileView, at: Option<(usize, usize)>) -> Result<(), Fault> {
+        use pto_ir::types::{Dim, TileDesc};
+        let Some((r0, c0)) = at else {
+            let desc = TileDesc { valid_rows: Dim::Static(tile.vrows as u32), valid_cols: Dim::Static(tile.vcols as u32), ..tile.desc };
+            return match pto_ir::tile_rules::view_mismatch(&self.dims(), &desc) {
+                Some(why) => Err(Fault(format!("{why}: pto-isa requires the view's shape to equal the tile's valid shape"))),
+                None => Ok(()),
+            };
+        };
+        let (vr, vc) = pto_ir::tile_rules::view_extent(&self.dims(), ViewFold::of(&tile.desc))
+            .map(|(r, c)| (r.unwrap_or(0), c.unwrap_or(0)))
+            .map_err(|i| Fault(format!("leading view dimension {i} is not 1")))?;
+        let past = |at: usize, n: usize, whole: u64| at.checked_add(n).is_none_or(|end| end as u64 > whole);
+        if past(r0, tile.vrows, vr) || past(c0, tile.vcols, vc) {
+            return Err(Fault(format!("the tile's valid region {}x{} at [{r0}, {c0}] exceeds the view {vr}x{vc}", tile.vrows, tile.vcols)));
+        }
+        Ok(())
+    }
 }
 
 /// The deterministic input pattern: small values, exact in every element type, varying with

@@ -35,6 +35,10 @@ pub enum Val {
     Ptr(usize),
     /// A tensor or partition view of GM.
     View(GmView),
+    /// An IMG2COL configuration argument (index into [`Sim`]'s configurations).
+    Conv(u32),
+    /// A `!pto.pipe` argument (index into [`Sim`]'s FIFOs).
+    Pipe(u32),
 }
 
 impl Val {
@@ -160,6 +164,9 @@ pub struct Sim<'m> {
     /// How far an unbound GM array may grow, in bytes ([`DEFAULT_MAX_GM_BYTES`]); an access
     /// beyond it is a trap.
     pub max_gm_bytes: usize,
+    /// What `get_block_idx` and `get_block_num` return: (0, 1) unless a caller runs the kernel
+    /// once per block ([`crate::kernel_io::run_blocks`]).
+    pub block: (i64, i64),
     /// Ops executed so far.
     steps: u64,
     /// The step count at which [`Sim::count_step`] next leaves its fast path: the end of the
@@ -179,6 +186,16 @@ pub struct Sim<'m> {
     /// Chooses the outcome of `scf.if`s and of loops with a dynamic trip count instead of the
     /// data (`pto verify --sync` explores every path, [`crate::sync::paths`]).
     pub explorer: Option<Box<crate::sync::paths::Explorer>>,
+    /// The configuration registers that config instructions write and later ops read.
+    pub regs: crate::config::Registers,
+    /// What the running op changed that no operand shows ([`crate::exec::Machine::notes`]).
+    notes: Vec<String>,
+    /// Tiles the running op placed anew ([`crate::exec::Machine::rebind`]).
+    rebind: Vec<(&'static str, TileView)>,
+    /// The IMG2COL configuration arguments, parsed from their types ([`crate::conv::parse`]).
+    configs: Vec<Result<crate::conv::ConvConfig, String>>,
+    /// One TPipe FIFO per `!pto.pipe` argument.
+    pub pipes: Vec<crate::tpipe::Fifo>,
 }
 
 /// The default step budget: far more ops than a real kernel executes (the largest shared
@@ -255,6 +272,7 @@ impl<'m> Sim<'m> {
             defaults: false,
             max_steps: DEFAULT_MAX_STEPS,
             max_gm_bytes: DEFAULT_MAX_GM_BYTES,
+            block: (0, 1),
             steps: 0,
             checkpoint: 0,
             progress: None,
@@ -262,8 +280,23 @@ impl<'m> Sim<'m> {
             loops: Vec::new(),
             sync: None,
             explorer: None,
+            regs: Default::default(),
+            notes: Vec::new(),
+            rebind: Vec::new(),
+            configs: Vec::new(),
+            pipes: Vec::new(),
         };
         for (i, v) in m.values.iter().enumerate() {
+            if let (ValueDef::BlockArg(..), Type::Opaque(ty)) = (v.def, m.types.get(v.ty))
+                && ty.starts_with("!pto.fmatrix_config")
+            {
+                sim.vals[i] = Val::Conv(sim.configs.len() as u32);
+                sim.configs.push(crate::conv::parse(ty));
+            }
+            if let (ValueDef::BlockArg(..), Type::Pipe) = (v.def, m.types.get(v.ty)) {
+                sim.vals[i] = Val::Pipe(sim.pipes.len() as u32);
+                sim.pipes.push(Default::default());
+            }
             if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
                 sim.vals[i] = Val::Ptr(sim.gm.len());
                 sim.gm.push(GmArray {
@@ -587,8 +620,11 @@ impl<'m> Sim<'m> {
                 }
             }
             if self.trace.is_some() {
-                let entry = self.trace_entry(op);
+                let mut entry = self.trace_entry(op);
+                entry.wrote.append(&mut self.notes);
                 self.trace.get_or_insert_default().push(entry);
+            } else if !self.notes.is_empty() {
+                self.notes.clear();
             }
         }
         Ok(Flow::Done)
@@ -732,8 +768,10 @@ impl<'m> Sim<'m> {
             Opcode::ScfFor => return self.exec_for(op),
             Opcode::ScfWhile => return self.exec_while(op),
             Opcode::FuncCall => return self.exec_call(op),
-            Opcode::GetBlockIdx | Opcode::GetSubblockIdx => self.set_results(op, vec![Val::Int(0)]),
-            Opcode::GetBlockNum | Opcode::GetSubblockNum => self.set_results(op, vec![Val::Int(1)]),
+            Opcode::GetBlockIdx => self.set_results(op, vec![Val::Int(self.block.0)]),
+            Opcode::GetBlockNum => self.set_results(op, vec![Val::Int(self.block.1)]),
+            Opcode::GetSubblockIdx => self.set_results(op, vec![Val::Int(0)]),
+            Opcode::GetSubblockNum => self.set_results(op, vec![Val::Int(1)]),
             Opcode::SectionCube | Opcode::SectionVector => {
                 for &r in &data.regions {
                     for &b in &m.region(r).blocks {
@@ -827,7 +865,7 @@ impl<'m> Sim<'m> {
             // other side is not simulated) is satisfied when reached.
             Opcode::TSync | Opcode::SyncAll => {}
             _ if spec.family == pto_ir::ops::Family::Sync && data.results.is_empty() => {}
-            _ if spec.syntax == pto_ir::ops::Syntax::Tile => {
+            _ if spec.syntax == pto_ir::ops::Syntax::Tile || crate::exec::semantics(data.opcode).is_some() => {
                 self.exec_tile(op)?;
                 if let Some(list) = self.orphans.get(&op) {
                     for &(i, v) in list {
@@ -1102,21 +1140,7 @@ impl<'m> Sim<'m> {
             return Err(trap(m, op, format!("GM elements are {} bytes, tile elements {size}", gm.elem_size)));
         }
         let fold = ViewFold::of(&tile.desc);
-        if offsets.is_empty() {
-            check_view_shape(&view, &tile).map_err(|msg| trap(m, op, msg))?;
-        } else {
-            let (vr, vc) = pto_ir::tile_rules::view_extent(&view.dims(), fold)
-                .map(|(r, c)| (r.unwrap_or(0), c.unwrap_or(0)))
-                .map_err(|i| trap(m, op, format!("leading view dimension {i} is not 1")))?;
-            let past = |at: usize, n: usize, whole: u64| at.checked_add(n).is_none_or(|end| end as u64 > whole);
-            if past(r0, tile.vrows, vr) || past(c0, tile.vcols, vc) {
-                return Err(trap(
-                    m,
-                    op,
-                    format!("the tile's valid region {}x{} at [{r0}, {c0}] exceeds the view {vr}x{vc}", tile.vrows, tile.vcols),
-                ));
-            }
-        }
+        view.check_window(&tile, if offsets.is_empty() { None } else { Some((r0, c0)) }).map_err(|f| trap(m, op, f.0))?;
         if load && !gm.bound && !gm.written && !gm.pattern && !self.defaults {
             let name = gm.name.clone();
             return Err(trap(
@@ -1170,13 +1194,37 @@ impl<'m> Sim<'m> {
         let mut operands = std::mem::take(&mut self.operand_buf);
         operands.clear();
         operands.extend(slots.iter().map(|&(slot, v)| (slot, self.vals[v.index()])));
-        let args = crate::exec::Args { operands: &operands, attrs: &data.attrs, target: self.target.id, form };
+        let args = crate::exec::Args {
+            operands: &operands,
+            attrs: &data.attrs,
+            target: self.target.id,
+            form,
+            types: &m.types,
+            configs: &self.configs,
+        };
         let result = run(
-            &mut crate::exec::Machine { mem: &mut self.mem, gm: &mut self.gm, gm_limit: self.max_gm_bytes, printed: &mut self.printed },
+            &mut crate::exec::Machine {
+                mem: &mut self.mem,
+                gm: &mut self.gm,
+                gm_limit: self.max_gm_bytes,
+                printed: &mut self.printed,
+                regs: &mut self.regs,
+                notes: &mut self.notes,
+                rebind: &mut self.rebind,
+                pipes: &mut self.pipes,
+            },
             &args,
         );
         self.operand_buf = operands;
-        result.map_err(|f| trap(m, op, f.0))
+        result.map_err(|f| trap(m, op, f.0))?;
+        // The op placed tiles anew: the values in those slots are these views from now on.
+        for (slot, view) in std::mem::take(&mut self.rebind) {
+            for &(_, v) in slots.iter().filter(|(s, _)| *s == slot) {
+                self.vals[v.index()] = Val::Tile(view);
+                self.unwritten_args.remove(&v);
+            }
+        }
+        Ok(())
     }
 
     /// The op table's binding of `op`'s operands to its slots (which form, and `(slot, value)`
@@ -1252,16 +1300,6 @@ fn is_constant(m: &Module, v: ValueId) -> bool {
 }
 
 /// A view of tile type `t` at `addr`, with dynamic valid extents resolved.
-/// pto-isa's `tload`/`tstore` contract: the view presents exactly the tile's valid shape
-/// ([`pto_ir::tile_rules::view_mismatch`], with the run-time valid shape and view sizes).
-fn check_view_shape(view: &GmView, tile: &TileView) -> Result<(), String> {
-    let desc = TileDesc { valid_rows: Dim::Static(tile.vrows as u32), valid_cols: Dim::Static(tile.vcols as u32), ..tile.desc };
-    match pto_ir::tile_rules::view_mismatch(&view.dims(), &desc) {
-        Some(why) => Err(format!("{why}: pto-isa requires the view's shape to equal the tile's valid shape")),
-        None => Ok(()),
-    }
-}
-
 fn view_of(t: &pto_ir::types::TileDesc, loc: pto_ir::types::Loc, addr: u64, vr: Option<i64>, vc: Option<i64>) -> TileView {
     let resolve = |d: Dim, given: Option<i64>, cap: u32| match (d, given) {
         (Dim::Static(n), _) => n as usize,

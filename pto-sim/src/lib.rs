@@ -10,26 +10,35 @@
 //! (ordering only), GM views with `tload` / `tstore`, and the tile families: elementwise
 //! (binary, unary, tile-scalar, bitwise and shifts), reductions and arg-reductions, expands,
 //! compare / select, `tci`, `tcvt`, moves, matmul ([`family`]), gathers and sorts
-//! ([`gather_sort`]). Other ops report that they are not executable yet.
+//! ([`gather_sort`]), the fixpipe ([`fixpipe`]), converting fused ops ([`fused_convert`]),
+//! placement and prefetch ([`placement`]), img2col with its configuration registers ([`conv`],
+//! [`config`]) and TPipe FIFOs ([`tpipe`]). Other ops report that they are not executable yet.
 
 // Errors are located diagnostics (a few hundred bytes) built once per failure; boxing every
 // `Result` on the hot success path would cost more than moving them on the rare error.
 #![allow(clippy::result_large_err)]
 #![deny(missing_docs)]
 
+pub mod config;
+pub mod conv;
 pub mod data;
 pub mod elem;
 pub mod exec;
 pub mod family;
+pub mod fixpipe;
+pub mod fused_convert;
 pub mod gather_sort;
 pub mod gm;
 pub mod gm_ops;
 pub mod interp;
 pub mod json;
+pub mod kernel_io;
 pub mod memory;
 pub mod npy;
+pub mod placement;
 pub mod region;
 pub mod sync;
+pub mod tpipe;
 pub mod vector;
 pub mod view;
 

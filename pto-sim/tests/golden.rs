@@ -7,6 +7,10 @@
 //!   simulator yet"); a case whose mismatch is understood is listed in [`KNOWN_MISMATCHES`] with
 //!   the reason (and must still mismatch). Anything else fails the test.
 //!
+//! The matched vectors per instruction and target are the repository's `tests/golden/coverage.tsv`,
+//! which `pto ops` shows (docs/isa-coverage.md); the test fails when it is stale and rewrites it
+//! with `PTO_UPDATE_GOLDEN_COVERAGE=1`.
+//!
 //! Integers and masks must match exactly, f16/bf16 bit-exactly, f32 within 1e-6 relative (1e-3
 //! for transcendental ops). Every output operand of a case is compared.
 
@@ -24,19 +28,7 @@ const ORDER_DEPENDENT: &[&str] = &["tmatmul_f16_16x32x16_random"];
 
 /// Instructions of `tests/golden/cases` the simulator does not execute yet: their cases are
 /// counted and skipped. Each must fail with "not executable by the simulator yet".
-const NOT_EXECUTABLE_YET: &[&str] = &[
-    "tadddeqrelu",
-    "tdequant",
-    "textract_fp",
-    "tgemv.mx",
-    "thistogram",
-    "tinsert_fp",
-    "tmatmul.mx",
-    "tmov.fp",
-    "tquant",
-    "tstore_fp",
-    "tsubview",
-];
+const NOT_EXECUTABLE_YET: &[&str] = &["tgemv.mx", "tmatmul.mx", "tquant"];
 
 /// Cases of `tests/golden/cases` whose mismatch is understood, by case id or by instruction (all
 /// its cases), with the reason; each entry must still mismatch somewhere.
@@ -162,6 +154,7 @@ fn every_oracle_vector_of_tests_golden_matches_where_legal() {
     let mut known_seen = BTreeSet::new();
     let mut illegal_everywhere = Vec::new();
     let mut failures = Vec::new();
+    let mut coverage: BTreeMap<String, [usize; 2]> = BTreeMap::new();
     for path in oracle_case_files("cases") {
         let case = load(&path);
         let id = case["case"].as_str().unwrap_or("").to_string();
@@ -171,11 +164,12 @@ fn every_oracle_vector_of_tests_golden_matches_where_legal() {
         instructions.insert(op.clone());
         let mut legal_somewhere = false;
         let mut illegal = Vec::new();
-        for target in [TargetId::A2A3, TargetId::A5] {
+        for (column, target) in [TargetId::A2A3, TargetId::A5].into_iter().enumerate() {
             match run_case(&case, Target::get(target), true) {
                 Outcome::Matched => {
                     legal_somewhere = true;
                     matched += 1;
+                    coverage.entry(op.clone()).or_default()[column] += 1;
                 }
                 Outcome::Illegal(e) => illegal.push(format!("{target:?}: {e}")),
                 Outcome::NotExecutable(e) => {
@@ -216,4 +210,25 @@ fn every_oracle_vector_of_tests_golden_matches_where_legal() {
     assert!(illegal_everywhere.is_empty(), "cases legal on no target:\n{}", illegal_everywhere.join("\n"));
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     assert!(vectors > 0, "tests/golden/cases holds vectors");
+    check_coverage_table(&coverage);
+}
+
+/// Compares the matched vectors per instruction and target with `tests/golden/coverage.tsv`
+/// (rewritten instead when `PTO_UPDATE_GOLDEN_COVERAGE` is set).
+fn check_coverage_table(coverage: &BTreeMap<String, [usize; 2]>) {
+    let mut table =
+        String::from("# op\tA2A3\tA5 (golden vectors of tests/golden/cases matched; pto-sim/tests/golden.rs writes this file)\n");
+    for (op, [a2a3, a5]) in coverage {
+        table.push_str(&format!("{op}\t{a2a3}\t{a5}\n"));
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/coverage.tsv");
+    if std::env::var_os("PTO_UPDATE_GOLDEN_COVERAGE").is_some() {
+        std::fs::write(&path, &table).expect("write tests/golden/coverage.tsv");
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == table,
+        "tests/golden/coverage.tsv is stale: rerun with PTO_UPDATE_GOLDEN_COVERAGE=1, then regenerate docs/isa-coverage.md"
+    );
 }

@@ -107,28 +107,13 @@ pub fn run(opts: &LowerOptions) -> Outcome {
         return Outcome::usage_error(format!("cannot write `{path}`: {e}"));
     }
     let listed = if wants_vector {
-        match pto_lower::vector::listing::list(&lowered, target) {
+        match vector_listing(&lowered, target) {
             Ok(l) => l,
-            Err(diags) => return fail(&sources, &diags.0),
+            Err(diags) => return fail(&sources, &diags),
         }
     } else {
         Vec::new()
     };
-    let out_of_tile: Vec<pto_ir::Diagnostic> = listed
-        .iter()
-        .filter_map(|l| {
-            let why = l.out_of_tile.as_ref()?;
-            let d = pto_ir::Diagnostic::error(
-                pto_ir::diag::DiagClass::LegalVectorOutOfTile,
-                lowered.op_span(l.op),
-                format!("on A2A3 the vector program of this op {why}"),
-            );
-            Some(d.with_op(lowered.op(l.op).opcode.full_name()))
-        })
-        .collect();
-    if !out_of_tile.is_empty() {
-        return fail(&sources, &out_of_tile);
-    }
     let stdout = match opts.emit {
         Emit::Dps => match print_module(&lowered, &PrintOptions::default()) {
             Ok(t) => t,
@@ -145,8 +130,26 @@ pub fn run(opts: &LowerOptions) -> Outcome {
     Outcome { stdout, stderr: trace + &stats + &render(&sources, &warnings.0, opts.error_format), code: 0 }
 }
 
-/// The lowered module as JSON: ops in program order (name, operands, results with types,
-/// attributes as text) and the memory plan.
+/// The A2A3 vector program of every tile op of a planned module, or a `LEGAL_VECTOR_OUT_OF_TILE`
+/// error for each op whose program would access memory outside its tiles (what `--emit vector`,
+/// `--stats` and the Python package's `lower(emit="vector")` show).
+pub fn vector_listing(lowered: &Module, target: &Target) -> Result<Vec<pto_lower::vector::listing::Listed>, Vec<pto_ir::Diagnostic>> {
+    let listed = pto_lower::vector::listing::list(lowered, target).map_err(|d| d.0)?;
+    let out_of_tile: Vec<pto_ir::Diagnostic> = listed
+        .iter()
+        .filter_map(|l| {
+            let why = l.out_of_tile.as_ref()?;
+            let d = pto_ir::Diagnostic::error(
+                pto_ir::diag::DiagClass::LegalVectorOutOfTile,
+                lowered.op_span(l.op),
+                format!("on A2A3 the vector program of this op {why}"),
+            );
+            Some(d.with_op(lowered.op(l.op).opcode.full_name()))
+        })
+        .collect();
+    if out_of_tile.is_empty() { Ok(listed) } else { Err(out_of_tile) }
+}
+
 /// An attribute as a JSON value: booleans, integers, floats and strings as themselves, lists
 /// and dictionaries structurally, everything else (enums, types, typed numbers' types) in its
 /// PTO spelling (`"#pto<cmp gt>"`).
@@ -164,7 +167,9 @@ fn attr_json(m: &Module, a: &pto_ir::Attr) -> serde_json::Value {
     }
 }
 
-fn json_dump(m: &Module, target: &Target) -> String {
+/// The lowered module as JSON ([`Emit::Json`]): ops in program order (name, operands, results
+/// with types, attributes as text) and the memory plan.
+pub fn json_dump(m: &Module, target: &Target) -> String {
     let name = |v: pto_ir::ValueId| format!("%{}", m.values[v.index()].name);
     let ops: Vec<_> = m
         .walk()

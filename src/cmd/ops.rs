@@ -43,7 +43,8 @@ pub fn markdown() -> String {
     out.push_str("enum; the items are listed in `pto-ir/src/ops/format.rs`).\n\n");
     out.push_str("*Executes* says, per target, whether `pto run` executes the instruction: `yes`, `not yet`, or `—` where\n");
     out.push_str("the target's legality table does not implement it (`pto verify --target` rejects it there); `, vector` marks\n");
-    out.push_str("an A2A3 vector program (`pto run --exec vector`, docs/vector.md).\n\n");
+    out.push_str("an A2A3 vector program (`pto run --exec vector`, docs/vector.md). *Golden* counts, per target, the vectors of the\n");
+    out.push_str("pto-isa CPU simulator in `tests/golden/cases` that check the instruction and match (`tests/golden/README.md`).\n\n");
     let mut families: Vec<ops::Family> = Vec::new();
     for s in ops::all() {
         if !families.contains(&s.family) {
@@ -57,7 +58,7 @@ pub fn markdown() -> String {
         summary.push((f.title(), specs.len(), pages));
         let _ = writeln!(out, "## {}\n", f.title());
         out.push_str(
-            "| op | pto-isa page | operands | attributes | tmp A2A3 / A5 | pipe | executes A2A3 / A5 | description |\n|---|---|---|---|---|---|---|---|\n",
+            "| op | pto-isa page | operands | attributes | tmp A2A3 / A5 | pipe | executes A2A3 / A5 | golden A2A3 / A5 | description |\n|---|---|---|---|---|---|---|---|---|\n",
         );
         for s in specs {
             let name = if s.aliases.is_empty() {
@@ -77,11 +78,12 @@ pub fn markdown() -> String {
             }
             let _ = writeln!(
                 out,
-                "| {name} | {page} | {pattern} | {attrs} | {} / {} | {:?} | {} | {} |",
+                "| {name} | {page} | {pattern} | {attrs} | {} / {} | {:?} | {} | {} | {} |",
                 tmp_text(s.tmp.a2a3),
                 tmp_text(s.tmp.a5),
                 s.pipe,
                 executes_text(s),
+                golden_text(s),
                 s.doc.replace('|', "\\|")
             );
         }
@@ -101,9 +103,25 @@ pub fn markdown() -> String {
             |s: &ops::OpSpec| executes_text(s).split(" / ").nth(usize::from(target == pto_lower::TargetId::A5)).unwrap_or("").to_string();
         let available = instructions.iter().filter(|s| column(s) != "—").count();
         let executing = instructions.iter().filter(|s| column(s).starts_with("yes")).count();
-        let _ = writeln!(out, "{name}: {executing} of the {available} `docs/isa/` instructions the target implements execute.");
+        let checked = instructions
+            .iter()
+            .filter(|s| crate::golden_coverage::vectors(s.name)[usize::from(target == pto_lower::TargetId::A5)] > 0)
+            .count();
+        let _ = writeln!(
+            out,
+            "{name}: {executing} of the {available} `docs/isa/` instructions the target implements execute; {checked} are checked by golden vectors."
+        );
     }
     out
+}
+
+/// The golden vectors checking instruction `s` per target (`—` for ops without a pto-isa page).
+fn golden_text(s: &ops::OpSpec) -> String {
+    if s.page.is_empty() {
+        return "—".into();
+    }
+    let [a2a3, a5] = crate::golden_coverage::vectors(s.name);
+    format!("{a2a3} / {a5}")
 }
 
 /// Whether the simulator executes instruction `s` on each target (`—` for ops without a pto-isa

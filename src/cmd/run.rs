@@ -3,10 +3,10 @@
 
 use crate::{ErrorFormat, Outcome, TargetName, load_module, resolve_target};
 use pto_ir::diag::SourceMap;
-use pto_ir::types::Type;
 use pto_ir::verify::Verified;
 use pto_lower::TargetId;
-use pto_sim::{Sim, TileData};
+use pto_sim::Sim;
+use pto_sim::kernel_io::{self, ArgKind, Input};
 use serde_json::json;
 use std::fmt::Write as _;
 
@@ -94,36 +94,6 @@ fn trace_text(sources: &SourceMap, entries: &[pto_sim::TraceEntry]) -> String {
     out
 }
 
-/// The named tiles a program computes and never reads again (SSA results and DPS `outs`,
-/// minus every `ins` operand; a value returned by `return` counts as computed), in order of
-/// definition: what `pto run` outputs when the program has no GM array, no tile argument and no
-/// `--output`.
-fn final_tiles(m: &pto_ir::Module) -> Vec<String> {
-    use pto_ir::ops::Opcode;
-    let is_tile = |v: pto_ir::ValueId| m.value_type(v).tile().is_some();
-    let (mut written, mut read) = (Vec::new(), std::collections::HashSet::new());
-    for op in m.walk() {
-        let data = m.op(op);
-        written.extend(data.results.iter().chain(data.outs()).copied().filter(|&v| is_tile(v)));
-        if data.opcode != Opcode::FuncReturn {
-            read.extend(data.ins().iter().copied());
-        }
-    }
-    let mut seen = std::collections::HashSet::new();
-    written
-        .into_iter()
-        .filter(|v| !read.contains(v) && seen.insert(*v))
-        .map(|v| m.values[v.index()].name.clone())
-        .filter(|n| !n.is_empty())
-        .collect()
-}
-
-/// `%a (!pto.ptr<f32>), %n (i32)`: the arguments inputs bind to.
-fn argument_list(sim: &Sim) -> String {
-    let args: Vec<String> = sim.arguments().iter().map(|(n, t)| format!("%{n} ({t})")).collect();
-    if args.is_empty() { "none".into() } else { args.join(", ") }
-}
-
 /// Runs `pto run`.
 pub fn run(opts: &RunOptions) -> Outcome {
     let mut sources = SourceMap::default();
@@ -132,7 +102,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Ok(loaded) => loaded,
         Err(failed) => return failed,
     };
-    let computed = final_tiles(&module);
+    let computed = kernel_io::final_tiles(&module);
     let target = match resolve_target(&module, opts.target, &mut Default::default()) {
         Ok(t) => t,
         Err(d) => return fail(&sources, &d.0),
@@ -181,45 +151,30 @@ pub fn run(opts: &RunOptions) -> Outcome {
             return Outcome::usage_error(format!("--input `{spec}`: expected NAME=PATH"));
         };
         let name = name.trim_start_matches('%');
-        let Some(v) = sim.find(name).filter(|_| sim.arguments().iter().any(|(n, _)| n == name)) else {
-            return Outcome::usage_error(format!(
-                "--input {name}: the kernel has no argument `%{name}`; its arguments: {}",
-                argument_list(&sim)
-            ));
+        let kind = match kernel_io::argument_kind(&sim, name) {
+            Ok(k) => k,
+            Err(kernel_io::ArgError::Unknown(e)) => return Outcome::usage_error(format!("--input {name}: {e}")),
+            Err(e) => return Outcome { stdout: String::new(), stderr: format!("error: --input {name}: {e}\n"), code: 1 },
         };
-        let ty = lowered.value_type(v).clone();
-        let bound = match &ty {
-            Type::Scalar(_) => match path.parse::<f64>() {
-                Ok(x) => sim.bind_scalar(name, x),
+        let value = match kind {
+            ArgKind::Scalar(_) => match path.parse::<f64>() {
+                Ok(x) => Ok(Input::Number(x)),
                 Err(_) => Err(format!("`%{name}` is a scalar: give a number, not `{path}`")),
             },
-            Type::Tile(t) | Type::TileBuf(t) => {
+            ArgKind::Tile(e) | ArgKind::Gm(e) => {
                 let bytes = match std::fs::read(path) {
                     Ok(b) => b,
                     Err(e) => return Outcome::usage_error(format!("--input {name}: cannot read `{path}`: {e}")),
                 };
                 let data = if path.ends_with(".npy") {
-                    pto_sim::npy::read(&bytes, t.dtype)
+                    pto_sim::npy::read(&bytes, e)
                 } else {
-                    pto_sim::json::read(&String::from_utf8_lossy(&bytes), t.dtype)
+                    pto_sim::json::read(&String::from_utf8_lossy(&bytes), e)
                 };
-                data.and_then(|d| sim.bind_tile(name, &d))
+                data.map(Input::Data)
             }
-            Type::Ptr(e) => {
-                let bytes = match std::fs::read(path) {
-                    Ok(b) => b,
-                    Err(e) => return Outcome::usage_error(format!("--input {name}: cannot read `{path}`: {e}")),
-                };
-                let data = if path.ends_with(".npy") {
-                    pto_sim::npy::read(&bytes, *e)
-                } else {
-                    pto_sim::json::read(&String::from_utf8_lossy(&bytes), *e)
-                };
-                data.and_then(|d| sim.bind_gm(name, &d))
-            }
-            other => Err(format!("`%{name}` is a {}; inputs bind to tiles, scalars and GM pointers", other.class_name())),
         };
-        if let Err(e) = bound {
+        if let Err(e) = value.and_then(|v| kernel_io::bind(&mut sim, name, kind, &v)) {
             return Outcome { stdout: String::new(), stderr: format!("error: --input {name}: {e}\n"), code: 1 };
         }
     }
@@ -240,31 +195,14 @@ pub fn run(opts: &RunOptions) -> Outcome {
         out.stderr = sim.printed.clone() + &out.stderr;
         return out;
     }
-    let names: Vec<String> = if opts.outputs.is_empty() {
-        lowered
-            .values
-            .iter()
-            .filter(|v| matches!(v.def, pto_ir::ValueDef::BlockArg(..)) && lowered.types.get(v.ty).tile().is_some())
-            .map(|v| v.name.clone())
-            .collect()
-    } else {
-        opts.outputs.iter().map(|n| n.trim_start_matches('%').to_string()).collect()
+    let all = match kernel_io::outputs(&sim, &lowered, computed, &opts.outputs, opts.full) {
+        Ok(all) => all,
+        Err((name, e)) => return Outcome::usage_error(format!("--output {name}: {e}")),
     };
-    let gm = sim.gm_outputs();
-    // Nothing else to show (a PTO-AS snippet without arguments): the tiles it computed.
-    let names = if names.is_empty() && gm.is_empty() { computed } else { names };
     let mut results = serde_json::Map::new();
     let (mut previews, mut elided) = (Vec::new(), false);
-    let mut all: Vec<(String, Result<TileData, String>)> = gm.into_iter().map(|(n, d)| (n, Ok(d))).collect();
-    for name in &names {
-        all.push((name.clone(), if opts.full { sim.read_tile_full(name) } else { sim.read_tile(name) }));
-    }
     for (name, data) in all {
         let name = &name;
-        let data = match data {
-            Ok(d) => d,
-            Err(e) => return Outcome::usage_error(format!("--output {name}: {e}")),
-        };
         match &opts.output_dir {
             Some(dir) => {
                 let path = std::path::Path::new(dir).join(format!("{name}.npy"));

@@ -41,6 +41,8 @@ pub fn text(info: &OpInfo) -> String {
     let mut facts = vec![format!("family: {}", spec.family.title()), format!("pipe: {:?}", spec.pipe)];
     if !spec.page.is_empty() {
         facts.push(format!("pto-isa page: docs/isa/{}.md", spec.page));
+        let [a2a3, a5] = crate::golden_coverage::vectors(spec.name);
+        facts.push(format!("golden vectors: A2A3 {a2a3}, A5 {a5}"));
     }
     let _ = writeln!(out, "{}", facts.join(" · "));
     if !spec.aliases.is_empty() {
@@ -212,6 +214,8 @@ pub fn json(info: &OpInfo) -> Value {
             json!({"form": e.form.key(), "title": e.form.title(), "text": e.text, "errors_by_target": legal, "layouts_rewritten": rewritten, "error": e.error})
         })
         .collect();
+    let [a2a3_golden, a5_golden] = crate::golden_coverage::vectors(spec.name);
+    let golden = json!({tables[0].name: a2a3_golden, tables[1].name: a5_golden});
     json!({
         "name": spec.full_name(),
         "asked": info.asked,
@@ -221,6 +225,7 @@ pub fn json(info: &OpInfo) -> Value {
         "doc": spec.doc,
         "pipe": format!("{:?}", spec.pipe),
         "isa_page": if spec.page.is_empty() { Value::Null } else { json!(format!("docs/isa/{}.md", spec.page)) },
+        "golden_vectors": golden,
         "syntax": format!("{:?}", spec.syntax),
         "format": if spec.format.is_empty() { Value::Null } else { json!(spec.format) },
         "forms": forms,

@@ -114,8 +114,11 @@ impl<'i> Builder<'i, '_> {
         match opcode.spec().syntax {
             Syntax::Tile => {
                 parts.data.num_ins = opcode.default_ins(n, parts.result_types.len()) as u32;
-                // A scalar result is PTOAS's DPS `outs : T` (`tgetval`).
-                if parts.result_types.iter().all(|&t| matches!(self.m.ty(t), Type::Scalar(_))) {
+                // A scalar result is PTOAS's DPS `outs : T` (`tgetval`). An op written with
+                // neither operands nor results reads the same in both forms and leaves the
+                // choice to a later op.
+                if parts.result_types.is_empty() && n == 0 {
+                } else if parts.result_types.iter().all(|&t| matches!(self.m.ty(t), Type::Scalar(_))) {
                     self.set_form(TextForm::Dps);
                 } else {
                     self.set_form(TextForm::Ssa);

@@ -1,0 +1,172 @@
+//! A kernel's inputs and outputs as `pto run` and the Python package (`python/`) see them: which
+//! argument an input binds to and what it expects, binding a number or an array to it, and the
+//! outputs a run returns by default. Both front ends call these, so a name resolves, a value is
+//! checked and an output is shaped the same way whichever one runs the kernel.
+
+use crate::data::TileData;
+use crate::interp::Sim;
+use pto_ir::module::{Module, ValueDef};
+use pto_ir::types::{ElemType, Type};
+
+/// What a kernel argument takes as input.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A scalar argument of this type: a number.
+    Scalar(ElemType),
+    /// A tile argument (`.arg`, a function's tile argument): an array of this element type,
+    /// 1-D or 2-D, of the tile's capacity or of its valid shape.
+    Tile(ElemType),
+    /// A GM pointer argument: an array of this element type, bound flat in element order.
+    Gm(ElemType),
+}
+
+impl ArgKind {
+    /// The element type the input must hold.
+    pub fn dtype(self) -> ElemType {
+        match self {
+            ArgKind::Scalar(e) | ArgKind::Tile(e) | ArgKind::Gm(e) => e,
+        }
+    }
+
+    /// `scalar`, `tile` or `gm`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ArgKind::Scalar(_) => "scalar",
+            ArgKind::Tile(_) => "tile",
+            ArgKind::Gm(_) => "gm",
+        }
+    }
+}
+
+/// An input value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Input {
+    /// For a scalar argument.
+    Number(f64),
+    /// For a tile or GM argument.
+    Data(TileData),
+}
+
+/// `%a (!pto.ptr<f32>), %n (i32)`: the arguments inputs bind to (for messages).
+pub fn argument_list(sim: &Sim) -> String {
+    let args: Vec<String> = sim.arguments().iter().map(|(n, t)| format!("%{n} ({t})")).collect();
+    if args.is_empty() { "none".into() } else { args.join(", ") }
+}
+
+/// Why no input binds to a name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgError {
+    /// The kernel has no argument of that name (the message lists its arguments): a usage error.
+    Unknown(String),
+    /// The argument's type takes no input (a tensor view...).
+    NotBindable(String),
+}
+
+impl std::fmt::Display for ArgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArgError::Unknown(m) | ArgError::NotBindable(m) => f.write_str(m),
+        }
+    }
+}
+
+/// What the kernel argument `name` (with or without `%`) takes, or why nothing binds to it.
+pub fn argument_kind(sim: &Sim, name: &str) -> Result<ArgKind, ArgError> {
+    let name = name.trim_start_matches('%');
+    let Some((_, ty)) = sim.arguments().into_iter().find(|(n, _)| n == name) else {
+        return Err(ArgError::Unknown(format!("the kernel has no argument `%{name}`; its arguments: {}", argument_list(sim))));
+    };
+    match ty {
+        Type::Scalar(e) => Ok(ArgKind::Scalar(e)),
+        Type::Tile(t) | Type::TileBuf(t) => Ok(ArgKind::Tile(t.dtype)),
+        Type::Ptr(e) => Ok(ArgKind::Gm(e)),
+        other => {
+            Err(ArgError::NotBindable(format!("`%{name}` is a {}; inputs bind to tiles, scalars and GM pointers", other.class_name())))
+        }
+    }
+}
+
+/// Binds `value` to the argument `name` of kind `kind` (from [`argument_kind`]): a number to a
+/// scalar (checked against its type), an array to a tile (logical order whatever the layout)
+/// or to a GM pointer.
+pub fn bind(sim: &mut Sim, name: &str, kind: ArgKind, value: &Input) -> Result<(), String> {
+    let name = name.trim_start_matches('%');
+    match (kind, value) {
+        (ArgKind::Scalar(_), Input::Number(x)) => sim.bind_scalar(name, *x),
+        (ArgKind::Tile(_), Input::Data(d)) => sim.bind_tile(name, d),
+        (ArgKind::Gm(_), Input::Data(d)) => sim.bind_gm(name, d),
+        (ArgKind::Scalar(e), Input::Data(_)) => Err(format!("`%{name}` is a scalar ({e}): give a number, not an array")),
+        (k, Input::Number(_)) => Err(format!("`%{name}` is a {} argument ({}): give an array, not a number", k.name(), k.dtype())),
+    }
+}
+
+/// Runs the kernel once per block, `get_block_idx` = 0, 1, ... `blocks - 1` and `get_block_num` =
+/// `blocks`, one after the other on the same GM arrays (blocks that write disjoint parts of GM,
+/// as multi-core kernels do, give the result of a parallel launch); the step budget is shared. A
+/// trap in a block other than block 0 of 1 says which block.
+pub fn run_blocks(sim: &mut Sim, blocks: u32) -> Result<(), pto_ir::Diagnostic> {
+    let n = i64::from(blocks.max(1));
+    for i in 0..n {
+        sim.block = (i, n);
+        sim.run().map_err(|d| if n > 1 { d.with_note(format!("in block {i} of {n} (get_block_idx = {i})")) } else { d })?;
+    }
+    Ok(())
+}
+
+/// The named tiles a program computes and never reads again (SSA results and DPS `outs`,
+/// minus every `ins` operand; a value returned by `return` counts as computed), in order of
+/// definition: what a run outputs when the program has no GM array, no tile argument and no
+/// requested output.
+pub fn final_tiles(m: &Module) -> Vec<String> {
+    use pto_ir::ops::Opcode;
+    let is_tile = |v: pto_ir::ValueId| m.value_type(v).tile().is_some();
+    let (mut written, mut read) = (Vec::new(), std::collections::HashSet::new());
+    for op in m.walk() {
+        let data = m.op(op);
+        written.extend(data.results.iter().chain(data.outs()).copied().filter(|&v| is_tile(v)));
+        if data.opcode != Opcode::FuncReturn {
+            read.extend(data.ins().iter().copied());
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    written
+        .into_iter()
+        .filter(|v| !read.contains(v) && seen.insert(*v))
+        .map(|v| m.values[v.index()].name.clone())
+        .filter(|n| !n.is_empty())
+        .collect()
+}
+
+/// The outputs of a finished run, in order: every GM array the kernel wrote (in the shape of
+/// the array bound to it), then the tiles `requested` (without `%`) or, when none are, every tile
+/// argument of `lowered`; when that is nothing at all, the tiles `computed` ([`final_tiles`] of
+/// the module before lowering). `full` reads whole tiles (capacity) instead of valid regions.
+/// A requested name that is not a tile is an error: the name and why.
+pub fn outputs(
+    sim: &Sim,
+    lowered: &Module,
+    computed: Vec<String>,
+    requested: &[String],
+    full: bool,
+) -> Result<Vec<(String, TileData)>, (String, String)> {
+    let names: Vec<String> = if requested.is_empty() {
+        lowered
+            .values
+            .iter()
+            .filter(|v| matches!(v.def, ValueDef::BlockArg(..)) && lowered.types.get(v.ty).tile().is_some())
+            .map(|v| v.name.clone())
+            .collect()
+    } else {
+        requested.iter().map(|n| n.trim_start_matches('%').to_string()).collect()
+    };
+    let mut all = sim.gm_outputs();
+    let names = if names.is_empty() && all.is_empty() { computed } else { names };
+    for name in names {
+        let data = if full { sim.read_tile_full(&name) } else { sim.read_tile(&name) };
+        match data {
+            Ok(d) => all.push((name, d)),
+            Err(e) => return Err((name, e)),
+        }
+    }
+    Ok(all)
+}

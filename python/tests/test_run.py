@@ -1,0 +1,284 @@
+"""pto.run against numpy: the examples, every dtype mapping, a PTOAS-style golden flow."""
+
+import subprocess
+import sys
+from typing import Any, Dict
+
+import numpy as np
+import pytest
+
+import pto
+from conftest import EXAMPLES, REPO
+
+RNG = np.random.default_rng(17)
+TARGETS = ["a2a3", "a5"]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_vadd(target: str) -> None:
+    m = pto.parse(EXAMPLES / "vadd.pto")
+    a = RNG.standard_normal((32, 32)).astype(np.float32)
+    b = RNG.standard_normal((32, 32)).astype(np.float32)
+    out = pto.run(m, target, {"a": a, "b": b, "c": np.zeros_like(a)})
+    assert set(out) == {"c"}
+    assert out["c"].shape == a.shape and out["c"].dtype == np.float32
+    assert np.array_equal(out["c"], a + b)
+    # The output owns the simulator's buffer (no copy) and is writable.
+    assert out["c"].base is not None and out["c"].flags.writeable
+
+
+def test_vadd_unbound_output_is_flat() -> None:
+    m = pto.parse(EXAMPLES / "vadd.pto")
+    a = np.arange(1024, dtype=np.float32).reshape(32, 32)
+    out = pto.run(m, "a2a3", {"a": a, "b": a})
+    assert out["c"].shape == (1, 1024)
+    assert np.array_equal(out["c"].reshape(32, 32), 2 * a)
+
+
+def test_gm_input_keeps_its_nd_shape() -> None:
+    m = pto.parse(EXAMPLES / "vadd.pto")
+    a = RNG.standard_normal((2, 16, 32)).astype(np.float32)
+    out = pto.run(m, "a2a3", {"a": a, "b": a, "c": np.zeros_like(a)})
+    assert out["c"].shape == (2, 16, 32)
+    assert np.array_equal(out["c"], a + a)
+
+
+def softmax_ref(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("exec_", ["tile", "vector"])
+def test_softmax(target: str, exec_: str) -> None:
+    if exec_ == "vector" and target != "a2a3":
+        pytest.skip("the vector level models A2A3")
+    m = pto.parse(EXAMPLES / "softmax.as.pto")
+    x = RNG.standard_normal((16, 64)).astype(np.float32)
+    out = pto.run(m, target, {"x": x}, outputs=["y", "m", "s"], exec=exec_)  # type: ignore[arg-type]
+    assert list(out) == ["y", "m", "s"]
+    assert out["m"].shape == (16, 1) and np.array_equal(out["m"][:, 0], x.max(axis=1))
+    np.testing.assert_allclose(out["y"], softmax_ref(x), rtol=2e-6, atol=1e-7)
+    np.testing.assert_allclose(out["y"].sum(axis=1), np.ones(16), rtol=1e-5)
+
+
+def test_colargmax_a5() -> None:
+    m = pto.parse(EXAMPLES / "colargmax.dps.pto")
+    src = RNG.standard_normal((16, 255)).astype(np.float32)
+    out = pto.run(m, "a5", {"src": src})
+    assert out["dst"].shape == (1, 255) and out["dst"].dtype == np.uint32
+    assert np.array_equal(out["dst"][0], src.argmax(axis=0))
+    assert np.array_equal(out["src"], src)
+
+
+def test_scalar_inputs() -> None:
+    m = pto.parse(".arg %a : !pto.tile<8x16xf32>\n.arg %k : f32\n%c = tadds %a, %k : !pto.tile<8x16xf32>\n")
+    a = RNG.standard_normal((8, 16)).astype(np.float32)
+    for k in (2.5, 3, np.float32(-1.25), np.array(0.5)):
+        out = pto.run(m, "a2a3", {"a": a, "k": k}, outputs=["c"])
+        assert np.array_equal(out["c"], a + np.float32(k))
+    with pytest.raises(TypeError, match="give a number"):
+        pto.run(m, "a2a3", {"a": a, "k": "2"})
+
+
+def test_nested_lists_are_converted_when_exact() -> None:
+    m = pto.parse(".arg %a : !pto.tile<2x8xi32>\n%c = tadd %a, %a : !pto.tile<2x8xi32>\n")
+    out = pto.run(m, "a2a3", {"a": [list(range(8)), list(range(8, 16))]}, outputs=["c"])
+    assert out["c"].dtype == np.int32 and np.array_equal(out["c"], 2 * np.arange(16, dtype=np.int32).reshape(2, 8))
+    with pytest.raises(ValueError, match="do not fit i32"):
+        pto.run(m, "a2a3", {"a": [[2**40] * 8] * 2})
+
+
+def test_valid_region_and_full() -> None:
+    m = pto.parse(".arg %a : !pto.tile<4x16xf32, valid=3x10>\n")
+    a = RNG.standard_normal((3, 10)).astype(np.float32)
+    out = pto.run(m, "a2a3", {"a": a})
+    assert np.array_equal(out["a"], a)
+    full = pto.run(m, "a2a3", {"a": a}, full=True)["a"]
+    assert full.shape == (4, 16) and np.array_equal(full[:3, :10], a)
+
+
+# Every element type: its numpy dtype, a round trip through a tile, and arithmetic where the
+# simulator computes with it (tadd against numpy in the same dtype).
+ELEMS = [n for n, _ in pto._native.element_types()]
+NUMPY: Dict[str, Any] = {
+    "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
+    "f16": np.float16, "f32": np.float32, "f64": np.float64, "hif8": np.uint8, "index": np.int64,
+}
+ML = {"bf16": ("bfloat16", np.uint16), "f8E4M3FN": ("float8_e4m3fn", np.uint8), "f8E5M2": ("float8_e5m2", np.uint8),
+      "f8E8M0FNU": ("float8_e8m0fnu", np.uint8)}
+
+
+def test_every_element_type_is_mapped() -> None:
+    assert set(ELEMS) == set(NUMPY) | set(ML)
+    for name in ELEMS:
+        dt = pto.dtype_of(name)
+        if name in NUMPY:
+            assert dt == np.dtype(NUMPY[name]), name
+        else:
+            ml_name, bits = ML[name]
+            assert dt == (np.dtype(getattr(__import__("ml_dtypes"), ml_name)) if pto.HAS_ML_DTYPES else np.dtype(bits)), name
+    with pytest.raises(ValueError, match="unknown element type"):
+        pto.dtype_of("f7")
+
+
+@pytest.mark.parametrize("elem", ELEMS)
+def test_element_type_round_trip(elem: str) -> None:
+    dt = pto.dtype_of(elem)
+    cols = 64 // dt.itemsize
+    raw = RNG.integers(0, 256, 2 * cols * dt.itemsize, dtype=np.uint8)
+    if elem == "i1":
+        raw = raw % 2
+    a = raw.view(dt).reshape(2, cols)
+    m = pto.parse(f".arg %a : !pto.tile<2x{cols}x{elem}>\n")
+    for target in TARGETS:
+        out = pto.run(m, target, {"a": a})["a"]
+        assert out.dtype == dt and out.shape == (2, cols)
+        assert np.array_equal(out.view(np.uint8), a.view(np.uint8))
+
+
+@pytest.mark.parametrize("elem", ["i8", "i16", "i32", "ui8", "ui16", "ui32", "f16", "bf16", "f32"])
+def test_element_type_arithmetic(elem: str) -> None:
+    dt = pto.dtype_of(elem)
+    cols = 32 // dt.itemsize
+    if elem == "bf16":
+        if not pto.HAS_ML_DTYPES:
+            pytest.skip("bf16 arithmetic in numpy needs ml_dtypes")
+        a = RNG.standard_normal((4, cols)).astype(dt)
+        b = RNG.standard_normal((4, cols)).astype(dt)
+    elif dt.kind == "f":
+        a = RNG.standard_normal((4, cols)).astype(dt)
+        b = RNG.standard_normal((4, cols)).astype(dt)
+    else:
+        info = np.iinfo(dt)
+        a = RNG.integers(info.min, info.max, (4, cols), dtype=dt, endpoint=True)
+        b = RNG.integers(info.min, info.max, (4, cols), dtype=dt, endpoint=True)
+    m = pto.parse(f".arg %a : !pto.tile<4x{cols}x{elem}>\n.arg %b : !pto.tile<4x{cols}x{elem}>\n%c = tadd %a, %b : !pto.tile<4x{cols}x{elem}>\n")
+    out = pto.run(m, "a5", {"a": a, "b": b}, outputs=["c"])["c"]
+    with np.errstate(over="ignore"):
+        assert np.array_equal(out, a + b)  # integers wrap, floats round once, as numpy does
+
+
+def test_bf16_without_ml_dtypes_is_uint16_bits() -> None:
+    """Without ml_dtypes, bf16 is its uint16 bit pattern both ways."""
+    code = r"""
+import sys
+sys.modules["ml_dtypes"] = None  # import fails
+import numpy as np, pto
+assert not pto.HAS_ML_DTYPES and pto.dtype_of("bf16") == np.uint16 and pto.dtype_of("f8E4M3FN") == np.uint8
+m = pto.parse(".arg %a : !pto.tile<2x16xbf16>\n.arg %b : !pto.tile<2x16xbf16>\n%c = tadd %a, %b : !pto.tile<2x16xbf16>\n")
+one, two = 0x3F80, 0x4000  # 1.0, 2.0
+a = np.full((2, 16), one, np.uint16); b = np.full((2, 16), two, np.uint16)
+c = pto.run(m, "a5", {"a": a, "b": b}, outputs=["c"])["c"]
+assert c.dtype == np.uint16 and (c == 0x4040).all(), c  # 3.0
+print("ok")
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+def test_bf16_bits_accepted_with_ml_dtypes() -> None:
+    if not pto.HAS_ML_DTYPES:
+        pytest.skip("needs ml_dtypes")
+    m = pto.parse(".arg %a : !pto.tile<2x16xbf16>\n")
+    bits = np.full((2, 16), 0x3F80, np.uint16)
+    out = pto.run(m, "a2a3", {"a": bits})["a"]
+    assert out.dtype == pto.dtype_of("bf16") and (out.astype(np.float32) == 1.0).all()
+
+
+def test_tprint_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    m = pto.parse(".arg %a : !pto.tile<2x8xf32>\npto.tprint ins(%a : !pto.tile<2x8xf32>)\n")
+    try:
+        pto.run(m, "a2a3", {"a": np.ones((2, 8), np.float32)})
+    except pto.PtoError as e:  # the form differs between levels: fall back to the documented DPS form
+        pytest.skip(f"tprint form: {e.classes}")
+    assert "TPRINT" in capsys.readouterr().err
+
+
+# A PTOAS-style golden flow: random numpy inputs -> pto.run -> compare with a numpy reference,
+# as the samples' golden.py / compare.py scripts do with .bin files.
+GOLDEN_KERNEL = """
+func.func @fused(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %out: !pto.ptr<f32>) attributes {pto.entry} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %vx = pto.make_tensor_view %x, shape = [%c16, %c64], strides = [%c64, %c1] : !pto.tensor_view<?x?xf32>
+  %vy = pto.make_tensor_view %y, shape = [%c16, %c64], strides = [%c64, %c1] : !pto.tensor_view<?x?xf32>
+  %vo = pto.make_tensor_view %out, shape = [%c16, %c64], strides = [%c64, %c1] : !pto.tensor_view<?x?xf32>
+  %px = pto.partition_view %vx, offsets = [%c0, %c0], sizes = [%c16, %c64] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x64xf32>
+  %py = pto.partition_view %vy, offsets = [%c0, %c0], sizes = [%c16, %c64] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x64xf32>
+  %po = pto.partition_view %vo, offsets = [%c0, %c0], sizes = [%c16, %c64] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x64xf32>
+  %tx = pto.alloc_tile : !pto.tile_buf<vec, 16x64xf32>
+  %ty = pto.alloc_tile : !pto.tile_buf<vec, 16x64xf32>
+  %tm = pto.alloc_tile : !pto.tile_buf<vec, 16x64xf32>
+  %to = pto.alloc_tile : !pto.tile_buf<vec, 16x64xf32>
+  pto.tload ins(%px : !pto.partition_tensor_view<16x64xf32>) outs(%tx : !pto.tile_buf<vec, 16x64xf32>)
+  pto.tload ins(%py : !pto.partition_tensor_view<16x64xf32>) outs(%ty : !pto.tile_buf<vec, 16x64xf32>)
+  pto.tmul ins(%tx, %ty : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x64xf32>) outs(%tm : !pto.tile_buf<vec, 16x64xf32>)
+  pto.tmax ins(%tm, %tx : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x64xf32>) outs(%to : !pto.tile_buf<vec, 16x64xf32>)
+  pto.tstore ins(%to : !pto.tile_buf<vec, 16x64xf32>) outs(%po : !pto.partition_tensor_view<16x64xf32>)
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_golden_flow(target: str) -> None:
+    kernel = pto.parse(GOLDEN_KERNEL, name="fused.pto")
+    pto.verify(kernel, target)
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        x = rng.uniform(-1, 1, (16, 64)).astype(np.float32)
+        y = rng.uniform(-1, 1, (16, 64)).astype(np.float32)
+        golden = np.maximum(x * y, x)
+        out = pto.run(kernel, target, {"x": x, "y": y, "out": np.zeros((16, 64), np.float32)})["out"]
+        np.testing.assert_allclose(out, golden, rtol=0, atol=0)
+
+
+# Each block adds its own 8 rows (rows 8*get_block_idx ...) of two 32x32 arrays.
+BLOCK_KERNEL = """
+func.func @vadd_rows(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %c: !pto.ptr<f32>) attributes {pto.entry} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %bid = pto.get_block_idx
+  %blk = arith.index_cast %bid : i64 to index
+  %row = arith.muli %blk, %c8 : index
+  %va = pto.make_tensor_view %a, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf32>
+  %vb = pto.make_tensor_view %b, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf32>
+  %vc = pto.make_tensor_view %c, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf32>
+  %pa = pto.partition_view %va, offsets = [%row, %c0], sizes = [%c8, %c32] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<8x32xf32>
+  %pb = pto.partition_view %vb, offsets = [%row, %c0], sizes = [%c8, %c32] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<8x32xf32>
+  %pc = pto.partition_view %vc, offsets = [%row, %c0], sizes = [%c8, %c32] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<8x32xf32>
+  %ta = pto.alloc_tile : !pto.tile_buf<vec, 8x32xf32>
+  %tb = pto.alloc_tile : !pto.tile_buf<vec, 8x32xf32>
+  %tc = pto.alloc_tile : !pto.tile_buf<vec, 8x32xf32>
+  pto.tload ins(%pa : !pto.partition_tensor_view<8x32xf32>) outs(%ta : !pto.tile_buf<vec, 8x32xf32>)
+  pto.tload ins(%pb : !pto.partition_tensor_view<8x32xf32>) outs(%tb : !pto.tile_buf<vec, 8x32xf32>)
+  pto.tadd ins(%ta, %tb : !pto.tile_buf<vec, 8x32xf32>, !pto.tile_buf<vec, 8x32xf32>) outs(%tc : !pto.tile_buf<vec, 8x32xf32>)
+  pto.tstore ins(%tc : !pto.tile_buf<vec, 8x32xf32>) outs(%pc : !pto.partition_tensor_view<8x32xf32>)
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("blocks", [1, 2, 4])
+def test_blocks(blocks: int) -> None:
+    m = pto.parse(BLOCK_KERNEL, name="vadd_rows.pto")
+    a = RNG.standard_normal((32, 32)).astype(np.float32)
+    b = RNG.standard_normal((32, 32)).astype(np.float32)
+    c = pto.run(m, "a2a3", {"a": a, "b": b, "c": np.zeros_like(a)}, blocks=blocks)["c"]
+    rows = 8 * blocks
+    assert np.array_equal(c[:rows], (a + b)[:rows]), "each block wrote its rows"
+    assert not c[rows:].any(), "rows of blocks that were not launched stay zero"
+
+
+def test_trap_names_its_block() -> None:
+    m = pto.parse(BLOCK_KERNEL, name="vadd_rows.pto")
+    a = np.ones((32, 32), np.float32)
+    with pytest.raises(pto.SimTrap) as e:  # block 4 reads rows 32..40 of a 32-row view
+        pto.run(m, "a2a3", {"a": a, "b": a, "c": np.zeros_like(a)}, blocks=5)
+    assert "in block 4 of 5 (get_block_idx = 4)" in e.value.diagnostics[0]["notes"]
