@@ -220,10 +220,10 @@ impl Checker {
         self.model.finish();
         self.collect(m);
         let mut diags = std::mem::take(&mut self.diags);
-        if self.more > 0 {
-            if let Some(last) = diags.iter_mut().rev().find(|d| d.class.as_str().starts_with("HAZARD_")) {
-                last.notes.push(format!("{} more hazards between other pairs of ops are not shown", self.more));
-            }
+        if self.more > 0
+            && let Some(last) = diags.iter_mut().rev().find(|d| d.class.as_str().starts_with("HAZARD_"))
+        {
+            last.notes.push(format!("{} more hazards between other pairs of ops are not shown", self.more));
         }
         diags
     }

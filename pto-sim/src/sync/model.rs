@@ -294,6 +294,9 @@ pub enum Finding<S> {
     },
 }
 
+/// A flag: `(core, source pipe, destination pipe, event id)`.
+type FlagKey = (u16, Pipe, Pipe, u32);
+
 /// A vector clock: for each actor, the last of its epochs known.
 type Clock = Vec<u32>;
 
@@ -330,7 +333,7 @@ pub struct Model<S> {
     /// Events not issued yet (the issuer of their core is blocked), per core.
     unissued: Vec<VecDeque<Event<S>>>,
     /// Flags that are set: `(core, src, dst, id)` -> (released clock, the set).
-    flags: Vec<((u16, Pipe, Pipe, u32), Clock, S)>,
+    flags: Vec<(FlagKey, Clock, S)>,
     /// Buffer ids: `(core, id)` -> (holder, released clock).
     bufs: Vec<((u16, u32), Option<Actor>, Clock)>,
     /// Shadow memory, indexed by space.
