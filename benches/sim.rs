@@ -36,8 +36,10 @@ fn ops_64x64_f32(bencher: divan::Bencher, op: &str) {
 }
 
 /// A 1,000-op program cycling through ten common Vec ops on 64x64 f32 tiles (elementwise,
-/// unary, tile-scalar, row reduction and row expand), reported as ns per destination element.
-fn mixed_program() -> String {
+/// unary, tile-scalar, row reduction and row expand), reported as ns per destination element;
+/// with `pto.barrier <PIPE_V>` after each op when `barriers` (what A2A3 needs between dependent
+/// vector ops: the program is then free of hazards).
+fn mixed_program_with(barriers: bool) -> String {
     let mut s = format!(".arg %a : {TB}\n.arg %b : {TB}\n.arg %c : {TB}\n.arg %r : {DN}\n.const %k = 0.5 : f32\n");
     let cycle = [
         format!("pto.tadd ins(%a, %b : {TB}, {TB}) outs(%c : {TB})"),
@@ -54,20 +56,54 @@ fn mixed_program() -> String {
     for i in 0..1000 {
         s.push_str(&cycle[i % cycle.len()]);
         s.push('\n');
+        if barriers {
+            s.push_str("pto.barrier <PIPE_V>\n");
+        }
     }
     s
 }
 
 #[divan::bench(sample_count = 20)]
 fn program_1000_ops_64x64_f32(bencher: divan::Bencher) {
-    let text = mixed_program();
+    program_1000(bencher, false);
+}
+
+/// [`program_1000_ops_64x64_f32`] with the sync checker on (issue 15: within 1.5x). The program
+/// has no sync op, so every dependent pair is a hazard: the checker's worst case (each op
+/// checked against the shadow memory, each report deduplicated).
+#[divan::bench(sample_count = 20)]
+fn program_1000_ops_64x64_f32_sync_check(bencher: divan::Bencher) {
+    program_1000(bencher, true);
+}
+
+/// [`program_1000_ops_64x64_f32`] with a `pto.barrier <PIPE_V>` after each op, without and
+/// with the checker (a hazard-free program: the common case).
+#[divan::bench(args = ["off", "on"], sample_count = 20)]
+fn program_1000_ops_with_barriers(bencher: divan::Bencher, check: &str) {
+    program_1000_with(bencher, check == "on", true);
+}
+
+fn program_1000(bencher: divan::Bencher, check_sync: bool) {
+    program_1000_with(bencher, check_sync, false);
+}
+
+fn program_1000_with(bencher: divan::Bencher, check_sync: bool, barriers: bool) {
+    let text = mixed_program_with(barriers);
     let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
     let target = Target::get(TargetId::A2A3);
     let mut sim = Sim::new(&m, target).expect("places");
     sim.use_default_inputs();
     sim.max_steps = u64::MAX;
     sim.run().expect("runs");
-    bencher.counter(divan::counter::ItemsCount::new(1000usize * 64 * 64)).bench_local(|| sim.run().expect("runs"));
+    bencher.counter(divan::counter::ItemsCount::new(1000usize * 64 * 64)).bench_local(|| {
+        if check_sync {
+            sim.check_sync();
+        }
+        sim.run().expect("runs");
+        if check_sync {
+            assert_eq!(sim.sync_diagnostics().is_empty(), barriers, "hazards exactly without barriers");
+        }
+    });
 }
 
 /// Issue "A2A3 vector level", item 5: the same lowered 100-op programs executed with tile

@@ -51,6 +51,16 @@ enum EmitArg {
 }
 
 #[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
+enum SyncCheckArg {
+    /// Programs with an explicit sync op (default).
+    Auto,
+    /// Every program.
+    Always,
+    /// None.
+    Never,
+}
+
+#[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
 enum ExecArg {
     /// Tile semantics (the pto-isa documentation; default).
     Tile,
@@ -105,6 +115,9 @@ enum Command {
         /// List every tile whose layout `legalize` rewrites (otherwise one summary note).
         #[arg(long)]
         explain: bool,
+        /// Also check synchronisation over every path of the program (docs/sync.md).
+        #[arg(long)]
+        sync: bool,
     },
     /// Lower to Level 3 for a target: legalize, insert scratch, bufferize, plan memory.
     Lower {
@@ -186,6 +199,13 @@ enum Command {
         /// How matrix products accumulate (bit-exact agreement with the pto-isa CPU simulator: cpu-sim).
         #[arg(long, value_enum, default_value_t = MatmulOrderArg::Npu)]
         matmul_order: MatmulOrderArg,
+        /// Check synchronisation (hazards, deadlocks, flag misuse): `auto` checks programs with an
+        /// explicit sync op, `always` every program, `never` none (docs/sync.md).
+        #[arg(long, value_enum, default_value_t = SyncCheckArg::Auto)]
+        sync_check: SyncCheckArg,
+        /// Do not check synchronisation (same as `--sync-check=never`).
+        #[arg(long, conflicts_with = "sync_check")]
+        no_sync_check: bool,
     },
     /// MLIR interop: export to and import from MLIR (needs the `mlir` cargo feature).
     Mlir {
@@ -247,8 +267,9 @@ fn main() -> ExitCode {
             output_path = output;
             fmt::run(&fmt::FmtOptions { input: file, to: to.map(FormArg::text_form), generic, error_format })
         }
-        Command::Verify { file, target, pto_arch, explain } => {
-            verify::run(&verify::VerifyOptions { input: file, target: target.or(pto_arch), explain, error_format })
+        Command::Verify { file, target, pto_arch, explain, sync } => {
+            let opts = verify::VerifyOptions { input: file, target: target.or(pto_arch), explain, error_format };
+            if sync { verify::run_with_sync(&opts) } else { verify::run(&opts) }
         }
         Command::Lower { file, target, pto_arch, stop_after, print_after_all, emit, memory_map, stats, explain } => {
             let target = target.or(pto_arch);
@@ -286,6 +307,8 @@ fn main() -> ExitCode {
             stats,
             max_steps,
             matmul_order,
+            sync_check,
+            no_sync_check,
         } => {
             let target = target.or(pto_arch);
             let output_dir = if json { None } else { output_dir };
@@ -310,6 +333,11 @@ fn main() -> ExitCode {
                 },
                 preview,
                 progress: !quiet && std::io::stderr().is_terminal(),
+                sync_check: match (no_sync_check, sync_check) {
+                    (true, _) | (_, SyncCheckArg::Never) => run::SyncCheck::Never,
+                    (_, SyncCheckArg::Always) => run::SyncCheck::Always,
+                    (_, SyncCheckArg::Auto) => run::SyncCheck::Auto,
+                },
                 error_format,
             })
         }

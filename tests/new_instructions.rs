@@ -333,6 +333,7 @@ fn tprint_prints_the_valid_region_to_stderr() {
     let out = run(&RunOptions {
         inputs: vec![format!("a={}", dir.join("a.json").display())],
         outputs: vec!["a".into()],
+        sync_check: pto::cmd::run::SyncCheck::Never,
         ..RunOptions::new(dir.join("k.pto").display().to_string(), TargetName::A5)
     });
     assert_eq!(out.code, 0, "{}", out.stderr);

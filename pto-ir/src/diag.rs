@@ -104,6 +104,23 @@ diag_classes! {
     OrderDeprecatedWait = "ORDER_DEPRECATED_WAIT",
     /// An invalid synchronization form.
     OrderBadSync = "ORDER_BAD_SYNC",
+    /// Two accesses to overlapping bytes from unordered ops, the later one reading what the
+    /// earlier wrote (`pto run` sync checking).
+    HazardRaw = "HAZARD_RAW",
+    /// The later of two unordered ops overwrites bytes the earlier read.
+    HazardWar = "HAZARD_WAR",
+    /// Two unordered ops write overlapping bytes.
+    HazardWaw = "HAZARD_WAW",
+    /// A `wait_flag` (or `barrier <PIPE_ALL>`, `get_buf`) that can never be satisfied: the kernel
+    /// would hang.
+    SyncDeadlock = "SYNC_DEADLOCK",
+    /// A flag set and never waited by the end of the kernel.
+    SyncUnpaired = "SYNC_UNPAIRED",
+    /// A flag set while still set, an event id out of the target's range, a flag between a
+    /// pipe and itself, a wait on the wrong pipe pair, a release of a buffer id not held.
+    SyncFlagMisuse = "SYNC_FLAG_MISUSE",
+    /// A note: the program has no explicit sync op, so its sync was not checked.
+    SyncNotChecked = "SYNC_NOT_CHECKED",
     /// A (dtype, layout, location, shape) tuple the target does not support.
     LegalUnsupportedTuple = "LEGAL_UNSUPPORTED_TUPLE",
     /// A note: `legalize` gave a tile the layout its target fixes for its location (A2A3

@@ -186,6 +186,11 @@ pub struct Sim<'m> {
     pub op_counts: Option<Vec<u64>>,
     /// The loops being executed, innermost last (where a budget overrun is reported).
     loops: Vec<OpId>,
+    /// The sync checker, when enabled ([`Sim::check_sync`]): each op is reported to it.
+    sync: Option<Box<crate::sync::Checker>>,
+    /// Chooses the outcome of `scf.if`s and of loops with a dynamic trip count instead of the
+    /// data (`pto verify --sync` explores every path, [`crate::sync::paths`]).
+    pub explorer: Option<Box<crate::sync::paths::Explorer>>,
     /// The configuration registers that config instructions write and later ops read.
     pub regs: crate::config::Registers,
     /// What the running op changed that no operand shows ([`crate::exec::Machine::notes`]).
@@ -279,6 +284,8 @@ impl<'m> Sim<'m> {
             progress: None,
             op_counts: None,
             loops: Vec::new(),
+            sync: None,
+            explorer: None,
             regs: Default::default(),
             notes: Vec::new(),
             rebind: Vec::new(),
@@ -493,6 +500,26 @@ impl<'m> Sim<'m> {
         Ok(TileData { dtype: view.desc.dtype, rows, cols, bytes })
     }
 
+    /// Checks the kernel's synchronisation while it runs ([`crate::sync`]); the findings are
+    /// [`Sim::sync_diagnostics`] after the run.
+    pub fn check_sync(&mut self) {
+        match &mut self.sync {
+            // Another run of the same module: keep what the checker decoded.
+            Some(s) => s.restart(self.target.id),
+            None => {
+                let names = self.gm.iter().map(|a| a.name.clone()).collect();
+                self.sync = Some(Box::new(crate::sync::Checker::new(self.m, self.target.id, names)));
+            }
+        }
+    }
+
+    /// The sync checker's findings at the end of the run (hazards, deadlocks, unpaired flags,
+    /// misuse); empty when not checking.
+    pub fn sync_diagnostics(&mut self) -> Vec<Diagnostic> {
+        let m = self.m;
+        self.sync.as_mut().map(|s| s.finish(m)).unwrap_or_default()
+    }
+
     /// Runs the entry function (the one marked `pto.entry`, else the first with a body), or
     /// the top-level statements of a PTO-AS program.
     pub fn run(&mut self) -> Result<(), Diagnostic> {
@@ -592,6 +619,9 @@ impl<'m> Sim<'m> {
                     self.count_step(op)?;
                     if !self.unwritten_args.is_empty() {
                         self.check_arguments_written(op)?;
+                    }
+                    if let Some(sync) = &mut self.sync {
+                        sync.observe(self.m, op, &self.vals);
                     }
                     self.exec_op(op)?;
                     if let Some(v) = self.returned.take() {
@@ -764,6 +794,10 @@ impl<'m> Sim<'m> {
             }
             Opcode::ScfIf => {
                 let c = self.int(op, data.operands[0])?;
+                let c = match &mut self.explorer {
+                    Some(e) if !is_constant(m, data.operands[0]) => e.decide(crate::sync::paths::Decision::Branch, c != 0) as i64,
+                    _ => c,
+                };
                 let region = if c != 0 { data.regions.first() } else { data.regions.get(1) };
                 if let Some(&r) = region
                     && let Flow::Yield(vals) = self.exec_block(m.region(r).blocks[0])?
@@ -907,6 +941,9 @@ impl<'m> Sim<'m> {
         self.loops.push(op);
         let result = self.exec_for_iterations(op);
         self.loops.pop();
+        if let Some(sync) = &mut self.sync {
+            sync.loop_done(op);
+        }
         result
     }
 
@@ -921,8 +958,19 @@ impl<'m> Sim<'m> {
         let body = m.region(data.regions[0]).blocks[0];
         let args = m.block(body).args.clone();
         let mut i = lb;
-        while i < ub {
+        let explored = self.explorer.is_some() && !data.operands[..2].iter().all(|&v| is_constant(m, v));
+        for n in 0u64.. {
+            let go = match &mut self.explorer {
+                Some(e) if explored => e.decide(crate::sync::paths::Decision::Iterate { done: n }, i < ub),
+                _ => i < ub,
+            };
+            if !go {
+                break;
+            }
             self.count_step(op)?;
+            if let Some(sync) = &mut self.sync {
+                sync.iteration(op, (i.wrapping_sub(lb) as u64) / step as u64);
+            }
             self.vals[args[0].index()] = Val::Int(i);
             for (a, v) in args[1..].iter().zip(&iters) {
                 self.vals[a.index()] = *v;
@@ -942,6 +990,9 @@ impl<'m> Sim<'m> {
         self.loops.push(op);
         let result = self.exec_while_iterations(op);
         self.loops.pop();
+        if let Some(sync) = &mut self.sync {
+            sync.loop_done(op);
+        }
         result
     }
 
@@ -950,13 +1001,20 @@ impl<'m> Sim<'m> {
         let data = m.op(op);
         let (before, after) = (m.region(data.regions[0]).blocks[0], m.region(data.regions[1]).blocks[0]);
         let mut args: Vec<Val> = data.operands.iter().map(|v| self.vals[v.index()]).collect();
-        loop {
+        for n in 0u64.. {
             self.count_step(op)?;
+            if let Some(sync) = &mut self.sync {
+                sync.iteration(op, n);
+            }
             for (a, v) in m.block(before).args.iter().zip(&args) {
                 self.vals[a.index()] = *v;
             }
             let Flow::Yield(cond) = self.exec_block(before)? else { return Err(trap(m, op, "scf.while: missing scf.condition")) };
             let go = matches!(cond.first(), Some(Val::Int(c)) if *c != 0);
+            let go = match &mut self.explorer {
+                Some(e) => e.decide(crate::sync::paths::Decision::Iterate { done: n }, go),
+                None => go,
+            };
             let carried = cond.get(1..).unwrap_or_default().to_vec();
             if !go {
                 self.set_results(op, carried);
@@ -970,6 +1028,7 @@ impl<'m> Sim<'m> {
                 _ => return Err(trap(m, op, "scf.while: the `do` region must end with scf.yield")),
             }
         }
+        Err(trap(m, op, "scf.while ran more iterations than a u64 counts"))
     }
 
     fn exec_call(&mut self, op: OpId) -> Result<(), Diagnostic> {
@@ -1244,6 +1303,11 @@ impl<'m> Sim<'m> {
         let span = self.m.op_span(op);
         self.vector_log.push(VectorRecord { id: op, op: self.m.op(op).opcode.full_name().to_string(), span, runs: 1, cost });
     }
+}
+
+/// Whether `v` is an `arith.constant` (its control-flow decisions are not explored).
+fn is_constant(m: &Module, v: ValueId) -> bool {
+    matches!(m.values[v.index()].def, ValueDef::OpResult(op, _) if m.op(op).opcode == Opcode::ArithConstant)
 }
 
 /// A view of tile type `t` at `addr`, with dynamic valid extents resolved.

@@ -39,6 +39,7 @@ pub mod npy;
 pub mod placement;
 pub mod quant;
 pub mod region;
+pub mod sync;
 pub mod tpipe;
 pub mod vector;
 pub mod view;

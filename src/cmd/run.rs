@@ -43,8 +43,22 @@ pub struct RunOptions {
     /// Show a progress bar on stderr when the run takes more than a second (the CLI sets it
     /// when stderr is a terminal).
     pub progress: bool,
+    /// Whether to check the kernel's synchronisation while it runs (docs/sync.md).
+    pub sync_check: SyncCheck,
     /// Diagnostic format.
     pub error_format: ErrorFormat,
+}
+
+/// When `pto run` checks synchronisation (`--sync-check`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncCheck {
+    /// Programs with an explicit sync op; the others rely on automatic sync insertion, and the
+    /// run says once that they were not checked (the default).
+    Auto,
+    /// Every program (one without sync ops lists what an insertion pass must order).
+    Always,
+    /// Never (`--no-sync-check`).
+    Never,
 }
 
 impl RunOptions {
@@ -66,6 +80,7 @@ impl RunOptions {
             matmul_order: pto_sim::family::MatmulOrder::Npu,
             preview: false,
             progress: false,
+            sync_check: SyncCheck::Auto,
             error_format: ErrorFormat::Human,
         }
     }
@@ -122,6 +137,19 @@ pub fn run(opts: &RunOptions) -> Outcome {
     if opts.stats {
         sim.op_counts = Some(Vec::new());
     }
+    let explicit_sync = pto_sim::sync::has_explicit_sync(&lowered);
+    let mut sync_notes = Vec::new();
+    match opts.sync_check {
+        SyncCheck::Always => sim.check_sync(),
+        SyncCheck::Auto if explicit_sync => sim.check_sync(),
+        SyncCheck::Auto => sync_notes.push(pto_ir::Diagnostic::note(
+            pto_ir::DiagClass::SyncNotChecked,
+            Default::default(),
+            "sync not checked: the program has no sync op, so it relies on automatic sync insertion \
+             (as `ptoas --enable-insert-sync`); `--sync-check=always` checks it as written",
+        )),
+        SyncCheck::Never => {}
+    }
     for spec in &opts.inputs {
         let Some((name, path)) = spec.split_once('=') else {
             return Outcome::usage_error(format!("--input `{spec}`: expected NAME=PATH"));
@@ -162,8 +190,9 @@ pub fn run(opts: &RunOptions) -> Outcome {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    let mut sync_diags = sim.sync_diagnostics();
     if let Err(d) = ran {
-        let mut out = fail(&sources, &[d]);
+        let mut out = fail(&sources, &[&[d][..], &sync_diags].concat());
         if let Some(t) = &sim.trace {
             out.stderr = trace_text(&sources, t) + &out.stderr;
         }
@@ -218,5 +247,11 @@ pub fn run(opts: &RunOptions) -> Outcome {
             &sim.vector_log,
         )));
     }
-    Outcome { stdout, stderr, code: 0 }
+    // A kernel with hazards still writes its results, followed by the hazard list.
+    let code = if sync_diags.iter().any(|d| d.is_error()) { 1 } else { 0 };
+    sync_diags.extend(sync_notes);
+    if !sync_diags.is_empty() {
+        stderr.push_str(&crate::render::render(&sources, &sync_diags, opts.error_format));
+    }
+    Outcome { stdout, stderr, code }
 }

@@ -55,3 +55,46 @@ pub fn run(opts: &VerifyOptions) -> Outcome {
     };
     Outcome { stdout, stderr: render(&sources, &diags.0, opts.error_format), code }
 }
+
+/// Runs `pto verify --sync`: the checks of [`run`], then, when they pass, the sync check over
+/// every path of the lowered program (`pto_sim::sync::check_paths`, docs/sync.md).
+pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
+    let plain = run(opts);
+    if plain.code != 0 {
+        return plain;
+    }
+    let mut sources = SourceMap::default();
+    let (_, module, _) = match load_module(&opts.input, &mut sources, opts.error_format) {
+        Ok(loaded) => loaded,
+        Err(failed) => return failed,
+    };
+    let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome::diagnostics(sources, d, opts.error_format);
+    let target = match resolve_target(&module, opts.target, &mut Default::default()) {
+        Ok(t) => t,
+        Err(d) => return fail(&sources, &d.0),
+    };
+    let verified = match pto_ir::verify::Verified::new(module) {
+        Ok(v) => v,
+        Err(d) => return fail(&sources, &d.0),
+    };
+    let lowered = match pto_lower::run(verified, target, Default::default()) {
+        Ok((m, _)) => m,
+        Err(d) => return fail(&sources, &d.0),
+    };
+    if !pto_sim::sync::has_explicit_sync(&lowered) {
+        let note = pto_ir::Diagnostic::note(
+            pto_ir::DiagClass::SyncNotChecked,
+            Default::default(),
+            "sync not checked: the program has no sync op, so it relies on automatic sync insertion",
+        );
+        return Outcome { stderr: plain.stderr + &render(&sources, &[note], opts.error_format), ..plain };
+    }
+    match pto_sim::sync::check_paths(&lowered, target) {
+        Err(d) => fail(&sources, &d),
+        Ok((found, paths)) => {
+            let code = if found.iter().any(|d| d.is_error()) { 1 } else { 0 };
+            let stdout = if code == 0 { format!("{}sync: ok ({paths} paths)\n", plain.stdout) } else { String::new() };
+            Outcome { stdout, stderr: plain.stderr + &render(&sources, &found, opts.error_format), code }
+        }
+    }
+}

@@ -1,0 +1,316 @@
+//! What one executed op means to the sync model: the pipe it runs on and the byte ranges it
+//! reads and writes (tile ops), or the ordering edge it is (sync ops).
+//!
+//! The pipe is the op table's `pipe`, refined where the hardware pipe depends on the operands
+//! or the target (each rule cites its source):
+//!
+//! | Op | Pipe | Source |
+//! |---|---|---|
+//! | `tmov` | Vec→Vec V; Mat→Left/Right/Bias/Scaling MTE1; Acc→Mat/Vec FIX; Vec→Mat FIX | pto-isa `common/event.hpp` (`TMOV_V2V`, `TMOV_M2L`..., `TMOV_A2V`, `TMOV_V2M`); PTOAS `TMovOp::getPipe` |
+//! | `textract` | Mat→L0 MTE1; Vec→Mat, Acc→Mat FIX; otherwise V | `TEXTRACT_M2LR`, `TEXTRACT_V2M`, `TEXTRACT_A2M`; PTOAS `TExtractOp::getPipe` |
+//! | `tinsert` | A5 Vec→Vec V, A5 Vec→Mat MTE3, otherwise FIX | `TINSERT_A2M`; PTOAS `TInsertOp::getPipe` |
+//! | `tstore` | from Acc FIX, otherwise MTE3 | `TSTORE_ACC`, `TSTORE_VEC`, `TSTORE_MAT` |
+//! | `tci` | without `tmp` S (a scalar loop), with `tmp` V | pto-isa `a2a3/TCI.hpp`, `a5/Tci.hpp` (`TCI` in event.hpp says S; PTOAS says V for both) |
+//! | `tscatter` | A2A3 S (scalar loop), A5 V | `a2a3/TScatter.hpp`; PTOAS `TScatterOp::getPipe` |
+//! | `tshl`, `tshr` | A2A3 S (scalar loop), A5 V | `a2a3/TShl.hpp`, `a2a3/TShr.hpp` (event.hpp and PTOAS say V) |
+//! | `tfillpad*`, `texpands` into Mat | MTE2 | `TFILLPAD_MAT`, `TEXPANDS_MAT` |
+//!
+//! Accesses: each tile operand in `ins` is read and each in `outs` written, over the tile's
+//! whole storage (`addr .. addr + rows*cols*elem`); a `tmp` operand is read and written; ops
+//! that read their destination (`tmuladddst`, `taxpy`, `tfusedmuladd*`, `tinsert`,
+//! `tfillpad_inplace`) also read it. A GM view is the byte range between its first and last
+//! element for `tload`/`tstore`, and the whole array for the other ops that take a view.
+
+use super::model::{Access, Pipe, Space};
+use crate::interp::Val;
+use crate::view::TileView;
+use pto_ir::attr::Attr;
+use pto_ir::module::{Module, OpId, Payload, Piece};
+use pto_ir::ops::Opcode;
+use pto_ir::types::Loc;
+use pto_lower::TargetId;
+
+/// What a sync op asks for, before it is checked against the target's rules.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SyncOp {
+    /// `set_flag` / `record_event` (`set`), `wait_flag` / `wait_event` (`!set`).
+    Flag {
+        /// Set or wait.
+        set: bool,
+        /// Source pipe name as written (`PIPE_MTE2`, or the op kind's pipe).
+        src: String,
+        /// Destination pipe name.
+        dst: String,
+        /// Event id (dynamic ids resolved).
+        id: i64,
+    },
+    /// `barrier <PIPE_x>` / `barrier_sync [TVEC]`: the pipe name (`PIPE_ALL` for all).
+    Barrier(String),
+    /// `get_buf` (`get`) / `rls_buf`: the pipe name and the buffer id.
+    Buf {
+        /// Acquire or release.
+        get: bool,
+        /// The pipe.
+        pipe: String,
+        /// The buffer id.
+        id: i64,
+    },
+}
+
+/// The model's space for an on-chip buffer of core 0 (GM arrays come after [`GM_BASE`]).
+pub fn local_space(loc: Loc) -> Space {
+    Space(loc as u32)
+}
+
+/// The first GM space: GM array `i` is `Space(GM_BASE + i)`.
+pub const GM_BASE: u32 = 16;
+
+fn pipe_of_table(p: pto_ir::ops::Pipe) -> Option<Pipe> {
+    use pto_ir::ops::Pipe as P;
+    Some(match p {
+        P::V => Pipe::V,
+        P::M => Pipe::M,
+        P::Mte1 => Pipe::Mte1,
+        P::Mte2 => Pipe::Mte2,
+        P::Mte3 => Pipe::Mte3,
+        P::Fix => Pipe::Fix,
+        P::S => Pipe::S,
+        P::None => return None,
+    })
+}
+
+/// The pipe PTOAS's op kinds (`pipe_event_type`) run on (PTOAS `mapSyncOpTypeToPipe`).
+pub fn op_kind_pipe(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "TLOAD" => "PIPE_MTE2",
+        "TSTORE_VEC" => "PIPE_MTE3",
+        "TSTORE_ACC" | "TMOV_M2S" | "TMOV_V2M" => "PIPE_FIX",
+        "TMOV_M2L" | "TMOV_M2B" => "PIPE_MTE1",
+        "TMOV_M2V" | "TVEC" | "TVECWAIT_EVENT" => "PIPE_V",
+        "TMATMUL" => "PIPE_M",
+        _ => return None,
+    })
+}
+
+/// Whether the op reads its destination too.
+fn reads_dst(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::TMulAddDst
+            | Opcode::TAxpy
+            | Opcode::TFusedMulAdd
+            | Opcode::TFusedMulAddRelu
+            | Opcode::TInsert
+            | Opcode::TInsertFp
+            | Opcode::TFillPadInplace
+    )
+}
+
+/// The pipe tile op `op` runs on, given its operands' locations and whether it has a `tmp`.
+pub fn pipe_of(m: &Module, op: OpId, target: TargetId, has_tmp: bool, loc: &dyn Fn(pto_ir::ValueId) -> Option<Loc>) -> Option<Pipe> {
+    let data = m.op(op);
+    let src = data.ins().first().and_then(|&v| loc(v));
+    let dst = data.outs().first().and_then(|&v| loc(v));
+    let l0 = |l: Option<Loc>| matches!(l, Some(Loc::Left | Loc::Right | Loc::Bias | Loc::Scaling | Loc::ScaleLeft | Loc::ScaleRight));
+    let a5 = target == TargetId::A5;
+    Some(match data.opcode {
+        Opcode::TMov => match (src, dst) {
+            (Some(Loc::Vec), Some(Loc::Vec)) => Pipe::V,
+            (Some(Loc::Mat), d) if l0(d) => Pipe::Mte1,
+            (Some(Loc::Acc | Loc::Vec), Some(Loc::Mat | Loc::Vec)) => Pipe::Fix,
+            _ => Pipe::Mte1,
+        },
+        Opcode::TExtract => match (src, dst) {
+            (Some(Loc::Mat), d) if l0(d) => Pipe::Mte1,
+            (Some(Loc::Vec | Loc::Acc), Some(Loc::Mat)) => Pipe::Fix,
+            _ => Pipe::V,
+        },
+        Opcode::TInsert => match (src, dst) {
+            (Some(Loc::Vec), Some(Loc::Vec)) if a5 => Pipe::V,
+            (Some(Loc::Vec), Some(Loc::Mat)) if a5 => Pipe::Mte3,
+            _ => Pipe::Fix,
+        },
+        Opcode::TStore if src == Some(Loc::Acc) => Pipe::Fix,
+        Opcode::TCi => {
+            if has_tmp {
+                Pipe::V
+            } else {
+                Pipe::S
+            }
+        }
+        Opcode::TScatter | Opcode::TShl | Opcode::TShr => {
+            if a5 {
+                Pipe::V
+            } else {
+                Pipe::S
+            }
+        }
+        Opcode::TFillPad | Opcode::TFillPadInplace | Opcode::TFillPadExpand | Opcode::TExpands if dst == Some(Loc::Mat) => Pipe::Mte2,
+        other => return pipe_of_table(other.spec().pipe),
+    })
+}
+
+/// The bytes of a tile.
+pub fn tile_access(t: &TileView, write: bool) -> Access {
+    Access { space: local_space(t.loc), start: t.addr, end: t.addr + t.size_bytes(), write }
+}
+
+/// The memory accesses of tile op `op` (operands from `vals`), `tmp` being the value bound to
+/// its scratch slot.
+pub fn accesses(m: &Module, op: OpId, vals: &[Val], tmp: Option<pto_ir::ValueId>, out: &mut Vec<Access>) {
+    let data = m.op(op);
+    let gm_whole = |arg: usize, write: bool| Access { space: Space(GM_BASE + arg as u32), start: 0, end: u64::MAX, write };
+    let tile_of = |slot: &[pto_ir::ValueId]| slot.iter().find_map(|v| if let Val::Tile(t) = vals[v.index()] { Some(t) } else { None });
+    if matches!(data.opcode, Opcode::TLoad | Opcode::TStore) {
+        let load = data.opcode == Opcode::TLoad;
+        let (view_side, tile_side) = if load { (data.ins(), data.outs()) } else { (data.outs(), data.ins()) };
+        if let (Some((&vv, offsets)), Some(tile)) = (view_side.split_first(), tile_of(tile_side))
+            && let Val::View(view) = vals[vv.index()]
+        {
+            out.push(tile_access(&tile, load));
+            let int = |v: &pto_ir::ValueId| if let Val::Int(i) = vals[v.index()] { i.max(0) as usize } else { 0 };
+            let (r0, c0) = match offsets {
+                [r, c] => (int(r), int(c)),
+                _ => (0, 0),
+            };
+            let fold = pto_ir::tile_rules::ViewFold::of(&tile.desc);
+            let size = tile.elem_size() as i64;
+            let first = view.index(r0, c0, fold);
+            let last = view.index(r0 + tile.vrows.max(1) - 1, c0 + tile.vcols.max(1) - 1, fold);
+            let access = match (first, last) {
+                (Ok(a), Ok(b)) => {
+                    let (lo, hi) = (a.min(b).max(0) as u64, a.max(b).max(0) as u64);
+                    Access { space: Space(GM_BASE + view.arg as u32), start: lo * size as u64, end: (hi + 1) * size as u64, write: !load }
+                }
+                _ => gm_whole(view.arg, !load),
+            };
+            out.push(access);
+            return;
+        }
+    }
+    if data.opcode == Opcode::TSetVal {
+        if let Some(t) = tile_of(&data.operands[..1]) {
+            out.push(tile_access(&t, true));
+        }
+        return;
+    }
+    for (&v, write) in data.ins().iter().map(|v| (v, false)).chain(data.outs().iter().map(|v| (v, true))) {
+        match vals[v.index()] {
+            Val::Tile(t) => {
+                let rmw = Some(v) == tmp || (write && reads_dst(data.opcode));
+                out.push(tile_access(&t, write || rmw));
+                if rmw {
+                    out.push(tile_access(&t, false));
+                }
+            }
+            Val::View(g) => out.push(gm_whole(g.arg, write)),
+            _ => {}
+        }
+    }
+}
+
+/// The enum names and integers written in a sync op's arguments, in order (`[<PIPE_MTE2>,
+/// <PIPE_V>, <EVENT_ID0>]` -> `PIPE_MTE2`, `PIPE_V`, `EVENT_ID0`).
+fn sync_args(m: &Module, op: OpId, vals: &[Val]) -> Vec<Result<String, i64>> {
+    fn piece(p: &Piece, vals: &[Val], out: &mut Vec<Result<String, i64>>) {
+        match p {
+            Piece::Word(w) => out.push(Ok(w.clone())),
+            Piece::Attr(a) => attr(a, out),
+            Piece::Literal(l) => out.push(l.parse::<i64>().map_err(|_| -1).and_then(Err)),
+            Piece::Value(v) => out.push(Err(match vals[v.index()] {
+                Val::Int(i) => i,
+                _ => -1,
+            })),
+            Piece::Group(_, inner) => inner.iter().for_each(|p| piece(p, vals, out)),
+            _ => {}
+        }
+    }
+    fn attr(a: &Attr, out: &mut Vec<Result<String, i64>>) {
+        match a {
+            Attr::Enum(e) => out.push(Ok(e.value_name().to_string())),
+            Attr::Int(i, _) => out.push(Err(*i)),
+            Attr::Array(items) => items.iter().for_each(|a| attr(a, out)),
+            Attr::Opaque(s) => out.push(Ok(s.trim_matches(|c| c == '<' || c == '>').to_string())),
+            _ => {}
+        }
+    }
+    let data = m.op(op);
+    let mut out = Vec::new();
+    if let Some(a) = data.attr("args").or(data.attr("pipe")) {
+        attr(a, &mut out);
+    }
+    if let Payload::Generic(pieces) = &data.payload {
+        pieces.iter().for_each(|p| piece(p, vals, &mut out));
+    }
+    // `*_dyn`: the event id is the op's operand.
+    if out.len() == 2
+        && let Some(&v) = data.operands.first()
+    {
+        out.push(Err(match vals[v.index()] {
+            Val::Int(i) => i,
+            _ => -1,
+        }));
+    }
+    out
+}
+
+/// `EVENT_ID3` -> 3.
+fn event_id(a: &Result<String, i64>) -> i64 {
+    match a {
+        Ok(s) => s.strip_prefix("EVENT_ID").and_then(|n| n.parse().ok()).unwrap_or(-1),
+        Err(i) => *i,
+    }
+}
+
+/// A pipe argument: `PIPE_V`, or an op kind (`TVEC`) mapped to its pipe.
+fn pipe_arg(a: Option<&Result<String, i64>>) -> String {
+    match a {
+        Some(Ok(s)) => op_kind_pipe(s).map(str::to_string).unwrap_or_else(|| s.clone()),
+        Some(Err(i)) => format!("pipe #{i}"),
+        None => "?".into(),
+    }
+}
+
+/// The ordering edge a sync op is, if it is one the model knows.
+pub fn sync_op(m: &Module, op: OpId, vals: &[Val]) -> Option<SyncOp> {
+    let opcode = m.op(op).opcode;
+    let args = || sync_args(m, op, vals);
+    Some(match opcode {
+        Opcode::SetFlag | Opcode::WaitFlag | Opcode::SetFlagDyn | Opcode::WaitFlagDyn | Opcode::RecordEvent | Opcode::WaitEvent => {
+            let a = args();
+            SyncOp::Flag {
+                set: matches!(opcode, Opcode::SetFlag | Opcode::SetFlagDyn | Opcode::RecordEvent),
+                src: pipe_arg(a.first()),
+                dst: pipe_arg(a.get(1)),
+                id: a.get(2).map_or(-1, event_id),
+            }
+        }
+        Opcode::Barrier | Opcode::BarrierSync => SyncOp::Barrier(pipe_arg(args().first())),
+        Opcode::GetBuf | Opcode::RlsBuf => {
+            let a = args();
+            SyncOp::Buf { get: opcode == Opcode::GetBuf, pipe: pipe_arg(a.first()), id: a.get(1).map_or(-1, event_id) }
+        }
+        _ => return None,
+    })
+}
+
+/// Whether `m` has an explicit intra-core sync op anywhere (else it relies on automatic sync
+/// insertion, and `pto run` does not check it unless asked).
+pub fn has_explicit_sync(m: &Module) -> bool {
+    m.ops.iter().any(|d| {
+        matches!(
+            d.opcode,
+            Opcode::SetFlag
+                | Opcode::WaitFlag
+                | Opcode::SetFlagDyn
+                | Opcode::WaitFlagDyn
+                | Opcode::Barrier
+                | Opcode::RecordEvent
+                | Opcode::WaitEvent
+                | Opcode::BarrierSync
+                | Opcode::GetBuf
+                | Opcode::RlsBuf
+                | Opcode::TSync
+        )
+    })
+}

@@ -1,0 +1,68 @@
+//! Pipes and synchronisation: a happens-before checker for the sync ops of a kernel.
+//!
+//! * [`model`] — the model itself: actors `(core, pipe)` with vector clocks, per-pipe queues,
+//!   flags, barriers, buffer ids, and shadow memory of byte ranges; knows neither the IR nor
+//!   the interpreter, and is unit-tested on its own.
+//! * [`rules`] — what each target requires (same-pipe order, event ids), with sources.
+//! * [`effects`] — what one op is to the model: its pipe and byte ranges, or its edge.
+//! * [`check`] — the dynamic checker `pto run` uses: the interpreter reports each op before
+//!   executing it; findings become `HAZARD_*` / `SYNC_*` diagnostics.
+//!
+//! docs/sync.md describes the model and the diagnostics for users.
+
+pub mod check;
+pub mod effects;
+pub mod model;
+pub mod rules;
+
+pub use check::Checker;
+pub use effects::has_explicit_sync;
+pub mod paths;
+
+use pto_ir::diag::{DiagClass, Diagnostic};
+use pto_ir::module::Module;
+
+/// Paths `pto verify --sync` explores at most.
+pub const MAX_PATHS: usize = 512;
+
+/// The static check (`pto verify --sync`): the dynamic checker over every path of the lowered
+/// module `m` ([`paths`]: both sides of each `scf.if`, 0, 1 and 2 iterations of each loop with
+/// a dynamic trip count), with default inputs. Each finding is reported once (by class and
+/// location); a path whose run traps (an index out of range on an infeasible path) contributes
+/// nothing. Returns the findings and the number of paths explored.
+pub fn check_paths(m: &Module, target: &'static pto_lower::Target) -> Result<(Vec<Diagnostic>, usize), Vec<Diagnostic>> {
+    let mut explorer = Some(Box::new(paths::Explorer::new()));
+    let mut found = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut runs = 0;
+    while let Some(mut e) = explorer.take() {
+        if !e.next_run() {
+            break;
+        }
+        runs = e.runs;
+        if runs > MAX_PATHS {
+            runs = MAX_PATHS;
+            found.push(Diagnostic::note(
+                DiagClass::SyncNotChecked,
+                Default::default(),
+                format!("the program has more than {MAX_PATHS} paths: only the first {MAX_PATHS} were checked"),
+            ));
+            break;
+        }
+        let mut sim = crate::Sim::new(m, target)?;
+        sim.use_default_inputs();
+        sim.max_steps = 10_000_000;
+        sim.check_sync();
+        sim.explorer = Some(e);
+        let ran = sim.run();
+        let diags = if ran.is_ok() { sim.sync_diagnostics() } else { Vec::new() };
+        explorer = sim.explorer.take();
+        for d in diags {
+            let key = (d.class, d.span.start, d.labels.first().map(|l| l.0.start));
+            if seen.insert(key) {
+                found.push(d);
+            }
+        }
+    }
+    Ok((found, runs))
+}
