@@ -6,29 +6,14 @@
 
 use pto::TargetName;
 use pto::cmd::run::{RunOptions, run};
+mod common;
+use common::kernel::{input_args, legal, number};
 use serde_json::{Value, json};
 
 const TARGETS: [(TargetName, &str); 2] = [(TargetName::A2A3, "a2a3"), (TargetName::A5, "a5")];
 
 fn dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("pto-fixpipe-conv-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn legal(program: &std::path::Path, target: &str) -> bool {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pto")).args(["verify", "--target", target]).arg(program).output().unwrap();
-    out.status.success()
-}
-
-/// A JSON output value (`"inf"`, `"-inf"` and `"nan"` are strings).
-fn number(v: &Value) -> f64 {
-    match v.as_str() {
-        Some("inf") => f64::INFINITY,
-        Some("-inf") => f64::NEG_INFINITY,
-        Some(_) => f64::NAN,
-        None => v.as_f64().expect("a number"),
-    }
+    common::kernel::scratch_dir("fixpipe-conv", name)
 }
 
 /// Writes the kernel and its JSON inputs; `None` when `target`'s legality rejects the kernel.
@@ -39,17 +24,7 @@ fn prepare(name: &str, text: &str, inputs: &[(&str, Value)], target: &str) -> Op
     if !legal(&program, target) {
         return None;
     }
-    let inputs = inputs
-        .iter()
-        .map(|(arg, v)| {
-            if let Some(n) = v.as_f64().filter(|_| !v.is_array()) {
-                return format!("{arg}={n}");
-            }
-            let path = d.join(format!("{arg}.json"));
-            std::fs::write(&path, v.to_string()).unwrap();
-            format!("{arg}={}", path.display())
-        })
-        .collect();
+    let inputs = input_args(&d, inputs);
     let t = if target == "a2a3" { TargetName::A2A3 } else { TargetName::A5 };
     Some(RunOptions { inputs, ..RunOptions::new(program.display().to_string(), t) })
 }

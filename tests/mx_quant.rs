@@ -8,30 +8,11 @@
 use pto::TargetName;
 use pto::cmd::run::{RunOptions, run};
 use pto_sim::family::MatmulOrder;
+mod common;
+use common::kernel::{input_args, legal, number};
 use serde_json::{Value, json};
 
 const TARGETS: [(TargetName, &str); 2] = [(TargetName::A2A3, "a2a3"), (TargetName::A5, "a5")];
-
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("pto-mx-quant-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn legal(program: &std::path::Path, target: &str) -> bool {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pto")).args(["verify", "--target", target]).arg(program).output().unwrap();
-    out.status.success()
-}
-
-/// A JSON output value (`"inf"`, `"-inf"` and `"nan"` are strings).
-fn number(v: &Value) -> f64 {
-    match v.as_str() {
-        Some("inf") => f64::INFINITY,
-        Some("-inf") => f64::NEG_INFINITY,
-        Some(_) => f64::NAN,
-        None => v.as_f64().expect("a number"),
-    }
-}
 
 /// Runs a Level-2 kernel with JSON inputs on every target that accepts it; returns, per target
 /// that ran, the outputs' data (valid regions, row-major).
@@ -42,17 +23,10 @@ fn run_kernel(
     outputs: &[&str],
     order: MatmulOrder,
 ) -> Vec<(&'static str, Vec<Vec<f64>>)> {
-    let dir = scratch(name);
+    let dir = common::kernel::scratch_dir("mx-quant", name);
     let program = dir.join("k.pto");
     std::fs::write(&program, text).unwrap();
-    let inputs: Vec<String> = inputs
-        .iter()
-        .map(|(arg, v)| {
-            let path = dir.join(format!("{arg}.json"));
-            std::fs::write(&path, v.to_string()).unwrap();
-            format!("{arg}={}", path.display())
-        })
-        .collect();
+    let inputs = input_args(&dir, inputs);
     let mut ran = Vec::new();
     for (target, tname) in TARGETS {
         if !legal(&program, tname) {

@@ -6,6 +6,8 @@
 
 use pto::TargetName;
 use pto::cmd::run::{RunOptions, run};
+mod common;
+use common::kernel::{input_args, legal, number};
 use serde_json::Value;
 
 const ROWS: usize = 3;
@@ -89,11 +91,6 @@ fn scalar_for(op: &str, float: bool) -> f64 {
         _ if float => 1.5,
         _ => 3.0,
     }
-}
-
-fn legal(program: &std::path::Path, target: &str) -> bool {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pto")).args(["verify", "--target", target]).arg(program).output().unwrap();
-    out.status.success()
 }
 
 #[test]
@@ -183,30 +180,12 @@ fn new_instructions_match_their_reference_on_a_partial_valid_region() {
     assert!(checked.len() >= 80, "{} combinations: {checked:?}", checked.len());
 }
 
-/// A JSON output value (`"inf"`, `"-inf"` and `"nan"` are strings).
-fn number(v: &Value) -> f64 {
-    match v.as_str() {
-        Some("inf") => f64::INFINITY,
-        Some("-inf") => f64::NEG_INFINITY,
-        Some(_) => f64::NAN,
-        None => v.as_f64().expect("a number"),
-    }
-}
-
 /// Runs a Level-2 kernel with JSON inputs; returns the outputs' data.
 fn run_kernel(name: &str, text: &str, inputs: &[(&str, Value)], outputs: &[&str], target: TargetName) -> Vec<Vec<f64>> {
-    let dir = std::env::temp_dir().join(format!("pto-new-instructions-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::kernel::scratch_dir("new-instructions", name);
     let program = dir.join("k.pto");
     std::fs::write(&program, text).unwrap();
-    let inputs = inputs
-        .iter()
-        .map(|(arg, v)| {
-            let path = dir.join(format!("{arg}.json"));
-            std::fs::write(&path, v.to_string()).unwrap();
-            format!("{arg}={}", path.display())
-        })
-        .collect();
+    let inputs = input_args(&dir, inputs);
     let out = run(&RunOptions {
         inputs,
         outputs: outputs.iter().map(|s| s.to_string()).collect(),

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod kernel;
+
 use std::path::{Path, PathBuf};
 
 /// The repository root.
