@@ -62,6 +62,9 @@ pub(crate) struct Builder<'i, 't> {
     poisoned: HashSet<&'i str>,
     /// The file has `.arg` / `.const` directives: PTO-AS short form unless an op says otherwise.
     directives: bool,
+    /// A generic-form tile op with a tile result was read: value semantics (Level 1), short
+    /// form or SSA as the directives say.
+    generic_level1: bool,
 }
 
 fn strip_pct(name: &str) -> &str {
@@ -170,6 +173,7 @@ impl<'i, 't> Builder<'i, 't> {
             type_cache: FxHashMap::default(),
             poisoned: HashSet::new(),
             directives: false,
+            generic_level1: false,
         }
     }
 
@@ -200,6 +204,8 @@ impl<'i, 't> Builder<'i, 't> {
         // first, and the printed file must be read in the same form.
         if self.directives {
             self.set_form(TextForm::Short);
+        } else if self.generic_level1 {
+            self.set_form(TextForm::Ssa);
         }
         if self.diags.has_errors() { Err(self.diags) } else { Ok((self.m, self.diags)) }
     }

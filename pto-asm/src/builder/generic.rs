@@ -116,12 +116,13 @@ impl<'i> Builder<'i, '_> {
                 parts.data.num_ins = opcode.default_ins(n, parts.result_types.len()) as u32;
                 // A scalar result is PTOAS's DPS `outs : T` (`tgetval`). An op written with
                 // neither operands nor results reads the same in both forms and leaves the
-                // choice to a later op.
+                // choice to a later op; a tile result is Level 1, short form or SSA as the file's
+                // directives say (`build_file`).
                 if parts.result_types.is_empty() && n == 0 {
                 } else if parts.result_types.iter().all(|&t| matches!(self.m.ty(t), Type::Scalar(_))) {
                     self.set_form(TextForm::Dps);
                 } else {
-                    self.set_form(TextForm::Ssa);
+                    self.generic_level1 = true;
                 }
             }
             Syntax::AllocTile => parts.data.payload = Payload::Segments(segments.unwrap_or_else(|| vec![0, 0, 0])),
