@@ -14,6 +14,7 @@ use crate::elem::Elem;
 use crate::memory::{Fault, Memory};
 use crate::view::{TileView, element, element_mut};
 use bytemuck::Zeroable;
+use pto_ir::types::{BLayout, SLayout};
 use std::ops::Range;
 
 /// A scalar operand.
@@ -191,6 +192,17 @@ pub(crate) fn storage<'a>(mem: &'a Memory, v: &TileView) -> Result<&'a [u8], Fau
 /// Element `(r, c)` of `v` from its storage bytes `s`, checked ([`element`]).
 pub(crate) fn at<T: Elem>(s: &[u8], v: &TileView, r: usize, c: usize) -> Result<T, Fault> {
     element(s, v, r, c).and_then(|b| if b.len() == T::SIZE { Ok(T::load(b)) } else { Err(width_mismatch::<T>(v)) })
+}
+
+/// Elements `(0..n, 0)` of `v` from its storage bytes `s`: one slice when the column is
+/// contiguous (a `col_major` vector, or a one-column tile), else element by element ([`at`]).
+fn column<T: Elem>(s: &[u8], v: &TileView, n: usize) -> Result<Vec<T>, Fault> {
+    let contiguous = v.desc.slayout == SLayout::NoneBox && (v.desc.blayout == BLayout::ColMajor || v.desc.cols == 1);
+    if contiguous && T::SIZE == v.elem_size() && n <= v.desc.rows as usize {
+        let bytes = s.get(..n * T::SIZE).ok_or_else(|| Fault(format!("a {n}-element column outside a {}-byte tile", s.len())))?;
+        return Ok(bytes.chunks_exact(T::SIZE).map(T::load).collect());
+    }
+    (0..n).map(|r| at::<T>(s, v, r, 0)).collect()
 }
 
 fn width_mismatch<T: Elem>(v: &TileView) -> Fault {
@@ -446,7 +458,21 @@ pub fn binary_scalar(mem: &mut Memory, op: BinOp, src: &TileView, s: Num, scalar
 pub fn unary(mem: &mut Memory, op: UnOp, src: &TileView, dst: &TileView) -> Result<(), Fault> {
     check_operand(src, dst)?;
     dispatch!(dst.desc.dtype, T => {
-        if fast_zip::<T>(mem, src, &Second::scalar(&|_| T::zeroed(), false), dst, |x, _| unop(op, x))? {
+        // One loop per cheap op (the match hoisted out, so the loop vectorises); the
+        // transcendental ones call out per element anyway.
+        macro_rules! go {
+            ($f:expr) => {
+                fast_zip::<T>(mem, src, &Second::scalar(&|_| T::zeroed(), false), dst, |x, _| $f(x))
+            };
+        }
+        let fast = match op {
+            UnOp::Abs => go!(|x: T| x.abs()),
+            UnOp::Neg => go!(|x: T| x.neg()),
+            UnOp::Relu => go!(|x: T| Elem::maximum(x, T::from_i64(0))),
+            UnOp::Not => go!(|x: T| T::from_raw_bits(!x.raw_bits())),
+            _ => go!(|x: T| unop(op, x)),
+        };
+        if fast? {
             return Ok(());
         }
         let x = read_as::<T>(mem, src, dst)?;
@@ -736,8 +762,7 @@ pub fn expand_op(mem: &mut Memory, op: ExpandOp, along_rows: bool, a: &TileView,
         let (full, vec) = if a_is_vec { (b, a) } else { (a, b) };
         if let (ExpandOp::Bin(o), true, 1) = (op, along_rows, vec.vcols)
             && vec.vrows >= dst.vrows {
-                let sv = storage(mem, vec)?;
-                let per_row = (0..dst.vrows).map(|r| at::<T>(sv, vec, r, 0)).collect::<Result<Vec<T>, _>>()?;
+                let per_row = column::<T>(storage(mem, vec)?, vec, dst.vrows)?;
                 let k = |r: usize| per_row[r];
                 if fast_op::<T>(mem, o, full, &Second::scalar(&k, true), a_is_vec, dst)? {
                     return Ok(());

@@ -120,6 +120,10 @@ pub fn executes(op: Opcode) -> bool {
 /// Slots of `ins` operands that an op writes without reading them first.
 const WRITTEN_INS: &[&str] = &["tmp", "max", "scaling"];
 
+/// An op's operands bound to the op table's slots: which form matched, and `(slot, value)` in
+/// operand order; `None` when no form of the op matches its operands.
+type SlotBinding = Option<(usize, std::rc::Rc<[(&'static str, ValueId)]>)>;
+
 /// A simulation of one module on one target.
 pub struct Sim<'m> {
     m: &'m Module,
@@ -149,8 +153,9 @@ pub struct Sim<'m> {
     vstate: crate::vector::VectorState,
     /// The last vector program of each op, with the operands it was lowered for.
     vcache: std::collections::HashMap<OpId, VectorCache>,
-    /// Each executed tile op's operands bound to the op table's slots ([`Self::bound_slots`]).
-    bindings: std::collections::HashMap<OpId, Option<(usize, std::rc::Rc<[(&'static str, ValueId)]>)>>,
+    /// Each executed tile op's operands bound to the op table's slots ([`Self::bound_slots`]),
+    /// indexed by op (a dense table: the lookup is on every tile op's path).
+    bindings: Vec<Option<SlotBinding>>,
     /// Reused for the operands of each execution.
     operand_buf: Vec<(&'static str, Val)>,
     /// What the program printed (`tprint`), in pto-isa's CPU-simulator format.
@@ -269,7 +274,7 @@ impl<'m> Sim<'m> {
             vstate: Default::default(),
             vcache: Default::default(),
             vector_log_index: Default::default(),
-            bindings: Default::default(),
+            bindings: vec![None; m.ops.len()],
             operand_buf: Vec::new(),
             printed: String::new(),
             bound_tiles: Default::default(),
@@ -1240,12 +1245,15 @@ impl<'m> Sim<'m> {
 
     /// The op table's binding of `op`'s operands to its slots (which form, and `(slot, value)`
     /// in operand order), computed once per op.
-    fn bound_slots(&mut self, op: OpId) -> Option<(usize, std::rc::Rc<[(&'static str, ValueId)]>)> {
-        if let Some(b) = self.bindings.get(&op) {
+    fn bound_slots(&mut self, op: OpId) -> SlotBinding {
+        if let Some(b) = self.bindings.get(op.index()).and_then(Option::as_ref) {
             return b.clone();
         }
-        let bound = pto_lower::binding::bind(self.m, op).map(|(form, b)| (form, b.iter().map(|b| (b.slot, b.value)).collect()));
-        self.bindings.insert(op, bound.clone());
+        let bound: SlotBinding =
+            pto_lower::binding::bind(self.m, op).map(|(form, b)| (form, b.iter().map(|b| (b.slot, b.value)).collect()));
+        if let Some(entry) = self.bindings.get_mut(op.index()) {
+            *entry = Some(bound.clone());
+        }
         bound
     }
 
