@@ -701,6 +701,13 @@ impl<'m> Sim<'m> {
         }
     }
 
+    /// Sets the single result of `op` (most scalar ops: no vector allocated per step).
+    fn set_result(&mut self, op: OpId, val: Val) {
+        if let Some(&r) = self.m.op(op).results.first() {
+            self.vals[r.index()] = val;
+        }
+    }
+
     fn set_results(&mut self, op: OpId, vals: Vec<Val>) {
         for (&r, v) in self.m.op(op).results.iter().zip(vals) {
             self.vals[r.index()] = v;
@@ -719,7 +726,7 @@ impl<'m> Sim<'m> {
                     Some(Attr::Float(f, _)) => Val::Float(*f),
                     _ => return Err(trap(m, op, "unsupported constant")),
                 };
-                self.set_results(op, vec![v]);
+                self.set_result(op, v);
             }
             Opcode::ArithAddi
             | Opcode::ArithSubi
@@ -745,7 +752,7 @@ impl<'m> Sim<'m> {
                     Opcode::ArithMinsi => a.min(b),
                     _ => a.max(b),
                 };
-                self.set_results(op, vec![Val::Int(r)]);
+                self.set_result(op, Val::Int(r));
             }
             Opcode::ArithCmpi => {
                 let (a, b) = (self.int(op, data.operands[0])?, self.int(op, data.operands[1])?);
@@ -765,20 +772,20 @@ impl<'m> Sim<'m> {
                     "ugt" => (a as u64) > (b as u64),
                     _ => (a as u64) >= (b as u64),
                 };
-                self.set_results(op, vec![Val::Int(r as i64)]);
+                self.set_result(op, Val::Int(r as i64));
             }
             Opcode::ArithSelect => {
                 let c = self.int(op, data.operands[0])?;
                 let v = self.vals[data.operands[if c != 0 { 1 } else { 2 }].index()];
-                self.set_results(op, vec![v]);
+                self.set_result(op, v);
             }
             Opcode::ArithIndexCast | Opcode::ArithIndexCastui | Opcode::ArithExtsi | Opcode::ArithExtui | Opcode::ArithTrunci => {
                 let v = self.int(op, data.operands[0])?;
-                self.set_results(op, vec![Val::Int(v)]);
+                self.set_result(op, Val::Int(v));
             }
             Opcode::ArithSitofp => {
                 let v = self.int(op, data.operands[0])?;
-                self.set_results(op, vec![Val::Float(v as f64)]);
+                self.set_result(op, Val::Float(v as f64));
             }
             Opcode::ScfFor => return self.exec_for(op),
             Opcode::ScfWhile => return self.exec_while(op),
@@ -823,7 +830,7 @@ impl<'m> Sim<'m> {
                         Num::F(f) if is_float => Val::Float(f),
                         Num::F(f) => Val::Int(f as i64),
                     };
-                    self.set_results(op, vec![val]);
+                    self.set_result(op, val);
                 } else {
                     let value = self.vals[data.operands[2].index()].num().ok_or_else(|| trap(m, op, "missing value operand"))?;
                     family::set_element(&mut self.mem, &tile, index, value).map_err(|f| trap(m, op, f.0))?;
@@ -837,7 +844,7 @@ impl<'m> Sim<'m> {
                 if desc.size_bytes() > src.size_bytes() {
                     return Err(trap(m, op, format!("cast to {} B of storage from a {} B tile", desc.size_bytes(), src.size_bytes())));
                 }
-                self.set_results(op, vec![Val::Tile(view_of(&desc, src.loc, src.addr, None, None))]);
+                self.set_result(op, Val::Tile(view_of(&desc, src.loc, src.addr, None, None)));
             }
             Opcode::MakeTensorView => {
                 let Payload::Segments(segs) = &data.payload else { return Err(trap(m, op, "malformed make_tensor_view")) };
@@ -852,7 +859,7 @@ impl<'m> Sim<'m> {
                 };
                 let (shape, strides) = (ints(self, shape)?, ints(self, strides)?);
                 let view = GmView::new(arg, &shape, &strides).map_err(|f| trap(m, op, f.0))?;
-                self.set_results(op, vec![Val::View(view)]);
+                self.set_result(op, Val::View(view));
             }
             Opcode::PartitionView | Opcode::Subview => {
                 let Payload::IndexLists(lists) = &data.payload else { return Err(trap(m, op, "malformed partition_view")) };
@@ -873,7 +880,7 @@ impl<'m> Sim<'m> {
                     resolved.push(vals);
                 }
                 let view = src.partition(&resolved[0], &resolved[1]).map_err(|f| trap(m, op, f.0))?;
-                self.set_results(op, vec![Val::View(view)]);
+                self.set_result(op, Val::View(view));
             }
             // Ordering only: the simulator executes one core in program order, so every
             // intra-core flag, barrier and buffer-id op and every inter-core set/wait (the
