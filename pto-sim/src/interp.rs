@@ -430,16 +430,19 @@ impl<'m> Sim<'m> {
     }
 
     /// Deterministic inputs for everything not bound: GM arrays that are not bound get the
-    /// pattern of [`crate::gm::pattern_value`], scalar arguments `0` (integers: block 0) or `1.0`, tile
-    /// arguments keep their (zeroed) storage.
+    /// pattern of [`crate::gm::pattern_value`], scalar arguments `1.0` (floats), the size they
+    /// declare (integers that size a valid shape or a tensor view, [`crate::defaults`]) or `0`
+    /// (other integers: block 0), tile arguments keep their (zeroed) storage.
     pub fn use_default_inputs(&mut self) {
         self.defaults = true;
         for a in &mut self.gm {
             a.pattern = !a.bound;
         }
+        let sizes = crate::defaults::size_defaults(self.m);
         for (i, v) in self.m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Scalar(e), Val::Unset) = (v.def, self.m.types.get(v.ty), self.vals[i]) {
-                self.vals[i] = if e.is_float() { Val::Float(1.0) } else { Val::Int(0) };
+                let size = sizes.get(&ValueId(i as u32)).copied();
+                self.vals[i] = if e.is_float() { Val::Float(1.0) } else { Val::Int(size.unwrap_or(0)) };
             }
         }
     }

@@ -22,6 +22,7 @@
 pub mod config;
 pub mod conv;
 pub mod data;
+pub mod defaults;
 pub mod elem;
 pub mod exec;
 pub mod family;
