@@ -55,12 +55,23 @@ fn found(stderr: &str) -> BTreeSet<(usize, String, String)> {
 }
 
 fn run_file(path: &str, target: TargetName, check: SyncCheck) -> pto::Outcome {
+    run_with(path, target, check, Vec::new())
+}
+
+fn run_with(path: &str, target: TargetName, check: SyncCheck, inputs: Vec<String>) -> pto::Outcome {
     run(&RunOptions {
         default_inputs: true,
         sync_check: check,
+        inputs,
         error_format: ErrorFormat::Json,
         ..RunOptions::new(path.to_string(), target)
     })
+}
+
+/// The `NAME=VALUE` inputs a conformance program asks for (`// Inputs: n=3`), e.g. the trip
+/// count that shows a loop-carried bug; the others take the default values.
+fn inputs_of(text: &str) -> Vec<String> {
+    text.lines().filter_map(|l| l.strip_prefix("// Inputs: ")).flat_map(|l| l.split_whitespace().map(String::from)).collect()
 }
 
 #[test]
@@ -72,7 +83,7 @@ fn every_sync_program_gives_its_expected_diagnostics_on_both_targets() {
         let text = std::fs::read_to_string(path).unwrap();
         assert!(text.starts_with("// Checks: "), "{}: say what the file checks first", path.display());
         for (target, name) in [(TargetName::A2A3, "a2a3"), (TargetName::A5, "a5")] {
-            let out = run_file(&path.display().to_string(), target, SyncCheck::Always);
+            let out = run_with(&path.display().to_string(), target, SyncCheck::Always, inputs_of(&text));
             let want = expectations(&text, name);
             let got = found(&out.stderr);
             if got != want {
@@ -85,6 +96,32 @@ fn every_sync_program_gives_its_expected_diagnostics_on_both_targets() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The loop fixpoint of `pto verify --sync` (issue 15: loops taken zero, one and several times)
+/// finds the loop-carried bugs that need a third iteration with a dynamic trip count: a run
+/// with two iterations shows nothing, one with three shows them, and the static check (no
+/// trip count given) finds the same.
+#[test]
+fn the_loop_fixpoint_finds_bugs_that_need_a_third_iteration() {
+    use pto::cmd::verify::{VerifyOptions, run_with_sync};
+    let cases: [(&str, &[(usize, &str)]); 2] = [
+        ("tests/sync/loop_carried_third_iteration.pto", &[(24, "SYNC_DEADLOCK")]),
+        ("tests/sync/nested_loop_rotating_ids.pto", &[(24, "SYNC_FLAG_MISUSE"), (30, "SYNC_DEADLOCK")]),
+    ];
+    for (path, want) in cases {
+        let want: BTreeSet<(usize, String, String)> = want.iter().map(|&(l, c)| (l, "error".to_string(), c.to_string())).collect();
+        for target in [TargetName::A2A3, TargetName::A5] {
+            let two = run_with(path, target, SyncCheck::Always, vec!["n=2".into()]);
+            assert_eq!((two.code, found(&two.stderr)), (0, BTreeSet::new()), "{path} with n = 2 on {target:?}: {}", two.stderr);
+            let three = run_with(path, target, SyncCheck::Always, vec!["n=3".into()]);
+            assert_eq!(found(&three.stderr), want, "{path} with n = 3 on {target:?}");
+            let stat =
+                run_with_sync(&VerifyOptions { input: path.into(), target: Some(target), explain: false, error_format: ErrorFormat::Json });
+            assert_eq!(stat.code, 1);
+            assert_eq!(found(&stat.stderr), want, "{path}: verify --sync on {target:?}: {}", stat.stderr);
+        }
+    }
 }
 
 #[test]

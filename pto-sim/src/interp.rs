@@ -961,7 +961,7 @@ impl<'m> Sim<'m> {
         let explored = self.explorer.is_some() && !data.operands[..2].iter().all(|&v| is_constant(m, v));
         for n in 0u64.. {
             let go = match &mut self.explorer {
-                Some(e) if explored => e.decide(crate::sync::paths::Decision::Iterate { done: n }, i < ub),
+                _ if explored => self.explore_iteration(op, n, n, &iters, i < ub),
                 _ => i < ub,
             };
             if !go {
@@ -984,6 +984,22 @@ impl<'m> Sim<'m> {
         }
         self.set_results(op, iters);
         Ok(())
+    }
+
+    /// Whether a loop with a dynamic trip count runs another iteration under `pto verify
+    /// --sync` (`natural` otherwise): the path explorer decides from the abstract state at the
+    /// loop head — the sync checker's, the iteration `index` modulo the program's index period
+    /// and the carried values (`crate::sync::paths`).
+    fn explore_iteration(&mut self, op: OpId, done: u64, index: u64, carried: &[Val], natural: bool) -> bool {
+        let Some(e) = &mut self.explorer else { return natural };
+        let sync = self.sync.as_ref().map_or(0, |s| s.loop_state());
+        let carried = carried.iter().map(|v| match *v {
+            Val::Int(i) => (i, false),
+            Val::Tile(t) => (t.addr as i64, true),
+            _ => (0, true),
+        });
+        let state = e.head_state(sync, index, carried);
+        e.decide(crate::sync::paths::Decision::Iterate { looped: op.index() as u32, done, state }, natural)
     }
 
     fn exec_while(&mut self, op: OpId) -> Result<(), Diagnostic> {
@@ -1011,10 +1027,7 @@ impl<'m> Sim<'m> {
             }
             let Flow::Yield(cond) = self.exec_block(before)? else { return Err(trap(m, op, "scf.while: missing scf.condition")) };
             let go = matches!(cond.first(), Some(Val::Int(c)) if *c != 0);
-            let go = match &mut self.explorer {
-                Some(e) => e.decide(crate::sync::paths::Decision::Iterate { done: n }, go),
-                None => go,
-            };
+            let go = self.explore_iteration(op, n, n, &cond[1.min(cond.len())..], go);
             let carried = cond.get(1..).unwrap_or_default().to_vec();
             if !go {
                 self.set_results(op, carried);

@@ -123,6 +123,12 @@ impl Checker {
         }
     }
 
+    /// The sync state abstracted for the static check's loop fixpoint
+    /// ([`Model::abstract_state`]; ops by index, GM arrays by stride).
+    pub fn loop_state(&self) -> u64 {
+        self.model.abstract_state(|s| s.op.index() as u64, |sp| sp.0 >= GM_BASE)
+    }
+
     /// A loop ended.
     pub fn loop_done(&mut self, op: OpId) {
         if self.loops.last().is_some_and(|l| l.0 == op) {

@@ -216,7 +216,8 @@ fn sync_args(m: &Module, op: OpId, vals: &[Val]) -> Vec<Result<String, i64>> {
         match p {
             Piece::Word(w) => out.push(Ok(w.clone())),
             Piece::Attr(a) => attr(a, out),
-            Piece::Literal(l) => out.push(l.parse::<i64>().map_err(|_| -1).and_then(Err)),
+            // A number, or a word in angle brackets (`<PIPE_V>` of the generic `_dyn` forms).
+            Piece::Literal(l) => out.push(l.parse::<i64>().map_or_else(|_| Ok(l.trim().to_string()), Err)),
             Piece::Value(v) => out.push(Err(match vals[v.index()] {
                 Val::Int(i) => i,
                 _ => -1,
