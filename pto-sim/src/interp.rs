@@ -39,6 +39,8 @@ pub enum Val {
     Conv(u32),
     /// A `!pto.pipe` argument (index into [`Sim`]'s FIFOs).
     Pipe(u32),
+    /// An `!pto.eventid_array<N>` (index into [`Sim`]'s event-id arrays).
+    EventIds(u32),
 }
 
 impl Val {
@@ -188,6 +190,8 @@ pub struct Sim<'m> {
     loops: Vec<OpId>,
     /// The sync checker, when enabled ([`Sim::check_sync`]): each op is reported to it.
     sync: Option<Box<crate::sync::Checker>>,
+    /// The event-id arrays declared so far ([`crate::sync::arrays`]).
+    eventid_arrays: crate::sync::arrays::EventIdArrays,
     /// Chooses the outcome of `scf.if`s and of loops with a dynamic trip count instead of the
     /// data (`pto verify --sync` explores every path, [`crate::sync::paths`]).
     pub explorer: Option<Box<crate::sync::paths::Explorer>>,
@@ -286,6 +290,7 @@ impl<'m> Sim<'m> {
             loops: Vec::new(),
             sync: None,
             explorer: None,
+            eventid_arrays: Default::default(),
             regs: Default::default(),
             notes: Vec::new(),
             rebind: Vec::new(),
@@ -874,6 +879,7 @@ impl<'m> Sim<'m> {
             // intra-core flag, barrier and buffer-id op and every inter-core set/wait (the
             // other side is not simulated) is satisfied when reached.
             Opcode::TSync | Opcode::SyncAll => {}
+            _ if crate::sync::arrays::is_array_op(data.opcode) => self.exec_eventid_array(op)?,
             _ if spec.family == pto_ir::ops::Family::Sync && data.results.is_empty() => {}
             _ if spec.syntax == pto_ir::ops::Syntax::Tile || crate::exec::semantics(data.opcode).is_some() => {
                 self.exec_tile(op)?;
@@ -992,7 +998,12 @@ impl<'m> Sim<'m> {
     /// and the carried values (`crate::sync::paths`).
     fn explore_iteration(&mut self, op: OpId, done: u64, index: u64, carried: &[Val], natural: bool) -> bool {
         let Some(e) = &mut self.explorer else { return natural };
-        let sync = self.sync.as_ref().map_or(0, |s| s.loop_state());
+        let sync = self.sync.as_ref().map_or(0, |s| s.loop_state()) ^ {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            self.eventid_arrays.hash(&mut h);
+            h.finish()
+        };
         let carried = carried.iter().map(|v| match *v {
             Val::Int(i) => (i, false),
             Val::Tile(t) => (t.addr as i64, true),
@@ -1000,6 +1011,29 @@ impl<'m> Sim<'m> {
         });
         let state = e.head_state(sync, index, carried);
         e.decide(crate::sync::paths::Decision::Iterate { looped: op.index() as u32, done, state }, natural)
+    }
+
+    /// `declare_eventid_array`, `eventid_array_get`, `eventid_array_set`
+    /// ([`crate::sync::arrays`]).
+    fn exec_eventid_array(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let (array, rest) = match data.operands.split_first() {
+            Some((&a, rest)) => (if let Val::EventIds(h) = self.vals[a.index()] { Some(h) } else { None }, rest),
+            None => (None, &[][..]),
+        };
+        let ints = rest.iter().map(|&v| self.int(op, v)).collect::<Result<Vec<_>, _>>()?;
+        let ty = match data.results.first().map(|&r| m.value_type(r)) {
+            Some(Type::Opaque(text)) => text.as_str(),
+            _ => "",
+        };
+        let declare = data.opcode == Opcode::DeclareEventIdArray;
+        match self.eventid_arrays.exec(data.opcode, array, &ints, ty).map_err(|e| trap(m, op, e))? {
+            Some(h) if declare => self.set_results(op, vec![Val::EventIds(h as u32)]),
+            Some(v) => self.set_results(op, vec![Val::Int(v)]),
+            None => {}
+        }
+        Ok(())
     }
 
     fn exec_while(&mut self, op: OpId) -> Result<(), Diagnostic> {

@@ -62,6 +62,8 @@ enum Decoded {
     DynSync,
     /// A tile op: its scratch operand, if any.
     Tile { tmp: Option<pto_ir::ValueId> },
+    /// `tsync`: a fence over its operands' bytes.
+    Fence,
 }
 
 /// The dynamic sync checker of one run.
@@ -153,6 +155,11 @@ impl Checker {
                 if let Some(s) = effects::sync_op(m, op, vals) {
                     self.sync(m, op, site, &s);
                 }
+            }
+            Decoded::Fence => {
+                let mut ranges = Vec::new();
+                effects::fence_ranges(m, op, vals, &mut ranges);
+                self.model.submit(Event::Fence { core: 0, ranges, site });
             }
             &Decoded::Tile { tmp } => {
                 let loc = |v: pto_ir::ValueId| if let Val::Tile(t) = vals[v.index()] { Some(t.loc) } else { None };
@@ -379,6 +386,7 @@ impl Checker {
                     format!("waits for flag ({}, {}, EVENT_ID{id}), which nothing sets before it", src.name(), dst.name())
                 }
                 Event::Barrier { pipe: None, .. } => "waits at `barrier <PIPE_ALL>` for the other pipes to drain".into(),
+                Event::Fence { .. } => "waits at `tsync` for the other pipes to drain".into(),
                 Event::GetBuf { id, .. } => format!("waits for buffer id {id}, held by another pipe and never released"),
                 _ => "is blocked".into(),
             };
@@ -468,6 +476,7 @@ fn decode(m: &Module, op: OpId, vals: &[Val]) -> Decoded {
     if spec.family == pto_ir::ops::Family::Sync {
         return match data.opcode {
             Opcode::SetFlagDyn | Opcode::WaitFlagDyn => Decoded::DynSync,
+            Opcode::TSync => Decoded::Fence,
             _ => effects::sync_op(m, op, vals).map_or(Decoded::Nothing, Decoded::Sync),
         };
     }

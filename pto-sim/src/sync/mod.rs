@@ -10,6 +10,7 @@
 //!
 //! docs/sync.md describes the model and the diagnostics for users.
 
+pub mod arrays;
 pub mod check;
 pub mod effects;
 pub mod model;

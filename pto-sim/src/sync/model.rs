@@ -175,6 +175,17 @@ pub enum Event<S> {
         /// The op.
         site: S,
     },
+    /// `tsync`: the issuer waits until every pipe of the core ran what it was issued, then
+    /// every earlier access to the bytes of `ranges` happens before every later op of the
+    /// core (all earlier accesses when `ranges` is empty).
+    Fence {
+        /// The core.
+        core: u16,
+        /// The bytes waited for (their `write` is ignored).
+        ranges: Vec<Access>,
+        /// The op.
+        site: S,
+    },
     /// `get_buf(pipe, id)` (A5 buffer ids).
     GetBuf {
         /// Who acquires.
@@ -203,6 +214,7 @@ impl<S: Copy> Event<S> {
             Event::Set { core, src, .. } => Actor { core, pipe: src },
             Event::Wait { core, dst, .. } => Actor { core, pipe: dst },
             Event::Barrier { core, pipe, .. } => Actor { core, pipe: pipe.unwrap_or(Pipe::S) },
+            Event::Fence { core, .. } => Actor { core, pipe: Pipe::S },
         }
     }
 
@@ -213,6 +225,7 @@ impl<S: Copy> Event<S> {
             | Event::Set { site, .. }
             | Event::Wait { site, .. }
             | Event::Barrier { site, .. }
+            | Event::Fence { site, .. }
             | Event::GetBuf { site, .. }
             | Event::RlsBuf { site, .. } => site,
         }
@@ -508,6 +521,31 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
                 }
                 for a in range {
                     self.clocks[a].clone_from(&all);
+                }
+            }
+            Event::Fence { core, ranges, .. } => {
+                let range = *core as usize * PIPES..(*core as usize + 1) * PIPES;
+                let s = *core as usize * PIPES + Pipe::S as usize;
+                if range.clone().any(|a| a != s && !self.queues[a].is_empty()) {
+                    return false;
+                }
+                // What the core's clocks learn: each actor's last epoch that accessed the bytes.
+                let mut known = vec![0; self.clocks.len()];
+                if ranges.is_empty() {
+                    for a in range.clone() {
+                        known[a] = self.issued[a];
+                    }
+                }
+                for r in ranges {
+                    for e in self.shadow.get(r.space.0 as usize).into_iter().flatten() {
+                        if e.start < r.end && r.start < e.end && range.contains(&e.actor.index()) {
+                            let k = &mut known[e.actor.index()];
+                            *k = (*k).max(e.epoch);
+                        }
+                    }
+                }
+                for a in range {
+                    join(&mut self.clocks[a], &known);
                 }
             }
             Event::GetBuf { actor, id, .. } => {
