@@ -39,6 +39,8 @@ pub enum Val {
     Conv(u32),
     /// A `!pto.pipe` argument (index into [`Sim`]'s FIFOs).
     Pipe(u32),
+    /// An `!pto.eventid_array<N>` (index into [`Sim`]'s event-id arrays).
+    EventIds(u32),
 }
 
 impl Val {
@@ -193,6 +195,8 @@ pub struct Sim<'m> {
     loops: Vec<OpId>,
     /// The sync checker, when enabled ([`Sim::check_sync`]): each op is reported to it.
     sync: Option<Box<crate::sync::Checker>>,
+    /// The event-id arrays declared so far ([`crate::sync::arrays`]).
+    eventid_arrays: crate::sync::arrays::EventIdArrays,
     /// Chooses the outcome of `scf.if`s and of loops with a dynamic trip count instead of the
     /// data (`pto verify --sync` explores every path, [`crate::sync::paths`]).
     pub explorer: Option<Box<crate::sync::paths::Explorer>>,
@@ -291,6 +295,7 @@ impl<'m> Sim<'m> {
             loops: Vec::new(),
             sync: None,
             explorer: None,
+            eventid_arrays: Default::default(),
             regs: Default::default(),
             notes: Vec::new(),
             rebind: Vec::new(),
@@ -889,6 +894,7 @@ impl<'m> Sim<'m> {
             // intra-core flag, barrier and buffer-id op and every inter-core set/wait (the
             // other side is not simulated) is satisfied when reached.
             Opcode::TSync | Opcode::SyncAll => {}
+            _ if crate::sync::arrays::is_array_op(data.opcode) => self.exec_eventid_array(op)?,
             _ if spec.family == pto_ir::ops::Family::Sync && data.results.is_empty() => {}
             _ if spec.syntax == pto_ir::ops::Syntax::Tile || crate::exec::semantics(data.opcode).is_some() => {
                 self.exec_tile(op)?;
@@ -976,7 +982,7 @@ impl<'m> Sim<'m> {
         let explored = self.explorer.is_some() && !data.operands[..2].iter().all(|&v| is_constant(m, v));
         for n in 0u64.. {
             let go = match &mut self.explorer {
-                Some(e) if explored => e.decide(crate::sync::paths::Decision::Iterate { done: n }, i < ub),
+                _ if explored => self.explore_iteration(op, n, n, &iters, i < ub),
                 _ => i < ub,
             };
             if !go {
@@ -998,6 +1004,50 @@ impl<'m> Sim<'m> {
             i = next;
         }
         self.set_results(op, iters);
+        Ok(())
+    }
+
+    /// Whether a loop with a dynamic trip count runs another iteration under `pto verify
+    /// --sync` (`natural` otherwise): the path explorer decides from the abstract state at the
+    /// loop head — the sync checker's, the iteration `index` modulo the program's index period
+    /// and the carried values (`crate::sync::paths`).
+    fn explore_iteration(&mut self, op: OpId, done: u64, index: u64, carried: &[Val], natural: bool) -> bool {
+        let Some(e) = &mut self.explorer else { return natural };
+        let sync = self.sync.as_ref().map_or(0, |s| s.loop_state()) ^ {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            self.eventid_arrays.hash(&mut h);
+            h.finish()
+        };
+        let carried = carried.iter().map(|v| match *v {
+            Val::Int(i) => (i, false),
+            Val::Tile(t) => (t.addr as i64, true),
+            _ => (0, true),
+        });
+        let state = e.head_state(sync, index, carried);
+        e.decide(crate::sync::paths::Decision::Iterate { looped: op.index() as u32, done, state }, natural)
+    }
+
+    /// `declare_eventid_array`, `eventid_array_get`, `eventid_array_set`
+    /// ([`crate::sync::arrays`]).
+    fn exec_eventid_array(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let (array, rest) = match data.operands.split_first() {
+            Some((&a, rest)) => (if let Val::EventIds(h) = self.vals[a.index()] { Some(h) } else { None }, rest),
+            None => (None, &[][..]),
+        };
+        let ints = rest.iter().map(|&v| self.int(op, v)).collect::<Result<Vec<_>, _>>()?;
+        let ty = match data.results.first().map(|&r| m.value_type(r)) {
+            Some(Type::Opaque(text)) => text.as_str(),
+            _ => "",
+        };
+        let declare = data.opcode == Opcode::DeclareEventIdArray;
+        match self.eventid_arrays.exec(data.opcode, array, &ints, ty).map_err(|e| trap(m, op, e))? {
+            Some(h) if declare => self.set_results(op, vec![Val::EventIds(h as u32)]),
+            Some(v) => self.set_results(op, vec![Val::Int(v)]),
+            None => {}
+        }
         Ok(())
     }
 
@@ -1026,10 +1076,7 @@ impl<'m> Sim<'m> {
             }
             let Flow::Yield(cond) = self.exec_block(before)? else { return Err(trap(m, op, "scf.while: missing scf.condition")) };
             let go = matches!(cond.first(), Some(Val::Int(c)) if *c != 0);
-            let go = match &mut self.explorer {
-                Some(e) => e.decide(crate::sync::paths::Decision::Iterate { done: n }, go),
-                None => go,
-            };
+            let go = self.explore_iteration(op, n, n, &cond[1.min(cond.len())..], go);
             let carried = cond.get(1..).unwrap_or_default().to_vec();
             if !go {
                 self.set_results(op, carried);

@@ -22,10 +22,16 @@ pub struct VerifyOptions {
 
 /// Runs `pto verify`.
 pub fn run(opts: &VerifyOptions) -> Outcome {
+    check(opts).0
+}
+
+/// `pto verify`'s checks; on success also the sources and the parsed module (which
+/// [`run_with_sync`] goes on with instead of parsing the file again).
+fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::Module)>) {
     let mut sources = SourceMap::default();
     let (file, module, mut diags) = match load_module(&opts.input, &mut sources, opts.error_format) {
         Ok(loaded) => loaded,
-        Err(failed) => return failed,
+        Err(failed) => return (failed, None),
     };
     diags.0.extend(verify(&module).0);
     let mut checked_for = None;
@@ -53,21 +59,18 @@ pub fn run(opts: &VerifyOptions) -> Outcome {
     } else {
         String::new()
     };
-    Outcome { stdout, stderr: render(&sources, &diags.0, opts.error_format), code }
+    let out = Outcome { stdout, stderr: render(&sources, &diags.0, opts.error_format), code };
+    (out, if code == 0 { Some((sources, module)) } else { None })
 }
 
 /// Runs `pto verify --sync`: the checks of [`run`], then, when they pass, the sync check over
 /// every path of the lowered program (`pto_sim::sync::check_paths`, docs/sync.md).
 pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
-    let plain = run(opts);
-    if plain.code != 0 {
-        return plain;
+    let (plain, loaded) = check(opts);
+    let Some((sources, module)) = loaded else { return plain };
+    if !pto_sim::sync::has_explicit_sync(&module) {
+        return not_checked(&sources, plain, opts);
     }
-    let mut sources = SourceMap::default();
-    let (_, module, _) = match load_module(&opts.input, &mut sources, opts.error_format) {
-        Ok(loaded) => loaded,
-        Err(failed) => return failed,
-    };
     let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome::diagnostics(sources, d, opts.error_format);
     let target = match resolve_target(&module, opts.target, &mut Default::default()) {
         Ok(t) => t,
@@ -82,12 +85,7 @@ pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
         Err(d) => return fail(&sources, &d.0),
     };
     if !pto_sim::sync::has_explicit_sync(&lowered) {
-        let note = pto_ir::Diagnostic::note(
-            pto_ir::DiagClass::SyncNotChecked,
-            Default::default(),
-            "sync not checked: the program has no sync op, so it relies on automatic sync insertion",
-        );
-        return Outcome { stderr: plain.stderr + &render(&sources, &[note], opts.error_format), ..plain };
+        return not_checked(&sources, plain, opts);
     }
     match pto_sim::sync::check_paths(&lowered, target) {
         Err(d) => fail(&sources, &d),
@@ -97,4 +95,14 @@ pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
             Outcome { stdout, stderr: plain.stderr + &render(&sources, &found, opts.error_format), code }
         }
     }
+}
+
+/// `pto verify`'s outcome with the note that sync was not checked.
+fn not_checked(sources: &SourceMap, plain: Outcome, opts: &VerifyOptions) -> Outcome {
+    let note = pto_ir::Diagnostic::note(
+        pto_ir::DiagClass::SyncNotChecked,
+        Default::default(),
+        "sync not checked: the program has no sync op, so it relies on automatic sync insertion",
+    );
+    Outcome { stderr: plain.stderr + &render(sources, &[note], opts.error_format), ..plain }
 }
