@@ -6,8 +6,8 @@
 //!
 //! * it reaches (through integer casts) a `valid_row` / `valid_col` operand of `alloc_tile`:
 //!   that tile's row / column capacity (the smallest, when it sizes several tiles);
-//! * it reaches a `shape` operand of `make_tensor_view`: the furthest extent (static offset plus
-//!   static size) that the view's `partition_view`s take along that dimension (the largest,
+//! * it reaches a `shape` operand of `make_tensor_view`: the furthest extent (constant offset plus
+//!   constant size; a dynamic offset counts as 0) that the view's `partition_view`s take along that dimension (the largest,
 //!   when it shapes several views).
 //!
 //! A valid-shape use wins over a view-shape use.
@@ -77,7 +77,8 @@ pub fn size_defaults(m: &Module) -> HashMap<ValueId, i64> {
 }
 
 /// Per dimension of `view`, the furthest extent (offset plus size, each a literal or an
-/// `arith.constant`) its `partition_view`s take (0 where none is constant).
+/// `arith.constant`; a dynamic offset counts as 0) its `partition_view`s take (0 where no size
+/// is constant).
 fn partition_extents(m: &Module, view: ValueId, rank: usize) -> Vec<i64> {
     let mut extents = vec![0i64; rank];
     for data in m.ops.iter().filter(|d| matches!(d.opcode, Opcode::PartitionView) && d.operands.first() == Some(&view)) {
@@ -87,7 +88,9 @@ fn partition_extents(m: &Module, view: ValueId, rank: usize) -> Vec<i64> {
             lists.iter().map(|list| list.iter().map(|e| e.or_else(|| dynamic.next().and_then(|&v| constant(m, v)))).collect()).collect();
         let (Some(offsets), Some(sizes)) = (resolved.first(), resolved.get(1)) else { continue };
         for (d, extent) in extents.iter_mut().enumerate() {
-            if let (Some(Some(offset)), Some(Some(size))) = (offsets.get(d), sizes.get(d)) {
+            // A dynamic offset counts as 0: the view holds at least one partition.
+            if let Some(Some(size)) = sizes.get(d) {
+                let offset = offsets.get(d).copied().flatten().unwrap_or(0);
                 *extent = (*extent).max(offset.saturating_add(*size));
             }
         }
