@@ -119,7 +119,8 @@ pub fn run_blocks(sim: &mut Sim, blocks: u32) -> Result<(), pto_ir::Diagnostic> 
 /// requested output.
 pub fn final_tiles(m: &Module) -> Vec<String> {
     use pto_ir::ops::Opcode;
-    let is_tile = |v: pto_ir::ValueId| m.value_type(v).tile().is_some();
+    // A `memref<..., #pto.address_space<vec>>` from `memref.alloc` is a tile too.
+    let is_tile = |v: pto_ir::ValueId| m.value_type(v).tile().is_some() || m.value_type(v).is_opaque("memref<");
     let (mut written, mut read) = (Vec::new(), std::collections::HashSet::new());
     for op in m.walk() {
         let data = m.op(op);

@@ -133,7 +133,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Ok(v) => v,
         Err(d) => return fail(&sources, &d.0),
     };
-    if (opts.exec_vector || opts.stats) && target.id != TargetId::A2A3 {
+    if opts.exec_vector && target.id != TargetId::A2A3 {
         return Outcome::usage_error("`--exec vector` and `--stats` model the A2A3 vector unit: use `--target a2a3`");
     }
     let (lowered, _) = match pto_lower::run(verified, target, Default::default()) {
@@ -141,6 +141,9 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Err(d) => return fail(&sources, &d.0),
     };
     let multi = opts.blocks > 1 || pto_sim::cores::Topology::new(&lowered, target).mix;
+    if opts.stats && !multi && target.id != TargetId::A2A3 {
+        return Outcome::usage_error("`--exec vector` and `--stats` model the A2A3 vector unit: use `--target a2a3`");
+    }
     if opts.stats && !opts.exec_vector && !multi {
         return Outcome::usage_error("`--stats` reports the vector programs that ran: add `--exec vector`");
     }

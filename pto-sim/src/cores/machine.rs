@@ -275,7 +275,7 @@ fn deadlock(m: &Module, b: u32, kinds: &[CoreKind], blocked: &[(usize, OpId, Str
         d = d.with_label(m.op_span(*op), format!("{} waits here for {w}", name(*i)));
     }
     if !ended.is_empty() {
-        d = d.with_note(format!("{} ended without providing it", ended.join(", ")));
+        d = d.with_note(format!("already ended: {}", ended.join(", ")));
     }
     d
 }
