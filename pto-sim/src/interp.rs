@@ -1385,13 +1385,15 @@ impl<'m> Sim<'m> {
     }
 }
 
-/// Every GM array in `gm` that a kernel of `m` wrote: in the shape of the array bound to it
-/// (a bound array keeps its size), 1-D for an array that grew on demand.
+/// Every GM array in `gm` that a kernel of `m` wrote, once per name (a callee's pointer
+/// parameter often has its caller's name): in the shape of the array bound to it (a bound array
+/// keeps its size), 1-D for an array that grew on demand.
 pub fn gm_outputs(m: &Module, gm: &[GmArray]) -> Vec<(String, TileData)> {
     let mut out = Vec::new();
     for v in &m.values {
         if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty))
             && let Some(a) = gm.iter().find(|a| a.name == v.name && a.written)
+            && !out.iter().any(|(n, _): &(String, TileData)| *n == v.name)
         {
             let n = a.bytes.len() / a.elem_size.max(1);
             let (rows, cols) = a.shape.filter(|(r, c)| r.checked_mul(*c) == Some(n)).unwrap_or((1, n));
