@@ -61,6 +61,14 @@ enum SyncCheckArg {
 }
 
 #[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
+enum ScheduleArg {
+    /// Run a core until it waits, then the next (default).
+    InOrder,
+    /// Random choices, seeded by --seed.
+    Random,
+}
+
+#[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
 enum ExecArg {
     /// Tile semantics (the pto-isa documentation; default).
     Tile,
@@ -206,6 +214,19 @@ enum Command {
         /// Do not check synchronisation (same as `--sync-check=never`).
         #[arg(long, conflicts_with = "sync_check")]
         no_sync_check: bool,
+        /// Run the kernel on N blocks (`get_block_num`), in parallel (docs/cores.md).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        blocks: u32,
+        /// How the cores of a block interleave: `in-order` (run a core until it waits, then the
+        /// next) or `random` (seeded by --seed).
+        #[arg(long, value_enum, default_value_t = ScheduleArg::InOrder)]
+        schedule: ScheduleArg,
+        /// Seed of `--schedule random`.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Threads running blocks (default: one per CPU); results do not depend on it.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
     },
     /// MLIR interop: export to and import from MLIR (needs the `mlir` cargo feature).
     Mlir {
@@ -309,6 +330,10 @@ fn main() -> ExitCode {
             matmul_order,
             sync_check,
             no_sync_check,
+            blocks,
+            schedule,
+            seed,
+            threads,
         } => {
             let target = target.or(pto_arch);
             let output_dir = if json { None } else { output_dir };
@@ -338,6 +363,12 @@ fn main() -> ExitCode {
                     (_, SyncCheckArg::Always) => run::SyncCheck::Always,
                     (_, SyncCheckArg::Auto) => run::SyncCheck::Auto,
                 },
+                blocks,
+                schedule: match schedule {
+                    ScheduleArg::InOrder => pto_sim::cores::Schedule::InOrder,
+                    ScheduleArg::Random => pto_sim::cores::Schedule::Random(seed),
+                },
+                threads: threads.map(|t| t as usize),
                 error_format,
             })
         }

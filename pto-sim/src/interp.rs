@@ -101,6 +101,7 @@ struct Snapshot {
 /// only). The coverage table (`pto ops --markdown`) reads it.
 pub fn executes(op: Opcode) -> bool {
     crate::exec::semantics(op).is_some()
+        || crate::cores::ops::semantics(op).is_some()
         || op.spec().family == pto_ir::ops::Family::Sync
         || matches!(
             op,
@@ -210,6 +211,11 @@ pub struct Sim<'m> {
     configs: Vec<Result<crate::conv::ConvConfig, String>>,
     /// One TPipe FIFO per `!pto.pipe` argument.
     pub pipes: Vec<crate::tpipe::Fifo>,
+    /// Which core this is, its cross-core pipe handles and its block's scheduler
+    /// ([`crate::cores`]); one core that runs everything unless a multi-core run set it.
+    pub core: crate::cores::ops::CoreState,
+    /// What `get_subblock_idx` and `get_subblock_num` return.
+    pub subblock: (i64, i64),
 }
 
 /// The default step budget: far more ops than a real kernel executes (the largest shared
@@ -301,6 +307,8 @@ impl<'m> Sim<'m> {
             rebind: Vec::new(),
             configs: Vec::new(),
             pipes: Vec::new(),
+            core: Default::default(),
+            subblock: (0, 1),
         };
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Opaque(ty)) = (v.def, m.types.get(v.ty))
@@ -421,17 +429,24 @@ impl<'m> Sim<'m> {
     /// Every GM array the kernel wrote, after the run: in the shape of the array bound to it
     /// (a bound array keeps its size), 1-D for an array that grew on demand.
     pub fn gm_outputs(&self) -> Vec<(String, TileData)> {
-        let mut out = Vec::new();
-        for v in &self.m.values {
-            if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, self.m.types.get(v.ty))
-                && let Some(a) = self.gm.iter().find(|a| a.name == v.name && a.written)
-            {
-                let n = a.bytes.len() / a.elem_size.max(1);
-                let (rows, cols) = a.shape.filter(|(r, c)| r.checked_mul(*c) == Some(n)).unwrap_or((1, n));
-                out.push((v.name.clone(), TileData { dtype: *e, rows, cols, bytes: a.bytes.clone() }));
-            }
-        }
-        out
+        gm_outputs(self.m, &self.gm)
+    }
+
+    /// The GM arrays (one per pointer argument, in argument order): a multi-core run starts
+    /// every block from a copy of a prepared simulation's arrays.
+    pub fn gm_arrays(&self) -> &[GmArray] {
+        &self.gm
+    }
+
+    /// Replaces the GM arrays with `gm`, returning the old ones (a multi-core run moves a
+    /// block's shared arrays in and out).
+    pub fn replace_gm(&mut self, gm: Vec<GmArray>) -> Vec<GmArray> {
+        std::mem::replace(&mut self.gm, gm)
+    }
+
+    /// Ops (and loop iterations) executed so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     /// Deterministic inputs for everything not bound: GM arrays that are not bound get the
@@ -536,7 +551,12 @@ impl<'m> Sim<'m> {
     /// Runs the entry function (the one marked `pto.entry`, else the first with a body), or
     /// the top-level statements of a PTO-AS program.
     pub fn run(&mut self) -> Result<(), Diagnostic> {
-        let Some(block) = self.entry_block() else { return Ok(()) };
+        let Some((func, block)) = self.entry() else { return Ok(()) };
+        if let Some(Payload::Func { name, .. }) = func.map(|f| &self.m.op(f).payload)
+            && !self.runs_here(name)
+        {
+            return Ok(());
+        }
         if !self.defaults {
             self.unwritten_args = self
                 .m
@@ -586,6 +606,11 @@ impl<'m> Sim<'m> {
     /// The block `run` executes: the entry function's body (the one marked `pto.entry`, else
     /// the first with a body), or the top-level block of a PTO-AS program.
     fn entry_block(&self) -> Option<BlockId> {
+        self.entry().map(|(_, b)| b)
+    }
+
+    /// The entry function (if the program has functions) and the block `run` executes.
+    fn entry(&self) -> Option<(Option<OpId>, BlockId)> {
         let m = self.m;
         let &top = m.region(m.body?).blocks.first()?;
         let mut funcs = Vec::new();
@@ -601,9 +626,56 @@ impl<'m> Sim<'m> {
         }
         let entry = funcs.iter().copied().find(|&f| m.op(f).attr("pto.entry").is_some()).or(funcs.first().copied());
         Some(match entry {
-            Some(f) => m.region(m.op(f).regions[0]).blocks[0],
-            None => top,
+            Some(f) => (Some(f), m.region(m.op(f).regions[0]).blocks[0]),
+            None => (None, top),
         })
+    }
+
+    /// Whether function `name` runs on this core: a cube function only on the AIC, a vector
+    /// function only on AIVs (only AIV0 under A5's no-split guard); everything on the one
+    /// core of a run that is not a mix kernel ([`crate::cores::topology`]).
+    fn runs_here(&self, name: &str) -> bool {
+        let kind = self.core.actor.core;
+        let Some(topo) = self.core.topo.as_ref().filter(|_| kind != crate::cores::CoreKind::Whole) else { return true };
+        let side_ok = topo.sides.get(name).is_none_or(|&side| kind.runs(side));
+        side_ok && !(topo.subblock0_only.contains(name) && matches!(kind, crate::cores::CoreKind::Aiv(i) if i > 0))
+    }
+
+    /// Runs an op between cores ([`crate::cores::ops`]); where it would wait, the core waits
+    /// for its scheduler to run it again and retries.
+    fn exec_core_op(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        use crate::cores::ops::{CoreCx, Stop};
+        let m = self.m;
+        let run = crate::cores::ops::semantics(m.op(op).opcode).ok_or_else(|| trap(m, op, "not an op between cores"))?;
+        loop {
+            let mut cx = CoreCx {
+                m,
+                op,
+                vals: &mut self.vals,
+                mem: &mut self.mem,
+                gm: &mut self.gm,
+                gm_limit: self.max_gm_bytes,
+                notes: &mut self.notes,
+                core: &mut self.core,
+                target: self.target,
+            };
+            match run(&mut cx) {
+                Ok(()) => break,
+                Err(Stop::Fault(f)) => return Err(trap(m, op, f)),
+                Err(Stop::Wait(w)) => {
+                    let Some(link) = self.core.link.clone() else {
+                        return Err(trap(m, op, format!("waits for {}, and no other core is simulated", w.0)));
+                    };
+                    let len = self.trace.as_ref().map_or(0, Vec::len);
+                    link.block(&mut self.gm, op, w.0, len).map_err(|_| crate::cores::machine::stopped(m, op))?;
+                }
+            }
+        }
+        if let Some(link) = self.core.link.clone() {
+            let len = self.trace.as_ref().map_or(0, Vec::len);
+            link.preempt(&mut self.gm, len).map_err(|_| crate::cores::machine::stopped(m, op))?;
+        }
+        Ok(())
     }
 
     /// The kernel's arguments (of the block `run` executes), with their types: what inputs
@@ -800,9 +872,13 @@ impl<'m> Sim<'m> {
             Opcode::FuncCall => return self.exec_call(op),
             Opcode::GetBlockIdx => self.set_results(op, vec![Val::Int(self.block.0)]),
             Opcode::GetBlockNum => self.set_results(op, vec![Val::Int(self.block.1)]),
-            Opcode::GetSubblockIdx => self.set_results(op, vec![Val::Int(0)]),
-            Opcode::GetSubblockNum => self.set_results(op, vec![Val::Int(1)]),
+            Opcode::GetSubblockIdx => self.set_results(op, vec![Val::Int(self.subblock.0)]),
+            Opcode::GetSubblockNum => self.set_results(op, vec![Val::Int(self.subblock.1)]),
             Opcode::SectionCube | Opcode::SectionVector => {
+                let side = if data.opcode == Opcode::SectionCube { crate::cores::Side::Cube } else { crate::cores::Side::Vector };
+                if !self.core.actor.core.runs(side) {
+                    return Ok(());
+                }
                 for &r in &data.regions {
                     for &b in &m.region(r).blocks {
                         if let Flow::Return(v) = self.exec_block(b)? {
@@ -890,9 +966,10 @@ impl<'m> Sim<'m> {
                 let view = src.partition(&resolved[0], &resolved[1]).map_err(|f| trap(m, op, f.0))?;
                 self.set_result(op, Val::View(view));
             }
+            // Ops between cores (pipes, FFTS, reserved buffers): their own table.
+            _ if crate::cores::ops::is_core_op(data.opcode) => self.exec_core_op(op)?,
             // Ordering only: the simulator executes one core in program order, so every
-            // intra-core flag, barrier and buffer-id op and every inter-core set/wait (the
-            // other side is not simulated) is satisfied when reached.
+            // intra-core flag, barrier and buffer-id op is satisfied when reached.
             Opcode::TSync | Opcode::SyncAll => {}
             _ if crate::sync::arrays::is_array_op(data.opcode) => self.exec_eventid_array(op)?,
             _ if spec.family == pto_ir::ops::Family::Sync && data.results.is_empty() => {}
@@ -1102,6 +1179,9 @@ impl<'m> Sim<'m> {
             .into_iter()
             .find(|&f| matches!(&m.op(f).payload, Payload::Func { name, .. } if name == callee) && !m.op(f).regions.is_empty());
         let Some(func) = func else { return Err(trap(m, op, format!("`@{callee}` has no body to run"))) };
+        if !self.runs_here(callee) {
+            return Ok(());
+        }
         if self.depth >= 64 {
             return Err(trap(m, op, "calls nested more than 64 deep"));
         }
@@ -1370,13 +1450,31 @@ impl<'m> Sim<'m> {
     }
 }
 
+/// Every GM array in `gm` that a kernel of `m` wrote, once per name (a callee's pointer
+/// parameter often has its caller's name): in the shape of the array bound to it (a bound array
+/// keeps its size), 1-D for an array that grew on demand.
+pub fn gm_outputs(m: &Module, gm: &[GmArray]) -> Vec<(String, TileData)> {
+    let mut out = Vec::new();
+    for v in &m.values {
+        if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty))
+            && let Some(a) = gm.iter().find(|a| a.name == v.name && a.written)
+            && !out.iter().any(|(n, _): &(String, TileData)| *n == v.name)
+        {
+            let n = a.bytes.len() / a.elem_size.max(1);
+            let (rows, cols) = a.shape.filter(|(r, c)| r.checked_mul(*c) == Some(n)).unwrap_or((1, n));
+            out.push((v.name.clone(), TileData { dtype: *e, rows, cols, bytes: a.bytes.clone() }));
+        }
+    }
+    out
+}
+
 /// Whether `v` is an `arith.constant` (its control-flow decisions are not explored).
 fn is_constant(m: &Module, v: ValueId) -> bool {
     matches!(m.values[v.index()].def, ValueDef::OpResult(op, _) if m.op(op).opcode == Opcode::ArithConstant)
 }
 
 /// A view of tile type `t` at `addr`, with dynamic valid extents resolved.
-fn view_of(t: &pto_ir::types::TileDesc, loc: pto_ir::types::Loc, addr: u64, vr: Option<i64>, vc: Option<i64>) -> TileView {
+pub(crate) fn view_of(t: &pto_ir::types::TileDesc, loc: pto_ir::types::Loc, addr: u64, vr: Option<i64>, vc: Option<i64>) -> TileView {
     let resolve = |d: Dim, given: Option<i64>, cap: u32| match (d, given) {
         (Dim::Static(n), _) => n as usize,
         (Dim::Dynamic, Some(g)) => g.max(0) as usize,

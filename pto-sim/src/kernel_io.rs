@@ -119,7 +119,8 @@ pub fn run_blocks(sim: &mut Sim, blocks: u32) -> Result<(), pto_ir::Diagnostic> 
 /// requested output.
 pub fn final_tiles(m: &Module) -> Vec<String> {
     use pto_ir::ops::Opcode;
-    let is_tile = |v: pto_ir::ValueId| m.value_type(v).tile().is_some();
+    // A `memref<..., #pto.address_space<vec>>` from `memref.alloc` is a tile too.
+    let is_tile = |v: pto_ir::ValueId| m.value_type(v).tile().is_some() || m.value_type(v).is_opaque("memref<");
     let (mut written, mut read) = (Vec::new(), std::collections::HashSet::new());
     for op in m.walk() {
         let data = m.op(op);
@@ -137,6 +138,23 @@ pub fn final_tiles(m: &Module) -> Vec<String> {
         .collect()
 }
 
+/// The tiles a run outputs after its GM arrays ([`outputs`]): those `requested`, else every
+/// tile argument of `lowered`, else (when the run also wrote no GM array, `wrote_gm`) the tiles
+/// `computed`.
+pub fn output_tiles(lowered: &Module, computed: Vec<String>, requested: &[String], wrote_gm: bool) -> Vec<String> {
+    let names: Vec<String> = if requested.is_empty() {
+        lowered
+            .values
+            .iter()
+            .filter(|v| matches!(v.def, ValueDef::BlockArg(..)) && lowered.types.get(v.ty).tile().is_some())
+            .map(|v| v.name.clone())
+            .collect()
+    } else {
+        requested.iter().map(|n| n.trim_start_matches('%').to_string()).collect()
+    };
+    if names.is_empty() && !wrote_gm { computed } else { names }
+}
+
 /// The outputs of a finished run, in order: every GM array the kernel wrote (in the shape of
 /// the array bound to it), then the tiles `requested` (without `%`) or, when none are, every tile
 /// argument of `lowered`; when that is nothing at all, the tiles `computed` ([`final_tiles`] of
@@ -149,19 +167,8 @@ pub fn outputs(
     requested: &[String],
     full: bool,
 ) -> Result<Vec<(String, TileData)>, (String, String)> {
-    let names: Vec<String> = if requested.is_empty() {
-        lowered
-            .values
-            .iter()
-            .filter(|v| matches!(v.def, ValueDef::BlockArg(..)) && lowered.types.get(v.ty).tile().is_some())
-            .map(|v| v.name.clone())
-            .collect()
-    } else {
-        requested.iter().map(|n| n.trim_start_matches('%').to_string()).collect()
-    };
     let mut all = sim.gm_outputs();
-    let names = if names.is_empty() && all.is_empty() { computed } else { names };
-    for name in names {
+    for name in output_tiles(lowered, computed, requested, !all.is_empty()) {
         let data = if full { sim.read_tile_full(&name) } else { sim.read_tile(&name) };
         match data {
             Ok(d) => all.push((name, d)),

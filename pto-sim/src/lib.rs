@@ -21,6 +21,7 @@
 
 pub mod config;
 pub mod conv;
+pub mod cores;
 pub mod data;
 pub mod defaults;
 pub mod elem;

@@ -46,6 +46,12 @@ pub struct RunOptions {
     pub progress: bool,
     /// Whether to check the kernel's synchronisation while it runs (docs/sync.md).
     pub sync_check: SyncCheck,
+    /// Blocks to run the kernel on (`--blocks`, docs/cores.md).
+    pub blocks: u32,
+    /// How the cores of a block interleave (`--schedule`, `--seed`).
+    pub schedule: pto_sim::cores::Schedule,
+    /// Threads running blocks (`--threads`; default one per CPU).
+    pub threads: Option<usize>,
     /// Diagnostic format.
     pub error_format: ErrorFormat,
 }
@@ -82,6 +88,9 @@ impl RunOptions {
             preview: false,
             progress: false,
             sync_check: SyncCheck::Auto,
+            blocks: 1,
+            schedule: pto_sim::cores::Schedule::InOrder,
+            threads: None,
             error_format: ErrorFormat::Human,
         }
     }
@@ -89,7 +98,17 @@ impl RunOptions {
 
 /// `--trace` output: one line per executed op, `file:line:col  op  what it wrote`.
 fn trace_text(sources: &SourceMap, entries: &[pto_sim::TraceEntry]) -> String {
-    let located: Vec<(String, &pto_sim::TraceEntry)> = entries.iter().map(|e| (sources.location(e.span), e)).collect();
+    core_trace_text(sources, entries.iter().map(|e| (None, e)))
+}
+
+/// `--trace` output of a multi-core run: each line starts with its core (`b0.aiv1`).
+fn core_trace_text<'a>(sources: &SourceMap, entries: impl Iterator<Item = (Option<String>, &'a pto_sim::TraceEntry)>) -> String {
+    let located: Vec<(String, &pto_sim::TraceEntry)> = entries
+        .map(|(core, e)| match core {
+            Some(c) => (format!("{c:<8} {}", sources.location(e.span)), e),
+            None => (sources.location(e.span), e),
+        })
+        .collect();
     let width = located.iter().map(|(at, _)| at.len()).max().unwrap_or(0);
     let mut out = String::new();
     for (at, e) in located {
@@ -115,16 +134,20 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Ok(v) => v,
         Err(d) => return fail(&sources, &d.0),
     };
-    if (opts.exec_vector || opts.stats) && target.id != TargetId::A2A3 {
+    if opts.exec_vector && target.id != TargetId::A2A3 {
         return Outcome::usage_error("`--exec vector` and `--stats` model the A2A3 vector unit: use `--target a2a3`");
-    }
-    if opts.stats && !opts.exec_vector {
-        return Outcome::usage_error("`--stats` reports the vector programs that ran: add `--exec vector`");
     }
     let (lowered, _) = match pto_lower::run(verified, target, Default::default()) {
         Ok(ok) => ok,
         Err(d) => return fail(&sources, &d.0),
     };
+    let multi = opts.blocks > 1 || pto_sim::cores::Topology::new(&lowered, target).mix;
+    if opts.stats && !multi && target.id != TargetId::A2A3 {
+        return Outcome::usage_error("`--exec vector` and `--stats` model the A2A3 vector unit: use `--target a2a3`");
+    }
+    if opts.stats && !opts.exec_vector && !multi {
+        return Outcome::usage_error("`--stats` reports the vector programs that ran: add `--exec vector`");
+    }
     let mut sim = match Sim::new(&lowered, target) {
         Ok(s) => s,
         Err(d) => return fail(&sources, &d),
@@ -140,6 +163,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
     }
     let explicit_sync = pto_sim::sync::has_explicit_sync(&lowered);
     let mut sync_notes = Vec::new();
+    let check_sync = matches!(opts.sync_check, SyncCheck::Always) || (opts.sync_check == SyncCheck::Auto && explicit_sync);
     match opts.sync_check {
         SyncCheck::Always => sim.check_sync(),
         SyncCheck::Auto if explicit_sync => sim.check_sync(),
@@ -151,6 +175,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         )),
         SyncCheck::Never => {}
     }
+    let mut bound = Vec::new();
     for spec in &opts.inputs {
         let Some((name, path)) = spec.split_once('=') else {
             return Outcome::usage_error(format!("--input `{spec}`: expected NAME=PATH"));
@@ -179,12 +204,30 @@ pub fn run(opts: &RunOptions) -> Outcome {
                 data.map(Input::Data)
             }
         };
-        if let Err(e) = value.and_then(|v| kernel_io::bind(&mut sim, name, kind, &v)) {
+        if let Err(e) = value.and_then(|v| kernel_io::bind(&mut sim, name, kind, &v).map(|()| bound.push((name.to_string(), kind, v)))) {
             return Outcome { stdout: String::new(), stderr: format!("error: --input {name}: {e}\n"), code: 1 };
         }
     }
     if opts.default_inputs {
         sim.use_default_inputs();
+    }
+    if multi {
+        let setup = |s: &mut Sim| -> Result<(), String> {
+            for (name, kind, value) in &bound {
+                kernel_io::bind(s, name, *kind, value)?;
+            }
+            if opts.default_inputs {
+                s.use_default_inputs();
+            }
+            s.exec_vector = opts.exec_vector;
+            s.max_steps = opts.max_steps;
+            s.matmul_order = opts.matmul_order;
+            if check_sync {
+                s.check_sync();
+            }
+            Ok(())
+        };
+        return run_cores(opts, &sources, &lowered, target, &sim, &setup, computed, sync_notes);
     }
     let bar = opts.progress.then(|| crate::progress::attach(&mut sim));
     let ran = sim.run();
@@ -204,6 +247,29 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Ok(all) => all,
         Err((name, e)) => return Outcome::usage_error(format!("--output {name}: {e}")),
     };
+    // What `tprint` printed goes to stderr, so stdout stays the outputs' JSON (or preview).
+    let mut stderr = sim.printed.clone();
+    stderr.push_str(&sim.trace.as_ref().map(|t| trace_text(&sources, t)).unwrap_or_default());
+    if opts.stats {
+        stderr.push_str(&crate::vector_report::stats_table(&crate::vector_report::run_rows(
+            &sources,
+            &lowered,
+            sim.op_counts.as_deref().unwrap_or_default(),
+            &sim.vector_log,
+        )));
+    }
+    sync_diags.extend(sync_notes);
+    finish(opts, &sources, all, stderr, sync_diags)
+}
+
+/// Writes the outputs (files, preview or JSON) and the diagnostics after a run.
+fn finish(
+    opts: &RunOptions,
+    sources: &SourceMap,
+    all: Vec<(String, pto_sim::TileData)>,
+    mut stderr: String,
+    sync_diags: Vec<pto_ir::Diagnostic>,
+) -> Outcome {
     let mut results = serde_json::Map::new();
     let (mut previews, mut elided) = (Vec::new(), false);
     for (name, data) in all {
@@ -237,22 +303,75 @@ pub fn run(opts: &RunOptions) -> Outcome {
     } else {
         serde_json::to_string_pretty(&json!(results)).unwrap_or_default() + "\n"
     };
-    // What `tprint` printed goes to stderr, so stdout stays the outputs' JSON (or preview).
-    let mut stderr = sim.printed.clone();
-    stderr.push_str(&sim.trace.as_ref().map(|t| trace_text(&sources, t)).unwrap_or_default());
-    if opts.stats {
-        stderr.push_str(&crate::vector_report::stats_table(&crate::vector_report::run_rows(
-            &sources,
-            &lowered,
-            sim.op_counts.as_deref().unwrap_or_default(),
-            &sim.vector_log,
-        )));
-    }
     // A kernel with hazards still writes its results, followed by the hazard list.
     let code = if sync_diags.iter().any(|d| d.is_error()) { 1 } else { 0 };
-    sync_diags.extend(sync_notes);
     if !sync_diags.is_empty() {
-        stderr.push_str(&crate::render::render(&sources, &sync_diags, opts.error_format));
+        stderr.push_str(&crate::render::render(sources, &sync_diags, opts.error_format));
     }
     Outcome { stdout, stderr, code }
+}
+
+/// Runs a mix kernel, or any kernel on several blocks, on the multi-core machine
+/// (docs/cores.md): every core's simulation is prepared by `setup`, GM starts from `proto`'s.
+#[allow(clippy::too_many_arguments)]
+fn run_cores(
+    opts: &RunOptions,
+    sources: &SourceMap,
+    lowered: &pto_ir::Module,
+    target: &'static pto_lower::Target,
+    proto: &Sim,
+    setup: &(dyn Fn(&mut Sim) -> Result<(), String> + Sync),
+    computed: Vec<String>,
+    notes: Vec<pto_ir::Diagnostic>,
+) -> Outcome {
+    let tiles = {
+        let mut t = kernel_io::output_tiles(lowered, computed.clone(), &opts.outputs, true);
+        t.extend(kernel_io::output_tiles(lowered, computed, &opts.outputs, false));
+        t.dedup();
+        t
+    };
+    let launch = pto_sim::cores::Launch {
+        blocks: opts.blocks.max(1),
+        schedule: opts.schedule,
+        threads: opts.threads,
+        trace: opts.trace,
+        setup,
+        tiles: &tiles,
+    };
+    let ran = match pto_sim::cores::machine::run(lowered, target, proto.gm_arrays(), &launch) {
+        Ok(r) => r,
+        Err(d) => return Outcome::diagnostics(sources, &d, opts.error_format),
+    };
+    let mut all = pto_sim::interp::gm_outputs(lowered, &ran.gm);
+    let requested: Vec<String> = kernel_io::output_tiles(lowered, Vec::new(), &opts.outputs, !all.is_empty());
+    let names = if requested.is_empty() && all.is_empty() { tiles } else { requested };
+    for name in names {
+        match ran.cores.iter().find_map(|c| c.tiles.iter().find(|(n, _)| *n == name)) {
+            Some((_, d)) => all.push((name, d.clone())),
+            None if opts.outputs.iter().any(|o| o.trim_start_matches('%') == name) => {
+                return Outcome::usage_error(format!("--output {name}: no core computed a tile `%{name}`"));
+            }
+            None => {}
+        }
+    }
+    let mut stderr: String = ran.cores.iter().map(|c| c.printed.as_str()).collect();
+    if opts.trace {
+        stderr.push_str(&core_trace_text(sources, ran.trace.iter().map(|(a, e)| (Some(a.name()), e))));
+    }
+    if opts.stats {
+        for c in &ran.cores {
+            let _ = writeln!(stderr, "{:<8} {} ops executed, waited {} time(s) for another core", c.actor.name(), c.steps, c.waits);
+        }
+    }
+    let mut diags: Vec<pto_ir::Diagnostic> = Vec::new();
+    for c in &ran.cores {
+        for d in &c.sync {
+            if !diags.iter().any(|x| x.class == d.class && x.span == d.span && x.message == d.message) {
+                diags.push(d.clone());
+            }
+        }
+    }
+    diags.extend(ran.warnings);
+    diags.extend(notes);
+    finish(opts, sources, all, stderr, diags)
 }

@@ -1,0 +1,371 @@
+//! Running a kernel on N blocks of cores.
+//!
+//! * Each block runs on its own copy of the kernel's GM arrays (as prepared by a simulation with
+//!   the inputs bound), on a rayon pool: blocks are independent, so the result does not depend
+//!   on the number of threads. A mix kernel's block runs its AIC and AIVs under one
+//!   [`Scheduler`]; any other kernel's block is one core that runs everything.
+//! * **Merge.** The blocks' GM arrays are merged in block order: each byte a block changed (its
+//!   final value differs from the initial one) is taken from it; when two blocks changed the
+//!   same byte to different values, the higher block's value is kept and a `HAZARD_WAW` warning
+//!   names the array, the blocks and the bytes (blocks are unordered, so such a kernel has no
+//!   defined result on hardware).
+//! * A trap in a core stops its block and is reported with the core's name; all cores of a
+//!   block waiting is `SYNC_DEADLOCK` at the blocked ops, each named with its core and what it
+//!   waits for.
+
+use super::ops::CoreState;
+use super::sched::{End, Policy, Scheduler};
+use super::xpipe::BlockState;
+use super::{ActorId, CoreKind, Topology, block_cores};
+use crate::data::TileData;
+use crate::gm::GmArray;
+use crate::interp::{Sim, TraceEntry};
+use pto_ir::diag::{DiagClass, Diagnostic};
+use pto_ir::module::{Module, OpId};
+use pto_lower::Target;
+use std::sync::Arc;
+
+/// How the cores of a block interleave (`pto run --schedule`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Schedule {
+    /// Run a core until it waits, then the next (AIC, AIV0, AIV1): the default.
+    #[default]
+    InOrder,
+    /// Random choices from this seed (block `b` uses `seed + b`).
+    Random(u64),
+}
+
+/// What a multi-core run needs besides the module.
+pub struct Launch<'a> {
+    /// Blocks (`get_block_num`), at least 1.
+    pub blocks: u32,
+    /// The interleaving of cores.
+    pub schedule: Schedule,
+    /// Threads for the blocks (`None`: rayon's default, one per CPU).
+    pub threads: Option<usize>,
+    /// Record a trace per core.
+    pub trace: bool,
+    /// Prepares each core's simulation (binds inputs, sets options). Errors are messages.
+    pub setup: &'a (dyn Fn(&mut Sim) -> Result<(), String> + Sync),
+    /// The tile values to read from each core after its run (names without `%`).
+    pub tiles: &'a [String],
+}
+
+/// One core's part of a run.
+#[derive(Clone, Debug)]
+pub struct CoreReport {
+    /// Which core.
+    pub actor: ActorId,
+    /// What it printed (`tprint`).
+    pub printed: String,
+    /// Ops it executed.
+    pub steps: u64,
+    /// How often it waited for another core.
+    pub waits: u64,
+    /// The requested tiles it holds.
+    pub tiles: Vec<(String, TileData)>,
+    /// Its sync checker's findings.
+    pub sync: Vec<Diagnostic>,
+}
+
+/// The result of a multi-core run.
+#[derive(Clone, Debug, Default)]
+pub struct MachineRun {
+    /// The merged GM arrays.
+    pub gm: Vec<GmArray>,
+    /// Every core, block by block.
+    pub cores: Vec<CoreReport>,
+    /// The executed ops of every core, in execution order within each block, block by block.
+    pub trace: Vec<(ActorId, TraceEntry)>,
+    /// Warnings (blocks writing the same GM bytes).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// The diagnostic a core returns when its block stopped because of another core (replaced by
+/// the block's own report).
+pub fn stopped(m: &Module, op: OpId) -> Diagnostic {
+    Diagnostic::error(DiagClass::SyncDeadlock, m.op_span(op), STOPPED)
+}
+
+const STOPPED: &str = "stopped: another core of the block ended the run";
+
+/// What one block produced.
+struct BlockRun {
+    gm: Vec<GmArray>,
+    cores: Vec<CoreReport>,
+    trace: Vec<(ActorId, TraceEntry)>,
+}
+
+/// Runs `m` on `launch.blocks` blocks, each starting from a copy of `gm`.
+pub fn run(m: &Module, target: &'static Target, gm: &[GmArray], launch: &Launch<'_>) -> Result<MachineRun, Vec<Diagnostic>> {
+    let topo = Arc::new(Topology::new(m, target));
+    let blocks = launch.blocks.max(1);
+    let one = |b: u32| run_block(m, target, &topo, gm.to_vec(), b, blocks, launch);
+    let results: Vec<Result<BlockRun, Vec<Diagnostic>>> = if blocks == 1 {
+        vec![one(0)]
+    } else {
+        use rayon::prelude::*;
+        let work = || (0..blocks).into_par_iter().map(one).collect();
+        match launch.threads {
+            Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t.max(1)).build() {
+                Ok(pool) => pool.install(work),
+                Err(e) => {
+                    return Err(vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), format!("cannot start {t} threads: {e}"))]);
+                }
+            },
+            None => work(),
+        }
+    };
+    let mut out = MachineRun::default();
+    let mut merged: Option<Vec<GmArray>> = None;
+    for (b, r) in results.into_iter().enumerate() {
+        let r = r?;
+        match &mut merged {
+            None => merged = Some(r.gm),
+            Some(acc) => merge(acc, gm, &r.gm, b, &mut out.warnings),
+        }
+        out.cores.extend(r.cores);
+        out.trace.extend(r.trace);
+    }
+    out.gm = merged.unwrap_or_default();
+    Ok(out)
+}
+
+/// Runs block `b` of `n`.
+fn run_block(
+    m: &Module,
+    target: &'static Target,
+    topo: &Arc<Topology>,
+    gm: Vec<GmArray>,
+    b: u32,
+    n: u32,
+    launch: &Launch<'_>,
+) -> Result<BlockRun, Vec<Diagnostic>> {
+    let kinds = block_cores(topo.mix);
+    let actor = |core| ActorId { rank: 0, block: b, core };
+    let prepare = |kind: CoreKind, index: usize| -> Result<Sim<'_>, Vec<Diagnostic>> {
+        let mut sim = Sim::new(m, target)?;
+        (launch.setup)(&mut sim).map_err(|e| vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), e)])?;
+        sim.block = (i64::from(b), i64::from(n));
+        sim.subblock = kind.subblock();
+        sim.core = CoreState { actor: actor(kind), index, link: None, topo: Some(topo.clone()), handles: [None; 2] };
+        if launch.trace {
+            sim.trace = Some(Vec::new());
+        }
+        Ok(sim)
+    };
+    let report = |sim: &mut Sim<'_>, waits: u64| CoreReport {
+        actor: sim.core.actor,
+        printed: std::mem::take(&mut sim.printed),
+        steps: sim.steps(),
+        waits,
+        tiles: launch.tiles.iter().filter_map(|t| sim.read_tile(t).ok().map(|d| (t.clone(), d))).collect(),
+        sync: sim.sync_diagnostics(),
+    };
+    let in_block = |d: Diagnostic, who: ActorId| if n > 1 || topo.mix { d.with_note(format!("on core {}", who.name())) } else { d };
+    if !topo.mix {
+        let mut sim = prepare(CoreKind::Whole, 0)?;
+        sim.replace_gm(gm);
+        sim.run().map_err(|d| vec![in_block(d, actor(CoreKind::Whole))])?;
+        let trace = sim.trace.take().unwrap_or_default().into_iter().map(|e| (actor(CoreKind::Whole), e)).collect();
+        let rep = report(&mut sim, 0);
+        return Ok(BlockRun { gm: sim.replace_gm(Vec::new()), cores: vec![rep], trace });
+    }
+    let policy = match launch.schedule {
+        Schedule::InOrder => Policy::InOrder,
+        Schedule::Random(seed) => Policy::Random(seed.wrapping_add(u64::from(b))),
+    };
+    let sched = Scheduler::new(kinds.len(), gm, BlockState::new(&topo.pipes), policy);
+    type CoreOut = (Result<(), Diagnostic>, Vec<TraceEntry>, Option<CoreReport>);
+    let outs: Vec<Result<CoreOut, Vec<Diagnostic>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = kinds
+            .iter()
+            .enumerate()
+            .map(|(i, &kind)| {
+                let link = sched.link(i);
+                let prepare = &prepare;
+                let report = &report;
+                scope.spawn(move || -> Result<CoreOut, Vec<Diagnostic>> {
+                    let mut sim = match prepare(kind, i) {
+                        Ok(s) => s,
+                        Err(d) => {
+                            link.finish(&mut Vec::new(), 0, true);
+                            return Err(d);
+                        }
+                    };
+                    sim.core.link = Some(link.clone());
+                    let mut gm = sim.replace_gm(Vec::new());
+                    let ran = match link.start(&mut gm) {
+                        Ok(()) => {
+                            sim.replace_gm(gm);
+                            let r = sim.run();
+                            let len = sim.trace.as_ref().map_or(0, Vec::len);
+                            let mut gm = sim.replace_gm(Vec::new());
+                            let failed = r.as_ref().is_err_and(|d| d.message != STOPPED);
+                            link.finish(&mut gm, len, failed);
+                            r
+                        }
+                        Err(_) => Err(stopped(m, OpId(0))),
+                    };
+                    let trace = sim.trace.take().unwrap_or_default();
+                    let rep = report(&mut sim, 0);
+                    Ok((ran, trace, Some(rep)))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), "a core's thread panicked")]))
+            })
+            .collect()
+    });
+    let Some(shared) = sched.into_shared() else {
+        return Err(vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), "a core's thread did not end")]);
+    };
+    let mut cores = Vec::new();
+    let mut traces = Vec::new();
+    let mut errors = Vec::new();
+    for (i, out) in outs.into_iter().enumerate() {
+        let (ran, trace, rep) = out?;
+        if let Err(d) = ran
+            && d.message != STOPPED
+        {
+            errors.push(in_block(d, actor(kinds[i])));
+        }
+        traces.push(trace);
+        if let Some(mut rep) = rep {
+            rep.waits = shared.waits[i];
+            cores.push(rep);
+        }
+    }
+    if let Some(End::Deadlock(blocked)) = &shared.end {
+        errors.push(deadlock(m, b, &kinds, blocked));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let trace = interleave(&kinds.iter().map(|&k| actor(k)).collect::<Vec<_>>(), traces, &shared.switches);
+    let leftovers: Vec<String> = shared.block.pipes.iter().filter_map(|p| p.leftover()).collect();
+    let mut run = BlockRun { gm: shared.gm, cores, trace };
+    if let Some(first) = run.cores.first_mut() {
+        for l in leftovers {
+            first.sync.push(Diagnostic::warning(DiagClass::SyncUnpaired, Default::default(), format!("block {b}: {l}")));
+        }
+    }
+    Ok(run)
+}
+
+/// `SYNC_DEADLOCK` at the first blocked op, with every blocked core's op and wait.
+fn deadlock(m: &Module, b: u32, kinds: &[CoreKind], blocked: &[(usize, OpId, String)]) -> Diagnostic {
+    let name = |i: usize| ActorId { rank: 0, block: b, core: kinds[i] }.name();
+    let ended: Vec<String> = (0..kinds.len()).filter(|i| !blocked.iter().any(|(k, _, _)| k == i)).map(name).collect();
+    let summary: Vec<String> = blocked.iter().map(|(i, _, w)| format!("{} waits for {w}", name(*i))).collect();
+    let Some(&(_, op, _)) = blocked.first() else {
+        return Diagnostic::error(DiagClass::SyncDeadlock, Default::default(), format!("the cores of block {b} deadlocked"));
+    };
+    let mut d = Diagnostic::error(
+        DiagClass::SyncDeadlock,
+        m.op_span(op),
+        format!("every core of block {b} that has not ended waits forever: {}", summary.join("; ")),
+    )
+    .with_op(m.op(op).opcode.full_name());
+    for (i, op, w) in blocked {
+        d = d.with_label(m.op_span(*op), format!("{} waits here for {w}", name(*i)));
+    }
+    if !ended.is_empty() {
+        d = d.with_note(format!("already ended: {}", ended.join(", ")));
+    }
+    d
+}
+
+/// One block's traces in execution order: `switches` lists (core, its trace length) each time
+/// a core gave up the turn.
+fn interleave(actors: &[ActorId], traces: Vec<Vec<TraceEntry>>, switches: &[(usize, usize)]) -> Vec<(ActorId, TraceEntry)> {
+    let mut iters: Vec<_> = traces.into_iter().map(|t| t.into_iter().enumerate().peekable()).collect();
+    let mut out = Vec::new();
+    for &(core, upto) in switches {
+        let Some(it) = iters.get_mut(core) else { continue };
+        while let Some((_, e)) = it.next_if(|(k, _)| *k < upto) {
+            out.push((actors[core], e));
+        }
+    }
+    for (core, it) in iters.iter_mut().enumerate() {
+        out.extend(it.map(|(_, e)| (actors[core], e)));
+    }
+    out
+}
+
+/// Merges block `b`'s final arrays `next` into `acc` (blocks before `b`), against the initial
+/// arrays `initial`.
+fn merge(acc: &mut [GmArray], initial: &[GmArray], next: &[GmArray], b: usize, warnings: &mut Vec<Diagnostic>) {
+    for ((a, init), n) in acc.iter_mut().zip(initial).zip(next) {
+        if !n.written {
+            continue;
+        }
+        // The initial contents as far as block `b` grew the array (pattern or zeros).
+        let mut base = init.clone();
+        if n.bytes.len() > base.bytes.len() && n.elem_size > 0 {
+            let last = (n.bytes.len() / n.elem_size) as i64 - 1;
+            let _ = base.element(last, usize::MAX);
+        }
+        if a.bytes.len() < n.bytes.len() {
+            let k = a.bytes.len();
+            a.bytes.extend_from_slice(&base.bytes[k..n.bytes.len().min(base.bytes.len())]);
+            a.bytes.resize(n.bytes.len(), 0);
+        }
+        let mut clash: Option<(usize, usize)> = None;
+        for (p, &v) in n.bytes.iter().enumerate() {
+            let was = base.bytes.get(p).copied().unwrap_or(0);
+            if v != was {
+                if a.bytes[p] != was && a.bytes[p] != v {
+                    clash = Some(clash.map_or((p, p + 1), |(s, _)| (s, p + 1)));
+                }
+                a.bytes[p] = v;
+            }
+        }
+        a.written = true;
+        if let Some((s, e)) = clash {
+            warnings.push(Diagnostic::warning(
+                DiagClass::HazardWaw,
+                Default::default(),
+                format!(
+                    "block {b} and an earlier block wrote different values to bytes [{s}, {e}) of `%{}`: blocks are unordered, so the result is undefined on hardware (block {b}'s bytes are kept)",
+                    a.name
+                ),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn array(bytes: Vec<u8>) -> GmArray {
+        GmArray {
+            name: "out".into(),
+            elem_size: 1,
+            bytes,
+            bound: true,
+            dtype: pto_ir::types::ElemType::U8,
+            pattern: false,
+            written: true,
+            shape: None,
+        }
+    }
+
+    #[test]
+    fn blocks_writing_disjoint_bytes_merge_and_a_conflict_warns() {
+        let init = vec![array(vec![0; 4])];
+        let mut acc = vec![array(vec![1, 1, 0, 0])];
+        let mut warnings = Vec::new();
+        merge(&mut acc, &init, &[array(vec![0, 0, 2, 2])], 1, &mut warnings);
+        assert_eq!(acc[0].bytes, [1, 1, 2, 2]);
+        assert!(warnings.is_empty());
+        merge(&mut acc, &init, &[array(vec![3, 0, 0, 0])], 2, &mut warnings);
+        assert_eq!(acc[0].bytes, [3, 1, 2, 2]);
+        assert!(warnings[0].message.contains("bytes [0, 1)"), "{}", warnings[0].message);
+    }
+}

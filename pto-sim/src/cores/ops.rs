@@ -1,0 +1,423 @@
+//! Semantics of the ops between cores, as a table ([`SEMANTICS`]) the interpreter looks up
+//! once per op: the cube/vector pipe ops of PTOAS's TPUSH/TPOP design
+//! (`docs/designs/ptoas-tpush-tpop-design.md`), `reserve_buffer` / `import_reserved_buffer`,
+//! `memref.alloc`, and FFTS (`sync.set`, `sync.wait`, `set_ffts`).
+//!
+//! An entry returns [`Stop::Wait`] where the hardware would wait; the interpreter then asks the
+//! scheduler to suspend the core and retries the op when it runs again. Without a scheduler
+//! (a kernel that is not a mix kernel runs on one core) the FFTS ops order nothing (the other
+//! side is not simulated) and the pipe ops are an error.
+//!
+//! **Frontend pipes.** Each function has at most one `aic/aiv_initialize_pipe` (PTOAS §3.5):
+//! running it binds the core's C2V and V2C handles; `tpush_to_aiv`, `tpop_from_aic`, ... use
+//! them. A popped tile lives in the consumer's reserved buffer, at slot
+//! `index mod slot_num` (`local_addr + slot * slot_size`), in the popping core's memory, so the
+//! kernel can read it there until it frees the slot. On A2A3 with a `gm_slot_buffer`, each
+//! completed slot is also written to GM at `(index mod slot_num) * slot_size` bytes, row-major
+//! (pto-isa `TPipe::Producer::pushAcc2GMFiFo` / `pushVec2GMFiFo`), so the slot buffer's
+//! contents are an output like on hardware.
+//!
+//! **FFTS** (`sync.set <pipe>, id` / `sync.wait <pipe>, id`): counters per receiving core and
+//! flag id. A2A3 (`ffts_cross_core_sync` mode 2, CV_CORES_SYNC): a set on the AIC counts for
+//! each AIV; a set on an AIV counts for the AIC, whose wait needs one set from every AIV. A5
+//! (`set_intra_block` / `wait_intra_block`): ids 0-15 address AIV0 and 16-31 AIV1; a set on
+//! the AIC with `<PIPE_FIX>` also sets `id + 16` (PTOAS's `PTOSyncSetToEmitC` mirror); a set on
+//! AIV `i` counts for the AIC's flag `id + 16 i`. A wait consumes what it waited for.
+
+use super::sched::Link;
+use super::topology::{C2V, Topology, V2C, split_of};
+use super::xpipe::{Piece, Split, Wait};
+use super::{ActorId, CoreKind};
+use crate::gm::GmArray;
+use crate::interp::Val;
+use crate::memory::Memory;
+use pto_ir::module::{Module, OpId};
+use pto_ir::ops::Opcode;
+use pto_lower::{Target, TargetId};
+use std::sync::{Arc, OnceLock};
+
+/// Where the running core is and what it holds across ops.
+pub struct CoreState {
+    /// Which core.
+    pub actor: ActorId,
+    /// Its index in the block (AIC 0, AIV i at i + 1).
+    pub index: usize,
+    /// Its block's scheduler; `None` on a single core.
+    pub link: Option<Link>,
+    /// The module's static facts (computed on first use on a single core).
+    pub topo: Option<Arc<Topology>>,
+    /// The logical pipe and local consumer address of this core's C2V and V2C directions,
+    /// bound by the last `*_initialize_pipe` it ran.
+    pub handles: [Option<(usize, i64)>; 2],
+}
+
+impl Default for CoreState {
+    fn default() -> CoreState {
+        CoreState { actor: ActorId { rank: 0, block: 0, core: CoreKind::Whole }, index: 0, link: None, topo: None, handles: [None; 2] }
+    }
+}
+
+/// Why an op did not complete.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stop {
+    /// It waits for another core.
+    Wait(Wait),
+    /// A program fault.
+    Fault(String),
+}
+
+impl From<String> for Stop {
+    fn from(s: String) -> Stop {
+        Stop::Fault(s)
+    }
+}
+
+impl From<crate::memory::Fault> for Stop {
+    fn from(f: crate::memory::Fault) -> Stop {
+        Stop::Fault(f.0)
+    }
+}
+
+/// What an entry may read and change.
+pub struct CoreCx<'a> {
+    /// The module.
+    pub m: &'a Module,
+    /// The op.
+    pub op: OpId,
+    /// Every IR value's run-time value (results are written here).
+    pub vals: &'a mut [Val],
+    /// The core's on-chip buffers.
+    pub mem: &'a mut Memory,
+    /// The GM arrays (held while the core has the turn).
+    pub gm: &'a mut Vec<GmArray>,
+    /// How far an unbound GM array may grow.
+    pub gm_limit: usize,
+    /// Trace notes of the op.
+    pub notes: &'a mut Vec<String>,
+    /// The core.
+    pub core: &'a mut CoreState,
+    /// The target.
+    pub target: &'static Target,
+}
+
+/// How one op between cores executes.
+pub type CoreSemantics = fn(&mut CoreCx<'_>) -> Result<(), Stop>;
+
+/// The ops between cores.
+pub const SEMANTICS: &[(Opcode, CoreSemantics)] = &[
+    (Opcode::ReserveBuffer, reserved),
+    (Opcode::ImportReservedBuffer, reserved),
+    (Opcode::MemrefAlloc, memref_alloc),
+    (Opcode::AicInitializePipe, initialize),
+    (Opcode::AivInitializePipe, initialize),
+    (Opcode::TPushToAiv, push),
+    (Opcode::TPushToAic, push),
+    (Opcode::TPopFromAic, pop),
+    (Opcode::TPopFromAiv, pop),
+    (Opcode::TFreeFromAic, free),
+    (Opcode::TFreeFromAiv, free),
+    (Opcode::SyncSet, ffts_set),
+    (Opcode::SyncWait, ffts_wait),
+    (Opcode::SetFfts, set_ffts),
+];
+
+/// Whether `op` is in [`SEMANTICS`] (a comparison, for the interpreter's dispatch).
+#[inline]
+pub fn is_core_op(op: Opcode) -> bool {
+    op.spec().family == pto_ir::ops::Family::Pipe
+        || matches!(op, Opcode::SyncSet | Opcode::SyncWait | Opcode::SetFfts | Opcode::MemrefAlloc)
+}
+
+/// The entry for `op`, if it is an op between cores.
+pub fn semantics(op: Opcode) -> Option<CoreSemantics> {
+    static INDEX: OnceLock<Vec<Option<CoreSemantics>>> = OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut index = vec![None; pto_ir::ops::all().len()];
+        for &(op, run) in SEMANTICS {
+            index[op as usize] = Some(run);
+        }
+        index
+    });
+    index.get(op as usize).copied().flatten()
+}
+
+impl CoreCx<'_> {
+    fn topo(&mut self) -> Arc<Topology> {
+        let (m, target) = (self.m, self.target);
+        self.core.topo.get_or_insert_with(|| Arc::new(Topology::new(m, target))).clone()
+    }
+
+    fn set_result(&mut self, v: Val) {
+        if let Some(&r) = self.m.op(self.op).results.first() {
+            self.vals[r.index()] = v;
+        }
+    }
+
+    fn link(&self, what: &str) -> Result<&Link, Stop> {
+        self.core
+            .link
+            .as_ref()
+            .ok_or_else(|| Stop::Fault(format!("{what} needs the cube and vector cores of a mix kernel; this run simulates one core")))
+    }
+
+    /// The subblock index of a vector core.
+    fn subblock(&self) -> usize {
+        match self.core.actor.core {
+            CoreKind::Aiv(i) => usize::from(i),
+            _ => 0,
+        }
+    }
+
+    fn split(&self) -> Result<Split, Stop> {
+        Split::from_attr(split_of(self.m, self.op)).map_err(Stop::Fault)
+    }
+
+    /// The pipe bound to direction `dir` by this core's init.
+    fn handle(&self, dir: usize) -> Result<(usize, i64), Stop> {
+        let side = if dir == C2V { "C2V" } else { "V2C" };
+        self.core.handles[dir].ok_or_else(|| {
+            Stop::Fault(format!(
+                "no {side} pipe: run `aic_initialize_pipe` / `aiv_initialize_pipe` with this direction in `dir_mask` first"
+            ))
+        })
+    }
+}
+
+fn reserved(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    let topo = cx.topo();
+    let addr = topo.reserved.get(&cx.op).cloned().unwrap_or_else(|| Err("unresolved reserved buffer".into()))?;
+    cx.set_result(Val::Int(addr));
+    Ok(())
+}
+
+fn memref_alloc(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    let topo = cx.topo();
+    let (desc, addr) = topo.allocs.get(&cx.op).cloned().unwrap_or_else(|| Err("unplaced memref.alloc".into()))?;
+    let view = crate::view::TileView { loc: desc.loc, addr, desc, vrows: desc.rows as usize, vcols: desc.cols as usize };
+    cx.notes.push(format!("placed at {}+{addr} ({} B)", cx.target.buffer(desc.loc).name, desc.size_bytes()));
+    cx.set_result(Val::Tile(view));
+    Ok(())
+}
+
+fn initialize(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    let topo = cx.topo();
+    let ids = topo.inits.get(&cx.op).copied().unwrap_or([None, None]);
+    let addrs = super::topology::init_addresses(cx.m, cx.op).unwrap_or([None, None]);
+    let gm_slots = match super::topology::init_gm_slots(cx.m, cx.op).map(|v| cx.vals[v.index()]) {
+        Some(Val::Ptr(i)) if cx.target.id == TargetId::A2A3 => Some(i),
+        _ => None,
+    };
+    let link = cx.link("a cube/vector pipe")?.clone();
+    for dir in [C2V, V2C] {
+        let (Some(id), Some(v)) = (ids[dir], addrs[dir]) else { continue };
+        let base = match cx.vals[v.index()] {
+            Val::Int(a) => a,
+            _ => return Err(Stop::Fault(format!("the consumer buffer `%{}` is not an address", cx.m.values[v.index()].name))),
+        };
+        cx.core.handles[dir] = Some((id, base));
+        let name = link.with_block(|b| {
+            if gm_slots.is_some() {
+                b.pipes[id].gm_slots = gm_slots;
+            }
+            (b.pipes[id].name().to_string(), false)
+        });
+        cx.notes.push(format!("{name} (consumer buffer at {base})"));
+    }
+    Ok(())
+}
+
+/// The direction a data op moves in.
+fn direction(op: Opcode) -> usize {
+    match op {
+        Opcode::TPushToAiv | Opcode::TPopFromAic | Opcode::TFreeFromAic => C2V,
+        _ => V2C,
+    }
+}
+
+fn push(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    let dir = direction(cx.m.op(cx.op).opcode);
+    let (id, _) = cx.handle(dir)?;
+    let split = cx.split()?;
+    let Some(&v) = cx.m.op(cx.op).operands.first() else { return Err(Stop::Fault("no tile to push".into())) };
+    let Val::Tile(tile) = cx.vals[v.index()] else { return Err(Stop::Fault(format!("`%{}` is not a tile", cx.m.values[v.index()].name))) };
+    let data = crate::family::read_region(cx.mem, &tile)?;
+    let piece = Piece { dtype: data.dtype, rows: data.rows, cols: data.cols, bytes: data.bytes };
+    let producer = if dir == C2V { 0 } else { cx.subblock() };
+    let link = cx.link("a cube/vector pipe")?.clone();
+    let done = link.with_block(|b| {
+        let r = b.pipes[id].push(producer, piece, split);
+        let changed = matches!(r, Ok(Ok(_)));
+        let (slots, slot_size, gm) = (b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].gm_slots);
+        ((r, slots, slot_size, gm, b.pipes[id].describe()), changed)
+    });
+    let (r, slots, slot_size, gm, state) = done;
+    let (idx, complete) = r?.map_err(Stop::Wait)?;
+    if let (Some(image), Some(g)) = (complete, gm) {
+        write_gm_slot(cx, g, (idx % slots) * slot_size, &image)?;
+    }
+    cx.notes.push(format!("pushed slot {idx}; {state}"));
+    Ok(())
+}
+
+/// Writes a completed slot image to the GM slot buffer at byte `offset`.
+fn write_gm_slot(cx: &mut CoreCx<'_>, arg: usize, offset: u64, image: &Piece) -> Result<(), Stop> {
+    let limit = cx.gm_limit;
+    let a = cx.gm.get_mut(arg).ok_or_else(|| Stop::Fault("the GM slot buffer is not a kernel argument".into()))?;
+    let size = image.dtype.size_bytes() as usize;
+    if a.elem_size != size {
+        return Err(Stop::Fault(format!("the GM slot buffer `%{}` has {}-byte elements, the tile {size}-byte ones", a.name, a.elem_size)));
+    }
+    let first = (offset as usize) / size;
+    for (k, chunk) in image.bytes.chunks(size).enumerate() {
+        a.element((first + k) as i64, limit)?.copy_from_slice(chunk);
+    }
+    a.written = true;
+    Ok(())
+}
+
+fn pop(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    let dir = direction(cx.m.op(cx.op).opcode);
+    let (id, base) = cx.handle(dir)?;
+    let split = cx.split()?;
+    let data = cx.m.op(cx.op);
+    let Some(&res) = data.results.first() else { return Err(Stop::Fault("no result tile".into())) };
+    let Some(desc) = cx.m.value_type(res).tile().copied() else { return Err(Stop::Fault("the result is not a tile".into())) };
+    // Optional dynamic valid shape operands `(rows, cols)`.
+    let dynamic = |i: usize| match data.operands.get(i).map(|v| cx.vals[v.index()]) {
+        Some(Val::Int(n)) => Some(n.max(0) as usize),
+        _ => None,
+    };
+    let static_or = |d: pto_ir::types::Dim, dynamic: Option<usize>, cap: u32| match d {
+        pto_ir::types::Dim::Static(n) => n as usize,
+        pto_ir::types::Dim::Dynamic => dynamic.unwrap_or(cap as usize),
+    };
+    let (vr, vc) = (static_or(desc.valid_rows, dynamic(0), desc.rows), static_or(desc.valid_cols, dynamic(1), desc.cols));
+    let consumer = if dir == C2V { cx.subblock() } else { 0 };
+    let link = cx.link("a cube/vector pipe")?.clone();
+    let (r, slots, slot_size, state) = link.with_block(|b| {
+        let r = b.pipes[id].pop(consumer, desc.dtype, vr, vc, split);
+        let changed = matches!(r, Ok(Ok(_)));
+        ((r, b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].describe()), changed)
+    });
+    let (idx, piece) = r?.map_err(Stop::Wait)?;
+    let addr = base.max(0) as u64 + (idx % slots) * slot_size;
+    let view = crate::view::TileView { loc: desc.loc, addr, desc, vrows: vr, vcols: vc };
+    view.valid_inside()?;
+    let size = view.elem_size();
+    let storage = cx.mem.slice_mut(view.loc, view.addr, view.size_bytes() as usize)?;
+    for k in 0..vr * vc {
+        crate::view::element_mut(storage, &view, k / vc, k % vc)?.copy_from_slice(&piece.bytes[k * size..(k + 1) * size]);
+    }
+    cx.notes.push(format!("popped slot {idx} at {}+{addr}; {state}", cx.target.buffer(desc.loc).name));
+    cx.set_result(Val::Tile(view));
+    Ok(())
+}
+
+fn free(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    let dir = direction(cx.m.op(cx.op).opcode);
+    let (id, _) = cx.handle(dir)?;
+    let consumer = if dir == C2V { cx.subblock() } else { 0 };
+    let link = cx.link("a cube/vector pipe")?.clone();
+    let (r, state) = link.with_block(|b| {
+        let r = b.pipes[id].free(consumer);
+        let ok = r.is_ok();
+        ((r, b.pipes[id].describe()), ok)
+    });
+    let idx = r?;
+    cx.notes.push(format!("freed slot {idx}; {state}"));
+    Ok(())
+}
+
+/// `(pipe name, flag id)` of a `sync.set` / `sync.wait`.
+fn ffts_args(cx: &CoreCx<'_>) -> Result<(String, i64), Stop> {
+    use pto_ir::module::{Payload, Piece};
+    fn scan(p: &Piece, vals: &[Val], pipe: &mut String, id: &mut Option<i64>) {
+        match p {
+            Piece::Literal(l) | Piece::Word(l) if l.starts_with("PIPE_") => *pipe = l.clone(),
+            Piece::Literal(l) => *id = l.parse().ok().or(*id),
+            Piece::Attr(a) => *id = a.as_int().or(*id),
+            Piece::Value(v) => {
+                if let Val::Int(i) = vals[v.index()] {
+                    *id = Some(i);
+                }
+            }
+            Piece::Group(_, inner) => inner.iter().for_each(|p| scan(p, vals, pipe, id)),
+            _ => {}
+        }
+    }
+    let (mut pipe, mut id) = (String::new(), None);
+    if let Payload::Generic(pieces) = &cx.m.op(cx.op).payload {
+        pieces.iter().for_each(|p| scan(p, cx.vals, &mut pipe, &mut id));
+    }
+    let id = id.ok_or_else(|| Stop::Fault("no flag id".into()))?;
+    if !(0..32).contains(&id) {
+        return Err(Stop::Fault(format!("FFTS flag id {id} is outside 0..32")));
+    }
+    Ok((pipe, id))
+}
+
+/// The cores (block indices) a set on this core signals, with their flag ids.
+fn set_targets(cx: &CoreCx<'_>, pipe: &str, id: i64) -> Vec<(usize, i64)> {
+    let aivs = super::AIVS_PER_BLOCK;
+    match (cx.target.id, cx.core.actor.core) {
+        (TargetId::A2A3, CoreKind::Aic) => (1..=aivs).map(|k| (k, id)).collect(),
+        (TargetId::A2A3, _) => vec![(0, id)],
+        (TargetId::A5, CoreKind::Aic) => {
+            let mut ids = vec![id];
+            if pipe == "PIPE_FIX" {
+                ids.push(id + 16);
+            }
+            ids.into_iter().filter(|&i| (i / 16) < aivs as i64).map(|i| (1 + (i / 16) as usize, i % 16)).collect()
+        }
+        (TargetId::A5, _) => vec![(0, id + 16 * cx.subblock() as i64)],
+    }
+}
+
+fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    let Some(link) = cx.core.link.clone() else { return Ok(()) };
+    let (pipe, id) = ffts_args(cx)?;
+    let targets = set_targets(cx, &pipe, id);
+    link.with_block(|b| {
+        for &t in &targets {
+            *b.flags.entry(t).or_insert(0) += 1;
+        }
+        ((), true)
+    });
+    let block = cx.core.actor.block;
+    let names: Vec<String> = targets.iter().map(|&(k, i)| format!("b{block}.{} flag {i}", core_name(k))).collect();
+    cx.notes.push(format!("FFTS set {}", names.join(", ")));
+    Ok(())
+}
+
+/// The name of core index `k` of a mix block.
+fn core_name(k: usize) -> String {
+    super::block_cores(true).get(k).map_or_else(|| format!("core{k}"), |c| c.name())
+}
+
+fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    let Some(link) = cx.core.link.clone() else { return Ok(()) };
+    let (_, id) = ffts_args(cx)?;
+    let me = cx.core.index;
+    let need = if cx.target.id == TargetId::A2A3 && cx.core.actor.core == CoreKind::Aic { super::AIVS_PER_BLOCK as u64 } else { 1 };
+    let got = link.with_block(|b| {
+        let c = b.flags.entry((me, id)).or_insert(0);
+        if *c >= need {
+            *c -= need;
+            (true, true)
+        } else {
+            (false, false)
+        }
+    });
+    if got {
+        cx.notes.push(format!("FFTS flag {id} consumed"));
+        Ok(())
+    } else {
+        let from = if cx.core.actor.core == CoreKind::Aic { "the AIVs" } else { "the AIC" };
+        Err(Stop::Wait(Wait(format!("FFTS flag {id} (needs {need} set(s) from {from})"))))
+    }
+}
+
+fn set_ffts(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    cx.notes.push("FFTS base address set (the model needs none)".into());
+    Ok(())
+}

@@ -1,0 +1,431 @@
+//! What a module says about its cores, decided once before a run:
+//!
+//! * **Mix or not.** A module is a mix kernel when it has code for both sides (a function with
+//!   `pto.kernel_kind<cube>` / `func_core_type<AIC>` or a `section.cube`, and one with
+//!   `<vector>` / `<AIV>` or a `section.vector`), a `func_core_type<MIX>` /
+//!   `module_core_type<MIX>`, or a cube/vector pipe op. Other kernels run on one core per block
+//!   that has every buffer, as `pto run` always did.
+//! * **Sides.** Which side each function runs on; a cube function called on an AIV (or a
+//!   vector function on the AIC) is skipped, as PTOAS guards its body with
+//!   `#if defined(__DAV_CUBE__)` (`PTOToEmitC.cpp`, `FuncToEmitC`). On A5 a vector function
+//!   with a `split = 0` pipe op and no `get_subblock_idx/num` runs on AIV0 only (PTOAS's
+//!   `needsA5NoSplitVectorGuard` wraps it in `if (get_subblockid() == 0)`).
+//! * **Reserved buffers.** `reserve_buffer` with `auto = false` is at its `base`; with
+//!   `auto = true` PTOAS's PlanMemory places it in a hole after the function's other buffers
+//!   (docs/designs/ptoas-tpush-tpop-design.md §7.4): here, after the highest constant
+//!   `alloc_tile` address of its location in the module, aligned. `import_reserved_buffer`
+//!   resolves to the peer function's buffer of the same name.
+//! * **`memref.alloc`** (PTOAS's lowered allocation, no address): placed the same way, one
+//!   after the other.
+//! * **Pipes.** Each init op (`aic/aiv_initialize_pipe`, `initialize_l2l_pipe`,
+//!   `initialize_l2g2l_pipe`) names a consumer buffer per direction; the two inits whose
+//!   buffer is the same `reserve_buffer` (directly or imported) are the two ends of one
+//!   logical pipe, as PTOAS's `pto-resolve-reserved-buffers` pairs them.
+
+use super::Side;
+use crate::memory::Fault;
+use pto_ir::attr::Attr;
+use pto_ir::diag::{DiagClass, Diagnostic};
+use pto_ir::module::{Module, OpId, Payload, ValueDef, ValueId};
+use pto_ir::ops::Opcode;
+use pto_ir::types::{Loc, TileDesc, Type};
+use pto_lower::{Target, TargetId};
+use std::collections::HashMap;
+
+/// Cube-to-vector (`dir_mask` bit 1).
+pub const C2V: usize = 0;
+/// Vector-to-cube (`dir_mask` bit 2).
+pub const V2C: usize = 1;
+
+/// One logical pipe (one direction between two peer functions).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PipeSpec {
+    /// [`C2V`] or [`V2C`].
+    pub dir: usize,
+    /// Bytes per slot (the whole, unsplit tile).
+    pub slot_size: u64,
+    /// Slots in the FIFO.
+    pub slot_num: u64,
+    /// How the pair was recognised, for messages (`reserve_buffer "c2v_fifo" of @vec`).
+    pub name: String,
+    /// How many vector cores take part on the vector side (2, or 1 under A5's no-split guard).
+    pub aivs: usize,
+}
+
+/// The static facts of one module; shared by every core and block of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Topology {
+    /// A mix kernel: one AIC and [`super::AIVS_PER_BLOCK`] AIVs per block.
+    pub mix: bool,
+    /// Functions (by name) that run on one side only.
+    pub sides: HashMap<String, Side>,
+    /// Vector functions that run on AIV0 only (A5 no-split guard).
+    pub subblock0_only: std::collections::HashSet<String>,
+    /// Address of each `reserve_buffer` / `import_reserved_buffer` result, or why it has none.
+    pub reserved: HashMap<OpId, Result<i64, String>>,
+    /// Placement of each `memref.alloc`, or why it has none.
+    pub allocs: HashMap<OpId, Result<(TileDesc, u64), String>>,
+    /// For each pipe-init op, its logical pipe per direction ([`C2V`], [`V2C`]).
+    pub inits: HashMap<OpId, [Option<usize>; 2]>,
+    /// The logical pipes.
+    pub pipes: Vec<PipeSpec>,
+}
+
+/// The side an attribute list assigns: `pto.kernel_kind`, `pto.func_core_type` (AIC / AIV).
+fn side_of(attrs: &[(String, Attr)]) -> Option<Side> {
+    for (k, a) in attrs {
+        let v = a.enum_value("kernel_kind").or_else(|| a.enum_value("func_core_type"));
+        if k.ends_with("kernel_kind") || k.ends_with("func_core_type") {
+            match v {
+                Some("cube" | "AIC") => return Some(Side::Cube),
+                Some("vector" | "AIV") => return Some(Side::Vector),
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// A `MIX` core type on a function or the module.
+fn is_mix_attr(attrs: &[(String, Attr)]) -> bool {
+    attrs.iter().any(|(_, a)| a.enum_value("func_core_type") == Some("MIX") || a.enum_value("module_core_type") == Some("MIX"))
+}
+
+/// Every op nested in `op`'s regions (not `op` itself), in program order.
+fn nested(m: &Module, op: OpId, out: &mut Vec<OpId>) {
+    for &r in &m.op(op).regions {
+        for &b in &m.region(r).blocks {
+            for &o in &m.block(b).ops {
+                out.push(o);
+                nested(m, o, out);
+            }
+        }
+    }
+}
+
+/// `name` of a function op.
+fn func_name(m: &Module, f: OpId) -> Option<&str> {
+    match &m.op(f).payload {
+        Payload::Func { name, .. } => Some(name),
+        _ => None,
+    }
+}
+
+/// Attribute `name` of `op`, from its attribute list or, for an op in generic syntax, the
+/// attribute dictionary written in its text (`{split = 1}`).
+pub fn op_attr<'a>(m: &'a Module, op: OpId, name: &str) -> Option<&'a Attr> {
+    let data = m.op(op);
+    data.attr(name).or_else(|| match &data.payload {
+        Payload::Generic(pieces) => pieces.iter().find_map(|p| match p {
+            pto_ir::module::Piece::Dict(d) => d.iter().find(|(k, _)| k == name).map(|(_, a)| a),
+            _ => None,
+        }),
+        _ => None,
+    })
+}
+
+fn str_attr<'a>(m: &'a Module, op: OpId, name: &str) -> Option<&'a str> {
+    match op_attr(m, op, name)? {
+        Attr::Str(s) => Some(s),
+        Attr::Symbol(s) => Some(s),
+        Attr::Opaque(s) => Some(s.trim_start_matches('@')),
+        _ => None,
+    }
+}
+
+fn int_attr(m: &Module, op: OpId, name: &str) -> Option<i64> {
+    match op_attr(m, op, name)? {
+        Attr::Int(i, _) => Some(*i),
+        Attr::Bool(b) => Some(*b as i64),
+        _ => None,
+    }
+}
+
+/// `#pto.address_space<vec>` → `Loc::Vec`.
+fn loc_attr(m: &Module, op: OpId) -> Option<Loc> {
+    let name = op_attr(m, op, "location")?.enum_value("address_space")?;
+    Loc::ALL.iter().find(|(_, n)| *n == name).map(|(l, _)| *l)
+}
+
+/// The tile a `memref<16x16xf16, #pto.address_space<vec>>` type describes (row-major, all
+/// valid), or why it does not describe one.
+pub fn memref_tile(ty: &Type) -> Result<TileDesc, String> {
+    let Type::Opaque(text) = ty else { return Err(format!("`memref.alloc` of a {}", ty.class_name())) };
+    let inner = text.strip_prefix("memref<").and_then(|t| t.strip_suffix('>')).ok_or_else(|| format!("`{text}` is not a memref type"))?;
+    let (shape, space) = inner.split_once(',').map_or((inner, ""), |(a, b)| (a.trim(), b.trim()));
+    let loc = match space.strip_prefix("#pto.address_space<").and_then(|s| s.strip_suffix('>')) {
+        Some(name) => {
+            Loc::ALL.iter().find(|(_, n)| *n == name).map(|(l, _)| *l).ok_or_else(|| format!("address space `{name}` is not on-chip"))?
+        }
+        None => return Err(format!("`{text}` has no on-chip `#pto.address_space<...>`")),
+    };
+    let parts: Vec<&str> = shape.split('x').collect();
+    let [rows, cols, dtype] = parts[..] else { return Err(format!("`{text}`: only 2-D memrefs are simulated")) };
+    let dim = |s: &str| s.parse::<u32>().map_err(|_| format!("`{text}`: dimension `{s}` is not a static size"));
+    let dtype = pto_ir::types::ElemType::parse(dtype).ok_or_else(|| format!("`{text}`: unknown element type `{dtype}`"))?;
+    let mut desc = TileDesc::vec(dtype, dim(rows)?, dim(cols)?);
+    desc.loc = loc;
+    Ok(desc)
+}
+
+impl Topology {
+    /// Analyses `m` for `target`.
+    pub fn new(m: &Module, target: &Target) -> Topology {
+        let mut t = Topology::default();
+        let all = m.walk();
+        let funcs: Vec<OpId> = all.iter().copied().filter(|&o| m.op(o).opcode == Opcode::FuncFunc).collect();
+        // Function of each op.
+        let mut owner: HashMap<OpId, OpId> = HashMap::new();
+        for &f in &funcs {
+            let mut body = Vec::new();
+            nested(m, f, &mut body);
+            for o in body {
+                owner.insert(o, f);
+            }
+        }
+        let (mut cube, mut vector, mut mix) = (false, false, false);
+        for &o in &all {
+            let data = m.op(o);
+            match data.opcode {
+                Opcode::FuncFunc => {
+                    if let (Some(side), Some(name)) = (side_of(&data.attrs), func_name(m, o)) {
+                        t.sides.insert(name.to_string(), side);
+                        cube |= side == Side::Cube;
+                        vector |= side == Side::Vector;
+                    }
+                    mix |= is_mix_attr(&data.attrs);
+                }
+                Opcode::Module => mix |= is_mix_attr(&data.attrs),
+                Opcode::SectionCube => cube = true,
+                Opcode::SectionVector => vector = true,
+                _ if data.opcode.spec().family == pto_ir::ops::Family::Pipe => mix = true,
+                _ => {}
+            }
+        }
+        t.mix = mix || (cube && vector);
+        // A5's no-split guard.
+        if target.id == TargetId::A5 {
+            for &f in &funcs {
+                let Some(name) = func_name(m, f) else { continue };
+                if t.sides.get(name) != Some(&Side::Vector) {
+                    continue;
+                }
+                let mut body = Vec::new();
+                nested(m, f, &mut body);
+                let explicit = body.iter().any(|&o| matches!(m.op(o).opcode, Opcode::GetSubblockIdx | Opcode::GetSubblockNum));
+                let no_split = body.iter().any(|&o| is_pipe_data_op(m.op(o).opcode) && split_of(m, o) == Some(0));
+                if no_split && !explicit {
+                    t.subblock0_only.insert(name.to_string());
+                }
+            }
+        }
+        // Highest constant tile end per location: where unplanned buffers go.
+        let mut next: HashMap<Loc, u64> = HashMap::new();
+        for &o in &all {
+            let data = m.op(o);
+            if data.opcode == Opcode::AllocTile
+                && let (Some(&addr), Some(desc)) = (data.operands.first(), data.results.first().and_then(|&r| m.value_type(r).tile()))
+                && let Some(a) = m.int_constant(addr)
+            {
+                let end = (a.max(0) as u64).saturating_add(desc.size_bytes());
+                let e = next.entry(desc.loc).or_insert(0);
+                *e = (*e).max(end);
+            }
+        }
+        let mut place = |loc: Loc, size: u64| -> Result<u64, String> {
+            let buf = target.buffer(loc);
+            let align = buf.align.max(32);
+            let at = next.get(&loc).copied().unwrap_or(0).div_ceil(align) * align;
+            if at.saturating_add(size) > buf.capacity {
+                return Err(format!(
+                    "{size} bytes do not fit in {} after the planned tiles (free from {at} of {} bytes)",
+                    buf.name, buf.capacity
+                ));
+            }
+            next.insert(loc, at + size);
+            Ok(at)
+        };
+        // reserve_buffer first (auto ones placed in program order), then imports.
+        let mut by_name: HashMap<(String, String), (OpId, Result<i64, String>)> = HashMap::new();
+        for &o in &all {
+            if m.op(o).opcode != Opcode::ReserveBuffer {
+                continue;
+            }
+            let name = str_attr(m, o, "name").unwrap_or("").to_string();
+            let func = owner.get(&o).and_then(|&f| func_name(m, f)).unwrap_or("").to_string();
+            let auto = matches!(op_attr(m, o, "auto"), Some(Attr::Bool(true)) | Some(Attr::Unit));
+            let addr = match (auto, int_attr(m, o, "base")) {
+                (false, Some(base)) => Ok(base),
+                (false, None) => Err("`reserve_buffer` with `auto = false` needs a `base`".to_string()),
+                (true, _) => match (loc_attr(m, o), int_attr(m, o, "size")) {
+                    (Some(loc), Some(size)) if size >= 0 => place(loc, size as u64).map(|a| a as i64),
+                    _ => Err("`reserve_buffer` needs a `location` and a `size`".to_string()),
+                },
+            };
+            t.reserved.insert(o, addr.clone());
+            by_name.insert((func, name), (o, addr));
+        }
+        for &o in &all {
+            let data = m.op(o);
+            match data.opcode {
+                Opcode::ImportReservedBuffer => {
+                    let name = str_attr(m, o, "name").unwrap_or("").to_string();
+                    let peer = str_attr(m, o, "peer_func").unwrap_or("").to_string();
+                    let addr = match by_name.get(&(peer.clone(), name.clone())) {
+                        Some((_, a)) => a.clone(),
+                        None => Err(format!("`@{peer}` has no `reserve_buffer` named \"{name}\"")),
+                    };
+                    t.reserved.insert(o, addr);
+                }
+                Opcode::MemrefAlloc => {
+                    let placed = data
+                        .results
+                        .first()
+                        .ok_or_else(|| "`memref.alloc` without a result".to_string())
+                        .and_then(|&r| memref_tile(m.value_type(r)))
+                        .and_then(|d| place(d.loc, d.size_bytes()).map(|a| (d, a)));
+                    t.allocs.insert(o, placed);
+                }
+                _ => {}
+            }
+        }
+        // Pipe pairing.
+        let mut keys: HashMap<String, usize> = HashMap::new();
+        for &o in &all {
+            let data = m.op(o);
+            let Some(addrs) = init_addresses(m, o) else { continue };
+            let mut ids = [None, None];
+            for (dir, v) in addrs.into_iter().enumerate() {
+                let Some(v) = v else { continue };
+                let key = pipe_key(m, v, dir, &owner);
+                let vec_fn = owner.get(&o).and_then(|&f| func_name(m, f)).filter(|n| t.sides.get(*n) == Some(&Side::Vector));
+                let id = *keys.entry(key.clone()).or_insert_with(|| {
+                    let slot_num = int_attr(m, o, "slot_num").unwrap_or(if int_attr(m, o, "dir_mask") == Some(3) { 4 } else { 8 });
+                    t.pipes.push(PipeSpec {
+                        dir,
+                        slot_size: int_attr(m, o, "slot_size").unwrap_or(0).max(0) as u64,
+                        slot_num: slot_num.max(1) as u64,
+                        name: key,
+                        aivs: super::AIVS_PER_BLOCK,
+                    });
+                    t.pipes.len() - 1
+                });
+                if let Some(f) = vec_fn
+                    && t.subblock0_only.contains(f)
+                {
+                    t.pipes[id].aivs = 1;
+                }
+                ids[dir] = Some(id);
+            }
+            let _ = data;
+            t.inits.insert(o, ids);
+        }
+        t
+    }
+
+    /// The static errors a run reports before starting (unresolvable reserved buffers are
+    /// reported when the op runs).
+    pub fn check(&self) -> Vec<Diagnostic> {
+        Vec::new()
+    }
+}
+
+/// The `split` attribute of a pipe data op (0 no split, 1 up-down, 2 left-right).
+pub fn split_of(m: &Module, op: OpId) -> Option<i64> {
+    let a = op_attr(m, op, "split")?;
+    match a {
+        Attr::Int(i, _) => Some(*i),
+        _ => a
+            .enum_value("tile_split")
+            .and_then(|v| ["TILE_NO_SPLIT", "TILE_UP_DOWN", "TILE_LEFT_RIGHT"].iter().position(|n| *n == v))
+            .map(|i| i as i64),
+    }
+}
+
+/// Whether `op` moves data through a cube/vector pipe.
+pub fn is_pipe_data_op(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::TPushToAiv
+            | Opcode::TPushToAic
+            | Opcode::TPopFromAic
+            | Opcode::TPopFromAiv
+            | Opcode::TFreeFromAic
+            | Opcode::TFreeFromAiv
+            | Opcode::TPush
+            | Opcode::TPop
+            | Opcode::TFree
+    )
+}
+
+/// The consumer-buffer operand of a pipe-init op per direction ([`C2V`], [`V2C`]), and its
+/// GM slot buffer (A2A3), or `None` for other ops.
+pub fn init_addresses(m: &Module, op: OpId) -> Option<[Option<ValueId>; 2]> {
+    let data = m.op(op);
+    let dir = int_attr(m, op, "dir_mask").unwrap_or(1);
+    let ops = &data.operands;
+    let (c2v, v2c) = match data.opcode {
+        Opcode::AicInitializePipe | Opcode::AivInitializePipe => {
+            let n = ops.len();
+            (ops.get(n.checked_sub(2)?).copied(), ops.get(n - 1).copied())
+        }
+        Opcode::InitializeL2lPipe | Opcode::InitializeL2g2lPipe => {
+            let skip = usize::from(data.opcode == Opcode::InitializeL2g2lPipe);
+            let local = ops.get(skip).copied();
+            match dir {
+                2 => (None, local),
+                3 => (local, ops.get(skip + 1).copied()),
+                _ => (local, None),
+            }
+        }
+        _ => return None,
+    };
+    Some([c2v.filter(|_| dir & 1 != 0), v2c.filter(|_| dir & 2 != 0)])
+}
+
+/// The GM slot buffer operand of a pipe-init op (A2A3's path through GM), if it has one.
+pub fn init_gm_slots(m: &Module, op: OpId) -> Option<ValueId> {
+    let data = m.op(op);
+    match data.opcode {
+        Opcode::AicInitializePipe | Opcode::AivInitializePipe if data.operands.len() == 3 => data.operands.first().copied(),
+        Opcode::InitializeL2g2lPipe => data.operands.first().copied(),
+        _ => None,
+    }
+}
+
+/// What pairs two inits: the reserved buffer behind the consumer address (by function and
+/// name), else the direction and the constant address.
+fn pipe_key(m: &Module, v: ValueId, dir: usize, owner: &HashMap<OpId, OpId>) -> String {
+    let dir_name = if dir == C2V { "c2v" } else { "v2c" };
+    if let ValueDef::OpResult(def, _) = m.values[v.index()].def {
+        let d = m.op(def);
+        match d.opcode {
+            Opcode::ReserveBuffer => {
+                let f = owner.get(&def).and_then(|&f| func_name(m, f)).unwrap_or("");
+                return format!("{dir_name} pipe into reserve_buffer \"{}\" of @{f}", str_attr(m, def, "name").unwrap_or(""));
+            }
+            Opcode::ImportReservedBuffer => {
+                return format!(
+                    "{dir_name} pipe into reserve_buffer \"{}\" of @{}",
+                    str_attr(m, def, "name").unwrap_or(""),
+                    str_attr(m, def, "peer_func").unwrap_or("")
+                );
+            }
+            _ => {}
+        }
+    }
+    match m.int_constant(v) {
+        Some(c) => format!("{dir_name} pipe into the consumer buffer at {c}"),
+        None => format!("{dir_name} pipe of %{}", m.values[v.index()].name),
+    }
+}
+
+/// A fault for an op the topology could not resolve.
+pub fn unresolved(why: &str) -> Fault {
+    Fault(why.to_string())
+}
+
+/// A located error at `op`.
+pub fn error_at(m: &Module, op: OpId, msg: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(DiagClass::SimTrap, m.op_span(op), msg).with_op(m.op(op).opcode.full_name())
+}
