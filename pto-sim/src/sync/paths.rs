@@ -256,4 +256,60 @@ mod tests {
         assert_eq!(n, MAX_ITERATIONS);
         assert_eq!(e.bounded, vec![3]);
     }
+
+    #[test]
+    fn a_head_state_reached_again_on_a_later_path_is_not_explored_twice() {
+        // Two dynamic loops in sequence whose head states do not depend on each other: the
+        // second loop is explored (2, 1, 0 iterations) after the first path through the first
+        // loop only; the later paths reach its head in a state already explored and leave it.
+        let mut e = Explorer::default();
+        let mut out = Vec::new();
+        while e.next_run() {
+            let mut counts = [0u64; 2];
+            for (l, count) in counts.iter_mut().enumerate() {
+                while e.decide(Decision::Iterate { looped: l as u32, done: *count, state: 5 + l as u64 }, true) {
+                    *count += 1;
+                }
+            }
+            out.push(counts);
+        }
+        assert_eq!(out, vec![[2, 2], [2, 1], [2, 0], [1, 0], [0, 0]]);
+        // With a branch between them, each side explores the second loop once.
+        let mut e = Explorer::default();
+        let mut out = Vec::new();
+        while e.next_run() {
+            let mut first = 0;
+            while e.decide(Decision::Iterate { looped: 0, done: first, state: 5 }, true) {
+                first += 1;
+            }
+            let side = e.decide(Decision::Branch, true);
+            let mut second = 0;
+            while e.decide(Decision::Iterate { looped: 1, done: second, state: 6 }, true) {
+                second += 1;
+            }
+            out.push((first, side, second));
+        }
+        let explored: Vec<_> = out.iter().filter(|p| p.2 > 0).collect();
+        assert_eq!(explored, vec![&(2, true, 2), &(2, true, 1), &(2, false, 2), &(2, false, 1)]);
+    }
+
+    #[test]
+    fn the_index_period_is_the_lcm_of_moduli_and_masks() {
+        let text = |body: &str| {
+            format!(
+                ".arg %i : index\n%c3 = arith.constant 3 : index\n%c4 = arith.constant 4 : index\n%c7 = arith.constant 7 : index\n{body}"
+            )
+        };
+        let period = |body: &str| {
+            let (m, _) = pto_asm::parse(&text(body), pto_ir::FileId(0)).expect("parses");
+            index_period(&m)
+        };
+        assert_eq!(period(""), 1);
+        assert_eq!(period("%a = arith.remsi %i, %c3 : index\n"), 3);
+        assert_eq!(period("%a = arith.remsi %i, %c3 : index\n%b = arith.remsi %i, %c4 : index\n"), 12);
+        // `andi` with 7 = 2^3 - 1 cycles with period 8; lcm(3, 8) = 24.
+        assert_eq!(period("%a = arith.remsi %i, %c3 : index\n%b = arith.andi %i, %c7 : index\n"), 24);
+        // Above the iteration bound it is capped (the loop ends at the bound, with a note).
+        assert_eq!(period("%a = arith.remsi %i, %c7 : index\n%b = arith.remsi %i, %c4 : index\n"), MAX_ITERATIONS + 1);
+    }
 }
