@@ -311,6 +311,10 @@ fn static_verdicts_agree_with_the_dynamic_ones() {
             if got != want {
                 failures.push(format!("{} on {name}:\n  expected {want:?}\n  found    {got:?}", path.display()));
             }
+            // Every path was explored: neither the 512-path cap nor a loop's iteration bound hit.
+            if out.stderr.contains("SYNC_NOT_CHECKED") {
+                failures.push(format!("{} on {name}: not every path checked: {}", path.display(), out.stderr));
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

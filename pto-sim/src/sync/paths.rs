@@ -51,8 +51,9 @@ pub struct Explorer {
     at: usize,
     /// Runs started.
     pub runs: usize,
-    /// Per loop running in this run: the head states seen in its current execution.
-    heads: Vec<(u32, Vec<u64>)>,
+    /// Per loop running in this run: the head states seen in its current execution, and the
+    /// branch outcomes taken before that execution started.
+    heads: Vec<(u32, Vec<u64>, u64)>,
     /// Loops (op indices) that reached [`MAX_ITERATIONS`] without a fixpoint, in any run.
     pub bounded: Vec<u32>,
     /// The most iterations any loop ran before its fixpoint, in any run.
@@ -118,7 +119,7 @@ impl Explorer {
             let i = match self.heads.iter().position(|h| h.0 == looped) {
                 Some(i) => i,
                 None => {
-                    self.heads.push((looped, Vec::new()));
+                    self.heads.push((looped, Vec::new(), 0));
                     self.heads.len() - 1
                 }
             };
@@ -126,6 +127,7 @@ impl Explorer {
                 // A new execution of the loop: it is the innermost running one.
                 self.heads.truncate(i + 1);
                 self.heads[i].1.clear();
+                self.heads[i].2 = self.branches;
             }
             let seen = &mut self.heads[i].1;
             let repeated = seen.contains(&state);
@@ -141,12 +143,15 @@ impl Explorer {
                 return false;
             }
             // The full state here: this head's, the enclosing loops' last heads (their data),
-            // the branches taken, and whether the minimum iterations ran.
+            // the branches taken before this execution of the loop started (values computed
+            // there may be used in the body; what the loop's own iterations computed reaches the
+            // next one only through its carried values, which are in `state`), and whether the
+            // minimum iterations ran.
             let full = {
                 use std::hash::{Hash, Hasher};
                 let mut h = std::collections::hash_map::DefaultHasher::new();
-                (state, done.min(MIN_ITERATIONS), self.branches).hash(&mut h);
-                for (l, seen) in &self.heads[..i] {
+                (state, done.min(MIN_ITERATIONS), self.heads[i].2).hash(&mut h);
+                for (l, seen, _) in &self.heads[..i] {
                     (l, seen.last()).hash(&mut h);
                 }
                 h.finish()
