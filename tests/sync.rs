@@ -169,6 +169,36 @@ fn a_loop_without_a_fixpoint_within_the_bound_gets_a_note() {
     assert!(body.lines().nth(notes[0]["line"].as_u64().unwrap() as usize - 1).unwrap().contains("scf.for"));
 }
 
+/// A path the simulator cannot run to the end is not checked, and says so: here an op it does
+/// not execute (`arith.remui`) stops every path that enters the loop.
+#[test]
+fn paths_that_trap_are_counted_in_a_note() {
+    use pto::cmd::verify::{VerifyOptions, run_with_sync};
+    let text = std::fs::read_to_string("tests/sync/loop_carried_third_iteration.pto").unwrap().replace("arith.remsi", "arith.remui");
+    let path = std::env::temp_dir().join(format!("pto-sync-trap-{}.pto", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    let out = run_with_sync(&VerifyOptions {
+        input: path.display().to_string(),
+        target: Some(TargetName::A5),
+        explain: false,
+        error_format: ErrorFormat::Json,
+    });
+    let _ = std::fs::remove_file(path);
+    let notes: Vec<serde_json::Value> = out
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["class"] == "SYNC_NOT_CHECKED")
+        .collect();
+    assert_eq!(notes.len(), 1, "{}", out.stderr);
+    assert_eq!(
+        notes[0]["message"],
+        "1 of 2 paths stopped at a trap and were not checked (the first: `arith.remui` is not executable by the simulator yet; an infeasible path, or an op the simulator cannot run)"
+    );
+    // Located at the first `arith.remui` (line 20).
+    assert_eq!(notes[0]["line"], 20);
+}
+
 #[test]
 fn a_hazard_report_names_both_ops_pipes_buffer_range_and_iteration() {
     let out = run_file("tests/sync/loop_back_edge.pto", TargetName::A5, SyncCheck::Always);
