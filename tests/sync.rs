@@ -124,6 +124,81 @@ fn the_loop_fixpoint_finds_bugs_that_need_a_third_iteration() {
     }
 }
 
+/// A loop whose head state does not repeat within the bound (here its index period, 25, is
+/// above the 24 iterations) stops at the bound with a note at the loop, and no error.
+#[test]
+fn a_loop_without_a_fixpoint_within_the_bound_gets_a_note() {
+    use pto::cmd::verify::{VerifyOptions, run_with_sync};
+    let text = std::fs::read_to_string("tests/sync/loop_carried_third_iteration.pto").unwrap();
+    let body: String = text
+        .lines()
+        .filter(|l| !l.starts_with("//"))
+        .map(|l| {
+            let l = l
+                .replace("%c3 = arith.constant 3", "%c3 = arith.constant 25")
+                .replace("%wait = arith.remsi %i, %c2", "%wait = arith.remsi %i, %c3");
+            format!("{l}\n")
+        })
+        .collect();
+    // Set and wait the same id, i mod 25 clamped into 0..8 by a mask: correct, but periodic in 25.
+    let body =
+        body.replace("%set = arith.remsi %i, %c3 : index", "%r = arith.remsi %i, %c3 : index\n    %set = arith.andi %r, %c7 : index");
+    let body = body.replace("%wait = arith.remsi %i, %c3 : index", "%wait = arith.andi %r, %c7 : index");
+    let body = body.replace("%c16 = arith.constant 16 : index", "%c16 = arith.constant 16 : index\n  %c7 = arith.constant 7 : index");
+    let path = std::env::temp_dir().join(format!("pto-sync-bound-{}.pto", std::process::id()));
+    std::fs::write(&path, &body).unwrap();
+    let out = run_with_sync(&VerifyOptions {
+        input: path.display().to_string(),
+        target: Some(TargetName::A5),
+        explain: false,
+        error_format: ErrorFormat::Json,
+    });
+    let _ = std::fs::remove_file(path);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let notes: Vec<serde_json::Value> = out
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["class"] == "SYNC_NOT_CHECKED")
+        .collect();
+    assert_eq!(notes.len(), 1, "{}", out.stderr);
+    assert_eq!(
+        notes[0]["message"],
+        "the sync state at the head of this loop did not repeat within 24 iterations: paths with more iterations were not checked"
+    );
+    assert!(body.lines().nth(notes[0]["line"].as_u64().unwrap() as usize - 1).unwrap().contains("scf.for"));
+}
+
+/// A path the simulator cannot run to the end is not checked, and says so: here an op it does
+/// not execute (`arith.remui`) stops every path that enters the loop.
+#[test]
+fn paths_that_trap_are_counted_in_a_note() {
+    use pto::cmd::verify::{VerifyOptions, run_with_sync};
+    let text = std::fs::read_to_string("tests/sync/loop_carried_third_iteration.pto").unwrap().replace("arith.remsi", "arith.remui");
+    let path = std::env::temp_dir().join(format!("pto-sync-trap-{}.pto", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    let out = run_with_sync(&VerifyOptions {
+        input: path.display().to_string(),
+        target: Some(TargetName::A5),
+        explain: false,
+        error_format: ErrorFormat::Json,
+    });
+    let _ = std::fs::remove_file(path);
+    let notes: Vec<serde_json::Value> = out
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["class"] == "SYNC_NOT_CHECKED")
+        .collect();
+    assert_eq!(notes.len(), 1, "{}", out.stderr);
+    assert_eq!(
+        notes[0]["message"],
+        "1 of 2 paths stopped at a trap and were not checked (the first: `arith.remui` is not executable by the simulator yet; an infeasible path, or an op the simulator cannot run)"
+    );
+    // Located at the first `arith.remui` (line 20).
+    assert_eq!(notes[0]["line"], 20);
+}
+
 #[test]
 fn a_hazard_report_names_both_ops_pipes_buffer_range_and_iteration() {
     let out = run_file("tests/sync/loop_back_edge.pto", TargetName::A5, SyncCheck::Always);
@@ -265,6 +340,10 @@ fn static_verdicts_agree_with_the_dynamic_ones() {
             let got: BTreeSet<_> = found(&out.stderr).into_iter().filter(|(_, s, _)| s != "note").collect();
             if got != want {
                 failures.push(format!("{} on {name}:\n  expected {want:?}\n  found    {got:?}", path.display()));
+            }
+            // Every path was explored: neither the 512-path cap nor a loop's iteration bound hit.
+            if out.stderr.contains("SYNC_NOT_CHECKED") {
+                failures.push(format!("{} on {name}: not every path checked: {}", path.display(), out.stderr));
             }
         }
     }

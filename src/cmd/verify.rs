@@ -5,7 +5,6 @@
 use crate::render::render;
 use crate::{ErrorFormat, Outcome, TargetName, load_module, resolve_target, shown_notes};
 use pto_ir::diag::SourceMap;
-use pto_ir::verify::verify;
 
 /// Options of `pto verify`.
 #[derive(Debug, Clone)]
@@ -25,19 +24,27 @@ pub fn run(opts: &VerifyOptions) -> Outcome {
     check(opts).0
 }
 
-/// `pto verify`'s checks; on success also the sources and the parsed module (which
-/// [`run_with_sync`] goes on with instead of parsing the file again).
-fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::Module)>) {
+/// `pto verify`'s checks; on success also the sources and the verified module (which
+/// [`run_with_sync`] goes on with instead of parsing and verifying the file again).
+fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::Verified)>) {
     let mut sources = SourceMap::default();
     let (file, module, mut diags) = match load_module(&opts.input, &mut sources, opts.error_format) {
         Ok(loaded) => loaded,
         Err(failed) => return (failed, None),
     };
-    diags.0.extend(verify(&module).0);
+    let mut verified = match pto_ir::verify::Verified::new(module) {
+        Ok(v) => v,
+        Err(errors) => {
+            diags.0.extend(errors.0);
+            return (Outcome { stdout: String::new(), stderr: render(&sources, &diags.0, opts.error_format), code: 1 }, None);
+        }
+    };
+    diags.0.append(&mut verified.warnings.0);
+    let module = verified.module();
     let mut checked_for = None;
-    let wants_target = opts.target.is_some() || matches!(pto_lower::target::module_arch(&module), Ok(Some(_)) | Err(_));
+    let wants_target = opts.target.is_some() || matches!(pto_lower::target::module_arch(module), Ok(Some(_)) | Err(_));
     if wants_target && !diags.has_errors() {
-        match resolve_target(&module, opts.target, &mut diags) {
+        match resolve_target(module, opts.target, &mut diags) {
             Err(e) => diags.0.extend(e.0),
             Ok(target) => {
                 checked_for = Some(target.name);
@@ -60,24 +67,20 @@ fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::Module)>)
         String::new()
     };
     let out = Outcome { stdout, stderr: render(&sources, &diags.0, opts.error_format), code };
-    (out, if code == 0 { Some((sources, module)) } else { None })
+    (out, if code == 0 { Some((sources, verified)) } else { None })
 }
 
 /// Runs `pto verify --sync`: the checks of [`run`], then, when they pass, the sync check over
 /// every path of the lowered program (`pto_sim::sync::check_paths`, docs/sync.md).
 pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
     let (plain, loaded) = check(opts);
-    let Some((sources, module)) = loaded else { return plain };
-    if !pto_sim::sync::has_explicit_sync(&module) {
+    let Some((sources, verified)) = loaded else { return plain };
+    if !pto_sim::sync::has_explicit_sync(verified.module()) {
         return not_checked(&sources, plain, opts);
     }
     let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome::diagnostics(sources, d, opts.error_format);
-    let target = match resolve_target(&module, opts.target, &mut Default::default()) {
+    let target = match resolve_target(verified.module(), opts.target, &mut Default::default()) {
         Ok(t) => t,
-        Err(d) => return fail(&sources, &d.0),
-    };
-    let verified = match pto_ir::verify::Verified::new(module) {
-        Ok(v) => v,
         Err(d) => return fail(&sources, &d.0),
     };
     let lowered = match pto_lower::run(verified, target, Default::default()) {

@@ -51,8 +51,9 @@ pub struct Explorer {
     at: usize,
     /// Runs started.
     pub runs: usize,
-    /// Per loop running in this run: the head states seen in its current execution.
-    heads: Vec<(u32, Vec<u64>)>,
+    /// Per loop running in this run: the head states seen in its current execution, and the
+    /// branch outcomes taken before that execution started.
+    heads: Vec<(u32, Vec<u64>, u64)>,
     /// Loops (op indices) that reached [`MAX_ITERATIONS`] without a fixpoint, in any run.
     pub bounded: Vec<u32>,
     /// The most iterations any loop ran before its fixpoint, in any run.
@@ -118,7 +119,7 @@ impl Explorer {
             let i = match self.heads.iter().position(|h| h.0 == looped) {
                 Some(i) => i,
                 None => {
-                    self.heads.push((looped, Vec::new()));
+                    self.heads.push((looped, Vec::new(), 0));
                     self.heads.len() - 1
                 }
             };
@@ -126,6 +127,7 @@ impl Explorer {
                 // A new execution of the loop: it is the innermost running one.
                 self.heads.truncate(i + 1);
                 self.heads[i].1.clear();
+                self.heads[i].2 = self.branches;
             }
             let seen = &mut self.heads[i].1;
             let repeated = seen.contains(&state);
@@ -141,12 +143,15 @@ impl Explorer {
                 return false;
             }
             // The full state here: this head's, the enclosing loops' last heads (their data),
-            // the branches taken, and whether the minimum iterations ran.
+            // the branches taken before this execution of the loop started (values computed
+            // there may be used in the body; what the loop's own iterations computed reaches the
+            // next one only through its carried values, which are in `state`), and whether the
+            // minimum iterations ran.
             let full = {
                 use std::hash::{Hash, Hasher};
                 let mut h = std::collections::hash_map::DefaultHasher::new();
-                (state, done.min(MIN_ITERATIONS), self.branches).hash(&mut h);
-                for (l, seen) in &self.heads[..i] {
+                (state, done.min(MIN_ITERATIONS), self.heads[i].2).hash(&mut h);
+                for (l, seen, _) in &self.heads[..i] {
                     (l, seen.last()).hash(&mut h);
                 }
                 h.finish()
@@ -255,5 +260,61 @@ mod tests {
         }
         assert_eq!(n, MAX_ITERATIONS);
         assert_eq!(e.bounded, vec![3]);
+    }
+
+    #[test]
+    fn a_head_state_reached_again_on_a_later_path_is_not_explored_twice() {
+        // Two dynamic loops in sequence whose head states do not depend on each other: the
+        // second loop is explored (2, 1, 0 iterations) after the first path through the first
+        // loop only; the later paths reach its head in a state already explored and leave it.
+        let mut e = Explorer::default();
+        let mut out = Vec::new();
+        while e.next_run() {
+            let mut counts = [0u64; 2];
+            for (l, count) in counts.iter_mut().enumerate() {
+                while e.decide(Decision::Iterate { looped: l as u32, done: *count, state: 5 + l as u64 }, true) {
+                    *count += 1;
+                }
+            }
+            out.push(counts);
+        }
+        assert_eq!(out, vec![[2, 2], [2, 1], [2, 0], [1, 0], [0, 0]]);
+        // With a branch between them, each side explores the second loop once.
+        let mut e = Explorer::default();
+        let mut out = Vec::new();
+        while e.next_run() {
+            let mut first = 0;
+            while e.decide(Decision::Iterate { looped: 0, done: first, state: 5 }, true) {
+                first += 1;
+            }
+            let side = e.decide(Decision::Branch, true);
+            let mut second = 0;
+            while e.decide(Decision::Iterate { looped: 1, done: second, state: 6 }, true) {
+                second += 1;
+            }
+            out.push((first, side, second));
+        }
+        let explored: Vec<_> = out.iter().filter(|p| p.2 > 0).collect();
+        assert_eq!(explored, vec![&(2, true, 2), &(2, true, 1), &(2, false, 2), &(2, false, 1)]);
+    }
+
+    #[test]
+    fn the_index_period_is_the_lcm_of_moduli_and_masks() {
+        let text = |body: &str| {
+            format!(
+                ".arg %i : index\n%c3 = arith.constant 3 : index\n%c4 = arith.constant 4 : index\n%c7 = arith.constant 7 : index\n{body}"
+            )
+        };
+        let period = |body: &str| {
+            let (m, _) = pto_asm::parse(&text(body), pto_ir::FileId(0)).expect("parses");
+            index_period(&m)
+        };
+        assert_eq!(period(""), 1);
+        assert_eq!(period("%a = arith.remsi %i, %c3 : index\n"), 3);
+        assert_eq!(period("%a = arith.remsi %i, %c3 : index\n%b = arith.remsi %i, %c4 : index\n"), 12);
+        // `andi` with 7 = 2^3 - 1 cycles with period 8; lcm(3, 8) = 24.
+        assert_eq!(period("%a = arith.remsi %i, %c3 : index\n%b = arith.andi %i, %c7 : index\n"), 24);
+        // Above the iteration bound it is capped (the loop ends at the bound, with a note).
+        assert_eq!(period("%a = arith.remsi %i, %c7 : index\n%b = arith.remsi %i, %c4 : index\n"), MAX_ITERATIONS + 1);
     }
 }
