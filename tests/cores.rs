@@ -359,3 +359,39 @@ fn a_mix_kernel_runs_on_several_blocks() {
     assert_eq!(data(&out, "gm_out"), want);
     assert!(!err.contains("HAZARD_WAW"), "{err}");
 }
+
+#[test]
+fn the_internal_pipe_ops_move_tiles_between_cores() {
+    // PTOAS's lowered form: `initialize_l2l_pipe` gives a `!pto.pipe`; `declare_tile` + `tpop`.
+    let text = format!(
+        r#"module {{
+  func.func @k() attributes {{pto.entry}} {{
+    func.call @k_cube() : () -> ()
+    func.call @k_vector() : () -> ()
+    return
+  }}
+  func.func private @k_cube() attributes {{pto.kernel_kind = #pto.kernel_kind<cube>}} {{
+    %buf = pto.import_reserved_buffer {{name = "fifo", peer_func = @k_vector}} -> i32
+    %p = pto.initialize_l2l_pipe {{dir_mask = 1, slot_size = 1024, slot_num = 8}} (%buf : i32) -> !pto.pipe
+    %acc = pto.alloc_tile : {ACC}
+    pto.tpush(%acc, %p : {ACC}, !pto.pipe) {{split = 1}}
+    return
+  }}
+  func.func private @k_vector() attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{
+    %buf = pto.reserve_buffer {{name = "fifo", size = 8192, location = #pto.address_space<vec>, auto = true}} -> i32
+    %p = pto.initialize_l2l_pipe {{dir_mask = 1, slot_size = 1024, slot_num = 8}} (%buf : i32) -> !pto.pipe
+    %t = pto.declare_tile -> {half}
+    pto.tpop(%t, %p : {half}, !pto.pipe) {{split = 1}}
+    pto.tprint ins(%t : {half})
+    pto.tfree(%p : !pto.pipe) {{split = 1}}
+    return
+  }}
+}}
+"#,
+        half = vec_tile(8, 16)
+    );
+    let (code, err) = run_text("internal", &text);
+    assert_eq!(code, 0, "{err}");
+    // Both AIVs pop their 8-row half of the (zero) accumulator.
+    assert_eq!(printed(&err), vec![vec![0.0; 128], vec![0.0; 128]], "{err}");
+}

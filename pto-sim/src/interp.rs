@@ -649,6 +649,8 @@ impl<'m> Sim<'m> {
             match run(&mut cx) {
                 Ok(()) => break,
                 Err(Stop::Fault(f)) => return Err(trap(m, op, f)),
+                // A kernel's own `!pto.pipe` argument: the single-core FIFO.
+                Err(Stop::Local) => return self.exec_tile(op),
                 Err(Stop::Wait(w)) => {
                     let Some(link) = self.core.link.clone() else {
                         return Err(trap(m, op, format!("waits for {}, and no other core is simulated", w.0)));

@@ -64,7 +64,14 @@ pub enum Stop {
     Wait(Wait),
     /// A program fault.
     Fault(String),
+    /// Not an op between cores after all: a `tpush`/`tpop`/`tfree` on a kernel's `!pto.pipe`
+    /// argument runs with the single-core FIFO semantics ([`crate::tpipe`]).
+    Local,
 }
+
+/// The `!pto.pipe` value of an `initialize_l2l_pipe` / `initialize_l2g2l_pipe`: the pipe ops
+/// on it use the core's pipe handles (one pipe per function, PTOAS §3.5).
+pub const CROSS_PIPE: u32 = u32::MAX;
 
 impl From<String> for Stop {
     fn from(s: String) -> Stop {
@@ -108,6 +115,7 @@ pub const SEMANTICS: &[(Opcode, CoreSemantics)] = &[
     (Opcode::ReserveBuffer, reserved),
     (Opcode::ImportReservedBuffer, reserved),
     (Opcode::MemrefAlloc, memref_alloc),
+    (Opcode::DeclareTile, declare_tile),
     (Opcode::AicInitializePipe, initialize),
     (Opcode::AivInitializePipe, initialize),
     (Opcode::TPushToAiv, push),
@@ -116,6 +124,12 @@ pub const SEMANTICS: &[(Opcode, CoreSemantics)] = &[
     (Opcode::TPopFromAiv, pop),
     (Opcode::TFreeFromAic, free),
     (Opcode::TFreeFromAiv, free),
+    (Opcode::InitializeL2lPipe, initialize),
+    (Opcode::InitializeL2g2lPipe, initialize),
+    (Opcode::TPush, internal_push),
+    (Opcode::TPop, internal_pop),
+    (Opcode::TFree, internal_free),
+    (Opcode::TAlloc, internal_alloc),
     (Opcode::SyncSet, ffts_set),
     (Opcode::SyncWait, ffts_wait),
     (Opcode::SetFfts, set_ffts),
@@ -125,7 +139,18 @@ pub const SEMANTICS: &[(Opcode, CoreSemantics)] = &[
 #[inline]
 pub fn is_core_op(op: Opcode) -> bool {
     op.spec().family == pto_ir::ops::Family::Pipe
-        || matches!(op, Opcode::SyncSet | Opcode::SyncWait | Opcode::SetFfts | Opcode::MemrefAlloc)
+        || matches!(
+            op,
+            Opcode::SyncSet
+                | Opcode::SyncWait
+                | Opcode::SetFfts
+                | Opcode::MemrefAlloc
+                | Opcode::DeclareTile
+                | Opcode::TPush
+                | Opcode::TPop
+                | Opcode::TFree
+                | Opcode::TAlloc
+        )
 }
 
 /// The entry for `op`, if it is an op between cores.
@@ -199,6 +224,11 @@ fn memref_alloc(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     Ok(())
 }
 
+/// `declare_tile`: a tile without storage, placed by the `tpop` that fills it.
+fn declare_tile(_: &mut CoreCx<'_>) -> Result<(), Stop> {
+    Ok(())
+}
+
 fn initialize(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let topo = cx.topo();
     let ids = topo.inits.get(&cx.op).copied().unwrap_or([None, None]);
@@ -223,6 +253,7 @@ fn initialize(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         });
         cx.notes.push(format!("{name} (consumer buffer at {base})"));
     }
+    cx.set_result(Val::Pipe(CROSS_PIPE));
     Ok(())
 }
 
@@ -235,10 +266,14 @@ fn direction(op: Opcode) -> usize {
 }
 
 fn push(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
-    let dir = direction(cx.m.op(cx.op).opcode);
+    let Some(&v) = cx.m.op(cx.op).operands.first() else { return Err(Stop::Fault("no tile to push".into())) };
+    push_tile(cx, direction(cx.m.op(cx.op).opcode), v)
+}
+
+/// Pushes the tile `v` into this core's pipe of direction `dir`.
+fn push_tile(cx: &mut CoreCx<'_>, dir: usize, v: pto_ir::module::ValueId) -> Result<(), Stop> {
     let (id, _) = cx.handle(dir)?;
     let split = cx.split()?;
-    let Some(&v) = cx.m.op(cx.op).operands.first() else { return Err(Stop::Fault("no tile to push".into())) };
     let Val::Tile(tile) = cx.vals[v.index()] else { return Err(Stop::Fault(format!("`%{}` is not a tile", cx.m.values[v.index()].name))) };
     let data = crate::family::read_region(cx.mem, &tile)?;
     let piece = Piece { dtype: data.dtype, rows: data.rows, cols: data.cols, bytes: data.bytes };
@@ -276,14 +311,20 @@ fn write_gm_slot(cx: &mut CoreCx<'_>, arg: usize, offset: u64, image: &Piece) ->
 }
 
 fn pop(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
-    let dir = direction(cx.m.op(cx.op).opcode);
+    let Some(&res) = cx.m.op(cx.op).results.first() else { return Err(Stop::Fault("no result tile".into())) };
+    pop_tile(cx, direction(cx.m.op(cx.op).opcode), res, 0)
+}
+
+/// Pops this core's pipe of direction `dir` into the tile value `res` (placed in the consumer
+/// buffer); with `dynamic_at == 0` the op's first two operands, if any, are a dynamic valid
+/// shape (`tpop_from_aic(%rows, %cols)`).
+fn pop_tile(cx: &mut CoreCx<'_>, dir: usize, res: pto_ir::module::ValueId, dynamic_at: usize) -> Result<(), Stop> {
     let (id, base) = cx.handle(dir)?;
     let split = cx.split()?;
     let data = cx.m.op(cx.op);
-    let Some(&res) = data.results.first() else { return Err(Stop::Fault("no result tile".into())) };
     let Some(desc) = cx.m.value_type(res).tile().copied() else { return Err(Stop::Fault("the result is not a tile".into())) };
     // Optional dynamic valid shape operands `(rows, cols)`.
-    let dynamic = |i: usize| match data.operands.get(i).map(|v| cx.vals[v.index()]) {
+    let dynamic = |i: usize| match data.operands.get(i).filter(|_| dynamic_at == 0).map(|v| cx.vals[v.index()]) {
         Some(Val::Int(n)) => Some(n.max(0) as usize),
         _ => None,
     };
@@ -309,12 +350,16 @@ fn pop(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         crate::view::element_mut(storage, &view, k / vc, k % vc)?.copy_from_slice(&piece.bytes[k * size..(k + 1) * size]);
     }
     cx.notes.push(format!("popped slot {idx} at {}+{addr}; {state}", cx.target.buffer(desc.loc).name));
-    cx.set_result(Val::Tile(view));
+    cx.vals[res.index()] = Val::Tile(view);
     Ok(())
 }
 
 fn free(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
-    let dir = direction(cx.m.op(cx.op).opcode);
+    free_slot(cx, direction(cx.m.op(cx.op).opcode))
+}
+
+/// Frees this core's oldest popped slot of direction `dir`.
+fn free_slot(cx: &mut CoreCx<'_>, dir: usize) -> Result<(), Stop> {
     let (id, _) = cx.handle(dir)?;
     let consumer = if dir == C2V { cx.subblock() } else { 0 };
     let link = cx.link("a cube/vector pipe")?.clone();
@@ -326,6 +371,58 @@ fn free(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let idx = r?;
     cx.notes.push(format!("freed slot {idx}; {state}"));
     Ok(())
+}
+
+/// The direction this core produces into (cube: C2V, vector: V2C) or, `consume`, takes from.
+fn own_direction(cx: &CoreCx<'_>, consume: bool) -> usize {
+    let cube = cx.core.actor.core == CoreKind::Aic;
+    if cube != consume { C2V } else { V2C }
+}
+
+/// Whether the op's `!pto.pipe` operand is an `initialize_*_pipe` result (else a kernel's pipe
+/// argument: [`Stop::Local`]).
+fn cross_pipe(cx: &CoreCx<'_>) -> Result<(), Stop> {
+    let data = cx.m.op(cx.op);
+    let pipe = data.operands.iter().find(|v| matches!(cx.m.value_type(**v), pto_ir::types::Type::Pipe));
+    match pipe.map(|v| cx.vals[v.index()]) {
+        Some(Val::Pipe(CROSS_PIPE)) => Ok(()),
+        _ => Err(Stop::Local),
+    }
+}
+
+/// The GM view form of the internal ops (a `talloc`'d slot) is recognised by a view operand or
+/// result.
+fn is_view(cx: &CoreCx<'_>, v: pto_ir::module::ValueId) -> bool {
+    cx.m.value_type(v).is_gm()
+}
+
+fn internal_push(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    cross_pipe(cx)?;
+    let Some(&v) = cx.m.op(cx.op).operands.first() else { return Err(Stop::Fault("no tile to push".into())) };
+    if is_view(cx, v) {
+        return Err(Stop::Fault("the GM-slot form of `tpush` (a talloc'd slot) is not executable on cores yet".into()));
+    }
+    push_tile(cx, own_direction(cx, false), v)
+}
+
+fn internal_pop(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    cross_pipe(cx)?;
+    let data = cx.m.op(cx.op);
+    if data.results.first().is_some_and(|&r| is_view(cx, r)) {
+        return Err(Stop::Fault("the GM-slot form of `tpop` is not executable on cores yet".into()));
+    }
+    let Some(&tile) = data.operands.first() else { return Err(Stop::Fault("no tile to pop into".into())) };
+    pop_tile(cx, own_direction(cx, true), tile, usize::MAX)
+}
+
+fn internal_free(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    cross_pipe(cx)?;
+    free_slot(cx, own_direction(cx, true))
+}
+
+fn internal_alloc(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    cross_pipe(cx)?;
+    Err(Stop::Fault("`talloc` (a GM FIFO slot) is not executable on cores yet".into()))
 }
 
 /// `(pipe name, flag id)` of a `sync.set` / `sync.wait`.
