@@ -24,6 +24,7 @@
 //! the AIC with `<PIPE_FIX>` also sets `id + 16` (PTOAS's `PTOSyncSetToEmitC` mirror); a set on
 //! AIV `i` counts for the AIC's flag `id + 16 i`. A wait consumes what it waited for.
 
+use super::hb::Edge;
 use super::sched::Link;
 use super::topology::{C2V, Topology, V2C, split_of};
 use super::xpipe::{Piece, Split, Wait};
@@ -49,11 +50,20 @@ pub struct CoreState {
     /// The logical pipe and local consumer address of this core's C2V and V2C directions,
     /// bound by the last `*_initialize_pipe` it ran.
     pub handles: [Option<(usize, i64)>; 2],
+    /// GM hazards with other cores found so far ([`super::hb`]), when sync checking.
+    pub findings: Vec<pto_ir::Diagnostic>,
 }
 
 impl Default for CoreState {
     fn default() -> CoreState {
-        CoreState { actor: ActorId { rank: 0, block: 0, core: CoreKind::Whole }, index: 0, link: None, topo: None, handles: [None; 2] }
+        CoreState {
+            actor: ActorId { rank: 0, block: 0, core: CoreKind::Whole },
+            index: 0,
+            link: None,
+            topo: None,
+            handles: [None; 2],
+            findings: Vec::new(),
+        }
     }
 }
 
@@ -279,9 +289,14 @@ fn push_tile(cx: &mut CoreCx<'_>, dir: usize, v: pto_ir::module::ValueId) -> Res
     let piece = Piece { dtype: data.dtype, rows: data.rows, cols: data.cols, bytes: data.bytes };
     let producer = if dir == C2V { 0 } else { cx.subblock() };
     let link = cx.link("a cube/vector pipe")?.clone();
+    let me = cx.core.index;
     let done = link.with_block(|b| {
         let r = b.pipes[id].push(producer, piece, split);
         let changed = matches!(r, Ok(Ok(_)));
+        if let Ok(Ok((idx, _))) = &r {
+            b.hb.acquire(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num));
+            b.hb.release(me, Edge::Pushed(id, *idx));
+        }
         let (slots, slot_size, gm) = (b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].gm_slots);
         ((r, slots, slot_size, gm, b.pipes[id].describe()), changed)
     });
@@ -335,9 +350,13 @@ fn pop_tile(cx: &mut CoreCx<'_>, dir: usize, res: pto_ir::module::ValueId, dynam
     let (vr, vc) = (static_or(desc.valid_rows, dynamic(0), desc.rows), static_or(desc.valid_cols, dynamic(1), desc.cols));
     let consumer = if dir == C2V { cx.subblock() } else { 0 };
     let link = cx.link("a cube/vector pipe")?.clone();
+    let me = cx.core.index;
     let (r, slots, slot_size, state) = link.with_block(|b| {
         let r = b.pipes[id].pop(consumer, desc.dtype, vr, vc, split);
         let changed = matches!(r, Ok(Ok(_)));
+        if let Ok(Ok((idx, _))) = &r {
+            b.hb.acquire(me, Edge::Pushed(id, *idx));
+        }
         ((r, b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].describe()), changed)
     });
     let (idx, piece) = r?.map_err(Stop::Wait)?;
@@ -363,14 +382,44 @@ fn free_slot(cx: &mut CoreCx<'_>, dir: usize) -> Result<(), Stop> {
     let (id, _) = cx.handle(dir)?;
     let consumer = if dir == C2V { cx.subblock() } else { 0 };
     let link = cx.link("a cube/vector pipe")?.clone();
+    let me = cx.core.index;
     let (r, state) = link.with_block(|b| {
         let r = b.pipes[id].free(consumer);
         let ok = r.is_ok();
+        if let Ok(idx) = &r {
+            b.hb.release(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num));
+        }
         ((r, b.pipes[id].describe()), ok)
     });
     let idx = r?;
     cx.notes.push(format!("freed slot {idx}; {state}"));
     Ok(())
+}
+
+/// Records a GM access of bytes `range` of array `arg` by `op` on this core with the block's
+/// happens-before state (sync checking on several cores); a hazard with another core becomes
+/// a finding.
+pub fn gm_access(m: &Module, core: &mut CoreState, op: OpId, arg: usize, range: (u64, u64), write: bool, gm_name: &str) {
+    let Some(link) = core.link.clone() else { return };
+    let me = core.index;
+    let Some(h) = link.with_block(|b| (b.hb.access(me, arg, range, write, op), false)) else { return };
+    let block = core.actor.block;
+    let other = format!("b{block}.{}", core_name(h.core));
+    let kind = match h.class {
+        pto_ir::DiagClass::HazardRaw => "reads bytes another core wrote",
+        pto_ir::DiagClass::HazardWar => "overwrites bytes another core read",
+        _ => "overwrites bytes another core wrote",
+    };
+    let d = pto_ir::Diagnostic::error(
+        h.class,
+        m.op_span(op),
+        format!("{} {kind} in `%{gm_name}` ([{}, {})), with no pipe slot or FFTS flag ordering them", core.actor.name(), range.0, range.1),
+    )
+    .with_op(m.op(op).opcode.full_name())
+    .with_label(m.op_span(h.op), format!("{other} accessed them here"));
+    if !core.findings.iter().any(|f| f.span == d.span && f.class == d.class) {
+        core.findings.push(d);
+    }
 }
 
 /// The direction this core produces into (cube: C2V, vector: V2C) or, `consume`, takes from.
@@ -474,9 +523,11 @@ fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let Some(link) = cx.core.link.clone() else { return Ok(()) };
     let (pipe, id) = ffts_args(cx)?;
     let targets = set_targets(cx, &pipe, id);
+    let me = cx.core.index;
     link.with_block(|b| {
         for &t in &targets {
             *b.flags.entry(t).or_insert(0) += 1;
+            b.hb.release(me, Edge::Flag(t.0, t.1));
         }
         ((), true)
     });
@@ -500,6 +551,7 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         let c = b.flags.entry((me, id)).or_insert(0);
         if *c >= need {
             *c -= need;
+            b.hb.acquire(me, Edge::Flag(me, id));
             (true, true)
         } else {
             (false, false)
