@@ -246,12 +246,14 @@ pub struct BlockState {
     pub pipes: Vec<XPipe>,
     /// FFTS flag counters: (receiving core index in the block, flag id) → count.
     pub flags: HashMap<(usize, i64), u64>,
+    /// Happens-before between the cores, for GM hazards.
+    pub hb: super::hb::CrossHb,
 }
 
 impl BlockState {
     /// Fresh state for the pipes of a topology.
     pub fn new(specs: &[PipeSpec]) -> BlockState {
-        BlockState { pipes: specs.iter().cloned().map(XPipe::new).collect(), flags: HashMap::new() }
+        BlockState { pipes: specs.iter().cloned().map(XPipe::new).collect(), flags: HashMap::new(), hb: Default::default() }
     }
 }
 
@@ -295,6 +297,6 @@ mod tests {
     fn a_wrong_shape_is_an_error() {
         let mut p = XPipe::new(spec(C2V, 8));
         p.push(0, piece(2, 2, 0), Split::None).unwrap().unwrap();
-        assert!(p.pop(0, ElemType::U8, 2, 2, Split::UpDown).unwrap_err().contains("holds a u8 2x2 tile"));
+        assert!(p.pop(0, ElemType::U8, 2, 2, Split::UpDown).unwrap_err().contains("of a 4x2 tile), but slot 0 of the test pipe holds a"));
     }
 }
