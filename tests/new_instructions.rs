@@ -325,22 +325,43 @@ fn scatter_writes_each_index() {
     assert!(out.stderr.contains("index 32 at (0, 0) is outside the destination tile (32 elements)"), "{}", out.stderr);
 }
 
-/// `tprint` prints as pto-isa's CPU simulator does (width 8, 4 decimals for floats), to stderr so
-/// stdout stays the outputs' JSON.
+/// `tprint` prints as pto-isa's CPU simulator does (`cpu/TPrint.hpp`: `TPRINT RxC`, then the
+/// valid rows, each element right-aligned in 8 columns, floats fixed with 4 decimals, 8-bit
+/// integers as numbers), to stderr so stdout stays the outputs' JSON. Every element type
+/// `tprint` accepts, on both targets.
 #[test]
 fn tprint_prints_the_valid_region_to_stderr() {
-    let t = "!pto.tile_buf<vec, 4x8xf32, valid=2x3>";
-    let dir = std::env::temp_dir().join(format!("pto-tprint-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("k.pto"), format!("func.func @k(%a: {t}) {{\n  pto.tprint ins(%a : {t})\n  return\n}}\n")).unwrap();
-    std::fs::write(dir.join("a.json"), "[[1.5, -2.25, 100], [0, 3.125, -7]]").unwrap();
-    let out = run(&RunOptions {
-        inputs: vec![format!("a={}", dir.join("a.json").display())],
-        outputs: vec!["a".into()],
-        sync_check: pto::cmd::run::SyncCheck::Never,
-        ..RunOptions::new(dir.join("k.pto").display().to_string(), TargetName::A5)
-    });
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(out.stderr, "TPRINT 2x3\n  1.5000  -2.2500 100.0000\n  0.0000   3.1250  -7.0000\n");
-    assert!(serde_json::from_str::<Value>(&out.stdout).is_ok(), "{}", out.stdout);
+    let floats = "[[1.5, -2.25, 100], [0, 3.125, -7]]";
+    let float_text = "TPRINT 2x3\n  1.5000  -2.2500 100.0000\n  0.0000   3.1250  -7.0000\n";
+    let signed = "[[-128, 7, 100], [0, -1, 127]]";
+    let signed_text = "TPRINT 2x3\n    -128        7      100\n       0       -1      127\n";
+    let unsigned = "[[255, 7, 100], [0, 1, 40]]";
+    let unsigned_text = "TPRINT 2x3\n     255        7      100\n       0        1       40\n";
+    let cases = [
+        ("f32", floats, float_text),
+        ("f16", floats, float_text),
+        ("i32", signed, signed_text),
+        ("i16", signed, signed_text),
+        ("i8", signed, signed_text),
+        ("ui32", unsigned, unsigned_text),
+        ("ui16", unsigned, unsigned_text),
+        ("ui8", unsigned, unsigned_text),
+    ];
+    for (dtype, input, want) in cases {
+        let t = format!("!pto.tile_buf<vec, 4x32x{dtype}, valid=2x3>");
+        let dir = common::kernel::scratch_dir("new-instructions", &format!("tprint-{dtype}"));
+        std::fs::write(dir.join("k.pto"), format!("func.func @k(%a: {t}) {{\n  pto.tprint ins(%a : {t})\n  return\n}}\n")).unwrap();
+        std::fs::write(dir.join("a.json"), input).unwrap();
+        for target in [TargetName::A2A3, TargetName::A5] {
+            let out = run(&RunOptions {
+                inputs: vec![format!("a={}", dir.join("a.json").display())],
+                outputs: vec!["a".into()],
+                sync_check: pto::cmd::run::SyncCheck::Never,
+                ..RunOptions::new(dir.join("k.pto").display().to_string(), target)
+            });
+            assert_eq!(out.code, 0, "{dtype}: {}", out.stderr);
+            assert_eq!(out.stderr, want, "{dtype} {target:?}");
+            assert!(serde_json::from_str::<Value>(&out.stdout).is_ok(), "{}", out.stdout);
+        }
+    }
 }
