@@ -270,7 +270,7 @@ fn tquant_mx_nv_and_fp4_and_dn() {
 /// a located error.
 #[test]
 fn tquant_dn_interleave_pairs_the_row_group_exponents() {
-    // 64x64 source, valid 64x3 (f16 and f32). Column j: rows 0..32 hold j + 1 except row 7,
+    // 64x64 source, valid 64x3 (f32, f16, bf16: every value below is exact in each). Column j: rows 0..32 hold j + 1 except row 7,
     // 448 (j + 1); rows 32..64 hold j + 1 except row 40, 2 (j + 1).
     let rows: Vec<Vec<f64>> = (0..64)
         .map(|r| {
@@ -286,7 +286,7 @@ fn tquant_dn_interleave_pairs_the_row_group_exponents() {
                 .collect()
         })
         .collect();
-    for src in ["f32", "f16"] {
+    for src in ["f32", "f16", "bf16"] {
         let s = format!("!pto.tile_buf<vec, 64x64x{src}, valid=64x3>");
         let aux = format!("!pto.tile_buf<vec, 2x64x{src}>");
         let e = "!pto.tile_buf<vec, 1x128xui8, valid=1x6>";
@@ -357,7 +357,8 @@ fn mx_matmul_and_gemv_scale_each_32_element_group() {
     // a[i][k] = 1 for k < 32 and 2 for k >= 32 (every row); b[k][j] = j + 1 for k < 32 and -1
     // for k >= 32; scales: a row i group 0 2^i, group 1 2^-1; b group 0 column j 2^j, group 1 4.
     // c[i][j] = 32 * (j + 1) * 2^i * 2^j + 32 * 2 * (-1) * 2^-1 * 4 = 32 (j + 1) 2^(i + j) - 128.
-    for (ta, tb) in [("f8E4M3FN", "f8E4M3FN"), ("f8E4M3FN", "f8E5M2"), ("f8E5M2", "f8E4M3FN"), ("f8E5M2", "f8E5M2")] {
+    // Every (a, b) type pair the A5 legality accepts; HiFloat8 holds 1, 2, 3 and -1 exactly.
+    for (ta, tb) in [("f8E4M3FN", "f8E4M3FN"), ("f8E4M3FN", "f8E5M2"), ("f8E5M2", "f8E4M3FN"), ("f8E5M2", "f8E5M2"), ("hif8", "hif8")] {
         for (op, m) in [
             ("tmatmul.mx", 3usize),
             ("tmatmul.mx.acc", 2),
