@@ -375,7 +375,8 @@ fn tsubview_aliases_the_source_window() {
 
 #[test]
 fn tprefetch_loads_the_valid_region_and_tprefetch_async_changes_nothing() {
-    for dtype in ["f32", "i16", "ui8"] {
+    let mut ran = 0;
+    for dtype in ["f32", "f16", "bf16", "i32", "i16", "i8", "ui32", "ui16", "ui8", "i64", "ui64"] {
         let t = format!("!pto.tile_buf<vec, 8x32x{dtype}, valid=3x5>");
         let v = format!("!pto.partition_tensor_view<3x5x{dtype}>");
         let text = format!(
@@ -390,8 +391,11 @@ fn tprefetch_loads_the_valid_region_and_tprefetch_async_changes_nothing() {
             // Columns 1..6 of each 7-wide row.
             let want: Vec<f64> = (0..3).flat_map(|r| (1..6).map(move |c| (r * 7 + c) as f64)).collect();
             assert_eq!(got[0], want, "{dtype} {target}");
+            ran += 1;
         }
     }
+    // Every type on both targets.
+    assert_eq!(ran, 22, "tprefetch (type, target) pairs");
     let v = "!pto.partition_tensor_view<1x256xf32>";
     let text = |n: usize| {
         format!(
@@ -496,9 +500,14 @@ fn img2col_ref(
 
 #[test]
 fn timg2col_reads_the_registers_the_config_ops_wrote() {
-    for dtype in ["f32", "f16", "i8"] {
+    let mut ran = 0;
+    // Every source type of the legality tables: A2A3 f32 f16 bf16 i8, A5 also the other integers.
+    for dtype in ["f32", "f16", "bf16", "i8", "ui8", "i16", "ui16", "i32", "ui32"] {
+        // Unsigned types: feature-map values 0..36 and pad value 3.
+        let unsigned = dtype.starts_with("ui");
+        let (base, pv) = if unsigned { (0.0, 3.0) } else { (-10.0, -3.0) };
         let cfg_a = conv_config([0, 0, 0, 0], 0.0, dtype);
-        let cfg_b = conv_config([1, 0, 1, 1], -3.0, dtype);
+        let cfg_b = conv_config([1, 0, 1, 1], pv, dtype);
         let s = format!("!pto.tile_buf<mat, 16x32x{dtype}>");
         let d = format!("!pto.tile_buf<left, 16x32x{dtype}, slayout=row_major, valid=7x12>");
         // FMATRIX from the unpadded config, then padding from the padded one; a second
@@ -506,9 +515,8 @@ fn timg2col_reads_the_registers_the_config_ops_wrote() {
         let text = format!(
             "func.func @k(%a: {cfg_a}, %b: {cfg_b}, %s: {s}, %d: {d}, %e: {d}) {{\n  %pm = arith.constant 1 : index\n  %pk = arith.constant 3 : index\n  pto.setfmatrix ins(%a : {cfg_a})\n  pto.set_img2col_rpt ins(%a : {cfg_a})\n  pto.set_img2col_padding ins(%b : {cfg_b})\n  pto.timg2col ins(%s, %pm, %pk : {s}, index, index) outs(%d : {d})\n  pto.setfmatrix ins(%b : {cfg_b})\n  pto.timg2col ins(%s : {s}) outs(%e : {d})\n  return\n}}\n"
         );
-        let x: Vec<f64> = (0..36).map(|k| (k as f64) - 10.0).collect();
+        let x: Vec<f64> = (0..36).map(|k| (k as f64) + base).collect();
         let s_in = grid(16, 32, |r, c| x.get(r * 32 + c).copied().unwrap_or(0.0));
-        let mut ran = 0;
         for (_, target) in TARGETS {
             let Some((got, trace)) = run_on(&format!("timg2col-{dtype}"), &text, &[("s", s_in.clone())], &["d", "e"], target) else {
                 continue;
@@ -516,19 +524,19 @@ fn timg2col_reads_the_registers_the_config_ops_wrote() {
             let shape = [1, 2, 3, 3, 2];
             // Unpadded: a 2x2 output map (4 rows of M), K = 2 * 2 * 2 * 2 = 16; rows past M
             // and the padded positions give the pad value the padding register holds.
-            assert_eq!(got[0], img2col_ref(&x, shape, [2, 2], [0; 4], -3.0, (1, 3), (7, 12)), "{dtype} {target} d");
-            assert_eq!(got[1], img2col_ref(&x, shape, [2, 2], [1, 0, 1, 1], -3.0, (0, 0), (7, 12)), "{dtype} {target} e");
+            assert_eq!(got[0], img2col_ref(&x, shape, [2, 2], [0; 4], pv, (1, 3), (7, 12)), "{dtype} {target} d");
+            assert_eq!(got[1], img2col_ref(&x, shape, [2, 2], [1, 0, 1, 1], pv, (0, 0), (7, 12)), "{dtype} {target} e");
             assert!(trace.contains("FMATRIX_A = 0x0000000000030003 (fmap 3x3, pad l0 r0 t0 b0; N 1, C1 2, C0 2, filter 2x2"), "{trace}");
             assert!(trace.contains("FMATRIX_A = 0x0101000100030003 (fmap 3x3, pad l1 r0 t1 b1;"), "{trace}");
             assert!(
                 trace.contains("IMG2COL_RPT_A = 0x0000000400020001 (repeat stride 1, time 2, mode 0, dst stride 4, dst m-position 0)"),
                 "{trace}"
             );
-            assert!(trace.contains("IMG2COL_PADDING_A = ") && trace.contains("(pad value -3)"), "{trace}");
+            assert!(trace.contains("IMG2COL_PADDING_A = ") && trace.contains(&format!("(pad value {pv})")), "{trace}");
             ran += 1;
         }
-        assert_eq!(ran, 2, "timg2col {dtype} ran on both targets");
     }
+    assert_eq!(ran, 4 + 9, "timg2col (type, target) pairs");
 }
 
 #[test]
