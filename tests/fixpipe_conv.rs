@@ -79,6 +79,8 @@ fn word(j: usize, signed: bool) -> u64 {
 fn fixpipe_ref(x: f64, s: &str, d: &str, j: usize, words: bool) -> f64 {
     let scale = SCALES[j % 8];
     match (s, d) {
+        // No quantization mode for a ui32 source (`GetVectorPreQuantMode`); the values fit.
+        ("ui32", _) => x,
         (_, "i8" | "ui8") => {
             let offset = if words { OFFSETS[j % 8] as f32 } else { 0.0 };
             let r = ((x as f32) * scale + offset).round_ties_even() as f64;
@@ -90,21 +92,55 @@ fn fixpipe_ref(x: f64, s: &str, d: &str, j: usize, words: bool) -> f64 {
             f64::from(((x as i32) >> shift) as i16)
         }
         (_, "f16") => f16_round(x),
+        (_, "bf16") => half::bf16::from_f64(x).to_f64(),
+        // The 8-bit float destinations get values each holds exactly (`acc_value`).
         _ => x,
     }
 }
 
 /// Accumulator values: f32 halves and odd numbers around zero (ties for the 0.5 scales), i32
-/// thousands (saturating the 8-bit outputs).
-fn acc_value(s: &str, r: usize, c: usize) -> f64 {
-    let k = (r * 8 + c) as f64;
-    if s == "f32" { 7.0 * k - 40.0 } else { 1000.0 * k - 7000.0 + 3.0 }
+/// thousands (saturating the 8-bit outputs), ui32 small multiples of 3; for the 8-bit float
+/// destinations, `±2^k` and `±1.5 * 2^k` up to 192, which E4M3FN, E5M2 and HiFloat8 all hold.
+fn acc_value(s: &str, d: &str, r: usize, c: usize) -> f64 {
+    let k = r * 8 + c;
+    if d.starts_with("f8") || d == "hif8" {
+        let v = [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0, 192.0][k % 16];
+        return if k % 3 == 0 { -v } else { v };
+    }
+    let k = k as f64;
+    match s {
+        "f32" => 7.0 * k - 40.0,
+        "ui32" => 3.0 * k,
+        _ => 1000.0 * k - 7000.0 + 3.0,
+    }
 }
 
 #[test]
 fn fixpipe_moves_convert_each_column_with_its_quant_word() {
-    let pairs =
-        [("f32", "i8"), ("f32", "ui8"), ("f32", "f16"), ("f32", "f32"), ("i32", "i8"), ("i32", "ui8"), ("i32", "f16"), ("i32", "i16")];
+    // Every (source, destination) pair of the legality tables; the ones a target rejects are
+    // skipped there (A5 adds bf16 and the 8-bit floats; ui32 sources convert plainly).
+    let pairs = [
+        ("f32", "i8"),
+        ("f32", "ui8"),
+        ("f32", "f16"),
+        ("f32", "f32"),
+        ("f32", "bf16"),
+        ("f32", "f8E4M3FN"),
+        ("f32", "f8E5M2"),
+        ("f32", "hif8"),
+        ("i32", "i8"),
+        ("i32", "ui8"),
+        ("i32", "f16"),
+        ("i32", "i16"),
+        ("i32", "bf16"),
+        ("ui32", "i8"),
+        ("ui32", "ui8"),
+        ("ui32", "f16"),
+        ("ui32", "i16"),
+        ("ui32", "ui16"),
+        ("ui32", "ui32"),
+        ("ui32", "f32"),
+    ];
     let mut ran = Vec::new();
     for op in ["tmov.fp", "textract_fp", "tinsert_fp", "tstore_fp"] {
         for (s, d) in pairs {
@@ -135,7 +171,7 @@ fn fixpipe_moves_convert_each_column_with_its_quant_word() {
                 let text = format!("func.func @k(%a: {a}, %fp: {f}, %d: {d_param}) {{\n{body}  return\n}}\n");
                 let signed = d == "i8";
                 let fp_row: Vec<Value> = (0..16).map(|j| if words { json!(word(j, signed)) } else { json!(SCALES[j % 8]) }).collect();
-                let mut inputs = vec![("a", grid(src_valid.0, src_valid.1, |r, c| acc_value(s, r, c))), ("fp", json!([fp_row]))];
+                let mut inputs = vec![("a", grid(src_valid.0, src_valid.1, |r, c| acc_value(s, d, r, c))), ("fp", json!([fp_row]))];
                 if op == "tstore_fp" {
                     inputs.push(("d", grid(3, 5, |_, _| 0.0)));
                 }
@@ -147,16 +183,16 @@ fn fixpipe_moves_convert_each_column_with_its_quant_word() {
                     for i in 0..dst_valid.0 {
                         for j in 0..dst_valid.1 {
                             let want = match op {
-                                "textract_fp" => fixpipe_ref(acc_value(s, at.0 + i, at.1 + j), s, d, at.1 + j, words),
+                                "textract_fp" => fixpipe_ref(acc_value(s, d, at.0 + i, at.1 + j), s, d, at.1 + j, words),
                                 "tinsert_fp" => {
                                     let (si, sj) = (i.wrapping_sub(at.0), j.wrapping_sub(at.1));
                                     if si < src_valid.0 && sj < src_valid.1 {
-                                        fixpipe_ref(acc_value(s, si, sj), s, d, sj, words)
+                                        fixpipe_ref(acc_value(s, d, si, sj), s, d, sj, words)
                                     } else {
                                         0.0
                                     }
                                 }
-                                _ => fixpipe_ref(acc_value(s, i, j), s, d, j, words),
+                                _ => fixpipe_ref(acc_value(s, d, i, j), s, d, j, words),
                             };
                             assert_eq!(got[i * dst_valid.1 + j], want, "{name} on {target}: element ({i}, {j})");
                         }
@@ -166,10 +202,13 @@ fn fixpipe_moves_convert_each_column_with_its_quant_word() {
             }
         }
     }
-    assert!(ran.len() >= 100, "{} combinations ran: {ran:?}", ran.len());
-    // Each instruction ran from both source classes on both targets.
+    assert!(ran.len() >= 232, "{} combinations ran: {ran:?}", ran.len());
+    // Each instruction ran from every source type on both targets (ui32: tmov.fp, tstore_fp).
     for op in ["tmov.fp", "textract_fp", "tinsert_fp", "tstore_fp"] {
-        for s in ["f32", "i32"] {
+        for s in ["f32", "i32", "ui32"] {
+            if s == "ui32" && op.contains("_fp") && op != "tstore_fp" {
+                continue;
+            }
             for (_, target) in TARGETS {
                 assert!(
                     ran.iter().any(|r| r.starts_with(&format!("{op}/{s}/")) && r.ends_with(target)),
