@@ -21,6 +21,9 @@ fn is_float(dtype: &str) -> bool {
 }
 
 fn bytes(dtype: &str) -> usize {
+    if dtype.starts_with("f8") || dtype == "hif8" {
+        return 1;
+    }
     match dtype.trim_start_matches(['u', 'i', 'f', 'b']) {
         "8" => 1,
         "16" => 2,
@@ -77,7 +80,7 @@ fn to_json(g: &[Vec<f64>], dtype: &str) -> Value {
 }
 
 /// Runs `text` on `target` when its legality accepts it; the outputs' data (valid regions,
-/// row-major; the whole capacity for a tile without a valid shape).
+/// row-major; the whole capacity for a tile without a valid shape; `gm:NAME` a whole GM array).
 fn run_on(name: &str, text: &str, inputs: &[(&str, Value)], outputs: &[&str], target: (TargetName, &str)) -> Option<Vec<Vec<f64>>> {
     let dir = common::kernel::scratch_dir("dtype-classes", &format!("{name}-{}", target.1));
     let program = dir.join("k.pto");
@@ -85,14 +88,15 @@ fn run_on(name: &str, text: &str, inputs: &[(&str, Value)], outputs: &[&str], ta
     if !legal(&program, target.1) {
         return None;
     }
+    // GM arrays the kernel wrote are always output; `gm:NAME` reads one.
     let out = run(&RunOptions {
         inputs: input_args(&dir, inputs),
-        outputs: outputs.iter().map(|s| s.to_string()).collect(),
+        outputs: outputs.iter().filter(|o| !o.starts_with("gm:")).map(|s| s.to_string()).collect(),
         ..RunOptions::new(program.display().to_string(), target.0)
     });
     assert_eq!(out.code, 0, "{name} on {}: {}\n{text}", target.1, out.stderr);
     let json: Value = serde_json::from_str(&out.stdout).unwrap();
-    Some(outputs.iter().map(|o| json[o]["data"].as_array().unwrap().iter().map(number).collect()).collect())
+    Some(outputs.iter().map(|o| json[o.trim_start_matches("gm:")]["data"].as_array().unwrap().iter().map(number).collect()).collect())
 }
 
 fn same(got: &[f64], want: &[f64]) -> bool {
@@ -353,4 +357,69 @@ fn tscatter_every_data_and_index_type() {
     }
     // 6 one- and two-byte types x 2 index types + 3 four-byte types x 2, on both targets.
     assert_eq!(ran.len(), (6 * 2 + 3 * 2) * 2, "{ran:?}");
+}
+
+/// `mgather` / `mscatter` with `coalesce = elem` (the default): `dst[i, j] = table.flat[idx[i,
+/// j]]` and `table.flat[idx[i, j]] = src[i, j]` over the tile's 3x5 valid region (pto-isa
+/// `cpu/MGather.hpp`, `MScatter.hpp`); the rest of the table keeps its values. Every element
+/// type the targets accept, the 8-bit floats of A5 included, with i32 indices (and ui32 on
+/// A2A3).
+#[test]
+fn gather_scatter_every_element_type() {
+    let mut ran = Vec::new();
+    let types: Vec<&str> = DTYPES.iter().copied().chain(["f8E4M3FN", "f8E5M2"]).collect();
+    for op in ["mgather", "mscatter"] {
+        for &dt in &types {
+            for it in ["i32", "ui32"] {
+                let tile = format!("!pto.tile_buf<vec, 4x{}x{dt}, valid=3x5>", cols(dt));
+                let idx_t = format!("!pto.tile_buf<vec, 4x16x{it}, valid=3x5>");
+                let (view, tv) = (format!("!pto.partition_tensor_view<4x8x{dt}>"), format!("!pto.tensor_view<4x8x{dt}>"));
+                let (params, body) = if op == "mgather" {
+                    (
+                        format!("%p: !pto.ptr<{dt}>, %i: {idx_t}, %d: {tile}"),
+                        format!("pto.mgather ins(%v, %i : {view}, {idx_t}) outs(%d : {tile})"),
+                    )
+                } else {
+                    (
+                        format!("%s: {tile}, %i: {idx_t}, %p: !pto.ptr<{dt}>"),
+                        format!("pto.mscatter ins(%s, %i : {tile}, {idx_t}) outs(%v : {view})"),
+                    )
+                };
+                let text = format!(
+                    "func.func @k({params}) {{\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %c4 = arith.constant 4 : index\n  %c8 = arith.constant 8 : index\n  %tv = pto.make_tensor_view %p, shape = [%c4, %c8], strides = [%c8, %c1] : {tv}\n  %v = pto.partition_view %tv, offsets = [%c0, %c0], sizes = [%c4, %c8] : {tv} -> {view}\n  {body}\n  return\n}}\n"
+                );
+                // Table and tile values: halves -2..1.5 for the 8-bit floats (exact in both).
+                let value = |seed: u64, rows: usize, cols: usize| -> Vec<Vec<f64>> {
+                    if dt.starts_with("f8") {
+                        (0..rows).map(|r| (0..cols).map(|c| ((r * cols + c + seed as usize) % 8) as f64 / 2.0 - 2.0).collect()).collect()
+                    } else {
+                        grid(seed, rows, cols, dt)
+                    }
+                };
+                let table = value(8, 4, 8);
+                let src = value(9, 3, 5);
+                // 7 is prime to 32: 15 distinct positions.
+                let idx: Vec<Vec<usize>> = (0..3).map(|r| (0..5).map(|c| (r * 5 + c) * 7 % 32).collect()).collect();
+                let (inputs, output, want) = if op == "mgather" {
+                    let want: Vec<f64> = idx.concat().iter().map(|&k| table[k / 8][k % 8]).collect();
+                    (vec![("p", to_json(&table, dt)), ("i", json!(idx))], "d", want)
+                } else {
+                    let mut want = table.concat();
+                    for r in 0..3 {
+                        for c in 0..5 {
+                            want[idx[r][c]] = src[r][c];
+                        }
+                    }
+                    (vec![("s", to_json(&src, dt)), ("i", json!(idx)), ("p", to_json(&table, dt))], "gm:p", want)
+                };
+                for target in TARGETS {
+                    let Some(got) = run_on(&format!("{op}-{dt}-{it}"), &text, &inputs, &[output], target) else { continue };
+                    assert!(same(&got[0], &want), "{op} {dt}/{it} {}: {:?}, expected {want:?}", target.1, got[0]);
+                    ran.push(format!("{op}/{dt}/{it}/{}", target.1));
+                }
+            }
+        }
+    }
+    // Per op: A2A3 9 types x (i32, ui32); A5 the 9 and the two 8-bit floats, i32 only.
+    assert_eq!(ran.len(), 2 * (9 * 2 + 11), "{ran:?}");
 }
