@@ -423,3 +423,61 @@ fn gather_scatter_every_element_type() {
     // Per op: A2A3 9 types x (i32, ui32); A5 the 9 and the two 8-bit floats, i32 only.
     assert_eq!(ran.len(), 2 * (9 * 2 + 11), "{ran:?}");
 }
+
+/// `tinterleave` / `tdeinterleave` (pto-isa `cpu/TInterleave.hpp`, `TDeinterleave.hpp`) over a
+/// 3x6 valid region, `m` = 3 the half width: `tinterleave` writes `src0[r, c], src1[r, c]` pairs
+/// at `dst0[r, 2c..]` for `c < m` and those of `c + m` to `dst1`; `tdeinterleave` is its
+/// inverse, from two sources or (single-source form) from one 3x12 source. Every element type
+/// A5 accepts (A2A3 has neither instruction).
+#[test]
+fn interleave_and_deinterleave_every_element_type() {
+    let mut ran = Vec::new();
+    for &dt in DTYPES {
+        let t = |v: &str| format!("!pto.tile_buf<vec, 8x{}x{dt}, valid={v}>", cols(dt));
+        let (t6, t12) = (t("3x6"), t("3x12"));
+        let (a, b, wide) = (grid(10, 3, 6, dt), grid(11, 3, 6, dt), grid(12, 3, 12, dt));
+        let kernels = [
+            ("tinterleave", format!("pto.tinterleave ins(%a, %b : {t6}, {t6}) outs(%d0, %d1 : {t6}, {t6})"), t6.clone()),
+            ("tdeinterleave", format!("pto.tdeinterleave ins(%a, %b : {t6}, {t6}) outs(%d0, %d1 : {t6}, {t6})"), t6.clone()),
+            ("tdeinterleave1", format!("pto.tdeinterleave ins(%a : {t12}) outs(%d0, %d1 : {t6}, {t6})"), t12.clone()),
+        ];
+        for (name, body, src_t) in kernels {
+            let (text, inputs) = if name == "tdeinterleave1" {
+                (format!("func.func @k(%a: {src_t}, %d0: {t6}, %d1: {t6}) {{\n  {body}\n  return\n}}\n"), vec![("a", to_json(&wide, dt))])
+            } else {
+                (
+                    format!("func.func @k(%a: {t6}, %b: {t6}, %d0: {t6}, %d1: {t6}) {{\n  {body}\n  return\n}}\n"),
+                    vec![("a", to_json(&a, dt)), ("b", to_json(&b, dt))],
+                )
+            };
+            let (mut w0, mut w1) = (vec![0.0; 18], vec![0.0; 18]);
+            for r in 0..3 {
+                for c in 0..3 {
+                    let at = |k: usize| r * 6 + k;
+                    match name {
+                        "tinterleave" => {
+                            (w0[at(2 * c)], w0[at(2 * c + 1)]) = (a[r][c], b[r][c]);
+                            (w1[at(2 * c)], w1[at(2 * c + 1)]) = (a[r][c + 3], b[r][c + 3]);
+                        }
+                        "tdeinterleave" => {
+                            (w0[at(c)], w1[at(c)]) = (a[r][2 * c], a[r][2 * c + 1]);
+                            (w0[at(c + 3)], w1[at(c + 3)]) = (b[r][2 * c], b[r][2 * c + 1]);
+                        }
+                        _ => {
+                            for k in [c, c + 3] {
+                                (w0[at(k)], w1[at(k)]) = (wide[r][2 * k], wide[r][2 * k + 1]);
+                            }
+                        }
+                    }
+                }
+            }
+            for target in TARGETS {
+                let Some(got) = run_on(&format!("{name}-{dt}"), &text, &inputs, &["d0", "d1"], target) else { continue };
+                assert!(same(&got[0], &w0) && same(&got[1], &w1), "{name} {dt} {}: {got:?}, expected {w0:?} {w1:?}", target.1);
+                ran.push(format!("{name}/{dt}/{}", target.1));
+            }
+        }
+    }
+    // A5: 11 types x 3 kernels, but the 3x12 single source does not fit the 8-column 64-bit tiles.
+    assert_eq!(ran.len(), 31, "{ran:?}");
+}
