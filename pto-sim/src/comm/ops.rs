@@ -64,6 +64,12 @@ pub fn is_comm_op(op: Opcode) -> bool {
     matches!(op.spec().family, pto_ir::ops::Family::Comm | pto_ir::ops::Family::AsyncDma) && semantics(op).is_some()
 }
 
+/// Whether module `m` has an op between ranks (such a kernel runs on the rank machine even
+/// with one rank, so a `twait` that never holds is a deadlock, not a trap).
+pub fn uses_comm(m: &pto_ir::module::Module) -> bool {
+    m.ops.iter().any(|d| is_comm_op(d.opcode))
+}
+
 /// Most elements one comm op moves (a guard against a runaway view shape).
 const MAX_ELEMENTS: usize = 1 << 26;
 
