@@ -1419,12 +1419,15 @@ impl<'m> Sim<'m> {
 pub fn gm_outputs(m: &Module, gm: &[GmArray]) -> Vec<(String, TileData)> {
     let mut out = Vec::new();
     for v in &m.values {
-        if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty))
+        // Pointer arguments and `!pto.group` arguments (one buffer per rank).
+        let ty = m.types.get(v.ty);
+        let gm_arg = matches!(ty, Type::Ptr(_)) || ty.is_opaque("!pto.group<");
+        if let (ValueDef::BlockArg(..), true) = (v.def, gm_arg)
             && let Some(a) = gm.iter().find(|a| a.name == v.name && a.written)
         {
             let n = a.bytes.len() / a.elem_size.max(1);
             let (rows, cols) = a.shape.filter(|(r, c)| r.checked_mul(*c) == Some(n)).unwrap_or((1, n));
-            out.push((v.name.clone(), TileData { dtype: *e, rows, cols, bytes: a.bytes.clone() }));
+            out.push((v.name.clone(), TileData { dtype: a.dtype, rows, cols, bytes: a.bytes.clone() }));
         }
     }
     out

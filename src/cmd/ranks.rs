@@ -71,7 +71,8 @@ pub fn run(opts: &RunOptions, sources: &SourceMap, lowered: &pto_ir::Module, tar
         t.dedup();
         t
     };
-    let launch = pto_sim::comm::RankLaunch { ranks: count, schedule: opts.schedule, trace: opts.trace, peers: &peers, setup: &setup, tiles: &tiles };
+    let launch =
+        pto_sim::comm::RankLaunch { ranks: count, schedule: opts.schedule, trace: opts.trace, peers: &peers, setup: &setup, tiles: &tiles };
     let ran = match pto_sim::comm::machine::run(lowered, target, &launch) {
         Ok(ran) => ran,
         Err(d) => return Outcome::diagnostics(sources, &d, opts.error_format),

@@ -232,7 +232,9 @@ pub fn run(opts: &RunOptions) -> Outcome {
     }
     if opts.ranks > 1 || !rank_inputs.is_empty() || !opts.peers.is_empty() || pto_sim::comm::ops::uses_comm(&lowered) {
         if multi {
-            return Outcome::usage_error("`--ranks` runs one core per rank: several blocks or a mix kernel on several ranks is not simulated yet");
+            return Outcome::usage_error(
+                "`--ranks` runs one core per rank: several blocks or a mix kernel on several ranks is not simulated yet",
+            );
         }
         let ranked = crate::cmd::ranks::Ranked { bound: &bound, rank_inputs: &rank_inputs, check_sync, computed, notes: sync_notes };
         return crate::cmd::ranks::run(opts, &sources, &lowered, target, ranked);

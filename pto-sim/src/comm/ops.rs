@@ -306,27 +306,38 @@ fn test(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     Ok(())
 }
 
-/// `(G, element count of one member)` of the group argument in operand 0, and its GM array.
-fn group(cx: &CoreCx<'_>) -> Result<(usize, usize, usize), Stop> {
+/// `(G, element count of one member, its 2-D shape)` of the group argument in operand 0, and
+/// its GM array.
+fn group(cx: &mut CoreCx<'_>) -> Result<(usize, usize, usize), Stop> {
     let data = cx.m.op(cx.op);
     let g = *data.operands.first().ok_or_else(|| Stop::Fault("missing group".into()))?;
     let Val::Ptr(arg) = cx.vals[g.index()] else {
         return Err(Stop::Fault("the group must be a kernel's `!pto.group<...>` argument".into()));
     };
     let Type::Opaque(text) = cx.m.value_type(g) else { return Err(Stop::Fault("the group is not a `!pto.group<...>`".into())) };
-    let (n, elems) = group_shape(text)
+    let (n, rows, cols) = group_shape(text)
         .ok_or_else(|| Stop::Fault(format!("`{text}`: expected `!pto.group<Nx!pto.memref<SHAPExT>>` with static sizes")))?;
-    Ok((n, elems, arg))
+    // Every rank's buffer has the member's shape (its outputs keep it).
+    for k in 0..n {
+        let member = cx.ranks.member(arg, k).0;
+        if let Some(a) = cx.gm.get_mut(member) {
+            a.shape.get_or_insert((rows, cols));
+        }
+    }
+    Ok((n, rows * cols, arg))
 }
 
-/// Members and elements per member of `!pto.group<4x!pto.memref<16x16xf32>>`.
-pub fn group_shape(text: &str) -> Option<(usize, usize)> {
+/// Members and the 2-D shape of a member (leading dimensions folded into rows) of
+/// `!pto.group<4x!pto.memref<16x16xf32>>`.
+pub fn group_shape(text: &str) -> Option<(usize, usize, usize)> {
     let rest = text.strip_prefix("!pto.group<")?.strip_suffix('>')?;
     let (n, member) = rest.split_once('x')?;
     let n: usize = n.trim().parse().ok()?;
     let shape = Type::Opaque(member.trim().to_string()).view_shape()?;
-    let elems = shape.iter().try_fold(1usize, |acc, d| d.and_then(|d| usize::try_from(d).ok()).and_then(|d| acc.checked_mul(d)))?;
-    (n > 0 && elems <= MAX_ELEMENTS).then_some((n, elems))
+    let dims: Vec<usize> = shape.iter().map(|d| d.and_then(|d| usize::try_from(d).ok())).collect::<Option<_>>()?;
+    let cols = dims.last().copied().unwrap_or(1);
+    let rows = dims[..dims.len().saturating_sub(1)].iter().try_fold(1usize, |acc, &d| acc.checked_mul(d))?;
+    (n > 0 && rows.checked_mul(cols).is_some_and(|e| e <= MAX_ELEMENTS)).then_some((n, rows, cols))
 }
 
 fn broadcast(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
@@ -427,8 +438,8 @@ mod tests {
 
     #[test]
     fn group_types_give_members_and_their_size() {
-        assert_eq!(group_shape("!pto.group<4x!pto.memref<16x16xf32>>"), Some((4, 256)));
-        assert_eq!(group_shape("!pto.group<2x!pto.memref<f16, 8x4>>"), Some((2, 32)));
+        assert_eq!(group_shape("!pto.group<4x!pto.memref<16x16xf32>>"), Some((4, 16, 16)));
+        assert_eq!(group_shape("!pto.group<2x!pto.memref<f16, 2x8x4>>"), Some((2, 16, 4)));
         assert_eq!(group_shape("!pto.group<4x!pto.memref<?x16xf32>>"), None);
     }
 
