@@ -2,7 +2,8 @@
 //! (`Sim::use_default_inputs`): GM arrays get a fixed pattern, scalar arguments 0 / 1.0. The
 //! outcome of each file is pinned in one snapshot: the GM arrays it leaves (length and an FNV-1a
 //! checksum of the bytes), or the located reason it does not run yet (an op the simulator does
-//! not execute, a legality error on both targets, a trap). Nothing may panic.
+//! not execute, a legality error on both targets, a trap). Nothing may panic. Mix kernels run on
+//! one block of cores (`pto_sim::cores`).
 
 use pto_ir::diag::SourceMap;
 use pto_ir::verify::Verified;
@@ -36,11 +37,26 @@ fn outcome(text: &str, name: &str) -> String {
             Err(d) => return format!("{:?}: cannot place tiles: {}", id, d[0].message),
         };
         sim.use_default_inputs();
-        if let Err(d) = sim.run() {
-            return format!("{id:?}: not run: {}", d.message);
-        }
+        // A mix kernel runs on the cores of a block (docs/cores.md).
+        let outputs = if pto_sim::cores::Topology::new(&lowered, target).mix {
+            let setup = |s: &mut Sim| {
+                s.use_default_inputs();
+                Ok(())
+            };
+            let launch =
+                pto_sim::cores::Launch { blocks: 1, schedule: Default::default(), threads: None, trace: false, setup: &setup, tiles: &[] };
+            match pto_sim::cores::machine::run(&lowered, target, sim.gm_arrays(), &launch) {
+                Ok(r) => pto_sim::interp::gm_outputs(&lowered, &r.gm),
+                Err(d) => return format!("{id:?}: not run: {}", d[0].message),
+            }
+        } else {
+            if let Err(d) = sim.run() {
+                return format!("{id:?}: not run: {}", d.message);
+            }
+            sim.gm_outputs()
+        };
         let mut s = format!("{id:?}: ran;");
-        for (n, data) in sim.gm_outputs() {
+        for (n, data) in outputs {
             let _ = write!(s, " %{n}[{}]={:016x}", data.cols, fnv(&data.bytes));
         }
         return s;

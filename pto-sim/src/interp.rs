@@ -1414,8 +1414,9 @@ impl<'m> Sim<'m> {
     }
 }
 
-/// Every GM array in `gm` that a kernel of `m` wrote: in the shape of the array bound to it
-/// (a bound array keeps its size), 1-D for an array that grew on demand.
+/// Every GM array in `gm` that a kernel of `m` wrote, once per name (a callee's pointer
+/// parameter often has its caller's name): in the shape of the array bound to it (a bound array
+/// keeps its size), 1-D for an array that grew on demand.
 pub fn gm_outputs(m: &Module, gm: &[GmArray]) -> Vec<(String, TileData)> {
     let mut out = Vec::new();
     for v in &m.values {
@@ -1424,6 +1425,7 @@ pub fn gm_outputs(m: &Module, gm: &[GmArray]) -> Vec<(String, TileData)> {
         let gm_arg = matches!(ty, Type::Ptr(_)) || ty.is_opaque("!pto.group<");
         if let (ValueDef::BlockArg(..), true) = (v.def, gm_arg)
             && let Some(a) = gm.iter().find(|a| a.name == v.name && a.written)
+            && !out.iter().any(|(n, _): &(String, TileData)| *n == v.name)
         {
             let n = a.bytes.len() / a.elem_size.max(1);
             let (rows, cols) = a.shape.filter(|(r, c)| r.checked_mul(*c) == Some(n)).unwrap_or((1, n));

@@ -278,6 +278,7 @@ mod tests {
         a.start(&mut gm).unwrap();
         assert_eq!(a.block(&mut gm, OpId(1), "flag 0".into(), 0), Err(Stopped));
         assert_eq!(t.join().unwrap(), Err(Stopped));
+        drop(a);
         let s = sched.into_shared().unwrap();
         assert_eq!(s.end, Some(End::Deadlock(vec![(0, OpId(1), "flag 0".into()), (1, OpId(2), "flag 1".into())])));
     }
@@ -302,6 +303,7 @@ mod tests {
         assert_eq!(a.with_block(|s| (s.flags.get(&(0, 0)).copied(), false)), Some(1));
         a.finish(&mut gm, 0, false);
         t.join().unwrap();
+        drop(a);
         assert_eq!(sched.into_shared().unwrap().end, None);
     }
 }

@@ -295,6 +295,6 @@ mod tests {
     fn a_wrong_shape_is_an_error() {
         let mut p = XPipe::new(spec(C2V, 8));
         p.push(0, piece(2, 2, 0), Split::None).unwrap().unwrap();
-        assert!(p.pop(0, ElemType::U8, 2, 2, Split::UpDown).unwrap_err().contains("holds a u8 2x2 tile"));
+        assert!(p.pop(0, ElemType::U8, 2, 2, Split::UpDown).unwrap_err().contains("of a 4x2 tile), but slot 0 of the test pipe holds a"));
     }
 }
