@@ -254,3 +254,28 @@ fn bad_rank_arguments_are_usage_errors() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("rank 3 does not exist"), "{stderr}");
 }
+
+#[test]
+fn trace_and_stats_name_the_rank_and_output_dir_writes_name_at_rank() {
+    let args: Vec<String> = ["--peer", "sig=next", "--trace", "--stats"].map(String::from).to_vec();
+    let (code, _, stderr) = run("signal", 4, &args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.lines().any(|l| l.starts_with("r2 ") && l.contains("pto.comm.tnotify") && l.contains("added 1 to 1 signal(s) of %sig@3")),
+        "{stderr}"
+    );
+    // Rank 0 waits first (its predecessor, rank 3, has not run yet); the others find their signal set.
+    assert!(stderr.contains("r0       13 ops executed, waited 1 time(s) for another rank"), "{stderr}");
+    assert!(stderr.contains("r3       13 ops executed, waited 0 time(s) for another rank"), "{stderr}");
+    let dir = scratch_dir("comm", "outdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_pto"))
+        .args(["run", "--ranks", "2", "--peer", "sig=next", "--output-dir"])
+        .arg(&dir)
+        .arg(kernel("signal"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for f in ["sig@0.npy", "sig@1.npy", "done@0.npy", "done@1.npy"] {
+        assert!(dir.join(f).exists(), "{f}");
+    }
+}

@@ -148,10 +148,12 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Err(d) => return fail(&sources, &d.0),
     };
     let multi = opts.blocks > 1 || pto_sim::cores::Topology::new(&lowered, target).mix;
-    if opts.stats && !multi && target.id != TargetId::A2A3 {
+    // Several cores or ranks: `--stats` reports per actor.
+    let actors = multi || opts.ranks > 1 || pto_sim::comm::ops::uses_comm(&lowered);
+    if opts.stats && !actors && target.id != TargetId::A2A3 {
         return Outcome::usage_error("`--exec vector` and `--stats` model the A2A3 vector unit: use `--target a2a3`");
     }
-    if opts.stats && !opts.exec_vector && !multi {
+    if opts.stats && !opts.exec_vector && !actors {
         return Outcome::usage_error("`--stats` reports the vector programs that ran: add `--exec vector`");
     }
     let mut sim = match Sim::new(&lowered, target) {

@@ -17,7 +17,8 @@
 //!   `tbroadcast` copies the local `src` to every member; `tgather` concatenates the members
 //!   into the local `dst` (member `k` at element `k * member size`, i.e. along rows);
 //!   `tscatter` splits the local `src` into equal row blocks, block `k` to member `k`;
-//!   `treduce` combines the members element-wise (`Sum`, `Max`, `Min`) into the local `dst`.
+//!   `treduce` combines the members element-wise (`Sum`, `Max`, `Min`) into the local `dst`,
+//!   starting from the root's member, then the others in order (pto-isa `TREDUCE_IMPL`).
 
 use crate::cores::ops::{CoreCx, CoreSemantics, Stop};
 use crate::cores::xpipe::Wait;
@@ -406,9 +407,14 @@ fn reduce(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         Some("min") => Combine::Min,
         other => return Err(Stop::Fault(format!("`op` must be Sum, Max or Min, found {other:?}"))),
     };
-    let (dtype, mut acc) = read(cx, cx.ranks.member(arg, 0).0, 0..elems as i64)?;
+    // pto-isa `TREDUCE_IMPL`: the root's member first, then the others in order.
+    let root = cx.ranks.me as usize;
+    if root >= n {
+        return Err(Stop::Fault(format!("the root (rank {root}) is not one of the group's {n} members")));
+    }
+    let (dtype, mut acc) = read(cx, cx.ranks.member(arg, root).0, 0..elems as i64)?;
     let size = dtype.size_bytes() as usize;
-    for k in 1..n {
+    for k in (0..n).filter(|&k| k != root) {
         let (_, next) = read(cx, cx.ranks.member(arg, k).0, 0..elems as i64)?;
         for (a, b) in acc.chunks_mut(size).zip(next.chunks(size)) {
             combine(dtype, how, a, b)?;
