@@ -279,3 +279,16 @@ fn trace_and_stats_name_the_rank_and_output_dir_writes_name_at_rank() {
         assert!(dir.join(f).exists(), "{f}");
     }
 }
+
+#[test]
+fn a_fault_on_a_peer_buffer_names_the_rank_and_its_copy() {
+    let dir = scratch_dir("comm", "fault");
+    let small = dir.join("small.json");
+    std::fs::write(&small, f32s(1, 4, &[1.0, 2.0, 3.0, 4.0]).to_string()).unwrap();
+    let args = ["--peer".to_string(), "dst=next".into(), "-i".into(), format!("dst@0={}", small.display())];
+    let (code, _, stderr) = run("put", 2, &args);
+    assert_eq!(code, 1, "{stderr}");
+    // Rank 1 puts 16 elements into rank 0's 4-element `dst`.
+    assert!(stderr.contains("error[SIM_TRAP]: GM access to element 4 of `%dst`, which has 4 elements (rank 0's copy)"), "{stderr}");
+    assert!(stderr.contains("= on rank 1"), "{stderr}");
+}

@@ -97,7 +97,7 @@ impl Ranks {
 
     /// The rank that owns GM array `arg`.
     pub fn owner(&self, arg: usize) -> u32 {
-        if self.per_rank == 0 { self.me } else { (arg / self.per_rank) as u32 }
+        arg.checked_div(self.per_rank).map_or(self.me, |r| r as u32)
     }
 
     /// The copy of `arg` that a remote operand names (its peer binding) and that rank.

@@ -132,11 +132,11 @@ fn indices(v: &GmView) -> Result<Vec<i64>, Stop> {
 
 /// The bytes of elements `idx` of array `arg`.
 fn read(cx: &mut CoreCx<'_>, arg: usize, idx: impl IntoIterator<Item = i64>) -> Result<(ElemType, Vec<u8>), Stop> {
-    let limit = cx.gm_limit;
+    let (limit, rank) = (cx.gm_limit, cx.ranks.owner(arg));
     let a = array(cx.gm, arg)?;
     let mut out = Vec::new();
     for i in idx {
-        out.extend_from_slice(a.element(i, limit)?);
+        out.extend_from_slice(a.element(i, limit).map_err(|f| on_rank(f, rank))?);
     }
     Ok((a.dtype, out))
 }
@@ -152,7 +152,7 @@ enum Combine {
 
 /// Writes `bytes` (elements of `dtype`) to elements `idx` of array `arg`.
 fn write(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], dtype: ElemType, bytes: &[u8], how: Combine) -> Result<(), Stop> {
-    let limit = cx.gm_limit;
+    let (limit, rank) = (cx.gm_limit, cx.ranks.owner(arg));
     let a = array(cx.gm, arg)?;
     if a.dtype != dtype {
         return Err(Stop::Fault(format!("`%{}` holds {}, the data is {dtype}", a.name, a.dtype)));
@@ -160,11 +160,16 @@ fn write(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], dtype: ElemType, bytes: &
     let size = a.elem_size;
     for (k, &i) in idx.iter().enumerate() {
         let src = &bytes[k * size..(k + 1) * size];
-        let dst = a.element(i, limit)?;
+        let dst = a.element(i, limit).map_err(|f| on_rank(f, rank))?;
         combine(dtype, how, dst, src)?;
     }
     a.written = true;
     Ok(())
+}
+
+/// A GM fault, saying whose copy of the array it hit.
+fn on_rank(f: crate::memory::Fault, rank: u32) -> Stop {
+    Stop::Fault(format!("{} (rank {rank}'s copy)", f.0))
 }
 
 fn array(gm: &mut [GmArray], arg: usize) -> Result<&mut GmArray, Stop> {
