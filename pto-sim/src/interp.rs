@@ -102,6 +102,7 @@ struct Snapshot {
 pub fn executes(op: Opcode) -> bool {
     crate::exec::semantics(op).is_some()
         || crate::cores::ops::semantics(op).is_some()
+        || crate::comm::ops::semantics(op).is_some()
         || op.spec().family == pto_ir::ops::Family::Sync
         || matches!(
             op,
@@ -216,6 +217,9 @@ pub struct Sim<'m> {
     pub core: crate::cores::ops::CoreState,
     /// What `get_subblock_idx` and `get_subblock_num` return.
     pub subblock: (i64, i64),
+    /// Which rank this is and how it addresses its peers' GM ([`crate::comm`]); one rank
+    /// unless a multi-rank run set it.
+    pub ranks: crate::comm::Ranks,
 }
 
 /// The default step budget: far more ops than a real kernel executes (the largest shared
@@ -309,6 +313,7 @@ impl<'m> Sim<'m> {
             pipes: Vec::new(),
             core: Default::default(),
             subblock: (0, 1),
+            ranks: Default::default(),
         };
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Opaque(ty)) = (v.def, m.types.get(v.ty))
@@ -321,7 +326,14 @@ impl<'m> Sim<'m> {
                 sim.vals[i] = Val::Pipe(sim.pipes.len() as u32);
                 sim.pipes.push(Default::default());
             }
-            if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty)) {
+            let gm_elem = match m.types.get(v.ty) {
+                Type::Ptr(e) => Some(*e),
+                // A `!pto.group` argument is one GM buffer per rank ([`crate::comm`]).
+                ty @ Type::Opaque(_) if ty.is_opaque("!pto.group<") => ty.elem_type(),
+                _ => None,
+            };
+            if let (ValueDef::BlockArg(..), Some(e)) = (v.def, gm_elem) {
+                let e = &e;
                 sim.vals[i] = Val::Ptr(sim.gm.len());
                 sim.gm.push(GmArray {
                     name: v.name.clone(),
@@ -416,8 +428,8 @@ impl<'m> Sim<'m> {
     pub fn bind_gm(&mut self, name: &str, data: &TileData) -> Result<(), String> {
         let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
         let Val::Ptr(i) = self.vals[v.index()] else { return Err(format!("`%{name}` is not a pointer argument")) };
-        let Type::Ptr(e) = self.m.value_type(v) else { return Err(format!("`%{name}` is not a pointer argument")) };
-        if *e != data.dtype {
+        let Some(e) = self.m.value_type(v).elem_type() else { return Err(format!("`%{name}` is not a pointer argument")) };
+        if e != data.dtype {
             return Err(format!("`%{name}` points to {e}, the data is {}", data.dtype));
         }
         self.gm[i].bytes = data.bytes.clone();
@@ -442,6 +454,17 @@ impl<'m> Sim<'m> {
     /// block's shared arrays in and out).
     pub fn replace_gm(&mut self, gm: Vec<GmArray>) -> Vec<GmArray> {
         std::mem::replace(&mut self.gm, gm)
+    }
+
+    /// Moves this simulation's GM arrays to indices `base..` of a larger vector (a
+    /// multi-rank run puts every rank's arrays in one vector, rank `r`'s at `r * n`): every
+    /// pointer argument's value is shifted by `base`.
+    pub fn shift_gm(&mut self, base: usize) {
+        for v in &mut self.vals {
+            if let Val::Ptr(i) = v {
+                *i += base;
+            }
+        }
     }
 
     /// Ops (and loop iterations) executed so far.
@@ -646,7 +669,10 @@ impl<'m> Sim<'m> {
     fn exec_core_op(&mut self, op: OpId) -> Result<(), Diagnostic> {
         use crate::cores::ops::{CoreCx, Stop};
         let m = self.m;
-        let run = crate::cores::ops::semantics(m.op(op).opcode).ok_or_else(|| trap(m, op, "not an op between cores"))?;
+        let opcode = m.op(op).opcode;
+        let run = crate::cores::ops::semantics(opcode)
+            .or_else(|| crate::comm::ops::semantics(opcode))
+            .ok_or_else(|| trap(m, op, "not an op between cores"))?;
         loop {
             let mut cx = CoreCx {
                 m,
@@ -658,6 +684,7 @@ impl<'m> Sim<'m> {
                 notes: &mut self.notes,
                 core: &mut self.core,
                 target: self.target,
+                ranks: &self.ranks,
             };
             match run(&mut cx) {
                 Ok(()) => break,
@@ -970,6 +997,8 @@ impl<'m> Sim<'m> {
             }
             // Ops between cores (pipes, FFTS, reserved buffers): their own table.
             _ if crate::cores::ops::is_core_op(data.opcode) => self.exec_core_op(op)?,
+            // Ops between ranks (`comm.*`, async DMA): their own table, run like the above.
+            _ if crate::comm::ops::is_comm_op(data.opcode) => self.exec_core_op(op)?,
             // Ordering only: the simulator executes one core in program order, so every
             // intra-core flag, barrier and buffer-id op is satisfied when reached.
             Opcode::TSync | Opcode::SyncAll => {}
@@ -1467,13 +1496,16 @@ impl<'m> Sim<'m> {
 pub fn gm_outputs(m: &Module, gm: &[GmArray]) -> Vec<(String, TileData)> {
     let mut out = Vec::new();
     for v in &m.values {
-        if let (ValueDef::BlockArg(..), Type::Ptr(e)) = (v.def, m.types.get(v.ty))
+        // Pointer arguments and `!pto.group` arguments (one buffer per rank).
+        let ty = m.types.get(v.ty);
+        let gm_arg = matches!(ty, Type::Ptr(_)) || ty.is_opaque("!pto.group<");
+        if let (ValueDef::BlockArg(..), true) = (v.def, gm_arg)
             && let Some(a) = gm.iter().find(|a| a.name == v.name && a.written)
             && !out.iter().any(|(n, _): &(String, TileData)| *n == v.name)
         {
             let n = a.bytes.len() / a.elem_size.max(1);
             let (rows, cols) = a.shape.filter(|(r, c)| r.checked_mul(*c) == Some(n)).unwrap_or((1, n));
-            out.push((v.name.clone(), TileData { dtype: *e, rows, cols, bytes: a.bytes.clone() }));
+            out.push((v.name.clone(), TileData { dtype: a.dtype, rows, cols, bytes: a.bytes.clone() }));
         }
     }
     out
