@@ -537,6 +537,29 @@ pub enum Reduce {
 /// Lanes of [`fold_slice`]: one per element of a 32-byte datablock of f32.
 const LANES: usize = 8;
 
+/// Bytes one A2A3 vector instruction iteration covers (a row this short is one `vcadd`).
+const VECTOR_BYTES: usize = 256;
+
+/// The sum of a row that fits one vector iteration, in the order A2A3's `vcadd` is modelled
+/// (`pto-sim/src/vector.rs`, docs/vector.md): the upper half of the lanes is added onto the lower
+/// half until one is left. Float sums of such rows must round as the vector level does, so that
+/// `--exec vector` and the tile semantics give the same bytes.
+fn halving_tree<T: Elem>(xs: &[T]) -> T {
+    let mut v = [T::from_i64(0); VECTOR_BYTES];
+    let v = &mut v[..xs.len()];
+    v.copy_from_slice(xs);
+    let mut len = v.len();
+    while len > 1 {
+        let upper = len.div_ceil(2);
+        let (lo, hi) = v.split_at_mut(upper);
+        for (a, b) in lo.iter_mut().zip(&hi[..len - upper]) {
+            *a = a.add(*b);
+        }
+        len = upper;
+    }
+    v[0]
+}
+
 /// The row fast path's reduction: element `j` goes to lane `j mod 8`, the lanes are combined
 /// pairwise (0+4, 1+5, 2+6, 3+7, then 0+2, 1+3, then 0+1) — the order of one A2A3 datablock
 /// reduction, and eight independent chains instead of one. Max, min and integer sums are
@@ -548,6 +571,9 @@ fn fold_slice<T: Elem>(r: Reduce, xs: &[T], wide: bool) -> Option<T> {
     }
     if r == Reduce::Sum && wide {
         return Some(T::from_f64(xs.iter().map(|x| x.to_f64()).sum()));
+    }
+    if r == Reduce::Sum && <T as Elem>::FLOAT && xs.len() <= VECTOR_BYTES / T::SIZE {
+        return Some(halving_tree(xs));
     }
     // Inlined into each arm so the closure's arithmetic is vectorized in place (it was not
     // once the crate grew: trowsum ran 45 % slower with the same code).
@@ -638,7 +664,9 @@ pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst
                 let xs = (0..n_in)
                     .map(|x| if along_rows { at::<T>(&s, src, k, x) } else { at::<T>(&s, src, x, k) })
                     .collect::<Result<Vec<T>, _>>()?;
-                Ok(fold(r, xs.into_iter(), wide).unwrap_or(T::from_i64(0)))
+                // Rows in the fast path's order whatever the layout; columns row after row.
+                let folded = if along_rows { fold_slice(r, &xs, wide) } else { fold(r, xs.into_iter(), wide) };
+                Ok(folded.unwrap_or(T::from_i64(0)))
             })
             .collect::<Result<_, Fault>>()?;
         let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
