@@ -704,7 +704,9 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
         buf_order.sort_unstable_by_key(|&i| self.bufs[i].0);
         clocks.extend(buf_order.iter().map(|&i| &self.bufs[i].2));
         let pipes = self.clocks.len();
-        let mut live: Vec<(u32, u64, u64, u64, usize, bool, Vec<bool>)> = Vec::new();
+        /// A live access: (space, start, end, op, actor, write, which clocks cover it).
+        type Live = (u32, u64, u64, u64, usize, bool, Vec<bool>);
+        let mut live: Vec<Live> = Vec::new();
         for (sp, list) in self.shadow.iter().enumerate() {
             let first = live.len();
             for e in list {
