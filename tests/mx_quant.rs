@@ -271,8 +271,7 @@ fn tquant_mx_nv_and_fp4_and_dn() {
 /// are those of `[-2, 1, 2, 4][r % 4]`: 0xC, 0x2, 0x4, 0x6.
 #[test]
 fn tquant_dn_fp4_packs_e2m1_codes() {
-    let rows: Vec<Vec<f64>> =
-        (0..32).map(|r| (0..64).map(|c| [-1.0, 0.5, 1.0, 2.0][r % 4] * 2f64.powi((c % 3) as i32)).collect()).collect();
+    let rows: Vec<Vec<f64>> = (0..32).map(|r| (0..64i32).map(|c| [-1.0, 0.5, 1.0, 2.0][r % 4] * 2f64.powi(c % 3)).collect()).collect();
     let code = [0xCu8, 0x2, 0x4, 0x6];
     for src in ["f16", "bf16"] {
         for dst in ["i8", "ui8"] {
