@@ -105,7 +105,7 @@ fn acc_value(s: &str, d: &str, r: usize, c: usize) -> f64 {
     let k = r * 8 + c;
     if d.starts_with("f8") || d == "hif8" {
         let v = [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0, 192.0][k % 16];
-        return if k % 3 == 0 { -v } else { v };
+        return if k.is_multiple_of(3) { -v } else { v };
     }
     let k = k as f64;
     match s {

@@ -108,8 +108,8 @@ fn same(got: &[f64], want: &[f64]) -> bool {
 /// neither is.
 #[test]
 fn partial_ops_every_element_type() {
-    let ops: [(&str, fn(f64, f64) -> f64); 4] =
-        [("tpartadd", |a, b| a + b), ("tpartmul", |a, b| a * b), ("tpartmax", f64::max), ("tpartmin", f64::min)];
+    type Op = (&'static str, fn(f64, f64) -> f64);
+    let ops: [Op; 4] = [("tpartadd", |a, b| a + b), ("tpartmul", |a, b| a * b), ("tpartmax", f64::max), ("tpartmin", f64::min)];
     let mut ran = Vec::new();
     for (op, f) in ops {
         for &dt in DTYPES {

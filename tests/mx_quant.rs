@@ -264,6 +264,42 @@ fn tquant_mx_nv_and_fp4_and_dn() {
     assert_eq!(d[7 * 3..7 * 3 + 3], [448.0, 448.0, 320.0]);
 }
 
+/// `tquant_dn` with OCP FP4 (E2M1 codes, two per byte, low nibble first, packed in `dst`'s bytes
+/// in row-major order of the `M x N` elements): a 32x128 source (f16, bf16) with 64 valid
+/// columns, into i8 and ui8. Column `c` holds `[-1, 0.5, 1, 2][r % 4] * 2^(c % 3)`: its max
+/// `2^(1 + c % 3)` gives exponent `126 + c % 3` and scaling `2^(1 - c % 3)`, so row `r`'s codes
+/// are those of `[-2, 1, 2, 4][r % 4]`: 0xC, 0x2, 0x4, 0x6.
+#[test]
+fn tquant_dn_fp4_packs_e2m1_codes() {
+    let rows: Vec<Vec<f64>> = (0..32).map(|r| (0..64i32).map(|c| [-1.0, 0.5, 1.0, 2.0][r % 4] * 2f64.powi(c % 3)).collect()).collect();
+    let code = [0xCu8, 0x2, 0x4, 0x6];
+    for src in ["f16", "bf16"] {
+        for dst in ["i8", "ui8"] {
+            let s = format!("!pto.tile_buf<vec, 32x128x{src}, valid=32x64>");
+            let aux = format!("!pto.tile_buf<vec, 1x128x{src}>");
+            let e = "!pto.tile_buf<vec, 1x128xui8>";
+            let d = format!("!pto.tile_buf<vec, 32x128x{dst}, valid=32x64>");
+            let text = format!(
+                "func.func @k(%s: {s}, %mx: {aux}, %sc: {aux}, %d: {d}, %e: {e}) {{\n  pto.tquant_dn ins(%s, %mx, %sc : {s}, {aux}, {aux}) outs(%d, %e : {d}, {e}) {{mx_alg = #pto<mx_alg OcpMxFp4E2M1>}}\n  return\n}}\n"
+            );
+            let ran = run_kernel(&format!("tquant-dn-fp4-{src}-{dst}"), &text, &[("s", json!(rows))], &["d", "e"], MatmulOrder::Npu);
+            assert_eq!(ran.iter().map(|r| r.0).collect::<Vec<_>>(), ["a5"], "{src} -> {dst}");
+            let outs = &ran[0].1;
+            let want_e: Vec<f64> = (0..128).map(|c| if c < 64 { 126.0 + (c % 3) as f64 } else { 0.0 }).collect();
+            assert_eq!(outs[1], want_e, "{src} -> {dst}: exp");
+            // Element (r, c) is code k = 128 r + c, in byte k / 2 = 64 r + c / 2: row r's 64
+            // codes fill bytes 64 r .. 64 r + 32, i.e. byte row r / 2, columns (r % 2) * 64 ..
+            // The output shows byte rows 0..32, columns 0..64: rows r = 2 r' for r' < 16.
+            let byte = |b: u8| if dst == "i8" { f64::from(b as i8) } else { f64::from(b) };
+            let want_d: Vec<f64> = (0..32)
+                .flat_map(|rr: usize| (0..64).map(move |cc: usize| (rr, cc)))
+                .map(|(rr, cc)| if rr < 16 && cc < 32 { byte(code[(2 * rr) % 4] * 0x11) } else { 0.0 })
+                .collect();
+            assert_eq!(outs[0], want_d, "{src} -> {dst}: codes");
+        }
+    }
+}
+
 /// `tquant_dn {interleave = true}` (TQUANT_DN.md): the E8M0 exponents of row groups `2p` and
 /// `2p + 1` side by side, `exp[p][2c + δ] = E_DN[2p + δ][c]` in an `(M/64) x 2N` tile; data, max
 /// and scaling as without it. On the ND form, or with rows that are not a multiple of 64, it is
