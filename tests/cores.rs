@@ -359,3 +359,107 @@ fn a_mix_kernel_runs_on_several_blocks() {
     assert_eq!(data(&out, "gm_out"), want);
     assert!(!err.contains("HAZARD_WAW"), "{err}");
 }
+
+#[test]
+fn the_internal_pipe_ops_move_tiles_between_cores() {
+    // PTOAS's lowered form: `initialize_l2l_pipe` gives a `!pto.pipe`; `declare_tile` + `tpop`.
+    let text = format!(
+        r#"module {{
+  func.func @k() attributes {{pto.entry}} {{
+    func.call @k_cube() : () -> ()
+    func.call @k_vector() : () -> ()
+    return
+  }}
+  func.func private @k_cube() attributes {{pto.kernel_kind = #pto.kernel_kind<cube>}} {{
+    %buf = pto.import_reserved_buffer {{name = "fifo", peer_func = @k_vector}} -> i32
+    %p = pto.initialize_l2l_pipe {{dir_mask = 1, slot_size = 1024, slot_num = 8}} (%buf : i32) -> !pto.pipe
+    %acc = pto.alloc_tile : {ACC}
+    pto.tpush(%acc, %p : {ACC}, !pto.pipe) {{split = 1}}
+    return
+  }}
+  func.func private @k_vector() attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{
+    %buf = pto.reserve_buffer {{name = "fifo", size = 8192, location = #pto.address_space<vec>, auto = true}} -> i32
+    %p = pto.initialize_l2l_pipe {{dir_mask = 1, slot_size = 1024, slot_num = 8}} (%buf : i32) -> !pto.pipe
+    %t = pto.declare_tile -> {half}
+    pto.tpop(%t, %p : {half}, !pto.pipe) {{split = 1}}
+    pto.tprint ins(%t : {half})
+    pto.tfree(%p : !pto.pipe) {{split = 1}}
+    return
+  }}
+}}
+"#,
+        half = vec_tile(8, 16)
+    );
+    let (code, err) = run_text("internal", &text);
+    assert_eq!(code, 0, "{err}");
+    // Both AIVs pop their 8-row half of the (zero) accumulator.
+    assert_eq!(printed(&err), vec![vec![0.0; 128], vec![0.0; 128]], "{err}");
+}
+
+/// AIV `i` copies rows 16i..16i+16 of `%x` to `%y`; the cube loads rows 0..16 of `%y`. `set` /
+/// `wait` are the FFTS ops that order them (or nothing).
+fn handoff(set: &str, wait: &str) -> String {
+    let vt = vec_tile(16, 16);
+    format!(
+        r#"module {{
+  func.func @k(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>) attributes {{pto.entry}} {{
+    func.call @k_vector(%x, %y) : (!pto.ptr<f32>, !pto.ptr<f32>) -> ()
+    func.call @k_cube(%y) : (!pto.ptr<f32>) -> ()
+    return
+  }}
+  func.func private @k_vector(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>) attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    %sb = pto.get_subblock_idx
+    %sbi = arith.index_cast %sb : i64 to index
+    %row = arith.muli %sbi, %c16 : index
+    %xv = pto.make_tensor_view %x, shape = [%c32, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+    %yv = pto.make_tensor_view %y, shape = [%c32, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+    %xp = pto.partition_view %xv, offsets = [%row, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>
+    %yp = pto.partition_view %yv, offsets = [%row, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>
+    %t = pto.alloc_tile : {vt}
+    pto.tload ins(%xp : !pto.partition_tensor_view<16x16xf32>) outs(%t : {vt})
+    pto.set_flag[<PIPE_MTE2>, <PIPE_MTE3>, <EVENT_ID0>]
+    pto.wait_flag[<PIPE_MTE2>, <PIPE_MTE3>, <EVENT_ID0>]
+    pto.tstore ins(%t : {vt}) outs(%yp : !pto.partition_tensor_view<16x16xf32>)
+{set}
+    return
+  }}
+  func.func private @k_cube(%y: !pto.ptr<f32>) attributes {{pto.kernel_kind = #pto.kernel_kind<cube>}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+{wait}
+    %yv = pto.make_tensor_view %y, shape = [%c32, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+    %yp = pto.partition_view %yv, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>
+    %m = pto.alloc_tile : {MAT}
+    pto.tload ins(%yp : !pto.partition_tensor_view<16x16xf32>) outs(%m : {MAT})
+    return
+  }}
+}}
+"#
+    )
+}
+
+#[test]
+fn gm_accesses_of_two_cores_need_a_flag_or_a_pipe_between_them() {
+    let dir = scratch_dir("cores", "handoff");
+    let path = dir.join("kernel.pto");
+    let inputs = input_args(&dir, &[("x", tile("f32", 32, 16, &values(512, 3)))]);
+    let args = with_inputs(&inputs, &["--target", "a2a3", "--sync-check", "always", "--default-inputs"]);
+    // FFTS: each AIV sets flag 0 after its store; the cube waits for both (mode 2).
+    std::fs::write(&path, handoff("    pto.sync.set <PIPE_MTE3>, 0", "    pto.sync.wait <PIPE_MTE2>, 0")).unwrap();
+    let (code, out, err) = run(&path, &args);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("HAZARD"), "{err}");
+    assert_eq!(data(&out, "y"), values(512, 3));
+    // Without them the cube's load and AIV0's store are unordered.
+    std::fs::write(&path, handoff("", "")).unwrap();
+    let (code, _, err) = run(&path, &args);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("error[HAZARD_WAR]: b0.aiv0 overwrites bytes another core read in `%y` ([0, 1024))"), "{err}");
+    assert!(err.contains("b0.aic accessed them here"), "{err}");
+}

@@ -676,6 +676,8 @@ impl<'m> Sim<'m> {
             match run(&mut cx) {
                 Ok(()) => break,
                 Err(Stop::Fault(f)) => return Err(trap(m, op, f)),
+                // A kernel's own `!pto.pipe` argument: the single-core FIFO.
+                Err(Stop::Local) => return self.exec_tile(op),
                 Err(Stop::Wait(w)) => {
                     let Some(link) = self.core.link.clone() else {
                         return Err(trap(m, op, format!("waits for {}, and no other core is simulated", w.0)));
@@ -1271,6 +1273,15 @@ impl<'m> Sim<'m> {
             ));
         }
         gm.written |= !load;
+        if self.sync.is_some() && self.core.link.is_some() && tile.vrows > 0 && tile.vcols > 0 {
+            // The byte hull of the window, for GM hazards between cores (`crate::cores::hb`).
+            let corner = |r: usize, c: usize| view.index(r0 + r, c0 + c, fold).unwrap_or(0).max(0) as u64;
+            let (a, b) = (corner(0, 0), corner(tile.vrows - 1, tile.vcols - 1));
+            let range = (a.min(b) * size as u64, (a.max(b) + 1) * size as u64);
+            let name = gm.name.clone();
+            crate::cores::ops::gm_access(m, &mut self.core, op, view.arg, range, !load, &name);
+        }
+        let gm = &mut self.gm[view.arg];
         let storage = self.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize).map_err(|f| trap(m, op, f.0))?;
         tile.valid_inside().map_err(|f| trap(m, op, f.0))?;
         for r in 0..tile.vrows {

@@ -148,7 +148,7 @@ fn run_block(
         (launch.setup)(&mut sim).map_err(|e| vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), e)])?;
         sim.block = (i64::from(b), i64::from(n));
         sim.subblock = kind.subblock();
-        sim.core = CoreState { actor: actor(kind), index, link: None, topo: Some(topo.clone()), handles: [None; 2] };
+        sim.core = CoreState { actor: actor(kind), index, topo: Some(topo.clone()), ..Default::default() };
         if launch.trace {
             sim.trace = Some(Vec::new());
         }
@@ -160,7 +160,11 @@ fn run_block(
         steps: sim.steps(),
         waits,
         tiles: launch.tiles.iter().filter_map(|t| sim.read_tile(t).ok().map(|d| (t.clone(), d))).collect(),
-        sync: sim.sync_diagnostics(),
+        sync: {
+            let mut d = sim.sync_diagnostics();
+            d.append(&mut sim.core.findings);
+            d
+        },
     };
     let in_block = |d: Diagnostic, who: ActorId| if n > 1 || topo.mix { d.with_note(format!("on core {}", who.name())) } else { d };
     if !topo.mix {

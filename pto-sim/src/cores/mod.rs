@@ -12,12 +12,15 @@
 //!   slots, split modes and consumer buffers, and FFTS flag counters.
 //! * [`ops`] — the semantics of the pipe and inter-core sync ops, as a table the interpreter
 //!   looks up (no per-instruction arm in the interpreter).
+//! * [`hb`] — happens-before between the cores of a block for GM: pipe slots and FFTS flags are
+//!   the edges; unordered conflicting GM accesses of two cores are hazards.
 //! * [`machine`] — running a kernel on N blocks (in parallel with rayon, each block on its own
 //!   copy of GM, merged in block order).
 //!
 //! Actor identity is `(rank, block, core)` ([`ActorId`]) so that a device dimension can be added
 //! without changing the scheduler.
 
+pub mod hb;
 pub mod machine;
 pub mod ops;
 pub mod sched;

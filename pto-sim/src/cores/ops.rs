@@ -24,6 +24,7 @@
 //! the AIC with `<PIPE_FIX>` also sets `id + 16` (PTOAS's `PTOSyncSetToEmitC` mirror); a set on
 //! AIV `i` counts for the AIC's flag `id + 16 i`. A wait consumes what it waited for.
 
+use super::hb::Edge;
 use super::sched::Link;
 use super::topology::{C2V, Topology, V2C, split_of};
 use super::xpipe::{Piece, Split, Wait};
@@ -49,11 +50,20 @@ pub struct CoreState {
     /// The logical pipe and local consumer address of this core's C2V and V2C directions,
     /// bound by the last `*_initialize_pipe` it ran.
     pub handles: [Option<(usize, i64)>; 2],
+    /// GM hazards with other cores found so far ([`super::hb`]), when sync checking.
+    pub findings: Vec<pto_ir::Diagnostic>,
 }
 
 impl Default for CoreState {
     fn default() -> CoreState {
-        CoreState { actor: ActorId { rank: 0, block: 0, core: CoreKind::Whole }, index: 0, link: None, topo: None, handles: [None; 2] }
+        CoreState {
+            actor: ActorId { rank: 0, block: 0, core: CoreKind::Whole },
+            index: 0,
+            link: None,
+            topo: None,
+            handles: [None; 2],
+            findings: Vec::new(),
+        }
     }
 }
 
@@ -64,7 +74,14 @@ pub enum Stop {
     Wait(Wait),
     /// A program fault.
     Fault(String),
+    /// Not an op between cores after all: a `tpush`/`tpop`/`tfree` on a kernel's `!pto.pipe`
+    /// argument runs with the single-core FIFO semantics ([`crate::tpipe`]).
+    Local,
 }
+
+/// The `!pto.pipe` value of an `initialize_l2l_pipe` / `initialize_l2g2l_pipe`: the pipe ops
+/// on it use the core's pipe handles (one pipe per function, PTOAS §3.5).
+pub const CROSS_PIPE: u32 = u32::MAX;
 
 impl From<String> for Stop {
     fn from(s: String) -> Stop {
@@ -110,6 +127,7 @@ pub const SEMANTICS: &[(Opcode, CoreSemantics)] = &[
     (Opcode::ReserveBuffer, reserved),
     (Opcode::ImportReservedBuffer, reserved),
     (Opcode::MemrefAlloc, memref_alloc),
+    (Opcode::DeclareTile, declare_tile),
     (Opcode::AicInitializePipe, initialize),
     (Opcode::AivInitializePipe, initialize),
     (Opcode::TPushToAiv, push),
@@ -118,6 +136,11 @@ pub const SEMANTICS: &[(Opcode, CoreSemantics)] = &[
     (Opcode::TPopFromAiv, pop),
     (Opcode::TFreeFromAic, free),
     (Opcode::TFreeFromAiv, free),
+    (Opcode::InitializeL2lPipe, initialize),
+    (Opcode::InitializeL2g2lPipe, initialize),
+    (Opcode::TPush, internal_push),
+    (Opcode::TPop, internal_pop),
+    (Opcode::TFree, internal_free),
     (Opcode::SyncSet, ffts_set),
     (Opcode::SyncWait, ffts_wait),
     (Opcode::SetFfts, set_ffts),
@@ -127,7 +150,17 @@ pub const SEMANTICS: &[(Opcode, CoreSemantics)] = &[
 #[inline]
 pub fn is_core_op(op: Opcode) -> bool {
     op.spec().family == pto_ir::ops::Family::Pipe
-        || matches!(op, Opcode::SyncSet | Opcode::SyncWait | Opcode::SetFfts | Opcode::MemrefAlloc)
+        || matches!(
+            op,
+            Opcode::SyncSet
+                | Opcode::SyncWait
+                | Opcode::SetFfts
+                | Opcode::MemrefAlloc
+                | Opcode::DeclareTile
+                | Opcode::TPush
+                | Opcode::TPop
+                | Opcode::TFree
+        )
 }
 
 /// The entry for `op`, if it is an op between cores.
@@ -201,6 +234,11 @@ fn memref_alloc(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     Ok(())
 }
 
+/// `declare_tile`: a tile without storage, placed by the `tpop` that fills it.
+fn declare_tile(_: &mut CoreCx<'_>) -> Result<(), Stop> {
+    Ok(())
+}
+
 fn initialize(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let topo = cx.topo();
     let ids = topo.inits.get(&cx.op).copied().unwrap_or([None, None]);
@@ -225,6 +263,7 @@ fn initialize(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         });
         cx.notes.push(format!("{name} (consumer buffer at {base})"));
     }
+    cx.set_result(Val::Pipe(CROSS_PIPE));
     Ok(())
 }
 
@@ -237,18 +276,27 @@ fn direction(op: Opcode) -> usize {
 }
 
 fn push(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
-    let dir = direction(cx.m.op(cx.op).opcode);
+    let Some(&v) = cx.m.op(cx.op).operands.first() else { return Err(Stop::Fault("no tile to push".into())) };
+    push_tile(cx, direction(cx.m.op(cx.op).opcode), v)
+}
+
+/// Pushes the tile `v` into this core's pipe of direction `dir`.
+fn push_tile(cx: &mut CoreCx<'_>, dir: usize, v: pto_ir::module::ValueId) -> Result<(), Stop> {
     let (id, _) = cx.handle(dir)?;
     let split = cx.split()?;
-    let Some(&v) = cx.m.op(cx.op).operands.first() else { return Err(Stop::Fault("no tile to push".into())) };
     let Val::Tile(tile) = cx.vals[v.index()] else { return Err(Stop::Fault(format!("`%{}` is not a tile", cx.m.values[v.index()].name))) };
     let data = crate::family::read_region(cx.mem, &tile)?;
     let piece = Piece { dtype: data.dtype, rows: data.rows, cols: data.cols, bytes: data.bytes };
     let producer = if dir == C2V { 0 } else { cx.subblock() };
     let link = cx.link("a cube/vector pipe")?.clone();
+    let me = cx.core.index;
     let done = link.with_block(|b| {
         let r = b.pipes[id].push(producer, piece, split);
         let changed = matches!(r, Ok(Ok(_)));
+        if let Ok(Ok((idx, _))) = &r {
+            b.hb.acquire(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num));
+            b.hb.release(me, Edge::Pushed(id, *idx));
+        }
         let (slots, slot_size, gm) = (b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].gm_slots);
         ((r, slots, slot_size, gm, b.pipes[id].describe()), changed)
     });
@@ -278,14 +326,20 @@ fn write_gm_slot(cx: &mut CoreCx<'_>, arg: usize, offset: u64, image: &Piece) ->
 }
 
 fn pop(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
-    let dir = direction(cx.m.op(cx.op).opcode);
+    let Some(&res) = cx.m.op(cx.op).results.first() else { return Err(Stop::Fault("no result tile".into())) };
+    pop_tile(cx, direction(cx.m.op(cx.op).opcode), res, 0)
+}
+
+/// Pops this core's pipe of direction `dir` into the tile value `res` (placed in the consumer
+/// buffer); with `dynamic_at == 0` the op's first two operands, if any, are a dynamic valid
+/// shape (`tpop_from_aic(%rows, %cols)`).
+fn pop_tile(cx: &mut CoreCx<'_>, dir: usize, res: pto_ir::module::ValueId, dynamic_at: usize) -> Result<(), Stop> {
     let (id, base) = cx.handle(dir)?;
     let split = cx.split()?;
     let data = cx.m.op(cx.op);
-    let Some(&res) = data.results.first() else { return Err(Stop::Fault("no result tile".into())) };
     let Some(desc) = cx.m.value_type(res).tile().copied() else { return Err(Stop::Fault("the result is not a tile".into())) };
     // Optional dynamic valid shape operands `(rows, cols)`.
-    let dynamic = |i: usize| match data.operands.get(i).map(|v| cx.vals[v.index()]) {
+    let dynamic = |i: usize| match data.operands.get(i).filter(|_| dynamic_at == 0).map(|v| cx.vals[v.index()]) {
         Some(Val::Int(n)) => Some(n.max(0) as usize),
         _ => None,
     };
@@ -296,9 +350,13 @@ fn pop(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let (vr, vc) = (static_or(desc.valid_rows, dynamic(0), desc.rows), static_or(desc.valid_cols, dynamic(1), desc.cols));
     let consumer = if dir == C2V { cx.subblock() } else { 0 };
     let link = cx.link("a cube/vector pipe")?.clone();
+    let me = cx.core.index;
     let (r, slots, slot_size, state) = link.with_block(|b| {
         let r = b.pipes[id].pop(consumer, desc.dtype, vr, vc, split);
         let changed = matches!(r, Ok(Ok(_)));
+        if let Ok(Ok((idx, _))) = &r {
+            b.hb.acquire(me, Edge::Pushed(id, *idx));
+        }
         ((r, b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].describe()), changed)
     });
     let (idx, piece) = r?.map_err(Stop::Wait)?;
@@ -311,23 +369,104 @@ fn pop(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         crate::view::element_mut(storage, &view, k / vc, k % vc)?.copy_from_slice(&piece.bytes[k * size..(k + 1) * size]);
     }
     cx.notes.push(format!("popped slot {idx} at {}+{addr}; {state}", cx.target.buffer(desc.loc).name));
-    cx.set_result(Val::Tile(view));
+    cx.vals[res.index()] = Val::Tile(view);
     Ok(())
 }
 
 fn free(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
-    let dir = direction(cx.m.op(cx.op).opcode);
+    free_slot(cx, direction(cx.m.op(cx.op).opcode))
+}
+
+/// Frees this core's oldest popped slot of direction `dir`.
+fn free_slot(cx: &mut CoreCx<'_>, dir: usize) -> Result<(), Stop> {
     let (id, _) = cx.handle(dir)?;
     let consumer = if dir == C2V { cx.subblock() } else { 0 };
     let link = cx.link("a cube/vector pipe")?.clone();
+    let me = cx.core.index;
     let (r, state) = link.with_block(|b| {
         let r = b.pipes[id].free(consumer);
         let ok = r.is_ok();
+        if let Ok(idx) = &r {
+            b.hb.release(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num));
+        }
         ((r, b.pipes[id].describe()), ok)
     });
     let idx = r?;
     cx.notes.push(format!("freed slot {idx}; {state}"));
     Ok(())
+}
+
+/// Records a GM access of bytes `range` of array `arg` by `op` on this core with the block's
+/// happens-before state (sync checking on several cores); a hazard with another core becomes
+/// a finding.
+pub fn gm_access(m: &Module, core: &mut CoreState, op: OpId, arg: usize, range: (u64, u64), write: bool, gm_name: &str) {
+    let Some(link) = core.link.clone() else { return };
+    let me = core.index;
+    let Some(h) = link.with_block(|b| (b.hb.access(me, arg, range, write, op), false)) else { return };
+    let block = core.actor.block;
+    let other = format!("b{block}.{}", core_name(h.core));
+    let kind = match h.class {
+        pto_ir::DiagClass::HazardRaw => "reads bytes another core wrote",
+        pto_ir::DiagClass::HazardWar => "overwrites bytes another core read",
+        _ => "overwrites bytes another core wrote",
+    };
+    let d = pto_ir::Diagnostic::error(
+        h.class,
+        m.op_span(op),
+        format!("{} {kind} in `%{gm_name}` ([{}, {})), with no pipe slot or FFTS flag ordering them", core.actor.name(), range.0, range.1),
+    )
+    .with_op(m.op(op).opcode.full_name())
+    .with_label(m.op_span(h.op), format!("{other} accessed them here"));
+    if !core.findings.iter().any(|f| f.span == d.span && f.class == d.class) {
+        core.findings.push(d);
+    }
+}
+
+/// The direction this core produces into (cube: C2V, vector: V2C) or, `consume`, takes from.
+fn own_direction(cx: &CoreCx<'_>, consume: bool) -> usize {
+    let cube = cx.core.actor.core == CoreKind::Aic;
+    if cube != consume { C2V } else { V2C }
+}
+
+/// Whether the op's `!pto.pipe` operand is an `initialize_*_pipe` result (else a kernel's pipe
+/// argument: [`Stop::Local`]).
+fn cross_pipe(cx: &CoreCx<'_>) -> Result<(), Stop> {
+    let data = cx.m.op(cx.op);
+    let pipe = data.operands.iter().find(|v| matches!(cx.m.value_type(**v), pto_ir::types::Type::Pipe));
+    match pipe.map(|v| cx.vals[v.index()]) {
+        Some(Val::Pipe(CROSS_PIPE)) => Ok(()),
+        _ => Err(Stop::Local),
+    }
+}
+
+/// The GM view form of the internal ops (a `talloc`'d slot) is recognised by a view operand or
+/// result.
+fn is_view(cx: &CoreCx<'_>, v: pto_ir::module::ValueId) -> bool {
+    cx.m.value_type(v).is_gm()
+}
+
+fn internal_push(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    cross_pipe(cx)?;
+    let Some(&v) = cx.m.op(cx.op).operands.first() else { return Err(Stop::Fault("no tile to push".into())) };
+    if is_view(cx, v) {
+        return Err(Stop::Fault("the GM-slot form of `tpush` (a talloc'd slot) is not executable on cores yet".into()));
+    }
+    push_tile(cx, own_direction(cx, false), v)
+}
+
+fn internal_pop(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    cross_pipe(cx)?;
+    let data = cx.m.op(cx.op);
+    if data.results.first().is_some_and(|&r| is_view(cx, r)) {
+        return Err(Stop::Fault("the GM-slot form of `tpop` is not executable on cores yet".into()));
+    }
+    let Some(&tile) = data.operands.first() else { return Err(Stop::Fault("no tile to pop into".into())) };
+    pop_tile(cx, own_direction(cx, true), tile, usize::MAX)
+}
+
+fn internal_free(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    cross_pipe(cx)?;
+    free_slot(cx, own_direction(cx, true))
 }
 
 /// `(pipe name, flag id)` of a `sync.set` / `sync.wait`.
@@ -379,9 +518,11 @@ fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let Some(link) = cx.core.link.clone() else { return Ok(()) };
     let (pipe, id) = ffts_args(cx)?;
     let targets = set_targets(cx, &pipe, id);
+    let me = cx.core.index;
     link.with_block(|b| {
         for &t in &targets {
             *b.flags.entry(t).or_insert(0) += 1;
+            b.hb.release(me, Edge::Flag(t.0, t.1));
         }
         ((), true)
     });
@@ -405,6 +546,7 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         let c = b.flags.entry((me, id)).or_insert(0);
         if *c >= need {
             *c -= need;
+            b.hb.acquire(me, Edge::Flag(me, id));
             (true, true)
         } else {
             (false, false)

@@ -246,12 +246,14 @@ pub struct BlockState {
     pub pipes: Vec<XPipe>,
     /// FFTS flag counters: (receiving core index in the block, flag id) → count.
     pub flags: HashMap<(usize, i64), u64>,
+    /// Happens-before between the cores, for GM hazards.
+    pub hb: super::hb::CrossHb,
 }
 
 impl BlockState {
     /// Fresh state for the pipes of a topology.
     pub fn new(specs: &[PipeSpec]) -> BlockState {
-        BlockState { pipes: specs.iter().cloned().map(XPipe::new).collect(), flags: HashMap::new() }
+        BlockState { pipes: specs.iter().cloned().map(XPipe::new).collect(), flags: HashMap::new(), hb: Default::default() }
     }
 }
 
