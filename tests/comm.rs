@@ -313,8 +313,7 @@ fn ranks_with_blocks_are_not_simulated_yet() {
 #[test]
 fn one_rank_on_several_blocks_runs_comm_ops_on_the_local_device() {
     let src = values(16, 0, 12);
-    let mut ins = rank_args(1, 0);
-    ins.push(("src".into(), f32s(2, 8, &src)));
+    let ins = vec![("rank".to_string(), json!(0)), ("root".into(), json!(0)), ("src".into(), f32s(2, 8, &src))];
     let mut args = inputs("blocks", &ins);
     args.extend(["--blocks".into(), "2".into()]);
     // Both blocks broadcast the same data into the one device's buffer.
