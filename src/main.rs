@@ -227,6 +227,14 @@ enum Command {
         /// Threads running blocks (default: one per CPU); results do not depend on it.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: Option<u32>,
+        /// Simulate N devices for the `comm.*` instructions; outputs are named NAME@RANK when
+        /// N > 1 (docs/comm.md).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        ranks: u32,
+        /// `ARG=next|prev|local|RANK`: the rank whose copy of pointer argument ARG a remote
+        /// operand (tput dst, tget src, tnotify signal) names; repeatable (default: local).
+        #[arg(long = "peer")]
+        peers: Vec<String>,
     },
     /// MLIR interop: export to and import from MLIR (needs the `mlir` cargo feature).
     Mlir {
@@ -334,6 +342,8 @@ fn main() -> ExitCode {
             schedule,
             seed,
             threads,
+            ranks,
+            peers,
         } => {
             let target = target.or(pto_arch);
             let output_dir = if json { None } else { output_dir };
@@ -369,6 +379,8 @@ fn main() -> ExitCode {
                     ScheduleArg::Random => pto_sim::cores::Schedule::Random(seed),
                 },
                 threads: threads.map(|t| t as usize),
+                ranks,
+                peers,
                 error_format,
             })
         }

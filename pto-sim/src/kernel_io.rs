@@ -80,6 +80,13 @@ pub fn argument_kind(sim: &Sim, name: &str) -> Result<ArgKind, ArgError> {
         Type::Scalar(e) => Ok(ArgKind::Scalar(e)),
         Type::Tile(t) | Type::TileBuf(t) => Ok(ArgKind::Tile(t.dtype)),
         Type::Ptr(e) => Ok(ArgKind::Gm(e)),
+        // A group argument is one GM buffer per rank (crate::comm).
+        ref g @ Type::Opaque(_)
+            if g.is_opaque("!pto.group<")
+                && let Some(e) = g.elem_type() =>
+        {
+            Ok(ArgKind::Gm(e))
+        }
         other => {
             Err(ArgError::NotBindable(format!("`%{name}` is a {}; inputs bind to tiles, scalars and GM pointers", other.class_name())))
         }

@@ -19,10 +19,12 @@
 #![allow(clippy::result_large_err)]
 #![deny(missing_docs)]
 
+pub mod comm;
 pub mod config;
 pub mod conv;
 pub mod cores;
 pub mod data;
+pub mod defaults;
 pub mod elem;
 pub mod exec;
 pub mod family;

@@ -27,7 +27,8 @@ pub struct RunOptions {
     pub full: bool,
     /// Print each executed op to stderr.
     pub trace: bool,
-    /// Give every unbound argument a deterministic value (GM pattern, scalars 0 / 1.0).
+    /// Give every unbound argument a deterministic value (GM pattern, floats 1.0, integers 0 or
+    /// the size they give a valid shape or view: `pto_sim::defaults`).
     pub default_inputs: bool,
     /// Run the tile ops that have an A2A3 vector lowering as vector programs (`--exec vector`).
     pub exec_vector: bool,
@@ -51,6 +52,11 @@ pub struct RunOptions {
     pub schedule: pto_sim::cores::Schedule,
     /// Threads running blocks (`--threads`; default one per CPU).
     pub threads: Option<usize>,
+    /// Devices for the `comm.*` instructions (`--ranks`, docs/comm.md).
+    pub ranks: u32,
+    /// `ARG=next|prev|local|RANK`: the rank a pointer argument names as a remote operand
+    /// (`--peer`, docs/comm.md).
+    pub peers: Vec<String>,
     /// Diagnostic format.
     pub error_format: ErrorFormat,
 }
@@ -90,6 +96,8 @@ impl RunOptions {
             blocks: 1,
             schedule: pto_sim::cores::Schedule::InOrder,
             threads: None,
+            ranks: 1,
+            peers: Vec::new(),
             error_format: ErrorFormat::Human,
         }
     }
@@ -101,7 +109,7 @@ fn trace_text(sources: &SourceMap, entries: &[pto_sim::TraceEntry]) -> String {
 }
 
 /// `--trace` output of a multi-core run: each line starts with its core (`b0.aiv1`).
-fn core_trace_text<'a>(sources: &SourceMap, entries: impl Iterator<Item = (Option<String>, &'a pto_sim::TraceEntry)>) -> String {
+pub(crate) fn core_trace_text<'a>(sources: &SourceMap, entries: impl Iterator<Item = (Option<String>, &'a pto_sim::TraceEntry)>) -> String {
     let located: Vec<(String, &pto_sim::TraceEntry)> = entries
         .map(|(core, e)| match core {
             Some(c) => (format!("{c:<8} {}", sources.location(e.span)), e),
@@ -141,10 +149,12 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Err(d) => return fail(&sources, &d.0),
     };
     let multi = opts.blocks > 1 || pto_sim::cores::Topology::new(&lowered, target).mix;
-    if opts.stats && !multi && target.id != TargetId::A2A3 {
+    // Several cores or ranks: `--stats` reports per actor.
+    let actors = multi || opts.ranks > 1 || pto_sim::comm::ops::uses_comm(&lowered);
+    if opts.stats && !actors && target.id != TargetId::A2A3 {
         return Outcome::usage_error("`--exec vector` and `--stats` model the A2A3 vector unit: use `--target a2a3`");
     }
-    if opts.stats && !opts.exec_vector && !multi {
+    if opts.stats && !opts.exec_vector && !actors {
         return Outcome::usage_error("`--stats` reports the vector programs that ran: add `--exec vector`");
     }
     let mut sim = match Sim::new(&lowered, target) {
@@ -175,9 +185,15 @@ pub fn run(opts: &RunOptions) -> Outcome {
         SyncCheck::Never => {}
     }
     let mut bound = Vec::new();
+    // `NAME@RANK=PATH`: one rank's input (docs/comm.md).
+    let mut rank_inputs = Vec::new();
     for spec in &opts.inputs {
         let Some((name, path)) = spec.split_once('=') else {
             return Outcome::usage_error(format!("--input `{spec}`: expected NAME=PATH"));
+        };
+        let (name, rank) = match crate::cmd::ranks::split_rank(name, opts.ranks) {
+            Ok(split) => split,
+            Err(e) => return Outcome::usage_error(format!("--input `{spec}`: {e}")),
         };
         let name = name.trim_start_matches('%');
         let kind = match kernel_io::argument_kind(&sim, name) {
@@ -203,12 +219,28 @@ pub fn run(opts: &RunOptions) -> Outcome {
                 data.map(Input::Data)
             }
         };
+        if let Some(rank) = rank {
+            match value {
+                Ok(v) => rank_inputs.push((rank, name.to_string(), kind, v)),
+                Err(e) => return Outcome { stdout: String::new(), stderr: format!("error: --input {name}@{rank}: {e}\n"), code: 1 },
+            }
+            continue;
+        }
         if let Err(e) = value.and_then(|v| kernel_io::bind(&mut sim, name, kind, &v).map(|()| bound.push((name.to_string(), kind, v)))) {
             return Outcome { stdout: String::new(), stderr: format!("error: --input {name}: {e}\n"), code: 1 };
         }
     }
     if opts.default_inputs {
         sim.use_default_inputs();
+    }
+    if opts.ranks > 1 || !rank_inputs.is_empty() || !opts.peers.is_empty() || pto_sim::comm::ops::uses_comm(&lowered) {
+        if multi {
+            return Outcome::usage_error(
+                "`--ranks` runs one core per rank: several blocks or a mix kernel on several ranks is not simulated yet",
+            );
+        }
+        let ranked = crate::cmd::ranks::Ranked { bound: &bound, rank_inputs: &rank_inputs, check_sync, computed, notes: sync_notes };
+        return crate::cmd::ranks::run(opts, &sources, &lowered, target, ranked);
     }
     if multi {
         let setup = |s: &mut Sim| -> Result<(), String> {
@@ -262,7 +294,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
 }
 
 /// Writes the outputs (files, preview or JSON) and the diagnostics after a run.
-fn finish(
+pub(crate) fn finish(
     opts: &RunOptions,
     sources: &SourceMap,
     all: Vec<(String, pto_sim::TileData)>,

@@ -321,7 +321,7 @@ fn deadlock(m: &Module, b: u32, kinds: &[CoreKind], blocked: &[(usize, OpId, Str
 
 /// One block's traces in execution order: `switches` lists (core, its trace length) each time
 /// a core gave up the turn.
-fn interleave(actors: &[ActorId], traces: Vec<Vec<TraceEntry>>, switches: &[(usize, usize)]) -> Vec<(ActorId, TraceEntry)> {
+pub(crate) fn interleave(actors: &[ActorId], traces: Vec<Vec<TraceEntry>>, switches: &[(usize, usize)]) -> Vec<(ActorId, TraceEntry)> {
     let mut iters: Vec<_> = traces.into_iter().map(|t| t.into_iter().enumerate().peekable()).collect();
     let mut out = Vec::new();
     for &(core, upto) in switches {

@@ -115,6 +115,8 @@ pub struct CoreCx<'a> {
     pub core: &'a mut CoreState,
     /// The target.
     pub target: &'static Target,
+    /// This rank and its peers ([`crate::comm`]).
+    pub ranks: &'a crate::comm::Ranks,
 }
 
 /// How one op between cores executes.

@@ -1,0 +1,181 @@
+//! Running a kernel on N ranks (devices).
+//!
+//! Each rank is one actor `(rank, 0, core)` of a [`Scheduler`] from [`crate::cores::sched`]:
+//! ranks run on their own threads but only the one holding the turn executes, so a run is
+//! deterministic (`--schedule random --seed S` explores other interleavings). The GM arrays
+//! of all ranks are one vector (rank `r`'s at `r * per_rank`), moved with the turn, so a
+//! rank's remote `tput` / `tnotify` writes its peer's arrays directly. A `twait` whose
+//! condition does not hold suspends the rank until another rank changes GM (every comm op
+//! that writes GM counts as a change); all ranks waiting is `SYNC_DEADLOCK` naming each rank's
+//! blocked op and the signal it waits for.
+
+use super::{Peer, Ranks};
+use crate::cores::machine::{CoreReport, Schedule};
+use crate::cores::ops::CoreState;
+use crate::cores::sched::{End, Policy, Scheduler};
+use crate::cores::xpipe::BlockState;
+use crate::cores::{ActorId, CoreKind};
+use crate::gm::GmArray;
+use crate::interp::{Sim, TraceEntry};
+use pto_ir::diag::{DiagClass, Diagnostic};
+use pto_ir::module::{Module, OpId};
+use pto_lower::Target;
+
+/// What a multi-rank run needs besides the module.
+pub struct RankLaunch<'a> {
+    /// Ranks, at least 1.
+    pub ranks: u32,
+    /// The interleaving of ranks.
+    pub schedule: Schedule,
+    /// Record a trace per rank.
+    pub trace: bool,
+    /// Peer bindings of pointer arguments used as remote operands, by argument name.
+    pub peers: &'a [(String, Peer)],
+    /// Prepares rank `r`'s simulation (binds its inputs, sets options). Errors are messages.
+    pub setup: &'a (dyn Fn(&mut Sim, u32) -> Result<(), String> + Sync),
+    /// The tile values to read from each rank after its run (names without `%`).
+    pub tiles: &'a [String],
+}
+
+/// The result of a multi-rank run.
+#[derive(Clone, Debug, Default)]
+pub struct RankRun {
+    /// Each rank's GM arrays after the run, by rank.
+    pub gm: Vec<Vec<GmArray>>,
+    /// Each rank's report (its actor's rank field says which).
+    pub cores: Vec<CoreReport>,
+    /// The executed ops of every rank, in execution order.
+    pub trace: Vec<(ActorId, TraceEntry)>,
+}
+
+fn error(msg: impl Into<String>) -> Vec<Diagnostic> {
+    vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), msg)]
+}
+
+/// Runs `m` on `launch.ranks` ranks.
+pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Result<RankRun, Vec<Diagnostic>> {
+    let count = launch.ranks.max(1);
+    let prepare = |r: u32| -> Result<Sim<'_>, Vec<Diagnostic>> {
+        let mut sim = Sim::new(m, target)?;
+        (launch.setup)(&mut sim, r).map_err(|e| error(format!("rank {r}: {e}")))?;
+        if launch.trace {
+            sim.trace = Some(Vec::new());
+        }
+        Ok(sim)
+    };
+    // Every rank's prepared GM, in one vector.
+    let mut flat = Vec::new();
+    let mut per_rank = 0;
+    for r in 0..count {
+        let arrays = prepare(r)?.replace_gm(Vec::new());
+        per_rank = arrays.len();
+        flat.extend(arrays);
+    }
+    let mut peers = vec![Peer::Local; per_rank];
+    for (name, peer) in launch.peers {
+        let name = name.trim_start_matches('%');
+        let Some(i) = flat[..per_rank].iter().position(|a| a.name == name) else {
+            let args: Vec<String> = flat[..per_rank].iter().map(|a| format!("%{}", a.name)).collect();
+            return Err(error(format!("--peer {name}: no GM argument `%{name}`; the kernel's: {}", args.join(", "))));
+        };
+        peers[i] = *peer;
+    }
+    let ranks = |me: u32| Ranks { me, count, per_rank, peers: peers.clone() };
+    let policy = match launch.schedule {
+        Schedule::InOrder => Policy::InOrder,
+        Schedule::Random(seed) => Policy::Random(seed),
+    };
+    let sched = Scheduler::new(count as usize, flat, BlockState::default(), policy);
+    let stopped = crate::cores::machine::stopped(m, OpId(0)).message;
+    type RankOut = (Result<(), Diagnostic>, Vec<TraceEntry>, CoreReport);
+    let outs: Vec<Result<RankOut, Vec<Diagnostic>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..count)
+            .map(|r| {
+                let link = sched.link(r as usize);
+                let (prepare, ranks, stopped) = (&prepare, &ranks, &stopped);
+                scope.spawn(move || -> Result<RankOut, Vec<Diagnostic>> {
+                    let mut sim = match prepare(r) {
+                        Ok(s) => s,
+                        Err(d) => {
+                            link.finish(&mut Vec::new(), 0, true);
+                            return Err(d);
+                        }
+                    };
+                    let actor = ActorId { rank: r, block: 0, core: CoreKind::Whole };
+                    sim.ranks = ranks(r);
+                    sim.shift_gm(r as usize * per_rank);
+                    sim.core = CoreState { actor, index: r as usize, link: Some(link.clone()), topo: None, ..Default::default() };
+                    let mut gm = sim.replace_gm(Vec::new());
+                    let ran = match link.start(&mut gm) {
+                        Ok(()) => {
+                            sim.replace_gm(gm);
+                            let res = sim.run();
+                            let len = sim.trace.as_ref().map_or(0, Vec::len);
+                            let mut gm = sim.replace_gm(Vec::new());
+                            let failed = res.as_ref().is_err_and(|d| d.message != *stopped);
+                            link.finish(&mut gm, len, failed);
+                            res
+                        }
+                        Err(_) => Err(crate::cores::machine::stopped(m, OpId(0))),
+                    };
+                    let trace = sim.trace.take().unwrap_or_default();
+                    let report = CoreReport {
+                        actor,
+                        printed: std::mem::take(&mut sim.printed),
+                        steps: sim.steps(),
+                        waits: 0,
+                        tiles: launch.tiles.iter().filter_map(|t| sim.read_tile(t).ok().map(|d| (t.clone(), d))).collect(),
+                        sync: sim.sync_diagnostics(),
+                    };
+                    Ok((ran, trace, report))
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(error("a rank's thread panicked")))).collect()
+    });
+    let Some(shared) = sched.into_shared() else { return Err(error("a rank's thread did not end")) };
+    let (mut cores, mut traces, mut errors) = (Vec::new(), Vec::new(), Vec::new());
+    for (r, out) in outs.into_iter().enumerate() {
+        let (ran, trace, mut report) = out?;
+        if let Err(d) = ran
+            && d.message != stopped
+        {
+            errors.push(if count > 1 { d.with_note(format!("on rank {r}")) } else { d });
+        }
+        report.waits = shared.waits[r];
+        traces.push(trace);
+        cores.push(report);
+    }
+    if let Some(End::Deadlock(blocked)) = &shared.end {
+        errors.push(deadlock(m, count, blocked));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let actors: Vec<ActorId> = (0..count).map(|r| ActorId { rank: r, block: 0, core: CoreKind::Whole }).collect();
+    let trace = crate::cores::machine::interleave(&actors, traces, &shared.switches);
+    let gm = if per_rank == 0 { vec![Vec::new(); count as usize] } else { shared.gm.chunks(per_rank).map(<[GmArray]>::to_vec).collect() };
+    Ok(RankRun { gm, cores, trace })
+}
+
+/// `SYNC_DEADLOCK` at the first blocked op, with every blocked rank's op and wait.
+fn deadlock(m: &Module, count: u32, blocked: &[(usize, OpId, String)]) -> Diagnostic {
+    let ended: Vec<String> = (0..count as usize).filter(|r| !blocked.iter().any(|(k, _, _)| k == r)).map(|r| format!("rank {r}")).collect();
+    let summary: Vec<String> = blocked.iter().map(|(r, _, w)| format!("rank {r} waits for {w}")).collect();
+    let Some(&(_, op, _)) = blocked.first() else {
+        return Diagnostic::error(DiagClass::SyncDeadlock, Default::default(), "the ranks deadlocked");
+    };
+    let mut d = Diagnostic::error(
+        DiagClass::SyncDeadlock,
+        m.op_span(op),
+        format!("every rank that has not ended waits forever: {}", summary.join("; ")),
+    )
+    .with_op(m.op(op).opcode.full_name());
+    for (r, op, w) in blocked {
+        d = d.with_label(m.op_span(*op), format!("rank {r} waits here for {w}"));
+    }
+    if !ended.is_empty() {
+        d = d.with_note(format!("already ended: {}", ended.join(", ")));
+    }
+    d
+}
