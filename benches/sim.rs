@@ -158,3 +158,37 @@ fn scalar_loop(bencher: divan::Bencher, progress: bool) {
     bencher.counter(divan::counter::ItemsCount::new(300_000usize)).bench_local(|| sim.run().expect("runs"));
     assert_eq!(reported.load(std::sync::atomic::Ordering::Relaxed) > 0, progress);
 }
+
+/// Issue 16, item 5: the 1,000-op program on 1 and 4 blocks (`pto run --blocks N`) on 2 threads;
+/// target: 4 blocks within 1.3x of 1 block (the blocks run in parallel).
+#[divan::bench(args = [1, 4], sample_count = 20)]
+fn program_1000_ops_blocks(bencher: divan::Bencher, blocks: u32) {
+    let text = mixed_program_with(false);
+    let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
+    let target = Target::get(TargetId::A2A3);
+    let proto = Sim::new(&m, target).expect("places");
+    let gm = proto.gm_arrays();
+    let setup = |sim: &mut Sim| {
+        sim.use_default_inputs();
+        sim.max_steps = u64::MAX;
+        Ok(())
+    };
+    let launch = pto_sim::cores::Launch { blocks, schedule: Default::default(), threads: Some(2), trace: false, setup: &setup, tiles: &[] };
+    bencher.counter(divan::counter::ItemsCount::new(blocks as usize * 1000 * 64 * 64)).bench_local(|| {
+        pto_sim::cores::machine::run(&m, target, &gm, &launch).expect("runs");
+    });
+}
+
+/// What a run costs before its first op: preparing a simulation of the 1,000-op program
+/// (memories, argument placement) and the module's core topology.
+#[divan::bench(sample_count = 20)]
+fn prepare_1000_ops(bencher: divan::Bencher) {
+    let text = mixed_program_with(false);
+    let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
+    let target = Target::get(TargetId::A2A3);
+    bencher.bench_local(|| {
+        let sim = Sim::new(&m, target).expect("places");
+        let topology = pto_sim::cores::Topology::new(&m, target);
+        (sim.gm_arrays().len(), topology.mix)
+    });
+}

@@ -260,3 +260,51 @@ fn usage_and_input_errors_honour_the_json_error_format() {
         assert!(d["message"].as_str().is_some_and(|m| !m.is_empty()), "{d}");
     }
 }
+
+/// `--default-inputs`: an integer argument that sizes a tile's valid shape gets the tile's
+/// capacity, one that sizes a tensor view the extent its partitions reach; other integers 0.
+#[test]
+fn default_integers_that_size_tiles_and_views_take_those_sizes() {
+    let dir = scratch("size-defaults");
+    let kernel = dir.join("k.pto");
+    let tile =
+        "!pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=16, v_row=?, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
+    std::fs::write(
+        &kernel,
+        format!(
+            "module {{
+  func.func @k(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %rows: i32, %n: i32, %unused: i32) {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %one = arith.constant 1.0 : f32
+    %vr = arith.index_cast %rows : i32 to index
+    %len = arith.index_cast %n : i32 to index
+    %xv = pto.make_tensor_view %x, shape = [%len, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+    %yv = pto.make_tensor_view %y, shape = [%len, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+    %xp = pto.partition_view %xv, offsets = [%c0, %c0], sizes = [%c8, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<8x16xf32>
+    %yp = pto.partition_view %yv, offsets = [%c0, %c0], sizes = [%c8, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<8x16xf32>
+    %t = pto.alloc_tile valid_row = %vr : {tile}
+    pto.tload ins(%xp : !pto.partition_tensor_view<8x16xf32>) outs(%t : {tile})
+    pto.tadds ins(%t, %one : {tile}, f32) outs(%t : {tile})
+    pto.tstore ins(%t : {tile}) outs(%yp : !pto.partition_tensor_view<8x16xf32>)
+    return
+  }}
+}}
+"
+        ),
+    )
+    .unwrap();
+    let out = run(&RunOptions { default_inputs: true, trace: true, ..RunOptions::new(kernel.display().to_string(), TargetName::A5) });
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: Value = serde_json::from_str(&out.stdout).expect("JSON");
+    let y: Vec<f64> = v["y"]["data"].as_array().expect("data").iter().map(|x| x.as_f64().expect("number")).collect();
+    assert!(y.len() >= 128, "{} elements", y.len());
+    for (i, &got) in y.iter().take(128).enumerate() {
+        assert_eq!(got, pto_sim::gm::pattern_value(i) + 1.0, "element {i}");
+    }
+    // The valid shape the tile got from `%rows`, and the view's extent from `%n`.
+    assert!(out.stderr.contains("f32 8x16"), "{}", out.stderr);
+    assert!(out.stderr.contains("shape [8, 16]"), "{}", out.stderr);
+}

@@ -79,6 +79,8 @@ fn word(j: usize, signed: bool) -> u64 {
 fn fixpipe_ref(x: f64, s: &str, d: &str, j: usize, words: bool) -> f64 {
     let scale = SCALES[j % 8];
     match (s, d) {
+        // No quantization mode for a ui32 source (`GetVectorPreQuantMode`); the values fit.
+        ("ui32", _) => x,
         (_, "i8" | "ui8") => {
             let offset = if words { OFFSETS[j % 8] as f32 } else { 0.0 };
             let r = ((x as f32) * scale + offset).round_ties_even() as f64;
@@ -90,21 +92,55 @@ fn fixpipe_ref(x: f64, s: &str, d: &str, j: usize, words: bool) -> f64 {
             f64::from(((x as i32) >> shift) as i16)
         }
         (_, "f16") => f16_round(x),
+        (_, "bf16") => half::bf16::from_f64(x).to_f64(),
+        // The 8-bit float destinations get values each holds exactly (`acc_value`).
         _ => x,
     }
 }
 
 /// Accumulator values: f32 halves and odd numbers around zero (ties for the 0.5 scales), i32
-/// thousands (saturating the 8-bit outputs).
-fn acc_value(s: &str, r: usize, c: usize) -> f64 {
-    let k = (r * 8 + c) as f64;
-    if s == "f32" { 7.0 * k - 40.0 } else { 1000.0 * k - 7000.0 + 3.0 }
+/// thousands (saturating the 8-bit outputs), ui32 small multiples of 3; for the 8-bit float
+/// destinations, `±2^k` and `±1.5 * 2^k` up to 192, which E4M3FN, E5M2 and HiFloat8 all hold.
+fn acc_value(s: &str, d: &str, r: usize, c: usize) -> f64 {
+    let k = r * 8 + c;
+    if d.starts_with("f8") || d == "hif8" {
+        let v = [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0, 192.0][k % 16];
+        return if k.is_multiple_of(3) { -v } else { v };
+    }
+    let k = k as f64;
+    match s {
+        "f32" => 7.0 * k - 40.0,
+        "ui32" => 3.0 * k,
+        _ => 1000.0 * k - 7000.0 + 3.0,
+    }
 }
 
 #[test]
 fn fixpipe_moves_convert_each_column_with_its_quant_word() {
-    let pairs =
-        [("f32", "i8"), ("f32", "ui8"), ("f32", "f16"), ("f32", "f32"), ("i32", "i8"), ("i32", "ui8"), ("i32", "f16"), ("i32", "i16")];
+    // Every (source, destination) pair of the legality tables; the ones a target rejects are
+    // skipped there (A5 adds bf16 and the 8-bit floats; ui32 sources convert plainly).
+    let pairs = [
+        ("f32", "i8"),
+        ("f32", "ui8"),
+        ("f32", "f16"),
+        ("f32", "f32"),
+        ("f32", "bf16"),
+        ("f32", "f8E4M3FN"),
+        ("f32", "f8E5M2"),
+        ("f32", "hif8"),
+        ("i32", "i8"),
+        ("i32", "ui8"),
+        ("i32", "f16"),
+        ("i32", "i16"),
+        ("i32", "bf16"),
+        ("ui32", "i8"),
+        ("ui32", "ui8"),
+        ("ui32", "f16"),
+        ("ui32", "i16"),
+        ("ui32", "ui16"),
+        ("ui32", "ui32"),
+        ("ui32", "f32"),
+    ];
     let mut ran = Vec::new();
     for op in ["tmov.fp", "textract_fp", "tinsert_fp", "tstore_fp"] {
         for (s, d) in pairs {
@@ -135,7 +171,7 @@ fn fixpipe_moves_convert_each_column_with_its_quant_word() {
                 let text = format!("func.func @k(%a: {a}, %fp: {f}, %d: {d_param}) {{\n{body}  return\n}}\n");
                 let signed = d == "i8";
                 let fp_row: Vec<Value> = (0..16).map(|j| if words { json!(word(j, signed)) } else { json!(SCALES[j % 8]) }).collect();
-                let mut inputs = vec![("a", grid(src_valid.0, src_valid.1, |r, c| acc_value(s, r, c))), ("fp", json!([fp_row]))];
+                let mut inputs = vec![("a", grid(src_valid.0, src_valid.1, |r, c| acc_value(s, d, r, c))), ("fp", json!([fp_row]))];
                 if op == "tstore_fp" {
                     inputs.push(("d", grid(3, 5, |_, _| 0.0)));
                 }
@@ -147,16 +183,16 @@ fn fixpipe_moves_convert_each_column_with_its_quant_word() {
                     for i in 0..dst_valid.0 {
                         for j in 0..dst_valid.1 {
                             let want = match op {
-                                "textract_fp" => fixpipe_ref(acc_value(s, at.0 + i, at.1 + j), s, d, at.1 + j, words),
+                                "textract_fp" => fixpipe_ref(acc_value(s, d, at.0 + i, at.1 + j), s, d, at.1 + j, words),
                                 "tinsert_fp" => {
                                     let (si, sj) = (i.wrapping_sub(at.0), j.wrapping_sub(at.1));
                                     if si < src_valid.0 && sj < src_valid.1 {
-                                        fixpipe_ref(acc_value(s, si, sj), s, d, sj, words)
+                                        fixpipe_ref(acc_value(s, d, si, sj), s, d, sj, words)
                                     } else {
                                         0.0
                                     }
                                 }
-                                _ => fixpipe_ref(acc_value(s, i, j), s, d, j, words),
+                                _ => fixpipe_ref(acc_value(s, d, i, j), s, d, j, words),
                             };
                             assert_eq!(got[i * dst_valid.1 + j], want, "{name} on {target}: element ({i}, {j})");
                         }
@@ -166,10 +202,13 @@ fn fixpipe_moves_convert_each_column_with_its_quant_word() {
             }
         }
     }
-    assert!(ran.len() >= 100, "{} combinations ran: {ran:?}", ran.len());
-    // Each instruction ran from both source classes on both targets.
+    assert!(ran.len() >= 232, "{} combinations ran: {ran:?}", ran.len());
+    // Each instruction ran from every source type on both targets (ui32: tmov.fp, tstore_fp).
     for op in ["tmov.fp", "textract_fp", "tinsert_fp", "tstore_fp"] {
-        for s in ["f32", "i32"] {
+        for s in ["f32", "i32", "ui32"] {
+            if s == "ui32" && op.contains("_fp") && op != "tstore_fp" {
+                continue;
+            }
             for (_, target) in TARGETS {
                 assert!(
                     ran.iter().any(|r| r.starts_with(&format!("{op}/{s}/")) && r.ends_with(target)),
@@ -375,7 +414,8 @@ fn tsubview_aliases_the_source_window() {
 
 #[test]
 fn tprefetch_loads_the_valid_region_and_tprefetch_async_changes_nothing() {
-    for dtype in ["f32", "i16", "ui8"] {
+    let mut ran = 0;
+    for dtype in ["f32", "f16", "bf16", "i32", "i16", "i8", "ui32", "ui16", "ui8", "i64", "ui64"] {
         let t = format!("!pto.tile_buf<vec, 8x32x{dtype}, valid=3x5>");
         let v = format!("!pto.partition_tensor_view<3x5x{dtype}>");
         let text = format!(
@@ -390,8 +430,11 @@ fn tprefetch_loads_the_valid_region_and_tprefetch_async_changes_nothing() {
             // Columns 1..6 of each 7-wide row.
             let want: Vec<f64> = (0..3).flat_map(|r| (1..6).map(move |c| (r * 7 + c) as f64)).collect();
             assert_eq!(got[0], want, "{dtype} {target}");
+            ran += 1;
         }
     }
+    // Every type on both targets.
+    assert_eq!(ran, 22, "tprefetch (type, target) pairs");
     let v = "!pto.partition_tensor_view<1x256xf32>";
     let text = |n: usize| {
         format!(
@@ -496,9 +539,14 @@ fn img2col_ref(
 
 #[test]
 fn timg2col_reads_the_registers_the_config_ops_wrote() {
-    for dtype in ["f32", "f16", "i8"] {
+    let mut ran = 0;
+    // Every source type of the legality tables: A2A3 f32 f16 bf16 i8, A5 also the other integers.
+    for dtype in ["f32", "f16", "bf16", "i8", "ui8", "i16", "ui16", "i32", "ui32"] {
+        // Unsigned types: feature-map values 0..36 and pad value 3.
+        let unsigned = dtype.starts_with("ui");
+        let (base, pv) = if unsigned { (0.0, 3.0) } else { (-10.0, -3.0) };
         let cfg_a = conv_config([0, 0, 0, 0], 0.0, dtype);
-        let cfg_b = conv_config([1, 0, 1, 1], -3.0, dtype);
+        let cfg_b = conv_config([1, 0, 1, 1], pv, dtype);
         let s = format!("!pto.tile_buf<mat, 16x32x{dtype}>");
         let d = format!("!pto.tile_buf<left, 16x32x{dtype}, slayout=row_major, valid=7x12>");
         // FMATRIX from the unpadded config, then padding from the padded one; a second
@@ -506,9 +554,8 @@ fn timg2col_reads_the_registers_the_config_ops_wrote() {
         let text = format!(
             "func.func @k(%a: {cfg_a}, %b: {cfg_b}, %s: {s}, %d: {d}, %e: {d}) {{\n  %pm = arith.constant 1 : index\n  %pk = arith.constant 3 : index\n  pto.setfmatrix ins(%a : {cfg_a})\n  pto.set_img2col_rpt ins(%a : {cfg_a})\n  pto.set_img2col_padding ins(%b : {cfg_b})\n  pto.timg2col ins(%s, %pm, %pk : {s}, index, index) outs(%d : {d})\n  pto.setfmatrix ins(%b : {cfg_b})\n  pto.timg2col ins(%s : {s}) outs(%e : {d})\n  return\n}}\n"
         );
-        let x: Vec<f64> = (0..36).map(|k| (k as f64) - 10.0).collect();
+        let x: Vec<f64> = (0..36).map(|k| (k as f64) + base).collect();
         let s_in = grid(16, 32, |r, c| x.get(r * 32 + c).copied().unwrap_or(0.0));
-        let mut ran = 0;
         for (_, target) in TARGETS {
             let Some((got, trace)) = run_on(&format!("timg2col-{dtype}"), &text, &[("s", s_in.clone())], &["d", "e"], target) else {
                 continue;
@@ -516,19 +563,19 @@ fn timg2col_reads_the_registers_the_config_ops_wrote() {
             let shape = [1, 2, 3, 3, 2];
             // Unpadded: a 2x2 output map (4 rows of M), K = 2 * 2 * 2 * 2 = 16; rows past M
             // and the padded positions give the pad value the padding register holds.
-            assert_eq!(got[0], img2col_ref(&x, shape, [2, 2], [0; 4], -3.0, (1, 3), (7, 12)), "{dtype} {target} d");
-            assert_eq!(got[1], img2col_ref(&x, shape, [2, 2], [1, 0, 1, 1], -3.0, (0, 0), (7, 12)), "{dtype} {target} e");
+            assert_eq!(got[0], img2col_ref(&x, shape, [2, 2], [0; 4], pv, (1, 3), (7, 12)), "{dtype} {target} d");
+            assert_eq!(got[1], img2col_ref(&x, shape, [2, 2], [1, 0, 1, 1], pv, (0, 0), (7, 12)), "{dtype} {target} e");
             assert!(trace.contains("FMATRIX_A = 0x0000000000030003 (fmap 3x3, pad l0 r0 t0 b0; N 1, C1 2, C0 2, filter 2x2"), "{trace}");
             assert!(trace.contains("FMATRIX_A = 0x0101000100030003 (fmap 3x3, pad l1 r0 t1 b1;"), "{trace}");
             assert!(
                 trace.contains("IMG2COL_RPT_A = 0x0000000400020001 (repeat stride 1, time 2, mode 0, dst stride 4, dst m-position 0)"),
                 "{trace}"
             );
-            assert!(trace.contains("IMG2COL_PADDING_A = ") && trace.contains("(pad value -3)"), "{trace}");
+            assert!(trace.contains("IMG2COL_PADDING_A = ") && trace.contains(&format!("(pad value {pv})")), "{trace}");
             ran += 1;
         }
-        assert_eq!(ran, 2, "timg2col {dtype} ran on both targets");
     }
+    assert_eq!(ran, 4 + 9, "timg2col (type, target) pairs");
 }
 
 #[test]

@@ -264,6 +264,108 @@ fn tquant_mx_nv_and_fp4_and_dn() {
     assert_eq!(d[7 * 3..7 * 3 + 3], [448.0, 448.0, 320.0]);
 }
 
+/// `tquant_dn` with OCP FP4 (E2M1 codes, two per byte, low nibble first, packed in `dst`'s bytes
+/// in row-major order of the `M x N` elements): a 32x128 source (f16, bf16) with 64 valid
+/// columns, into i8 and ui8. Column `c` holds `[-1, 0.5, 1, 2][r % 4] * 2^(c % 3)`: its max
+/// `2^(1 + c % 3)` gives exponent `126 + c % 3` and scaling `2^(1 - c % 3)`, so row `r`'s codes
+/// are those of `[-2, 1, 2, 4][r % 4]`: 0xC, 0x2, 0x4, 0x6.
+#[test]
+fn tquant_dn_fp4_packs_e2m1_codes() {
+    let rows: Vec<Vec<f64>> = (0..32).map(|r| (0..64i32).map(|c| [-1.0, 0.5, 1.0, 2.0][r % 4] * 2f64.powi(c % 3)).collect()).collect();
+    let code = [0xCu8, 0x2, 0x4, 0x6];
+    for src in ["f16", "bf16"] {
+        for dst in ["i8", "ui8"] {
+            let s = format!("!pto.tile_buf<vec, 32x128x{src}, valid=32x64>");
+            let aux = format!("!pto.tile_buf<vec, 1x128x{src}>");
+            let e = "!pto.tile_buf<vec, 1x128xui8>";
+            let d = format!("!pto.tile_buf<vec, 32x128x{dst}, valid=32x64>");
+            let text = format!(
+                "func.func @k(%s: {s}, %mx: {aux}, %sc: {aux}, %d: {d}, %e: {e}) {{\n  pto.tquant_dn ins(%s, %mx, %sc : {s}, {aux}, {aux}) outs(%d, %e : {d}, {e}) {{mx_alg = #pto<mx_alg OcpMxFp4E2M1>}}\n  return\n}}\n"
+            );
+            let ran = run_kernel(&format!("tquant-dn-fp4-{src}-{dst}"), &text, &[("s", json!(rows))], &["d", "e"], MatmulOrder::Npu);
+            assert_eq!(ran.iter().map(|r| r.0).collect::<Vec<_>>(), ["a5"], "{src} -> {dst}");
+            let outs = &ran[0].1;
+            let want_e: Vec<f64> = (0..128).map(|c| if c < 64 { 126.0 + (c % 3) as f64 } else { 0.0 }).collect();
+            assert_eq!(outs[1], want_e, "{src} -> {dst}: exp");
+            // Element (r, c) is code k = 128 r + c, in byte k / 2 = 64 r + c / 2: row r's 64
+            // codes fill bytes 64 r .. 64 r + 32, i.e. byte row r / 2, columns (r % 2) * 64 ..
+            // The output shows byte rows 0..32, columns 0..64: rows r = 2 r' for r' < 16.
+            let byte = |b: u8| if dst == "i8" { f64::from(b as i8) } else { f64::from(b) };
+            let want_d: Vec<f64> = (0..32)
+                .flat_map(|rr: usize| (0..64).map(move |cc: usize| (rr, cc)))
+                .map(|(rr, cc)| if rr < 16 && cc < 32 { byte(code[(2 * rr) % 4] * 0x11) } else { 0.0 })
+                .collect();
+            assert_eq!(outs[0], want_d, "{src} -> {dst}: codes");
+        }
+    }
+}
+
+/// `tquant_dn {interleave = true}` (TQUANT_DN.md): the E8M0 exponents of row groups `2p` and
+/// `2p + 1` side by side, `exp[p][2c + δ] = E_DN[2p + δ][c]` in an `(M/64) x 2N` tile; data, max
+/// and scaling as without it. On the ND form, or with rows that are not a multiple of 64, it is
+/// a located error.
+#[test]
+fn tquant_dn_interleave_pairs_the_row_group_exponents() {
+    // 64x64 source, valid 64x3 (f32, f16, bf16: every value below is exact in each). Column j: rows 0..32 hold j + 1 except row 7,
+    // 448 (j + 1); rows 32..64 hold j + 1 except row 40, 2 (j + 1).
+    let rows: Vec<Vec<f64>> = (0..64)
+        .map(|r| {
+            (0..3)
+                .map(|j| {
+                    let k = (j + 1) as f64;
+                    match r {
+                        7 => 448.0 * k,
+                        40 => 2.0 * k,
+                        _ => k,
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    for src in ["f32", "f16", "bf16"] {
+        let s = format!("!pto.tile_buf<vec, 64x64x{src}, valid=64x3>");
+        let aux = format!("!pto.tile_buf<vec, 2x64x{src}>");
+        let e = "!pto.tile_buf<vec, 1x128xui8, valid=1x6>";
+        let d = "!pto.tile_buf<vec, 64x64xf8E4M3FN, valid=64x3>";
+        let text = format!(
+            "func.func @k(%s: {s}, %mx: {aux}, %sc: {aux}, %d: {d}, %e: {e}) {{\n  pto.tquant_dn ins(%s, %mx, %sc : {s}, {aux}, {aux}) outs(%d, %e : {d}, {e}) {{mx_alg = #pto<mx_alg OcpMxFp8E4M3>, interleave = true}}\n  return\n}}\n"
+        );
+        let ran = run_kernel(&format!("tquant-dn-interleave-{src}"), &text, &[("s", json!(rows))], &["d", "e", "mx"], MatmulOrder::Npu);
+        assert_eq!(ran.iter().map(|r| r.0).collect::<Vec<_>>(), ["a5"], "{src}");
+        let outs = &ran[0].1;
+        // Group 0 maxima 448, 896, 1344 -> 127, 128, 129; group 1 maxima 2, 4, 6 -> biased
+        // exponents 128, 129, 129 minus 8 = 120, 121, 121. Interleaved per column: (g0, g1).
+        assert_eq!(outs[1], [127.0, 120.0, 128.0, 121.0, 129.0, 121.0], "{src}: exp");
+        // max is written flat in group order, as without interleave.
+        assert_eq!(outs[2][..6], [448.0, 896.0, 1344.0, 2.0, 4.0, 6.0], "{src}: max");
+        let d = &outs[0];
+        assert_eq!(d[..3], [1.0, 1.0, 0.75], "{src}: row 0: 1 * 1, 2 * 0.5, 3 * 0.25");
+        // Row 32: scalings 2^7, 2^6, 2^6: 128, 128, 192.
+        assert_eq!(d[32 * 3..32 * 3 + 3], [128.0, 128.0, 192.0], "{src}: row 32");
+        assert_eq!(d[40 * 3..40 * 3 + 3], [256.0, 256.0, 384.0], "{src}: row 40");
+    }
+    // Rows not a multiple of 64, and the ND form: located errors.
+    for (op, s, e, want) in [
+        ("tquant_dn", "32x64xf32, valid=32x3", "1x128xui8", "multiples of 64"),
+        ("tquant", "16x64xf32, valid=1x64", "16x32xui8", "DN quantization only"),
+    ] {
+        let s = format!("!pto.tile_buf<vec, {s}>");
+        let aux = "!pto.tile_buf<vec, 16x64xf32>";
+        let e = format!("!pto.tile_buf<vec, {e}>");
+        let d = s.replace("xf32", "xf8E4M3FN");
+        let text = format!(
+            "func.func @k(%s: {s}, %mx: {aux}, %sc: {aux}, %d: {d}, %e: {e}) {{\n  pto.{op} ins(%s, %mx, %sc : {s}, {aux}, {aux}) outs(%d, %e : {d}, {e}) {{mx_alg = #pto<mx_alg OcpMxFp8E4M3>, interleave = true}}\n  return\n}}\n"
+        );
+        let dir = common::kernel::scratch_dir("mx-quant", &format!("interleave-bad-{op}"));
+        let program = dir.join("k.pto");
+        std::fs::write(&program, &text).unwrap();
+        assert!(legal(&program, "a5"), "{op}: {text}");
+        let out = run(&RunOptions { default_inputs: true, ..RunOptions::new(program.display().to_string(), TargetName::A5) });
+        assert_eq!(out.code, 1, "{op}: {}", out.stderr);
+        assert!(out.stderr.contains(want) && out.stderr.contains("k.pto:2"), "{op}: {}", out.stderr);
+    }
+}
+
 /// `a` (left, f8) M x 64 with valid rows `m`, scales 2 groups.
 fn mx_matmul_kernel(op: &str, m: usize, ta: &str, tb: &str, with: &str) -> String {
     let a = format!("!pto.tile_buf<left, 16x64x{ta}, valid={m}x64, blayout=col_major, slayout=row_major>");
@@ -291,7 +393,8 @@ fn mx_matmul_and_gemv_scale_each_32_element_group() {
     // a[i][k] = 1 for k < 32 and 2 for k >= 32 (every row); b[k][j] = j + 1 for k < 32 and -1
     // for k >= 32; scales: a row i group 0 2^i, group 1 2^-1; b group 0 column j 2^j, group 1 4.
     // c[i][j] = 32 * (j + 1) * 2^i * 2^j + 32 * 2 * (-1) * 2^-1 * 4 = 32 (j + 1) 2^(i + j) - 128.
-    for (ta, tb) in [("f8E4M3FN", "f8E4M3FN"), ("f8E4M3FN", "f8E5M2"), ("f8E5M2", "f8E4M3FN"), ("f8E5M2", "f8E5M2")] {
+    // Every (a, b) type pair the A5 legality accepts; HiFloat8 holds 1, 2, 3 and -1 exactly.
+    for (ta, tb) in [("f8E4M3FN", "f8E4M3FN"), ("f8E4M3FN", "f8E5M2"), ("f8E5M2", "f8E4M3FN"), ("f8E5M2", "f8E5M2"), ("hif8", "hif8")] {
         for (op, m) in [
             ("tmatmul.mx", 3usize),
             ("tmatmul.mx.acc", 2),

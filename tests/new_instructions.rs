@@ -1,8 +1,9 @@
 //! The instructions added to the simulator for issue 14, each against a reference computed here
 //! from pto-isa's semantics (`include/pto/cpu/ElementOp.h`, `TBinSOps.hpp`, `TSelS.hpp`): a
-//! 3x5 valid region of 16x16 tiles, every element class the target accepts (f32, f16, i32,
-//! i16), both targets. Each arithmetic step rounds to the element type, as the CPU simulator's
-//! `CpuSimRoundElement` does.
+//! 3x5 valid region of 16x16 tiles (16x32 for one-byte types), every element type the target's
+//! legality accepts (f32, f16, bf16, i8 .. i64, ui8 .. ui64), both targets. Each arithmetic step
+//! rounds to the element type, as the CPU simulator's `CpuSimRoundElement` does; integers wrap.
+//! The audit of which test checks which instruction is docs/isa-tests.md.
 
 use pto::TargetName;
 use pto::cmd::run::{RunOptions, run};
@@ -54,27 +55,48 @@ const CASES: &[(&str, Pattern, Reference)] = &[
     ("tsels", Pattern::Select, |a, bit, s, _| if bit == 1.0 { a } else { s }),
 ];
 
+/// Every element type a tile may have; each case runs with those its target accepts.
+const DTYPES: &[&str] = &["f32", "f16", "bf16", "i32", "i16", "i8", "ui32", "ui16", "ui8", "i64", "ui64"];
+
 /// Rounds to element type `dtype` (integers truncate and wrap).
 fn round_to(dtype: &str) -> impl Fn(f64) -> f64 {
     let dtype = dtype.to_string();
-    move |x: f64| match dtype.as_str() {
-        "f32" => x as f32 as f64,
-        "f16" => half::f16::from_f64(x).to_f64(),
-        "i32" => (x.trunc() as i64 as i32) as f64,
-        _ => (x.trunc() as i64 as i16) as f64,
+    move |x: f64| {
+        let i = x.trunc() as i64;
+        match dtype.as_str() {
+            "f32" => x as f32 as f64,
+            "f16" => half::f16::from_f64(x).to_f64(),
+            "bf16" => half::bf16::from_f64(x).to_f64(),
+            "i32" => (i as i32) as f64,
+            "i16" => (i as i16) as f64,
+            "i8" => (i as i8) as f64,
+            "ui32" => (i as u32) as f64,
+            "ui16" => (i as u16) as f64,
+            "ui8" => (i as u8) as f64,
+            "ui64" => (i as u64) as f64,
+            _ => i as f64,
+        }
     }
 }
 
-/// Deterministic operand values: small integers (halves for floats), nonzero divisors, positive
-/// bases for the powers.
-fn values(seed: u64, op: &str, slot: &str, float: bool) -> Vec<f64> {
+/// Deterministic operand values: small integers (halves for floats; magnitudes for unsigned
+/// types), nonzero divisors, positive bases for the powers (at most 4 for one-byte types, so
+/// `4^3` fits), ui64 minuends of at least 8 (no wrapped difference).
+fn values(seed: u64, op: &str, slot: &str, dtype: &str) -> Vec<f64> {
+    let float = dtype.starts_with('f') || dtype == "bf16";
+    let unsigned = dtype.starts_with("ui");
+    let byte = dtype.ends_with('8');
     let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
     (0..ROWS * COLS)
         .map(|_| {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let k = ((x >> 33) % 17) as f64 - 8.0; // -8..=8
             let v = if float { k / 2.0 } else { k };
+            let v = if unsigned { v.abs() } else { v };
+            // A wrapped 64-bit difference has no exact f64: keep ui64 minuends above the rest.
+            let v = if dtype == "ui64" && slot == "a" && op != "tpow" { v + 8.0 } else { v };
             match (op, slot) {
+                ("tpow", "a") if byte => v.abs() % 4.0 + 1.0,
                 ("tpow", "a") => v.abs() + 1.0,
                 ("tpow", "b") => ((x >> 40) % 4) as f64,
                 (_, "b") if v == 0.0 => 3.0,
@@ -84,9 +106,10 @@ fn values(seed: u64, op: &str, slot: &str, float: bool) -> Vec<f64> {
         .collect()
 }
 
-fn scalar_for(op: &str, float: bool) -> f64 {
+fn scalar_for(op: &str, float: bool, unsigned: bool) -> f64 {
     match op {
         "tpows" => 2.0,
+        "trems" | "tfmods" if unsigned => 3.0,
         "trems" | "tfmods" => -3.0,
         _ if float => 1.5,
         _ => 3.0,
@@ -99,9 +122,11 @@ fn new_instructions_match_their_reference_on_a_partial_valid_region() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut checked = Vec::new();
     for &(op, pattern, want) in CASES {
-        for dtype in ["f32", "f16", "i32", "i16"] {
-            let float = dtype.starts_with('f');
-            let t = format!("!pto.tile_buf<vec, 16x16x{dtype}, valid={ROWS}x{COLS}>");
+        for &dtype in DTYPES {
+            let float = dtype.starts_with('f') || dtype == "bf16";
+            let unsigned = dtype.starts_with("ui");
+            let cols = if dtype.ends_with('8') { 32 } else { 16 };
+            let t = format!("!pto.tile_buf<vec, 16x{cols}x{dtype}, valid={ROWS}x{COLS}>");
             let mask_t = "!pto.tile_buf<vec, 16x32xui8, valid=3x1>";
             let scalar_t = dtype;
             let (params, ins, types) = match pattern {
@@ -118,11 +143,11 @@ fn new_instructions_match_their_reference_on_a_partial_valid_region() {
                 format!("func.func @k({params}, %d: {t}) {{\n  pto.{op} ins({ins} : {types}) outs(%d : {t})\n  return\n}}\n"),
             )
             .unwrap();
-            let a = values(1, op, "a", float);
-            let b = values(2, op, "b", float);
-            let d = values(3, op, "d", float);
+            let a = values(1, op, "a", dtype);
+            let b = values(2, op, "b", dtype);
+            let d = values(3, op, "d", dtype);
             let mask: Vec<u8> = vec![0b1_0110, 0b0_1001, 0b1_1111];
-            let s = scalar_for(op, float);
+            let s = scalar_for(op, float, unsigned);
             let write = |name: &str, data: &[f64]| {
                 let number = |v: f64| if float { serde_json::json!(v) } else { serde_json::json!(v as i64) };
                 let rows: Vec<Vec<Value>> = data.chunks(COLS).map(|row| row.iter().map(|&v| number(v)).collect()).collect();
@@ -170,14 +195,14 @@ fn new_instructions_match_their_reference_on_a_partial_valid_region() {
             }
         }
     }
-    // Every instruction ran on both targets in at least one float and, where accepted, one
-    // integer type.
+    // Every instruction ran on both targets in at least one float type; 174 (instruction,
+    // type, target) combinations are legal today.
     for &(op, ..) in CASES {
         for target in ["a2a3", "a5"] {
             assert!(checked.iter().any(|c| c.starts_with(&format!("{op}/f")) && c.ends_with(target)), "{op} never ran on {target} (float)");
         }
     }
-    assert!(checked.len() >= 80, "{} combinations: {checked:?}", checked.len());
+    assert!(checked.len() >= 174, "{} combinations: {checked:?}", checked.len());
 }
 
 /// Runs a Level-2 kernel with JSON inputs; returns the outputs' data.
@@ -300,22 +325,43 @@ fn scatter_writes_each_index() {
     assert!(out.stderr.contains("index 32 at (0, 0) is outside the destination tile (32 elements)"), "{}", out.stderr);
 }
 
-/// `tprint` prints as pto-isa's CPU simulator does (width 8, 4 decimals for floats), to stderr so
-/// stdout stays the outputs' JSON.
+/// `tprint` prints as pto-isa's CPU simulator does (`cpu/TPrint.hpp`: `TPRINT RxC`, then the
+/// valid rows, each element right-aligned in 8 columns, floats fixed with 4 decimals, 8-bit
+/// integers as numbers), to stderr so stdout stays the outputs' JSON. Every element type
+/// `tprint` accepts, on both targets.
 #[test]
 fn tprint_prints_the_valid_region_to_stderr() {
-    let t = "!pto.tile_buf<vec, 4x8xf32, valid=2x3>";
-    let dir = std::env::temp_dir().join(format!("pto-tprint-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("k.pto"), format!("func.func @k(%a: {t}) {{\n  pto.tprint ins(%a : {t})\n  return\n}}\n")).unwrap();
-    std::fs::write(dir.join("a.json"), "[[1.5, -2.25, 100], [0, 3.125, -7]]").unwrap();
-    let out = run(&RunOptions {
-        inputs: vec![format!("a={}", dir.join("a.json").display())],
-        outputs: vec!["a".into()],
-        sync_check: pto::cmd::run::SyncCheck::Never,
-        ..RunOptions::new(dir.join("k.pto").display().to_string(), TargetName::A5)
-    });
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(out.stderr, "TPRINT 2x3\n  1.5000  -2.2500 100.0000\n  0.0000   3.1250  -7.0000\n");
-    assert!(serde_json::from_str::<Value>(&out.stdout).is_ok(), "{}", out.stdout);
+    let floats = "[[1.5, -2.25, 100], [0, 3.125, -7]]";
+    let float_text = "TPRINT 2x3\n  1.5000  -2.2500 100.0000\n  0.0000   3.1250  -7.0000\n";
+    let signed = "[[-128, 7, 100], [0, -1, 127]]";
+    let signed_text = "TPRINT 2x3\n    -128        7      100\n       0       -1      127\n";
+    let unsigned = "[[255, 7, 100], [0, 1, 40]]";
+    let unsigned_text = "TPRINT 2x3\n     255        7      100\n       0        1       40\n";
+    let cases = [
+        ("f32", floats, float_text),
+        ("f16", floats, float_text),
+        ("i32", signed, signed_text),
+        ("i16", signed, signed_text),
+        ("i8", signed, signed_text),
+        ("ui32", unsigned, unsigned_text),
+        ("ui16", unsigned, unsigned_text),
+        ("ui8", unsigned, unsigned_text),
+    ];
+    for (dtype, input, want) in cases {
+        let t = format!("!pto.tile_buf<vec, 4x32x{dtype}, valid=2x3>");
+        let dir = common::kernel::scratch_dir("new-instructions", &format!("tprint-{dtype}"));
+        std::fs::write(dir.join("k.pto"), format!("func.func @k(%a: {t}) {{\n  pto.tprint ins(%a : {t})\n  return\n}}\n")).unwrap();
+        std::fs::write(dir.join("a.json"), input).unwrap();
+        for target in [TargetName::A2A3, TargetName::A5] {
+            let out = run(&RunOptions {
+                inputs: vec![format!("a={}", dir.join("a.json").display())],
+                outputs: vec!["a".into()],
+                sync_check: pto::cmd::run::SyncCheck::Never,
+                ..RunOptions::new(dir.join("k.pto").display().to_string(), target)
+            });
+            assert_eq!(out.code, 0, "{dtype}: {}", out.stderr);
+            assert_eq!(out.stderr, want, "{dtype} {target:?}");
+            assert!(serde_json::from_str::<Value>(&out.stdout).is_ok(), "{}", out.stdout);
+        }
+    }
 }

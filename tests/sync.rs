@@ -55,12 +55,23 @@ fn found(stderr: &str) -> BTreeSet<(usize, String, String)> {
 }
 
 fn run_file(path: &str, target: TargetName, check: SyncCheck) -> pto::Outcome {
+    run_with(path, target, check, Vec::new())
+}
+
+fn run_with(path: &str, target: TargetName, check: SyncCheck, inputs: Vec<String>) -> pto::Outcome {
     run(&RunOptions {
         default_inputs: true,
         sync_check: check,
+        inputs,
         error_format: ErrorFormat::Json,
         ..RunOptions::new(path.to_string(), target)
     })
+}
+
+/// The `NAME=VALUE` inputs a conformance program asks for (`// Inputs: n=3`), e.g. the trip
+/// count that shows a loop-carried bug; the others take the default values.
+fn inputs_of(text: &str) -> Vec<String> {
+    text.lines().filter_map(|l| l.strip_prefix("// Inputs: ")).flat_map(|l| l.split_whitespace().map(String::from)).collect()
 }
 
 #[test]
@@ -72,7 +83,7 @@ fn every_sync_program_gives_its_expected_diagnostics_on_both_targets() {
         let text = std::fs::read_to_string(path).unwrap();
         assert!(text.starts_with("// Checks: "), "{}: say what the file checks first", path.display());
         for (target, name) in [(TargetName::A2A3, "a2a3"), (TargetName::A5, "a5")] {
-            let out = run_file(&path.display().to_string(), target, SyncCheck::Always);
+            let out = run_with(&path.display().to_string(), target, SyncCheck::Always, inputs_of(&text));
             let want = expectations(&text, name);
             let got = found(&out.stderr);
             if got != want {
@@ -85,6 +96,107 @@ fn every_sync_program_gives_its_expected_diagnostics_on_both_targets() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The loop fixpoint of `pto verify --sync` (issue 15: loops taken zero, one and several times)
+/// finds the loop-carried bugs that need a third iteration with a dynamic trip count: a run
+/// with two iterations shows nothing, one with three shows them, and the static check (no
+/// trip count given) finds the same.
+#[test]
+fn the_loop_fixpoint_finds_bugs_that_need_a_third_iteration() {
+    use pto::cmd::verify::{VerifyOptions, run_with_sync};
+    let cases: [(&str, &[(usize, &str)]); 2] = [
+        ("tests/sync/loop_carried_third_iteration.pto", &[(24, "SYNC_DEADLOCK")]),
+        ("tests/sync/nested_loop_rotating_ids.pto", &[(24, "SYNC_FLAG_MISUSE"), (30, "SYNC_DEADLOCK")]),
+    ];
+    for (path, want) in cases {
+        let want: BTreeSet<(usize, String, String)> = want.iter().map(|&(l, c)| (l, "error".to_string(), c.to_string())).collect();
+        for target in [TargetName::A2A3, TargetName::A5] {
+            let two = run_with(path, target, SyncCheck::Always, vec!["n=2".into()]);
+            assert_eq!((two.code, found(&two.stderr)), (0, BTreeSet::new()), "{path} with n = 2 on {target:?}: {}", two.stderr);
+            let three = run_with(path, target, SyncCheck::Always, vec!["n=3".into()]);
+            assert_eq!(found(&three.stderr), want, "{path} with n = 3 on {target:?}");
+            let stat =
+                run_with_sync(&VerifyOptions { input: path.into(), target: Some(target), explain: false, error_format: ErrorFormat::Json });
+            assert_eq!(stat.code, 1);
+            assert_eq!(found(&stat.stderr), want, "{path}: verify --sync on {target:?}: {}", stat.stderr);
+        }
+    }
+}
+
+/// A loop whose head state does not repeat within the bound (here its index period, 25, is
+/// above the 24 iterations) stops at the bound with a note at the loop, and no error.
+#[test]
+fn a_loop_without_a_fixpoint_within_the_bound_gets_a_note() {
+    use pto::cmd::verify::{VerifyOptions, run_with_sync};
+    let text = std::fs::read_to_string("tests/sync/loop_carried_third_iteration.pto").unwrap();
+    let body: String = text
+        .lines()
+        .filter(|l| !l.starts_with("//"))
+        .map(|l| {
+            let l = l
+                .replace("%c3 = arith.constant 3", "%c3 = arith.constant 25")
+                .replace("%wait = arith.remsi %i, %c2", "%wait = arith.remsi %i, %c3");
+            format!("{l}\n")
+        })
+        .collect();
+    // Set and wait the same id, i mod 25 clamped into 0..8 by a mask: correct, but periodic in 25.
+    let body =
+        body.replace("%set = arith.remsi %i, %c3 : index", "%r = arith.remsi %i, %c3 : index\n    %set = arith.andi %r, %c7 : index");
+    let body = body.replace("%wait = arith.remsi %i, %c3 : index", "%wait = arith.andi %r, %c7 : index");
+    let body = body.replace("%c16 = arith.constant 16 : index", "%c16 = arith.constant 16 : index\n  %c7 = arith.constant 7 : index");
+    let path = std::env::temp_dir().join(format!("pto-sync-bound-{}.pto", std::process::id()));
+    std::fs::write(&path, &body).unwrap();
+    let out = run_with_sync(&VerifyOptions {
+        input: path.display().to_string(),
+        target: Some(TargetName::A5),
+        explain: false,
+        error_format: ErrorFormat::Json,
+    });
+    let _ = std::fs::remove_file(path);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let notes: Vec<serde_json::Value> = out
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["class"] == "SYNC_NOT_CHECKED")
+        .collect();
+    assert_eq!(notes.len(), 1, "{}", out.stderr);
+    assert_eq!(
+        notes[0]["message"],
+        "the sync state at the head of this loop did not repeat within 24 iterations: paths with more iterations were not checked"
+    );
+    assert!(body.lines().nth(notes[0]["line"].as_u64().unwrap() as usize - 1).unwrap().contains("scf.for"));
+}
+
+/// A path the simulator cannot run to the end is not checked, and says so: here an op it does
+/// not execute (`arith.remui`) stops every path that enters the loop.
+#[test]
+fn paths_that_trap_are_counted_in_a_note() {
+    use pto::cmd::verify::{VerifyOptions, run_with_sync};
+    let text = std::fs::read_to_string("tests/sync/loop_carried_third_iteration.pto").unwrap().replace("arith.remsi", "arith.remui");
+    let path = std::env::temp_dir().join(format!("pto-sync-trap-{}.pto", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    let out = run_with_sync(&VerifyOptions {
+        input: path.display().to_string(),
+        target: Some(TargetName::A5),
+        explain: false,
+        error_format: ErrorFormat::Json,
+    });
+    let _ = std::fs::remove_file(path);
+    let notes: Vec<serde_json::Value> = out
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["class"] == "SYNC_NOT_CHECKED")
+        .collect();
+    assert_eq!(notes.len(), 1, "{}", out.stderr);
+    assert_eq!(
+        notes[0]["message"],
+        "1 of 2 paths stopped at a trap and were not checked (the first: `arith.remui` is not executable by the simulator yet; an infeasible path, or an op the simulator cannot run)"
+    );
+    // Located at the first `arith.remui` (line 20).
+    assert_eq!(notes[0]["line"], 20);
 }
 
 #[test]
@@ -147,40 +259,68 @@ fn shared_samples_with_explicit_sync_run_without_a_sync_report() {
     }
 }
 
-/// Mutation test (issue 15, acceptance 2): every sync op of every sample with explicit sync,
-/// deleted one at a time, is either reported or redundant — removing it leaves every access
-/// ordered, which the run shows by reporting nothing; the counts are printed.
+/// Mutation test (issue 15, acceptance 2): in every sample with explicit sync, each
+/// `wait_flag` (and `wait_event`), and separately each `set_flag` (and `record_event`), each
+/// `barrier` and each `get_buf`/`rls_buf`, deleted one at a time, on both targets. Every mutant is either reported by both
+/// checkers (`pto run` and `pto verify --sync`) or proven redundant — neither checker finds an
+/// unordered access or a flag problem without it, on the data's path or on any path. The
+/// counts are printed per kind.
 #[test]
 fn deleting_a_sync_op_from_a_sample_is_reported_or_redundant() {
-    let sync_op =
-        |l: &str| ["pto.set_flag", "pto.wait_flag", "pto.record_event", "pto.wait_event", "pto.barrier "].iter().any(|k| l.contains(k));
-    let (mut reported, mut redundant) = (0, Vec::new());
-    for f in samples_with_sync() {
-        let text = std::fs::read_to_string(&f).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        for (i, l) in lines.iter().enumerate() {
-            if !sync_op(l) {
-                continue;
-            }
-            let mutant: String = lines.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, l)| format!("{l}\n")).collect();
-            let path = std::env::temp_dir().join(format!("pto-sync-mutant-{}-{i}.pto", std::process::id()));
-            std::fs::write(&path, &mutant).unwrap();
-            for target in [TargetName::A2A3, TargetName::A5] {
-                let out = run_file(&path.display().to_string(), target, SyncCheck::Always);
-                if out.code == 1 {
-                    reported += 1;
-                } else {
-                    redundant.push(format!("{}:{} on {target:?}: {}", f.display(), i + 1, l.trim()));
+    use pto::cmd::verify::{VerifyOptions, run_with_sync};
+    let kinds: [(&str, &[&str]); 4] = [
+        ("wait_flag", &["pto.wait_flag", "pto.wait_event"]),
+        ("set_flag", &["pto.set_flag", "pto.record_event"]),
+        ("barrier", &["pto.barrier "]),
+        ("get_buf/rls_buf", &["pto.get_buf", "pto.rls_buf"]),
+    ];
+    let mut disagreements = Vec::new();
+    let mut total_reported = 0;
+    for (kind, spellings) in kinds {
+        let (mut reported, mut redundant) = (0, Vec::new());
+        for f in samples_with_sync() {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, l) in lines.iter().enumerate() {
+                if !spellings.iter().any(|k| l.contains(k)) {
+                    continue;
                 }
+                let mutant: String = lines.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, l)| format!("{l}\n")).collect();
+                let path = std::env::temp_dir().join(format!("pto-sync-mutant-{}-{}-{i}.pto", std::process::id(), kind.replace('/', "-")));
+                std::fs::write(&path, &mutant).unwrap();
+                let p = path.display().to_string();
+                for target in [TargetName::A2A3, TargetName::A5] {
+                    let run = run_file(&p, target, SyncCheck::Always);
+                    let stat = run_with_sync(&VerifyOptions {
+                        input: p.clone(),
+                        target: Some(target),
+                        explain: false,
+                        error_format: ErrorFormat::Json,
+                    });
+                    let where_ = format!("{}:{} on {target:?}: {}", f.display(), i + 1, l.trim());
+                    match (run.code, stat.code) {
+                        (1, 1) => reported += 1,
+                        (0, 0) => redundant.push(where_),
+                        _ => disagreements.push(format!(
+                            "{where_}: run exit {}, verify --sync exit {}\n{}{}",
+                            run.code, stat.code, run.stderr, stat.stderr
+                        )),
+                    }
+                }
+                let _ = std::fs::remove_file(path);
             }
-            let _ = std::fs::remove_file(path);
         }
+        println!(
+            "deleting one {kind}: {reported} (mutant, target) pairs reported by both checkers, {} redundant for both",
+            redundant.len()
+        );
+        for r in &redundant {
+            println!("  redundant: {r}");
+        }
+        total_reported += reported;
     }
-    println!("mutants reported: {reported}, redundant (nothing unordered without them): {}", redundant.len());
-    for r in &redundant {
-        println!("  redundant: {r}");
-    }
-    assert!(reported >= 20, "{reported} reported");
+    assert!(disagreements.is_empty(), "the checkers disagree:\n{}", disagreements.join("\n"));
+    assert!(total_reported >= 20, "{total_reported} reported");
 }
 
 /// `pto verify --sync` (every path) gives the same diagnostics as the run on every conformance
@@ -200,6 +340,10 @@ fn static_verdicts_agree_with_the_dynamic_ones() {
             let got: BTreeSet<_> = found(&out.stderr).into_iter().filter(|(_, s, _)| s != "note").collect();
             if got != want {
                 failures.push(format!("{} on {name}:\n  expected {want:?}\n  found    {got:?}", path.display()));
+            }
+            // Every path was explored: neither the 512-path cap nor a loop's iteration bound hit.
+            if out.stderr.contains("SYNC_NOT_CHECKED") {
+                failures.push(format!("{} on {name}: not every path checked: {}", path.display(), out.stderr));
             }
         }
     }

@@ -11,10 +11,29 @@ use pto_ir::ops::bind::{match_form, segments};
 pub struct Bound {
     /// Slot name (`src0`, `tmp`...).
     pub slot: &'static str,
-    /// Position text for diagnostics: `ins[0] (src0)`.
-    pub position: String,
+    /// Where the operand is, shown in diagnostics as `ins[0] (src0)`.
+    pub position: Position,
     /// The operand or result.
     pub value: ValueId,
+}
+
+/// Where a bound operand is: its segment (`ins`, `outs` or `results`), its index there and its
+/// slot. Displayed as `ins[0] (src0)`; kept unformatted because binding runs on every executed op
+/// and the text is only needed for a diagnostic.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// `ins`, `outs` or `results`.
+    pub segment: &'static str,
+    /// Index within the segment.
+    pub index: usize,
+    /// Slot name.
+    pub slot: &'static str,
+}
+
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}[{}] ({})", self.segment, self.index, self.slot)
+    }
 }
 
 /// True for `memref<...>` types (the lowered form, not checked).
@@ -31,7 +50,7 @@ pub fn bind(m: &Module, op: OpId) -> Option<(usize, Vec<Bound>)> {
     for (seg, values, idx, slots) in [("ins", ins, &found.ins, &form.ins), (out_seg, outs, &found.outs, &form.outs)] {
         for (i, (&v, &s)) in values.iter().zip(idx).enumerate() {
             let slot = slots[s].name.as_str();
-            bound.push(Bound { slot, position: format!("{seg}[{i}] ({slot})"), value: v });
+            bound.push(Bound { slot, position: Position { segment: seg, index: i, slot }, value: v });
         }
     }
     Some((found.form, bound))

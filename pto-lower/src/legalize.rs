@@ -202,7 +202,7 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
                 format!("`{name}` {}: f64 tiles are a pto extension; {} cannot run this op (the simulator can)", b.position, table.name),
             )
             .with_op(name.clone())
-            .with_operand(b.position.clone()),
+            .with_operand(b.position.to_string()),
         );
         return;
     }
@@ -216,7 +216,7 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
                     format!("`{name}` {}: the {} form of `{name}` takes no scratch tile", b.position, table.name),
                 )
                 .with_op(name.clone())
-                .with_operand(b.position.clone())
+                .with_operand(b.position.to_string())
                 .with_expected(format!("no tmp operand on {}", table.name), m.value_type(b.value).to_string()),
             );
         }
@@ -242,7 +242,7 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
             format!("`{name}` {}: tuple ({actual}) is not supported on {}", b.position, table.name),
         )
         .with_op(name.clone())
-        .with_operand(b.position.clone())
+        .with_operand(b.position.to_string())
         .with_expected(r.text(), actual)
         .with_note(sources.clone());
         let fixes = |alt: &TileDesc| slot_accepts(m, op, &bound, &rule, b.slot, b.value, alt);
@@ -260,7 +260,7 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
             }
         }
         let Some((at, actual)) = evaluate(m, op, &bound, &c.kind, &declared) else { continue };
-        let position = bound.iter().find(|b| b.slot == at).map(|b| b.position.clone()).unwrap_or_else(|| at.to_string());
+        let position = bound.iter().find(|b| b.slot == at).map(|b| b.position.to_string()).unwrap_or_else(|| at.to_string());
         let mut d = Diagnostic::error(
             DiagClass::LegalUnsupportedTuple,
             span,

@@ -492,7 +492,7 @@ fn check_given(m: &Module, op: OpId, b: &Bound, req: &Requirement, diags: &mut D
             format!("`{name}` {}: scratch tile too small for a2a3: needs {}, given {given}", b.position, req.describe()),
         )
         .with_op(name)
-        .with_operand(b.position.clone())
+        .with_operand(b.position.to_string())
         .with_expected(req.describe(), given)
         .with_note(format!("required size: {} (the A2A3 implementation's use; see docs/scratch.md)", req.why)),
     );

@@ -14,6 +14,7 @@ use crate::elem::Elem;
 use crate::memory::{Fault, Memory};
 use crate::view::{TileView, element, element_mut};
 use bytemuck::Zeroable;
+use pto_ir::types::{BLayout, SLayout};
 use std::ops::Range;
 
 /// A scalar operand.
@@ -191,6 +192,17 @@ pub(crate) fn storage<'a>(mem: &'a Memory, v: &TileView) -> Result<&'a [u8], Fau
 /// Element `(r, c)` of `v` from its storage bytes `s`, checked ([`element`]).
 pub(crate) fn at<T: Elem>(s: &[u8], v: &TileView, r: usize, c: usize) -> Result<T, Fault> {
     element(s, v, r, c).and_then(|b| if b.len() == T::SIZE { Ok(T::load(b)) } else { Err(width_mismatch::<T>(v)) })
+}
+
+/// Elements `(0..n, 0)` of `v` from its storage bytes `s`: one slice when the column is
+/// contiguous (a `col_major` vector, or a one-column tile), else element by element ([`at`]).
+fn column<T: Elem>(s: &[u8], v: &TileView, n: usize) -> Result<Vec<T>, Fault> {
+    let contiguous = v.desc.slayout == SLayout::NoneBox && (v.desc.blayout == BLayout::ColMajor || v.desc.cols == 1);
+    if contiguous && T::SIZE == v.elem_size() && n <= v.desc.rows as usize {
+        let bytes = s.get(..n * T::SIZE).ok_or_else(|| Fault(format!("a {n}-element column outside a {}-byte tile", s.len())))?;
+        return Ok(bytes.chunks_exact(T::SIZE).map(T::load).collect());
+    }
+    (0..n).map(|r| at::<T>(s, v, r, 0)).collect()
 }
 
 fn width_mismatch<T: Elem>(v: &TileView) -> Fault {
@@ -446,7 +458,21 @@ pub fn binary_scalar(mem: &mut Memory, op: BinOp, src: &TileView, s: Num, scalar
 pub fn unary(mem: &mut Memory, op: UnOp, src: &TileView, dst: &TileView) -> Result<(), Fault> {
     check_operand(src, dst)?;
     dispatch!(dst.desc.dtype, T => {
-        if fast_zip::<T>(mem, src, &Second::scalar(&|_| T::zeroed(), false), dst, |x, _| unop(op, x))? {
+        // One loop per cheap op (the match hoisted out, so the loop vectorises); the
+        // transcendental ones call out per element anyway.
+        macro_rules! go {
+            ($f:expr) => {
+                fast_zip::<T>(mem, src, &Second::scalar(&|_| T::zeroed(), false), dst, |x, _| $f(x))
+            };
+        }
+        let fast = match op {
+            UnOp::Abs => go!(|x: T| x.abs()),
+            UnOp::Neg => go!(|x: T| x.neg()),
+            UnOp::Relu => go!(|x: T| Elem::maximum(x, T::from_i64(0))),
+            UnOp::Not => go!(|x: T| T::from_raw_bits(!x.raw_bits())),
+            _ => go!(|x: T| unop(op, x)),
+        };
+        if fast? {
             return Ok(());
         }
         let x = read_as::<T>(mem, src, dst)?;
@@ -511,6 +537,29 @@ pub enum Reduce {
 /// Lanes of [`fold_slice`]: one per element of a 32-byte datablock of f32.
 const LANES: usize = 8;
 
+/// Bytes one A2A3 vector instruction iteration covers (a row this short is one `vcadd`).
+const VECTOR_BYTES: usize = 256;
+
+/// The sum of a row that fits one vector iteration, in the order A2A3's `vcadd` is modelled
+/// (`pto-sim/src/vector.rs`, docs/vector.md): the upper half of the lanes is added onto the lower
+/// half until one is left. Float sums of such rows must round as the vector level does, so that
+/// `--exec vector` and the tile semantics give the same bytes.
+fn halving_tree<T: Elem>(xs: &[T]) -> T {
+    let mut v = [T::from_i64(0); VECTOR_BYTES];
+    let v = &mut v[..xs.len()];
+    v.copy_from_slice(xs);
+    let mut len = v.len();
+    while len > 1 {
+        let upper = len.div_ceil(2);
+        let (lo, hi) = v.split_at_mut(upper);
+        for (a, b) in lo.iter_mut().zip(&hi[..len - upper]) {
+            *a = a.add(*b);
+        }
+        len = upper;
+    }
+    v[0]
+}
+
 /// The row fast path's reduction: element `j` goes to lane `j mod 8`, the lanes are combined
 /// pairwise (0+4, 1+5, 2+6, 3+7, then 0+2, 1+3, then 0+1) — the order of one A2A3 datablock
 /// reduction, and eight independent chains instead of one. Max, min and integer sums are
@@ -522,6 +571,9 @@ fn fold_slice<T: Elem>(r: Reduce, xs: &[T], wide: bool) -> Option<T> {
     }
     if r == Reduce::Sum && wide {
         return Some(T::from_f64(xs.iter().map(|x| x.to_f64()).sum()));
+    }
+    if r == Reduce::Sum && <T as Elem>::FLOAT && xs.len() <= VECTOR_BYTES / T::SIZE {
+        return Some(halving_tree(xs));
     }
     // Inlined into each arm so the closure's arithmetic is vectorized in place (it was not
     // once the crate grew: trowsum ran 45 % slower with the same code).
@@ -612,7 +664,9 @@ pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst
                 let xs = (0..n_in)
                     .map(|x| if along_rows { at::<T>(&s, src, k, x) } else { at::<T>(&s, src, x, k) })
                     .collect::<Result<Vec<T>, _>>()?;
-                Ok(fold(r, xs.into_iter(), wide).unwrap_or(T::from_i64(0)))
+                // Rows in the fast path's order whatever the layout; columns row after row.
+                let folded = if along_rows { fold_slice(r, &xs, wide) } else { fold(r, xs.into_iter(), wide) };
+                Ok(folded.unwrap_or(T::from_i64(0)))
             })
             .collect::<Result<_, Fault>>()?;
         let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
@@ -736,8 +790,7 @@ pub fn expand_op(mem: &mut Memory, op: ExpandOp, along_rows: bool, a: &TileView,
         let (full, vec) = if a_is_vec { (b, a) } else { (a, b) };
         if let (ExpandOp::Bin(o), true, 1) = (op, along_rows, vec.vcols)
             && vec.vrows >= dst.vrows {
-                let sv = storage(mem, vec)?;
-                let per_row = (0..dst.vrows).map(|r| at::<T>(sv, vec, r, 0)).collect::<Result<Vec<T>, _>>()?;
+                let per_row = column::<T>(storage(mem, vec)?, vec, dst.vrows)?;
                 let k = |r: usize| per_row[r];
                 if fast_op::<T>(mem, o, full, &Second::scalar(&k, true), a_is_vec, dst)? {
                     return Ok(());

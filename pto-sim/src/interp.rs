@@ -39,6 +39,8 @@ pub enum Val {
     Conv(u32),
     /// A `!pto.pipe` argument (index into [`Sim`]'s FIFOs).
     Pipe(u32),
+    /// An `!pto.eventid_array<N>` (index into [`Sim`]'s event-id arrays).
+    EventIds(u32),
 }
 
 impl Val {
@@ -122,6 +124,10 @@ pub fn executes(op: Opcode) -> bool {
 /// Slots of `ins` operands that an op writes without reading them first.
 const WRITTEN_INS: &[&str] = &["tmp", "max", "scaling"];
 
+/// An op's operands bound to the op table's slots: which form matched, and `(slot, value)` in
+/// operand order; `None` when no form of the op matches its operands.
+type SlotBinding = Option<(usize, std::rc::Rc<[(&'static str, ValueId)]>)>;
+
 /// A simulation of one module on one target.
 pub struct Sim<'m> {
     m: &'m Module,
@@ -151,8 +157,9 @@ pub struct Sim<'m> {
     vstate: crate::vector::VectorState,
     /// The last vector program of each op, with the operands it was lowered for.
     vcache: std::collections::HashMap<OpId, VectorCache>,
-    /// Each executed tile op's operands bound to the op table's slots ([`Self::bound_slots`]).
-    bindings: std::collections::HashMap<OpId, Option<(usize, std::rc::Rc<[(&'static str, ValueId)]>)>>,
+    /// Each executed tile op's operands bound to the op table's slots ([`Self::bound_slots`]),
+    /// indexed by op (a dense table: the lookup is on every tile op's path).
+    bindings: Vec<Option<SlotBinding>>,
     /// Reused for the operands of each execution.
     operand_buf: Vec<(&'static str, Val)>,
     /// What the program printed (`tprint`), in pto-isa's CPU-simulator format.
@@ -190,6 +197,8 @@ pub struct Sim<'m> {
     loops: Vec<OpId>,
     /// The sync checker, when enabled ([`Sim::check_sync`]): each op is reported to it.
     sync: Option<Box<crate::sync::Checker>>,
+    /// The event-id arrays declared so far ([`crate::sync::arrays`]).
+    eventid_arrays: crate::sync::arrays::EventIdArrays,
     /// Chooses the outcome of `scf.if`s and of loops with a dynamic trip count instead of the
     /// data (`pto verify --sync` explores every path, [`crate::sync::paths`]).
     pub explorer: Option<Box<crate::sync::paths::Explorer>>,
@@ -279,7 +288,7 @@ impl<'m> Sim<'m> {
             vstate: Default::default(),
             vcache: Default::default(),
             vector_log_index: Default::default(),
-            bindings: Default::default(),
+            bindings: vec![None; m.ops.len()],
             operand_buf: Vec::new(),
             printed: String::new(),
             bound_tiles: Default::default(),
@@ -296,6 +305,7 @@ impl<'m> Sim<'m> {
             loops: Vec::new(),
             sync: None,
             explorer: None,
+            eventid_arrays: Default::default(),
             regs: Default::default(),
             notes: Vec::new(),
             rebind: Vec::new(),
@@ -463,16 +473,19 @@ impl<'m> Sim<'m> {
     }
 
     /// Deterministic inputs for everything not bound: GM arrays that are not bound get the
-    /// pattern of [`crate::gm::pattern_value`], scalar arguments `0` (integers: block 0) or `1.0`, tile
-    /// arguments keep their (zeroed) storage.
+    /// pattern of [`crate::gm::pattern_value`], scalar arguments `1.0` (floats), the size they
+    /// declare (integers that size a valid shape or a tensor view, [`crate::defaults`]) or `0`
+    /// (other integers: block 0), tile arguments keep their (zeroed) storage.
     pub fn use_default_inputs(&mut self) {
         self.defaults = true;
         for a in &mut self.gm {
             a.pattern = !a.bound;
         }
+        let sizes = crate::defaults::size_defaults(self.m);
         for (i, v) in self.m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Scalar(e), Val::Unset) = (v.def, self.m.types.get(v.ty), self.vals[i]) {
-                self.vals[i] = if e.is_float() { Val::Float(1.0) } else { Val::Int(0) };
+                let size = sizes.get(&ValueId(i as u32)).copied();
+                self.vals[i] = if e.is_float() { Val::Float(1.0) } else { Val::Int(size.unwrap_or(0)) };
             }
         }
     }
@@ -797,6 +810,13 @@ impl<'m> Sim<'m> {
         }
     }
 
+    /// Sets the single result of `op` (most scalar ops: no vector allocated per step).
+    fn set_result(&mut self, op: OpId, val: Val) {
+        if let Some(&r) = self.m.op(op).results.first() {
+            self.vals[r.index()] = val;
+        }
+    }
+
     fn set_results(&mut self, op: OpId, vals: Vec<Val>) {
         for (&r, v) in self.m.op(op).results.iter().zip(vals) {
             self.vals[r.index()] = v;
@@ -815,7 +835,7 @@ impl<'m> Sim<'m> {
                     Some(Attr::Float(f, _)) => Val::Float(*f),
                     _ => return Err(trap(m, op, "unsupported constant")),
                 };
-                self.set_results(op, vec![v]);
+                self.set_result(op, v);
             }
             Opcode::ArithAddi
             | Opcode::ArithSubi
@@ -841,7 +861,7 @@ impl<'m> Sim<'m> {
                     Opcode::ArithMinsi => a.min(b),
                     _ => a.max(b),
                 };
-                self.set_results(op, vec![Val::Int(r)]);
+                self.set_result(op, Val::Int(r));
             }
             Opcode::ArithCmpi => {
                 let (a, b) = (self.int(op, data.operands[0])?, self.int(op, data.operands[1])?);
@@ -861,20 +881,20 @@ impl<'m> Sim<'m> {
                     "ugt" => (a as u64) > (b as u64),
                     _ => (a as u64) >= (b as u64),
                 };
-                self.set_results(op, vec![Val::Int(r as i64)]);
+                self.set_result(op, Val::Int(r as i64));
             }
             Opcode::ArithSelect => {
                 let c = self.int(op, data.operands[0])?;
                 let v = self.vals[data.operands[if c != 0 { 1 } else { 2 }].index()];
-                self.set_results(op, vec![v]);
+                self.set_result(op, v);
             }
             Opcode::ArithIndexCast | Opcode::ArithIndexCastui | Opcode::ArithExtsi | Opcode::ArithExtui | Opcode::ArithTrunci => {
                 let v = self.int(op, data.operands[0])?;
-                self.set_results(op, vec![Val::Int(v)]);
+                self.set_result(op, Val::Int(v));
             }
             Opcode::ArithSitofp => {
                 let v = self.int(op, data.operands[0])?;
-                self.set_results(op, vec![Val::Float(v as f64)]);
+                self.set_result(op, Val::Float(v as f64));
             }
             Opcode::ScfFor => return self.exec_for(op),
             Opcode::ScfWhile => return self.exec_while(op),
@@ -923,7 +943,7 @@ impl<'m> Sim<'m> {
                         Num::F(f) if is_float => Val::Float(f),
                         Num::F(f) => Val::Int(f as i64),
                     };
-                    self.set_results(op, vec![val]);
+                    self.set_result(op, val);
                 } else {
                     let value = self.vals[data.operands[2].index()].num().ok_or_else(|| trap(m, op, "missing value operand"))?;
                     family::set_element(&mut self.mem, &tile, index, value).map_err(|f| trap(m, op, f.0))?;
@@ -937,7 +957,7 @@ impl<'m> Sim<'m> {
                 if desc.size_bytes() > src.size_bytes() {
                     return Err(trap(m, op, format!("cast to {} B of storage from a {} B tile", desc.size_bytes(), src.size_bytes())));
                 }
-                self.set_results(op, vec![Val::Tile(view_of(&desc, src.loc, src.addr, None, None))]);
+                self.set_result(op, Val::Tile(view_of(&desc, src.loc, src.addr, None, None)));
             }
             Opcode::MakeTensorView => {
                 let Payload::Segments(segs) = &data.payload else { return Err(trap(m, op, "malformed make_tensor_view")) };
@@ -952,7 +972,7 @@ impl<'m> Sim<'m> {
                 };
                 let (shape, strides) = (ints(self, shape)?, ints(self, strides)?);
                 let view = GmView::new(arg, &shape, &strides).map_err(|f| trap(m, op, f.0))?;
-                self.set_results(op, vec![Val::View(view)]);
+                self.set_result(op, Val::View(view));
             }
             Opcode::PartitionView | Opcode::Subview => {
                 let Payload::IndexLists(lists) = &data.payload else { return Err(trap(m, op, "malformed partition_view")) };
@@ -973,7 +993,7 @@ impl<'m> Sim<'m> {
                     resolved.push(vals);
                 }
                 let view = src.partition(&resolved[0], &resolved[1]).map_err(|f| trap(m, op, f.0))?;
-                self.set_results(op, vec![Val::View(view)]);
+                self.set_result(op, Val::View(view));
             }
             // Ops between cores (pipes, FFTS, reserved buffers): their own table.
             _ if crate::cores::ops::is_core_op(data.opcode) => self.exec_core_op(op)?,
@@ -982,6 +1002,7 @@ impl<'m> Sim<'m> {
             // Ordering only: the simulator executes one core in program order, so every
             // intra-core flag, barrier and buffer-id op is satisfied when reached.
             Opcode::TSync | Opcode::SyncAll => {}
+            _ if crate::sync::arrays::is_array_op(data.opcode) => self.exec_eventid_array(op)?,
             _ if spec.family == pto_ir::ops::Family::Sync && data.results.is_empty() => {}
             _ if spec.syntax == pto_ir::ops::Syntax::Tile || crate::exec::semantics(data.opcode).is_some() => {
                 self.exec_tile(op)?;
@@ -1069,7 +1090,7 @@ impl<'m> Sim<'m> {
         let explored = self.explorer.is_some() && !data.operands[..2].iter().all(|&v| is_constant(m, v));
         for n in 0u64.. {
             let go = match &mut self.explorer {
-                Some(e) if explored => e.decide(crate::sync::paths::Decision::Iterate { done: n }, i < ub),
+                _ if explored => self.explore_iteration(op, n, n, &iters, i < ub),
                 _ => i < ub,
             };
             if !go {
@@ -1091,6 +1112,50 @@ impl<'m> Sim<'m> {
             i = next;
         }
         self.set_results(op, iters);
+        Ok(())
+    }
+
+    /// Whether a loop with a dynamic trip count runs another iteration under `pto verify
+    /// --sync` (`natural` otherwise): the path explorer decides from the abstract state at the
+    /// loop head — the sync checker's, the iteration `index` modulo the program's index period
+    /// and the carried values (`crate::sync::paths`).
+    fn explore_iteration(&mut self, op: OpId, done: u64, index: u64, carried: &[Val], natural: bool) -> bool {
+        let Some(e) = &mut self.explorer else { return natural };
+        let sync = self.sync.as_ref().map_or(0, |s| s.loop_state()) ^ {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            self.eventid_arrays.hash(&mut h);
+            h.finish()
+        };
+        let carried = carried.iter().map(|v| match *v {
+            Val::Int(i) => (i, false),
+            Val::Tile(t) => (t.addr as i64, true),
+            _ => (0, true),
+        });
+        let state = e.head_state(sync, index, carried);
+        e.decide(crate::sync::paths::Decision::Iterate { looped: op.index() as u32, done, state }, natural)
+    }
+
+    /// `declare_eventid_array`, `eventid_array_get`, `eventid_array_set`
+    /// ([`crate::sync::arrays`]).
+    fn exec_eventid_array(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let data = m.op(op);
+        let (array, rest) = match data.operands.split_first() {
+            Some((&a, rest)) => (if let Val::EventIds(h) = self.vals[a.index()] { Some(h) } else { None }, rest),
+            None => (None, &[][..]),
+        };
+        let ints = rest.iter().map(|&v| self.int(op, v)).collect::<Result<Vec<_>, _>>()?;
+        let ty = match data.results.first().map(|&r| m.value_type(r)) {
+            Some(Type::Opaque(text)) => text.as_str(),
+            _ => "",
+        };
+        let declare = data.opcode == Opcode::DeclareEventIdArray;
+        match self.eventid_arrays.exec(data.opcode, array, &ints, ty).map_err(|e| trap(m, op, e))? {
+            Some(h) if declare => self.set_results(op, vec![Val::EventIds(h as u32)]),
+            Some(v) => self.set_results(op, vec![Val::Int(v)]),
+            None => {}
+        }
         Ok(())
     }
 
@@ -1119,10 +1184,7 @@ impl<'m> Sim<'m> {
             }
             let Flow::Yield(cond) = self.exec_block(before)? else { return Err(trap(m, op, "scf.while: missing scf.condition")) };
             let go = matches!(cond.first(), Some(Val::Int(c)) if *c != 0);
-            let go = match &mut self.explorer {
-                Some(e) => e.decide(crate::sync::paths::Decision::Iterate { done: n }, go),
-                None => go,
-            };
+            let go = self.explore_iteration(op, n, n, &cond[1.min(cond.len())..], go);
             let carried = cond.get(1..).unwrap_or_default().to_vec();
             if !go {
                 self.set_results(op, carried);
@@ -1360,12 +1422,15 @@ impl<'m> Sim<'m> {
 
     /// The op table's binding of `op`'s operands to its slots (which form, and `(slot, value)`
     /// in operand order), computed once per op.
-    fn bound_slots(&mut self, op: OpId) -> Option<(usize, std::rc::Rc<[(&'static str, ValueId)]>)> {
-        if let Some(b) = self.bindings.get(&op) {
+    fn bound_slots(&mut self, op: OpId) -> SlotBinding {
+        if let Some(b) = self.bindings.get(op.index()).and_then(Option::as_ref) {
             return b.clone();
         }
-        let bound = pto_lower::binding::bind(self.m, op).map(|(form, b)| (form, b.iter().map(|b| (b.slot, b.value)).collect()));
-        self.bindings.insert(op, bound.clone());
+        let bound: SlotBinding =
+            pto_lower::binding::bind(self.m, op).map(|(form, b)| (form, b.iter().map(|b| (b.slot, b.value)).collect()));
+        if let Some(entry) = self.bindings.get_mut(op.index()) {
+            *entry = Some(bound.clone());
+        }
         bound
     }
 

@@ -24,6 +24,7 @@ pub mod config;
 pub mod conv;
 pub mod cores;
 pub mod data;
+pub mod defaults;
 pub mod elem;
 pub mod exec;
 pub mod family;

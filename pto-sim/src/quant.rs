@@ -18,6 +18,8 @@
 //!   encoded as E4M3FN (saturating at ±448, ties to even; the page's stochastic rounding is not
 //!   modelled) or E2M1 (saturating at ±6, two codes per byte, the low nibble first, in `dst`'s
 //!   bytes in row-major order) to `dst`. OCP and NV exponent algorithms as `cpu/TQuant.hpp`.
+//!   `interleave` (DN only) stores the exponents of row groups `2p`, `2p + 1` side by side
+//!   (`exp[p][2c + δ]`, TQUANT_DN.md; rows and valid rows multiples of 64).
 
 use crate::dispatch;
 use crate::elem::Elem;
@@ -222,14 +224,29 @@ fn encode(alg: MxAlg, src: ElemType, x: f32, scaling: f32) -> u8 {
     E2M1.encode(f64::from(v), Rounding::NearestEven, true)
 }
 
-/// MX quantization with groups along columns (`grp_axis` 1) or rows (0).
-pub fn quant_mx(mem: &mut Memory, alg: MxAlg, grp_axis: i64, t: &MxTiles) -> Result<(), Fault> {
+/// MX quantization with groups along columns (`grp_axis` 1) or rows (0). With `interleave`
+/// (DN only, TQUANT_DN.md), the exponents of row groups `2p` and `2p + 1` are stored side by
+/// side: `exp[p][2c + δ] = E_DN[2p + δ][c]`, an `(M/64) x 2N` tile; the source's rows and valid
+/// rows must be multiples of 64 (`npu/a5/TQuant.hpp` asserts both).
+pub fn quant_mx(mem: &mut Memory, alg: MxAlg, grp_axis: i64, interleave: bool, t: &MxTiles) -> Result<(), Fault> {
     let src = &t.src;
     let along_cols = match grp_axis {
         1 => true,
         0 => false,
         other => return Err(Fault(format!("grp_axis must be 0 or 1, found {other}"))),
     };
+    if interleave {
+        if along_cols {
+            return Err(Fault("`interleave` applies to DN quantization only (grp_axis 0, tquant_dn)".into()));
+        }
+        let pair_rows = 2 * GROUP;
+        if !(src.desc.rows as usize).is_multiple_of(pair_rows) || !src.vrows.is_multiple_of(pair_rows) {
+            return Err(Fault(format!(
+                "DN `interleave` needs rows and valid rows that are multiples of {pair_rows}, found {} and {}",
+                src.desc.rows, src.vrows
+            )));
+        }
+    }
     // ND: valid rows x capacity columns; DN: capacity rows x valid columns.
     let (rows, cols) = if along_cols { (src.vrows, src.desc.cols as usize) } else { (src.desc.rows as usize, src.vcols) };
     let along = if along_cols { cols } else { rows };
@@ -243,6 +260,8 @@ pub fn quant_mx(mem: &mut Memory, alg: MxAlg, grp_axis: i64, t: &MxTiles) -> Res
     let at_group = |lane: usize, g: usize, inner: usize| if along_cols { (lane, g * GROUP + inner) } else { (g * GROUP + inner, lane) };
     if along_cols {
         t.exp.covers(rows, groups, "tquant's exp")?
+    } else if interleave {
+        t.exp.covers(groups / 2, 2 * cols, "tquant's interleaved exp")?
     } else {
         t.exp.covers(groups, cols, "tquant's exp")?
     }
@@ -275,7 +294,11 @@ pub fn quant_mx(mem: &mut Memory, alg: MxAlg, grp_axis: i64, t: &MxTiles) -> Res
             let flat = if along_cols { lane * groups + g } else { g * lanes + lane };
             write_flat(mem, &t.max, flat, f64::from(max))?;
             write_flat(mem, &t.scaling, flat, f64::from(scaling))?;
-            let (er, ec) = if along_cols { (lane, g) } else { (g, lane) };
+            let (er, ec) = match (along_cols, interleave) {
+                (true, _) => (lane, g),
+                (false, false) => (g, lane),
+                (false, true) => (g / 2, 2 * lane + g % 2),
+            };
             write_byte(mem, &t.exp, er, ec, e)?;
             for (inner, &x) in xs.iter().enumerate() {
                 let (r, c) = at_group(lane, g, inner);
@@ -312,14 +335,11 @@ fn write_byte(mem: &mut Memory, t: &TileView, r: usize, c: usize, code: u8) -> R
 }
 
 fn mx_op(m: &mut Machine<'_>, a: &Args<'_>, grp_axis: i64) -> Result<(), Fault> {
-    if a.flag("interleave") {
-        return Err(Fault("`interleave` (the ZZ exponent store) is not executable by the simulator yet".into()));
-    }
     // Without `mx_alg`, pto-isa's legacy overload: MXFP8 with the OCP exponent.
     let alg = MxAlg::parse(a.attr("mx_alg").and_then(|x| x.enum_value("mx_alg")).unwrap_or("OcpMxFp8E4M3"))?;
     let grp_axis = a.int_attr("grp_axis")?.unwrap_or(grp_axis);
     let tiles = MxTiles { src: a.tile("src")?, max: a.tile("max")?, scaling: a.tile("scaling")?, dst: a.tile("dst")?, exp: a.tile("exp")? };
-    quant_mx(m.mem, alg, grp_axis, &tiles)
+    quant_mx(m.mem, alg, grp_axis, a.flag("interleave"), &tiles)
 }
 
 /// `SHIFT_MX_ADDR` (`npu/a5/utils.hpp`): an operand's scales live at its L0A / L0B address

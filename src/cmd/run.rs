@@ -27,7 +27,8 @@ pub struct RunOptions {
     pub full: bool,
     /// Print each executed op to stderr.
     pub trace: bool,
-    /// Give every unbound argument a deterministic value (GM pattern, scalars 0 / 1.0).
+    /// Give every unbound argument a deterministic value (GM pattern, floats 1.0, integers 0 or
+    /// the size they give a valid shape or view: `pto_sim::defaults`).
     pub default_inputs: bool,
     /// Run the tile ops that have an A2A3 vector lowering as vector programs (`--exec vector`).
     pub exec_vector: bool,

@@ -5,7 +5,6 @@
 use crate::render::render;
 use crate::{ErrorFormat, Outcome, TargetName, load_module, resolve_target, shown_notes};
 use pto_ir::diag::SourceMap;
-use pto_ir::verify::verify;
 
 /// Options of `pto verify`.
 #[derive(Debug, Clone)]
@@ -22,16 +21,30 @@ pub struct VerifyOptions {
 
 /// Runs `pto verify`.
 pub fn run(opts: &VerifyOptions) -> Outcome {
+    check(opts).0
+}
+
+/// `pto verify`'s checks; on success also the sources and the verified module (which
+/// [`run_with_sync`] goes on with instead of parsing and verifying the file again).
+fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::Verified)>) {
     let mut sources = SourceMap::default();
     let (file, module, mut diags) = match load_module(&opts.input, &mut sources, opts.error_format) {
         Ok(loaded) => loaded,
-        Err(failed) => return failed,
+        Err(failed) => return (failed, None),
     };
-    diags.0.extend(verify(&module).0);
+    let mut verified = match pto_ir::verify::Verified::new(module) {
+        Ok(v) => v,
+        Err(errors) => {
+            diags.0.extend(errors.0);
+            return (Outcome { stdout: String::new(), stderr: render(&sources, &diags.0, opts.error_format), code: 1 }, None);
+        }
+    };
+    diags.0.append(&mut verified.warnings.0);
+    let module = verified.module();
     let mut checked_for = None;
-    let wants_target = opts.target.is_some() || matches!(pto_lower::target::module_arch(&module), Ok(Some(_)) | Err(_));
+    let wants_target = opts.target.is_some() || matches!(pto_lower::target::module_arch(module), Ok(Some(_)) | Err(_));
     if wants_target && !diags.has_errors() {
-        match resolve_target(&module, opts.target, &mut diags) {
+        match resolve_target(module, opts.target, &mut diags) {
             Err(e) => diags.0.extend(e.0),
             Ok(target) => {
                 checked_for = Some(target.name);
@@ -53,28 +66,21 @@ pub fn run(opts: &VerifyOptions) -> Outcome {
     } else {
         String::new()
     };
-    Outcome { stdout, stderr: render(&sources, &diags.0, opts.error_format), code }
+    let out = Outcome { stdout, stderr: render(&sources, &diags.0, opts.error_format), code };
+    (out, if code == 0 { Some((sources, verified)) } else { None })
 }
 
 /// Runs `pto verify --sync`: the checks of [`run`], then, when they pass, the sync check over
 /// every path of the lowered program (`pto_sim::sync::check_paths`, docs/sync.md).
 pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
-    let plain = run(opts);
-    if plain.code != 0 {
-        return plain;
+    let (plain, loaded) = check(opts);
+    let Some((sources, verified)) = loaded else { return plain };
+    if !pto_sim::sync::has_explicit_sync(verified.module()) {
+        return not_checked(&sources, plain, opts);
     }
-    let mut sources = SourceMap::default();
-    let (_, module, _) = match load_module(&opts.input, &mut sources, opts.error_format) {
-        Ok(loaded) => loaded,
-        Err(failed) => return failed,
-    };
     let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome::diagnostics(sources, d, opts.error_format);
-    let target = match resolve_target(&module, opts.target, &mut Default::default()) {
+    let target = match resolve_target(verified.module(), opts.target, &mut Default::default()) {
         Ok(t) => t,
-        Err(d) => return fail(&sources, &d.0),
-    };
-    let verified = match pto_ir::verify::Verified::new(module) {
-        Ok(v) => v,
         Err(d) => return fail(&sources, &d.0),
     };
     let lowered = match pto_lower::run(verified, target, Default::default()) {
@@ -82,12 +88,7 @@ pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
         Err(d) => return fail(&sources, &d.0),
     };
     if !pto_sim::sync::has_explicit_sync(&lowered) {
-        let note = pto_ir::Diagnostic::note(
-            pto_ir::DiagClass::SyncNotChecked,
-            Default::default(),
-            "sync not checked: the program has no sync op, so it relies on automatic sync insertion",
-        );
-        return Outcome { stderr: plain.stderr + &render(&sources, &[note], opts.error_format), ..plain };
+        return not_checked(&sources, plain, opts);
     }
     match pto_sim::sync::check_paths(&lowered, target) {
         Err(d) => fail(&sources, &d),
@@ -97,4 +98,14 @@ pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
             Outcome { stdout, stderr: plain.stderr + &render(&sources, &found, opts.error_format), code }
         }
     }
+}
+
+/// `pto verify`'s outcome with the note that sync was not checked.
+fn not_checked(sources: &SourceMap, plain: Outcome, opts: &VerifyOptions) -> Outcome {
+    let note = pto_ir::Diagnostic::note(
+        pto_ir::DiagClass::SyncNotChecked,
+        Default::default(),
+        "sync not checked: the program has no sync op, so it relies on automatic sync insertion",
+    );
+    Outcome { stderr: plain.stderr + &render(sources, &[note], opts.error_format), ..plain }
 }

@@ -62,6 +62,8 @@ enum Decoded {
     DynSync,
     /// A tile op: its scratch operand, if any.
     Tile { tmp: Option<pto_ir::ValueId> },
+    /// `tsync`: a fence over its operands' bytes.
+    Fence,
 }
 
 /// The dynamic sync checker of one run.
@@ -123,6 +125,12 @@ impl Checker {
         }
     }
 
+    /// The sync state abstracted for the static check's loop fixpoint
+    /// ([`Model::abstract_state`]; ops by index, GM arrays by stride).
+    pub fn loop_state(&self) -> u64 {
+        self.model.abstract_state(|s| s.op.index() as u64, |sp| sp.0 >= GM_BASE)
+    }
+
     /// A loop ended.
     pub fn loop_done(&mut self, op: OpId) {
         if self.loops.last().is_some_and(|l| l.0 == op) {
@@ -147,6 +155,11 @@ impl Checker {
                 if let Some(s) = effects::sync_op(m, op, vals) {
                     self.sync(m, op, site, &s);
                 }
+            }
+            Decoded::Fence => {
+                let mut ranges = Vec::new();
+                effects::fence_ranges(m, op, vals, &mut ranges);
+                self.model.submit(Event::Fence { core: 0, ranges, site });
             }
             &Decoded::Tile { tmp } => {
                 let loc = |v: pto_ir::ValueId| if let Val::Tile(t) = vals[v.index()] { Some(t.loc) } else { None };
@@ -373,6 +386,7 @@ impl Checker {
                     format!("waits for flag ({}, {}, EVENT_ID{id}), which nothing sets before it", src.name(), dst.name())
                 }
                 Event::Barrier { pipe: None, .. } => "waits at `barrier <PIPE_ALL>` for the other pipes to drain".into(),
+                Event::Fence { .. } => "waits at `tsync` for the other pipes to drain".into(),
                 Event::GetBuf { id, .. } => format!("waits for buffer id {id}, held by another pipe and never released"),
                 _ => "is blocked".into(),
             };
@@ -462,6 +476,7 @@ fn decode(m: &Module, op: OpId, vals: &[Val]) -> Decoded {
     if spec.family == pto_ir::ops::Family::Sync {
         return match data.opcode {
             Opcode::SetFlagDyn | Opcode::WaitFlagDyn => Decoded::DynSync,
+            Opcode::TSync => Decoded::Fence,
             _ => effects::sync_op(m, op, vals).map_or(Decoded::Nothing, Decoded::Sync),
         };
     }

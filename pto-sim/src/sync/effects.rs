@@ -209,6 +209,19 @@ pub fn accesses(m: &Module, op: OpId, vals: &[Val], tmp: Option<pto_ir::ValueId>
     }
 }
 
+/// The bytes a `tsync` waits for: the storage of its tile operands and the GM arrays of its
+/// view operands (`!pto.event` operands have none: pto's events carry no pipe pair, so a
+/// `tsync` of events only waits for everything issued before it).
+pub fn fence_ranges(m: &Module, op: OpId, vals: &[Val], out: &mut Vec<Access>) {
+    for &v in &m.op(op).operands {
+        match vals[v.index()] {
+            Val::Tile(t) => out.push(tile_access(&t, false)),
+            Val::View(g) => out.push(Access { space: Space(GM_BASE + g.arg as u32), start: 0, end: u64::MAX, write: false }),
+            _ => {}
+        }
+    }
+}
+
 /// The enum names and integers written in a sync op's arguments, in order (`[<PIPE_MTE2>,
 /// <PIPE_V>, <EVENT_ID0>]` -> `PIPE_MTE2`, `PIPE_V`, `EVENT_ID0`).
 fn sync_args(m: &Module, op: OpId, vals: &[Val]) -> Vec<Result<String, i64>> {
@@ -216,7 +229,8 @@ fn sync_args(m: &Module, op: OpId, vals: &[Val]) -> Vec<Result<String, i64>> {
         match p {
             Piece::Word(w) => out.push(Ok(w.clone())),
             Piece::Attr(a) => attr(a, out),
-            Piece::Literal(l) => out.push(l.parse::<i64>().map_err(|_| -1).and_then(Err)),
+            // A number, or a word in angle brackets (`<PIPE_V>` of the generic `_dyn` forms).
+            Piece::Literal(l) => out.push(l.parse::<i64>().map_or_else(|_| Ok(l.trim().to_string()), Err)),
             Piece::Value(v) => out.push(Err(match vals[v.index()] {
                 Val::Int(i) => i,
                 _ => -1,

@@ -10,6 +10,7 @@
 //!
 //! docs/sync.md describes the model and the diagnostics for users.
 
+pub mod arrays;
 pub mod check;
 pub mod effects;
 pub mod model;
@@ -26,15 +27,20 @@ use pto_ir::module::Module;
 pub const MAX_PATHS: usize = 512;
 
 /// The static check (`pto verify --sync`): the dynamic checker over every path of the lowered
-/// module `m` ([`paths`]: both sides of each `scf.if`, 0, 1 and 2 iterations of each loop with
-/// a dynamic trip count), with default inputs. Each finding is reported once (by class and
-/// location); a path whose run traps (an index out of range on an infeasible path) contributes
-/// nothing. Returns the findings and the number of paths explored.
+/// module `m` ([`paths`]: both sides of each `scf.if`, every iteration count of each loop with
+/// a dynamic trip count up to the fixpoint of its head state), with default inputs. Each
+/// finding is reported once (by class and location); a path whose run traps (an index out of
+/// range on an infeasible path) contributes nothing, and a note counts such paths and shows the
+/// first trap (so that a program the simulator cannot run is not `sync: ok` unchecked); a loop
+/// that reached [`paths::MAX_ITERATIONS`] without a fixpoint gets a note. Returns the findings
+/// and the number of paths explored.
 pub fn check_paths(m: &Module, target: &'static pto_lower::Target) -> Result<(Vec<Diagnostic>, usize), Vec<Diagnostic>> {
-    let mut explorer = Some(Box::new(paths::Explorer::new()));
+    let mut explorer = Some(Box::new(paths::Explorer::new(m)));
+    let mut bounded = Vec::new();
     let mut found = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut runs = 0;
+    let mut trapped: (usize, Option<Diagnostic>) = (0, None);
     while let Some(mut e) = explorer.take() {
         if !e.next_run() {
             break;
@@ -55,14 +61,44 @@ pub fn check_paths(m: &Module, target: &'static pto_lower::Target) -> Result<(Ve
         sim.check_sync();
         sim.explorer = Some(e);
         let ran = sim.run();
-        let diags = if ran.is_ok() { sim.sync_diagnostics() } else { Vec::new() };
+        let diags = match ran {
+            Ok(()) => sim.sync_diagnostics(),
+            Err(trap) => {
+                trapped.0 += 1;
+                trapped.1.get_or_insert(trap);
+                Vec::new()
+            }
+        };
         explorer = sim.explorer.take();
+        if let Some(e) = &explorer {
+            bounded.clone_from(&e.bounded);
+        }
         for d in diags {
             let key = (d.class, d.span.start, d.labels.first().map(|l| l.0.start));
             if seen.insert(key) {
                 found.push(d);
             }
         }
+    }
+    for l in bounded {
+        found.push(Diagnostic::note(
+            DiagClass::SyncNotChecked,
+            m.op_span(pto_ir::OpId(l)),
+            format!(
+                "the sync state at the head of this loop did not repeat within {} iterations: paths with more iterations were not checked",
+                paths::MAX_ITERATIONS
+            ),
+        ));
+    }
+    if let (n, Some(first)) = trapped {
+        found.push(Diagnostic::note(
+            DiagClass::SyncNotChecked,
+            first.span,
+            format!(
+                "{n} of {runs} paths stopped at a trap and were not checked (the first: {}; an infeasible path, or an op the simulator cannot run)",
+                first.message
+            ),
+        ));
     }
     Ok((found, runs))
 }

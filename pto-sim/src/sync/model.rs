@@ -175,6 +175,17 @@ pub enum Event<S> {
         /// The op.
         site: S,
     },
+    /// `tsync`: the issuer waits until every pipe of the core ran what it was issued, then
+    /// every earlier access to the bytes of `ranges` happens before every later op of the
+    /// core (all earlier accesses when `ranges` is empty).
+    Fence {
+        /// The core.
+        core: u16,
+        /// The bytes waited for (their `write` is ignored).
+        ranges: Vec<Access>,
+        /// The op.
+        site: S,
+    },
     /// `get_buf(pipe, id)` (A5 buffer ids).
     GetBuf {
         /// Who acquires.
@@ -203,6 +214,7 @@ impl<S: Copy> Event<S> {
             Event::Set { core, src, .. } => Actor { core, pipe: src },
             Event::Wait { core, dst, .. } => Actor { core, pipe: dst },
             Event::Barrier { core, pipe, .. } => Actor { core, pipe: pipe.unwrap_or(Pipe::S) },
+            Event::Fence { core, .. } => Actor { core, pipe: Pipe::S },
         }
     }
 
@@ -213,6 +225,7 @@ impl<S: Copy> Event<S> {
             | Event::Set { site, .. }
             | Event::Wait { site, .. }
             | Event::Barrier { site, .. }
+            | Event::Fence { site, .. }
             | Event::GetBuf { site, .. }
             | Event::RlsBuf { site, .. } => site,
         }
@@ -510,6 +523,31 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
                     self.clocks[a].clone_from(&all);
                 }
             }
+            Event::Fence { core, ranges, .. } => {
+                let range = *core as usize * PIPES..(*core as usize + 1) * PIPES;
+                let s = *core as usize * PIPES + Pipe::S as usize;
+                if range.clone().any(|a| a != s && !self.queues[a].is_empty()) {
+                    return false;
+                }
+                // What the core's clocks learn: each actor's last epoch that accessed the bytes.
+                let mut known = vec![0; self.clocks.len()];
+                if ranges.is_empty() {
+                    for a in range.clone() {
+                        known[a] = self.issued[a];
+                    }
+                }
+                for r in ranges {
+                    for e in self.shadow.get(r.space.0 as usize).into_iter().flatten() {
+                        if e.start < r.end && r.start < e.end && range.contains(&e.actor.index()) {
+                            let k = &mut known[e.actor.index()];
+                            *k = (*k).max(e.epoch);
+                        }
+                    }
+                }
+                for a in range {
+                    join(&mut self.clocks[a], &known);
+                }
+            }
             Event::GetBuf { actor, id, .. } => {
                 let key = (actor.core, *id);
                 let a = actor.index();
@@ -614,6 +652,84 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
         for ((_, src, dst, id), _, site) in std::mem::take(&mut self.flags) {
             self.findings.push(Finding::Unpaired { src, dst, id, site });
         }
+    }
+
+    /// A hash of the model's state abstracted for the static check's loop fixpoint
+    /// ([`super::paths`]): everything that decides what later events find, without the
+    /// absolute epochs (which grow with every iteration). It covers
+    ///
+    /// * the flags that are set (key and setting op), the buffer ids held (key, holder), and
+    ///   what is queued: per pipe and per core's issuer, the blocking event and the set of ops
+    ///   queued behind it (not their count: a wait that never passes piles up one more copy
+    ///   of the loop body per iteration, which finds nothing new);
+    /// * each shadow-memory entry some pipe's clock does not cover yet (those that every pipe
+    ///   covers can race with nothing any more): its op (`key`), pipe, read/write, byte range
+    ///   (a GM range — `gm(space)` — relative to the lowest live GM entry of its array, so a
+    ///   window that moves by a constant stride per iteration repeats), and which clocks cover
+    ///   it — each pipe's, each set flag's, each free buffer id's. Whether a later op races with
+    ///   an entry depends only on these: a later op's clock is its pipe's joined with flags
+    ///   and buffer clocks released later, which cover every entry of the releasing pipe.
+    ///
+    /// Two states with the same hash (up to collisions) run any further events alike.
+    pub fn abstract_state(&self, key: impl Fn(&S) -> u64, gm: impl Fn(Space) -> bool) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let event = |h: &mut std::collections::hash_map::DefaultHasher, e: &Event<S>| {
+            key(&e.site()).hash(h);
+            std::mem::discriminant(e).hash(h);
+        };
+        let mut flags: Vec<(FlagKey, u64)> = self.flags.iter().map(|(k, _, s)| (*k, key(s))).collect();
+        flags.sort_unstable();
+        flags.hash(&mut h);
+        let mut bufs: Vec<((u16, u32), Option<usize>)> = self.bufs.iter().map(|(k, a, _)| (*k, a.map(|a| a.index()))).collect();
+        bufs.sort_unstable();
+        bufs.hash(&mut h);
+        self.stuck.hash(&mut h);
+        for q in self.queues.iter().chain(&self.unissued) {
+            q.len().min(1).hash(&mut h);
+            if let Some(front) = q.front() {
+                event(&mut h, front);
+                let mut behind: Vec<u64> = q.iter().skip(1).map(|e| key(&e.site())).collect();
+                behind.sort_unstable();
+                behind.dedup();
+                behind.hash(&mut h);
+            }
+        }
+        // The clocks whose coverage matters, in a fixed order.
+        let mut clocks: Vec<&Clock> = self.clocks.iter().collect();
+        let mut flag_order: Vec<usize> = (0..self.flags.len()).collect();
+        flag_order.sort_unstable_by_key(|&i| self.flags[i].0);
+        clocks.extend(flag_order.iter().map(|&i| &self.flags[i].1));
+        let mut buf_order: Vec<usize> = (0..self.bufs.len()).filter(|&i| self.bufs[i].1.is_none()).collect();
+        buf_order.sort_unstable_by_key(|&i| self.bufs[i].0);
+        clocks.extend(buf_order.iter().map(|&i| &self.bufs[i].2));
+        let pipes = self.clocks.len();
+        /// A live access: (space, start, end, op, actor, write, which clocks cover it).
+        type Live = (u32, u64, u64, u64, usize, bool, Vec<bool>);
+        let mut live: Vec<Live> = Vec::new();
+        for (sp, list) in self.shadow.iter().enumerate() {
+            let first = live.len();
+            for e in list {
+                let a = e.actor.index();
+                let covered: Vec<bool> = clocks.iter().map(|c| c[a] >= e.epoch).collect();
+                if covered[..pipes].iter().all(|&c| c) {
+                    continue;
+                }
+                live.push((sp as u32, e.start, e.end, key(&e.site), a, e.write, covered));
+            }
+            if gm(Space(sp as u32))
+                && let Some(base) = live[first..].iter().map(|l| l.1).min()
+            {
+                for l in &mut live[first..] {
+                    l.1 -= base;
+                    l.2 = l.2.saturating_sub(base);
+                }
+            }
+        }
+        live.sort_unstable();
+        live.dedup();
+        live.hash(&mut h);
+        h.finish()
     }
 
     /// Whether the pipe `actor` is blocked now (its queue is not empty).
@@ -869,5 +985,49 @@ mod tests {
         }
         assert!(m.shadow[0].len() <= 128, "{}", m.shadow[0].len());
         assert!(m.take_findings().is_empty());
+    }
+
+    /// The loop head state of [`Model::abstract_state`]: one iteration of a correctly
+    /// double-flagged loop body, on fresh sites each time (as the loop's ops are the same
+    /// sites), leaves the same state; a body that leaves a flag set, or an access no flag
+    /// orders, changes it.
+    #[test]
+    fn the_abstract_state_repeats_exactly_when_an_iteration_changes_nothing_that_matters() {
+        let state = |m: &Model<u32>| m.abstract_state(|s| *s as u64, |_| false);
+        let body = |m: &mut Model<u32>, at: u64| {
+            m.submit(exec(Pipe::Mte2, 1, &[(at, at + 64, true)]));
+            m.submit(set(Pipe::Mte2, Pipe::V, 0, 2));
+            m.submit(wait(Pipe::Mte2, Pipe::V, 0, 3));
+            m.submit(exec(Pipe::V, 4, &[(at, at + 64, false)]));
+            m.submit(set(Pipe::V, Pipe::Mte2, 1, 5));
+            m.submit(wait(Pipe::V, Pipe::Mte2, 1, 6));
+        };
+        let mut m = model(A2A3);
+        let s0 = state(&m);
+        body(&mut m, 0);
+        let s1 = state(&m);
+        body(&mut m, 0);
+        let s2 = state(&m);
+        // Epochs grew, the state did not: after one iteration it is steady.
+        assert_eq!(s1, s2);
+        // The first iteration left an access some pipe has not ordered (V's read, which the
+        // scalar pipe does not know), so the state after it differs from the initial one.
+        assert_ne!(s0, s1);
+        // A flag left set is part of the state.
+        m.submit(set(Pipe::Mte2, Pipe::V, 3, 7));
+        assert_ne!(state(&m), s2);
+        // So is the byte range of an unordered access (on-chip ranges are exact).
+        let mut other = model(A2A3);
+        body(&mut other, 0);
+        body(&mut other, 64);
+        assert_ne!(state(&other), s2);
+        // A GM range counts relative to the lowest one of its array: a window moving by a
+        // stride repeats.
+        let gm = |m: &Model<u32>| m.abstract_state(|s| *s as u64, |_| true);
+        let (mut a, mut b) = (model(A2A3), model(A2A3));
+        body(&mut a, 0);
+        body(&mut b, 640);
+        assert_eq!(gm(&a), gm(&b));
+        assert_ne!(state(&a), state(&b));
     }
 }

@@ -1,0 +1,88 @@
+//! Cost of sync checking (issue 15, acceptance 4): `pto verify --sync` on the N = 10,000
+//! `tadd`/`tmax` benchmark kernel (`pto::workload`) must stay under 200 ms; `pto run` with
+//! checking on must be within 1.5x of `--no-sync-check` on the largest shared sample (the
+//! 1,000-op program is in `benches/sim.rs`). Run with `cargo bench --bench sync`; figures are
+//! in docs/design.md (Performance) and docs/sync.md (Cost).
+
+use pto::ErrorFormat;
+use pto::TargetName;
+use pto::cmd::run::{RunOptions, SyncCheck, run};
+use pto::cmd::verify::{VerifyOptions, run_with_sync};
+use pto::workload::{Spelling, tadd_tmax_kernel_spelled};
+
+fn main() {
+    divan::main();
+}
+
+/// The benchmark kernel; `with_sync` orders it explicitly (a MTE2 -> V flag after the loads,
+/// `barrier <PIPE_V>` after every vector op, a V -> MTE3 flag before the store), so that the
+/// static check runs over all of it instead of stopping at "no sync op".
+fn kernel(n: usize, with_sync: bool) -> String {
+    let text = tadd_tmax_kernel_spelled(n, Spelling::Compact);
+    if !with_sync {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut loads = 0;
+    for line in text.lines() {
+        if line.contains("pto.tstore") {
+            out.push_str("    pto.set_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>]\n    pto.wait_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>]\n");
+        }
+        out.push_str(line);
+        out.push('\n');
+        if line.contains("pto.tload") {
+            loads += 1;
+            if loads == 2 {
+                out.push_str(
+                    "    pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n    pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n",
+                );
+            }
+        }
+        if line.contains("pto.tadd") || line.contains("pto.tmax") {
+            out.push_str("    pto.barrier <PIPE_V>\n");
+        }
+    }
+    out
+}
+
+fn write_temp(name: &str, text: &str) -> String {
+    let path = std::env::temp_dir().join(format!("pto-bench-sync-{}-{name}.pto", std::process::id()));
+    std::fs::write(&path, text).expect("temp file");
+    path.display().to_string()
+}
+
+/// `pto verify --target a2a3 --sync` of the N = 10,000 kernel as generated (no sync op: the
+/// check stops after lowering with a note) and with explicit sync (one path, checked).
+#[divan::bench(args = ["as-generated", "with-sync"], sample_count = 10)]
+fn verify_sync_10000(bencher: divan::Bencher, case: &str) {
+    let path = write_temp(case, &kernel(10_000, case == "with-sync"));
+    let opts = VerifyOptions { input: path.clone(), target: Some(TargetName::A2A3), explain: false, error_format: ErrorFormat::Human };
+    bencher.bench(|| {
+        let out = run_with_sync(&opts);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out
+    });
+    let _ = std::fs::remove_file(path);
+}
+
+/// The shared sample `pto run` timings use: the largest that runs to the end
+/// (`Qwen3DecodeA3/qwen3_decode_incore_4.pto`, no sync op: checked with `--sync-check=always`,
+/// which reports the 50 first hazards an insertion pass must order), and the largest with
+/// explicit sync (`Sync/rmsnorm_incore_0.pto`, checked by default, no report).
+#[divan::bench(args = ["qwen3_4/off", "qwen3_4/on", "rmsnorm/off", "rmsnorm/on"], sample_count = 20)]
+fn run_largest_sample(bencher: divan::Bencher, case: &str) {
+    let (sample, check) = case.split_once('/').unwrap();
+    let file = match sample {
+        "qwen3_4" => "Qwen3DecodeA3/qwen3_decode_incore_4.pto",
+        _ => "Sync/rmsnorm_incore_0.pto",
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ptoas-samples");
+    let path = root.join(file).display().to_string();
+    let sync_check = if check == "on" { SyncCheck::Always } else { SyncCheck::Never };
+    let opts = RunOptions { default_inputs: true, sync_check, ..RunOptions::new(path, TargetName::A2A3) };
+    bencher.bench(|| {
+        let out = run(&opts);
+        assert!(out.stdout.starts_with('{'), "{}", out.stderr);
+        out
+    });
+}

@@ -1,0 +1,117 @@
+//! Many blocks on real programs (issue 16, acceptance 3): the quantized matmul seed with its K
+//! range split across 1, 2 and 4 blocks gives partial sums that add up to the one-block result
+//! and to a reference computed here; a row softmax over a 4x larger input, one 16-row band per
+//! block, gives the reference softmax; results are the same for 1 and 2 threads and for random
+//! schedules.
+
+mod common;
+
+use common::kernel::{input_args, number, scratch_dir};
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::Command;
+
+fn seed(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/seeds").join(name)
+}
+
+/// `pto run --json` with `args`: the outputs, or a panic with stderr.
+fn run(program: &Path, args: &[String]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_pto")).args(["run", "--json", "--target", "a2a3"]).args(args).arg(program).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"))
+}
+
+fn data(v: &Value, name: &str) -> Vec<f64> {
+    v[name]["data"].as_array().unwrap_or_else(|| panic!("no output `{name}` in {v}")).iter().map(number).collect()
+}
+
+fn inputs(dir: &Path, values: &[(&str, Value)]) -> Vec<String> {
+    input_args(dir, values).into_iter().flat_map(|a| ["--input".to_string(), a]).collect()
+}
+
+/// A deterministic byte sequence (a linear congruential generator).
+fn bytes(n: usize, seed: u64) -> Vec<i64> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((x >> 33) % 256) as i64
+        })
+        .collect()
+}
+
+#[test]
+fn the_quantized_matmul_k_split_adds_up_on_1_2_and_4_blocks() {
+    let dir = scratch_dir("blocks", "ksplit");
+    let (m, k, n, m0, n0, a_off, b_off) = (64usize, 128usize, 64usize, 32usize, 12usize, 120i64, 133i64);
+    let (a, b) = (bytes(m * k, 1), bytes(k * n, 2));
+    let mut args = inputs(
+        &dir,
+        &[
+            ("a", json!({"dtype": "ui8", "shape": [m, k], "data": a})),
+            ("b", json!({"dtype": "ui8", "shape": [k, n], "data": b})),
+            ("m", json!(m)),
+            ("k", json!(k)),
+            ("n", json!(n)),
+            ("m0", json!(m0)),
+            ("n0", json!(n0)),
+            ("a_off", json!(a_off)),
+            ("b_off", json!(b_off)),
+        ],
+    );
+    // part[i, j] = sum over all of K of (A[m0+i, k] - a_off) (B[k, n0+j] - b_off).
+    let want: Vec<f64> = (0..32 * 4)
+        .map(|x| {
+            let (i, j) = (x / 4, x % 4);
+            (0..k).map(|p| (a[(m0 + i) * k + p] - a_off) * (b[p * n + n0 + j] - b_off)).sum::<i64>() as f64
+        })
+        .collect();
+    for blocks in [1usize, 2, 4] {
+        let mut results = Vec::new();
+        for extra in [vec!["--threads", "1"], vec!["--threads", "2"], vec!["--schedule", "random", "--seed", "7"]] {
+            let mut a = args.clone();
+            a.extend(["--blocks".to_string(), blocks.to_string()]);
+            a.extend(extra.iter().map(|s| s.to_string()));
+            let part = data(&run(&seed("quant_matmul_ksplit.pto"), &a), "part");
+            assert!(part.len() >= 32 * 4 * blocks, "{blocks} blocks: {} elements", part.len());
+            // Block b wrote rows [32b, 32b + 32): the parts add up to the whole K.
+            let sum: Vec<f64> = (0..32 * 4).map(|x| (0..blocks).map(|blk| part[blk * 128 + x]).sum()).collect();
+            assert_eq!(sum, want, "{blocks} blocks, {extra:?}");
+            if blocks > 1 {
+                assert_ne!(part[..128], want[..], "{blocks} blocks: block 0 holds only its part of K");
+            }
+            results.push(part);
+        }
+        assert!(results.windows(2).all(|w| w[0] == w[1]), "{blocks} blocks: threads and schedules agree");
+    }
+}
+
+#[test]
+fn a_softmax_over_four_blocks_gives_the_reference_softmax() {
+    let dir = scratch_dir("blocks", "softmax");
+    let (rows, cols) = (64usize, 64usize);
+    let x: Vec<f64> = (0..rows * cols).map(|i| ((i * 37 + 11) % 101) as f64 / 25.0 - 2.0).collect();
+    let args = inputs(&dir, &[("x", json!({"dtype": "f32", "shape": [rows, cols], "data": x})), ("rows", json!(rows))]);
+    let mut runs = Vec::new();
+    for extra in [["--threads", "1"], ["--threads", "2"]] {
+        let mut a = args.clone();
+        a.extend(["--blocks", "4"].map(String::from));
+        a.extend(extra.map(String::from));
+        runs.push(data(&run(&seed("softmax_blocks.pto"), &a), "y"));
+    }
+    assert_eq!(runs[0], runs[1], "1 and 2 threads");
+    let y = &runs[0];
+    assert_eq!(y.len(), rows * cols);
+    for r in 0..rows {
+        let row = &x[r * cols..(r + 1) * cols];
+        let max = row.iter().cloned().fold(f64::MIN, f64::max);
+        let sum: f64 = row.iter().map(|v| (v - max).exp()).sum();
+        for c in 0..cols {
+            let want = (row[c] - max).exp() / sum;
+            let got = y[r * cols + c];
+            assert!((got - want).abs() <= 1e-6 * want.abs().max(1e-3), "y[{r}, {c}] = {got}, want {want}");
+        }
+    }
+}
