@@ -292,3 +292,30 @@ fn a_fault_on_a_peer_buffer_names_the_rank_and_its_copy() {
     assert!(stderr.contains("error[SIM_TRAP]: GM access to element 4 of `%dst`, which has 4 elements (rank 0's copy)"), "{stderr}");
     assert!(stderr.contains("= on rank 1"), "{stderr}");
 }
+
+#[test]
+fn a_deadlock_with_some_ranks_ended_names_the_waiting_and_the_ended() {
+    // Every rank notifies rank 0: rank 0 sees 4 (its test fails, it ends), the others wait for 1 forever.
+    let (code, out, stderr) = run("signal", 4, &["--peer".into(), "sig=0".into()]);
+    assert_eq!((code, out), (1, Value::Null), "{stderr}");
+    assert!(stderr.contains("every rank that has not ended waits forever: rank 1 waits for signal %sig@1 ge 1 (now [0])"), "{stderr}");
+    assert!(stderr.contains("rank 3 waits here for signal %sig@3 ge 1 (now [0])"), "{stderr}");
+    assert!(stderr.contains("already ended: rank 0"), "{stderr}");
+}
+
+#[test]
+fn ranks_with_blocks_are_not_simulated_yet() {
+    let (code, _, stderr) = run("put", 2, &["--blocks".into(), "2".into()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("several blocks or a mix kernel on several ranks is not simulated yet"), "{stderr}");
+}
+
+#[test]
+fn one_rank_on_several_blocks_runs_comm_ops_on_the_local_device() {
+    let src = values(16, 0, 12);
+    let ins = vec![("rank".to_string(), json!(0)), ("root".into(), json!(0)), ("src".into(), f32s(2, 8, &src))];
+    let mut args = inputs("blocks", &ins);
+    args.extend(["--blocks".into(), "2".into()]);
+    // Both blocks broadcast the same data into the one device's buffer.
+    assert_eq!(data(&ok("broadcast", 1, &args), "buf"), src);
+}

@@ -233,12 +233,15 @@ pub fn run(opts: &RunOptions) -> Outcome {
     if opts.default_inputs {
         sim.use_default_inputs();
     }
-    if opts.ranks > 1 || !rank_inputs.is_empty() || !opts.peers.is_empty() || pto_sim::comm::ops::uses_comm(&lowered) {
-        if multi {
-            return Outcome::usage_error(
-                "`--ranks` runs one core per rank: several blocks or a mix kernel on several ranks is not simulated yet",
-            );
-        }
+    // Several ranks, or a kernel with comm ops on one core (a mix kernel or several blocks run their
+    // comm ops on the cores machine, on the local device).
+    let several_ranks = opts.ranks > 1 || !rank_inputs.is_empty() || !opts.peers.is_empty();
+    if several_ranks && multi {
+        return Outcome::usage_error(
+            "`--ranks` runs one core per rank: several blocks or a mix kernel on several ranks is not simulated yet",
+        );
+    }
+    if several_ranks || (!multi && pto_sim::comm::ops::uses_comm(&lowered)) {
         let ranked = crate::cmd::ranks::Ranked { bound: &bound, rank_inputs: &rank_inputs, check_sync, computed, notes: sync_notes };
         return crate::cmd::ranks::run(opts, &sources, &lowered, target, ranked);
     }

@@ -104,7 +104,7 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
                     let actor = ActorId { rank: r, block: 0, core: CoreKind::Whole };
                     sim.ranks = ranks(r);
                     sim.shift_gm(r as usize * per_rank);
-                    sim.core = CoreState { actor, index: r as usize, link: Some(link.clone()), topo: None, ..Default::default() };
+                    sim.core = CoreState { actor, index: r as usize, link: Some(link.clone()), ..Default::default() };
                     let mut gm = sim.replace_gm(Vec::new());
                     let ran = match link.start(&mut gm) {
                         Ok(()) => {
@@ -125,7 +125,11 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
                         steps: sim.steps(),
                         waits: 0,
                         tiles: launch.tiles.iter().filter_map(|t| sim.read_tile(t).ok().map(|d| (t.clone(), d))).collect(),
-                        sync: sim.sync_diagnostics(),
+                        sync: {
+                            let mut d = sim.sync_diagnostics();
+                            d.append(&mut sim.core.findings);
+                            d
+                        },
                     };
                     Ok((ran, trace, report))
                 })

@@ -180,7 +180,6 @@ fn run_block(
         Schedule::Random(seed) => Policy::Random(seed.wrapping_add(u64::from(b))),
     };
     let sched = Scheduler::new(kinds.len(), gm, BlockState::new(&topo.pipes), policy);
-    type CoreOut = (Result<(), Diagnostic>, Vec<TraceEntry>, Option<CoreReport>);
     let outs: Vec<Result<CoreOut, Vec<Diagnostic>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = kinds
             .iter()
@@ -190,30 +189,14 @@ fn run_block(
                 let prepare = &prepare;
                 let report = &report;
                 scope.spawn(move || -> Result<CoreOut, Vec<Diagnostic>> {
-                    let mut sim = match prepare(kind, i) {
-                        Ok(s) => s,
-                        Err(d) => {
-                            link.finish(&mut Vec::new(), 0, true);
-                            return Err(d);
-                        }
-                    };
-                    sim.core.link = Some(link.clone());
-                    let mut gm = sim.replace_gm(Vec::new());
-                    let ran = match link.start(&mut gm) {
-                        Ok(()) => {
-                            sim.replace_gm(gm);
-                            let r = sim.run();
-                            let len = sim.trace.as_ref().map_or(0, Vec::len);
-                            let mut gm = sim.replace_gm(Vec::new());
-                            let failed = r.as_ref().is_err_and(|d| d.message != STOPPED);
-                            link.finish(&mut gm, len, failed);
-                            r
-                        }
-                        Err(_) => Err(stopped(m, OpId(0))),
-                    };
-                    let trace = sim.trace.take().unwrap_or_default();
-                    let rep = report(&mut sim, 0);
-                    Ok((ran, trace, Some(rep)))
+                    // A panic (a simulator bug) must still end this core, or the others would
+                    // wait for its turn forever.
+                    let guard = link.clone();
+                    let body = std::panic::AssertUnwindSafe(move || run_core(prepare, report, link, kind, i, m));
+                    std::panic::catch_unwind(body).unwrap_or_else(|_| {
+                        guard.finish(&mut Vec::new(), 0, true);
+                        Err(vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), "internal error: a core's thread panicked")])
+                    })
                 })
             })
             .collect();
@@ -225,6 +208,58 @@ fn run_block(
             })
             .collect()
     });
+    finish_block(m, b, &kinds, sched, outs, &in_block)
+}
+
+/// What one core's thread returns: its run, its trace, its report.
+type CoreOut = (Result<(), Diagnostic>, Vec<TraceEntry>, Option<CoreReport>);
+
+/// One core's thread: prepares its simulation, waits for its first turn, runs, ends.
+fn run_core<'m>(
+    prepare: &dyn Fn(CoreKind, usize) -> Result<Sim<'m>, Vec<Diagnostic>>,
+    report: &dyn Fn(&mut Sim<'m>, u64) -> CoreReport,
+    link: super::sched::Link,
+    kind: CoreKind,
+    i: usize,
+    m: &Module,
+) -> Result<CoreOut, Vec<Diagnostic>> {
+    let mut sim = match prepare(kind, i) {
+        Ok(s) => s,
+        Err(d) => {
+            link.finish(&mut Vec::new(), 0, true);
+            return Err(d);
+        }
+    };
+    sim.core.link = Some(link.clone());
+    let mut gm = sim.replace_gm(Vec::new());
+    let ran = match link.start(&mut gm) {
+        Ok(()) => {
+            sim.replace_gm(gm);
+            let r = sim.run();
+            let len = sim.trace.as_ref().map_or(0, Vec::len);
+            let mut gm = sim.replace_gm(Vec::new());
+            let failed = r.as_ref().is_err_and(|d| d.message != STOPPED);
+            link.finish(&mut gm, len, failed);
+            r
+        }
+        Err(_) => Err(stopped(m, OpId(0))),
+    };
+    let trace = sim.trace.take().unwrap_or_default();
+    let rep = report(&mut sim, 0);
+    Ok((ran, trace, Some(rep)))
+}
+
+/// Collects a block's cores after they ended: the deadlock or traps, else the block's GM,
+/// reports and interleaved trace.
+fn finish_block(
+    m: &Module,
+    b: u32,
+    kinds: &[CoreKind],
+    sched: Scheduler,
+    outs: Vec<Result<CoreOut, Vec<Diagnostic>>>,
+    in_block: &dyn Fn(Diagnostic, ActorId) -> Diagnostic,
+) -> Result<BlockRun, Vec<Diagnostic>> {
+    let actor = |core| ActorId { rank: 0, block: b, core };
     let Some(shared) = sched.into_shared() else {
         return Err(vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), "a core's thread did not end")]);
     };
@@ -245,7 +280,7 @@ fn run_block(
         }
     }
     if let Some(End::Deadlock(blocked)) = &shared.end {
-        errors.push(deadlock(m, b, &kinds, blocked));
+        errors.push(deadlock(m, b, kinds, blocked));
     }
     if !errors.is_empty() {
         return Err(errors);

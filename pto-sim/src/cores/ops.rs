@@ -141,7 +141,6 @@ pub const SEMANTICS: &[(Opcode, CoreSemantics)] = &[
     (Opcode::TPush, internal_push),
     (Opcode::TPop, internal_pop),
     (Opcode::TFree, internal_free),
-    (Opcode::TAlloc, internal_alloc),
     (Opcode::SyncSet, ffts_set),
     (Opcode::SyncWait, ffts_wait),
     (Opcode::SetFfts, set_ffts),
@@ -161,7 +160,6 @@ pub fn is_core_op(op: Opcode) -> bool {
                 | Opcode::TPush
                 | Opcode::TPop
                 | Opcode::TFree
-                | Opcode::TAlloc
         )
 }
 
@@ -469,11 +467,6 @@ fn internal_pop(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
 fn internal_free(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     cross_pipe(cx)?;
     free_slot(cx, own_direction(cx, true))
-}
-
-fn internal_alloc(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
-    cross_pipe(cx)?;
-    Err(Stop::Fault("`talloc` (a GM FIFO slot) is not executable on cores yet".into()))
 }
 
 /// `(pipe name, flag id)` of a `sync.set` / `sync.wait`.
