@@ -107,7 +107,7 @@ pub fn run(m: &Module, target: &'static Target, gm: &[GmArray], launch: &Launch<
         use rayon::prelude::*;
         let work = || (0..blocks).into_par_iter().map(one).collect();
         match launch.threads {
-            Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t.max(1)).build() {
+            Some(t) => match pool(t.max(1)) {
                 Ok(pool) => pool.install(work),
                 Err(e) => {
                     return Err(vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), format!("cannot start {t} threads: {e}"))]);
@@ -129,6 +129,19 @@ pub fn run(m: &Module, target: &'static Target, gm: &[GmArray], launch: &Launch<
     }
     out.gm = merged.unwrap_or_default();
     Ok(out)
+}
+
+/// A pool of `threads` threads, built once per thread count (building one per run would cost
+/// a short run as much as its blocks).
+fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, String> {
+    static POOLS: std::sync::Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = std::sync::Mutex::new(Vec::new());
+    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = pools.iter().find(|(t, _)| *t == threads) {
+        return Ok(p.clone());
+    }
+    let p = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?);
+    pools.push((threads, p.clone()));
+    Ok(p)
 }
 
 /// Runs block `b` of `n`.
