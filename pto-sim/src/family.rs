@@ -540,24 +540,56 @@ const LANES: usize = 8;
 /// Bytes one A2A3 vector instruction iteration covers (a row this short is one `vcadd`).
 const VECTOR_BYTES: usize = 256;
 
+/// `halving_tree` of exactly `2H` elements: `xs[j] + xs[j + H]`, then the tree of that.
+macro_rules! fixed_tree {
+    ($name:ident, $half:literal, $next:ident) => {
+        #[inline(always)]
+        fn $name<T: Elem>(xs: &[T]) -> T {
+            let (lo, hi) = xs.split_at($half);
+            let halves: [T; $half] = std::array::from_fn(|j| lo[j].add(hi[j]));
+            $next(&halves)
+        }
+    };
+}
+fixed_tree!(tree_128, 64, tree_64);
+fixed_tree!(tree_64, 32, tree_32);
+fixed_tree!(tree_32, 16, tree_16);
+fixed_tree!(tree_16, 8, tree_8);
+fixed_tree!(tree_8, 4, tree_4);
+fixed_tree!(tree_4, 2, tree_2);
+fixed_tree!(tree_2, 1, tree_1);
+
+fn tree_1<T: Elem>(xs: &[T]) -> T {
+    xs[0]
+}
+
 /// The sum of a row that fits one vector iteration, in the order A2A3's `vcadd` is modelled
 /// (`pto-sim/src/vector.rs`, docs/vector.md): the upper half of the lanes is added onto the lower
 /// half until one is left. Float sums of such rows must round as the vector level does, so that
-/// `--exec vector` and the tile semantics give the same bytes.
-fn halving_tree<T: Elem>(xs: &[T]) -> T {
-    let mut v = [T::from_i64(0); VECTOR_BYTES];
-    let v = &mut v[..xs.len()];
-    v.copy_from_slice(xs);
-    let mut len = v.len();
-    while len > 1 {
-        let upper = len.div_ceil(2);
-        let (lo, hi) = v.split_at_mut(upper);
-        for (a, b) in lo.iter_mut().zip(&hi[..len - upper]) {
-            *a = a.add(*b);
-        }
-        len = upper;
+/// `--exec vector` and the tile semantics give the same bytes. `scratch` is reused across rows.
+fn halving_tree<T: Elem>(xs: &[T], scratch: &mut Vec<T>) -> T {
+    // Whole iterations (64 f32, 128 f16 lanes) in fixed-size steps, which vectorise.
+    match xs.len() {
+        128 => return tree_128(xs),
+        64 => return tree_64(xs),
+        _ => {}
     }
-    v[0]
+    let upper = xs.len().div_ceil(2);
+    scratch.clear();
+    scratch.extend_from_slice(&xs[..upper]);
+    for (a, &b) in scratch.iter_mut().zip(&xs[upper..]) {
+        *a = a.add(b);
+    }
+    let mut len = upper;
+    while len > 1 {
+        let up = len.div_ceil(2);
+        let (lo, hi) = scratch.split_at_mut(up);
+        for (a, &b) in lo.iter_mut().zip(&hi[..len - up]) {
+            *a = a.add(b);
+        }
+        len = up;
+    }
+    scratch.first().copied().unwrap_or(T::from_i64(0))
 }
 
 /// The row fast path's reduction: element `j` goes to lane `j mod 8`, the lanes are combined
@@ -565,7 +597,7 @@ fn halving_tree<T: Elem>(xs: &[T]) -> T {
 /// reduction, and eight independent chains instead of one. Max, min and integer sums are
 /// exact in any order; float sums round in this order (documented in `docs/design.md`).
 /// 16-bit float sums (`wide`) accumulate in f64 and round once, as in [`fold`].
-fn fold_slice<T: Elem>(r: Reduce, xs: &[T], wide: bool) -> Option<T> {
+fn fold_slice<T: Elem>(r: Reduce, xs: &[T], wide: bool, scratch: &mut Vec<T>) -> Option<T> {
     if xs.is_empty() {
         return None;
     }
@@ -573,7 +605,7 @@ fn fold_slice<T: Elem>(r: Reduce, xs: &[T], wide: bool) -> Option<T> {
         return Some(T::from_f64(xs.iter().map(|x| x.to_f64()).sum()));
     }
     if r == Reduce::Sum && <T as Elem>::FLOAT && xs.len() <= VECTOR_BYTES / T::SIZE {
-        return Some(halving_tree(xs));
+        return Some(halving_tree(xs, scratch));
     }
     // Inlined into each arm so the closure's arithmetic is vectorized in place (it was not
     // once the crate grew: trowsum ran 45 % slower with the same code).
@@ -646,8 +678,9 @@ pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst
         if along_rows && fast_ok::<T>(mem, &[src], (src.vrows, src.vcols))? {
             // Same fold (same order) as the generic path below, over typed row slices.
             let buf = mem.buffer_mut(src.loc);
+            let mut scratch = Vec::with_capacity(VECTOR_BYTES);
             let out: Vec<T> = (0..n_out)
-                .map(|k| fold_slice(r, bytemuck::cast_slice::<u8, T>(&buf[row_range(src, k, n_in)]), wide).unwrap_or(T::from_i64(0)))
+                .map(|k| fold_slice(r, bytemuck::cast_slice::<u8, T>(&buf[row_range(src, k, n_in)]), wide, &mut scratch).unwrap_or(T::from_i64(0)))
                 .collect();
             // `check_dst` proved the column fits dst's capacity: one range check per element.
             let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
@@ -665,7 +698,7 @@ pub fn reduce(mem: &mut Memory, r: Reduce, along_rows: bool, src: &TileView, dst
                     .map(|x| if along_rows { at::<T>(&s, src, k, x) } else { at::<T>(&s, src, x, k) })
                     .collect::<Result<Vec<T>, _>>()?;
                 // Rows in the fast path's order whatever the layout; columns row after row.
-                let folded = if along_rows { fold_slice(r, &xs, wide) } else { fold(r, xs.into_iter(), wide) };
+                let folded = if along_rows { fold_slice(r, &xs, wide, &mut Vec::new()) } else { fold(r, xs.into_iter(), wide) };
                 Ok(folded.unwrap_or(T::from_i64(0)))
             })
             .collect::<Result<_, Fault>>()?;
