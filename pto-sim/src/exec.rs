@@ -192,16 +192,19 @@ const TABLES: &[&[(Opcode, Semantics)]] = &[
     crate::tpipe::SEMANTICS,
 ];
 
+/// A lookup table indexed by opcode from `(opcode, entry)` tables (each opcode in one table).
+pub(crate) fn opcode_index<F: Copy>(tables: &[&[(Opcode, F)]]) -> Vec<Option<F>> {
+    let mut index = vec![None; pto_ir::ops::all().len()];
+    for &(op, run) in tables.iter().copied().flatten() {
+        debug_assert!(index[op as usize].is_none(), "{op:?} is in two semantics tables");
+        index[op as usize] = Some(run);
+    }
+    index
+}
+
 fn index() -> &'static [Option<Semantics>] {
     static INDEX: OnceLock<Vec<Option<Semantics>>> = OnceLock::new();
-    INDEX.get_or_init(|| {
-        let mut index = vec![None; pto_ir::ops::all().len()];
-        for &(op, run) in TABLES.iter().copied().flatten() {
-            debug_assert!(index[op as usize].is_none(), "{op:?} is in two semantics tables");
-            index[op as usize] = Some(run);
-        }
-        index
-    })
+    INDEX.get_or_init(|| opcode_index(TABLES))
 }
 
 /// How `op` executes with tile semantics, if the simulator executes it.

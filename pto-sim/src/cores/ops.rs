@@ -166,13 +166,7 @@ pub fn is_core_op(op: Opcode) -> bool {
 /// The entry for `op`, if it is an op between cores.
 pub fn semantics(op: Opcode) -> Option<CoreSemantics> {
     static INDEX: OnceLock<Vec<Option<CoreSemantics>>> = OnceLock::new();
-    let index = INDEX.get_or_init(|| {
-        let mut index = vec![None; pto_ir::ops::all().len()];
-        for &(op, run) in SEMANTICS {
-            index[op as usize] = Some(run);
-        }
-        index
-    });
+    let index = INDEX.get_or_init(|| crate::exec::opcode_index(&[SEMANTICS]));
     index.get(op as usize).copied().flatten()
 }
 
