@@ -248,8 +248,8 @@ fn bad_rank_arguments_are_usage_errors() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("rank 5 does not exist"), "{stderr}");
     let (code, _, stderr) = run("put", 2, &["--peer".into(), "nothere=next".into()]);
-    assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("no GM argument `%nothere`"), "{stderr}");
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("the kernel has no argument `%nothere`"), "{stderr}");
     let (code, _, stderr) = run("put", 2, &["-i".into(), "src@3=1.0".into()]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("rank 3 does not exist"), "{stderr}");

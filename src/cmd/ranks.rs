@@ -42,8 +42,13 @@ pub fn run(opts: &RunOptions, sources: &SourceMap, lowered: &pto_ir::Module, tar
         let Some((arg, peer)) = spec.split_once('=') else {
             return Outcome::usage_error(format!("--peer `{spec}`: expected ARG=next|prev|local|RANK"));
         };
+        let arg = arg.trim_start_matches('%');
+        let is_argument = |v: &pto_ir::module::ValueData| matches!(v.def, pto_ir::module::ValueDef::BlockArg(..)) && v.name == arg;
+        if !lowered.values.iter().any(is_argument) {
+            return Outcome::usage_error(format!("--peer `{spec}`: the kernel has no argument `%{arg}`"));
+        }
         match pto_sim::comm::Peer::parse(peer, count) {
-            Ok(p) => peers.push((arg.trim_start_matches('%').to_string(), p)),
+            Ok(p) => peers.push((arg.to_string(), p)),
             Err(e) => return Outcome::usage_error(format!("--peer `{spec}`: {e}")),
         }
     }
