@@ -39,20 +39,7 @@ fn cols(dtype: &str) -> usize {
 
 /// Rounds to `dtype` (floats to nearest, integers truncate and wrap).
 fn round(dtype: &str, x: f64) -> f64 {
-    let i = x.trunc() as i64;
-    match dtype {
-        "f32" => x as f32 as f64,
-        "f16" => half::f16::from_f64(x).to_f64(),
-        "bf16" => half::bf16::from_f64(x).to_f64(),
-        "i32" => (i as i32) as f64,
-        "i16" => (i as i16) as f64,
-        "i8" => (i as i8) as f64,
-        "ui32" => (i as u32) as f64,
-        "ui16" => (i as u16) as f64,
-        "ui8" => (i as u8) as f64,
-        "ui64" => (i as u64) as f64,
-        _ => i as f64,
-    }
+    common::kernel::round_to_dtype(dtype, x)
 }
 
 /// A deterministic `rows x cols` grid of small values of `dtype`: -8..=8 (halves for floats,

@@ -61,22 +61,7 @@ const DTYPES: &[&str] = &["f32", "f16", "bf16", "i32", "i16", "i8", "ui32", "ui1
 /// Rounds to element type `dtype` (integers truncate and wrap).
 fn round_to(dtype: &str) -> impl Fn(f64) -> f64 {
     let dtype = dtype.to_string();
-    move |x: f64| {
-        let i = x.trunc() as i64;
-        match dtype.as_str() {
-            "f32" => x as f32 as f64,
-            "f16" => half::f16::from_f64(x).to_f64(),
-            "bf16" => half::bf16::from_f64(x).to_f64(),
-            "i32" => (i as i32) as f64,
-            "i16" => (i as i16) as f64,
-            "i8" => (i as i8) as f64,
-            "ui32" => (i as u32) as f64,
-            "ui16" => (i as u16) as f64,
-            "ui8" => (i as u8) as f64,
-            "ui64" => (i as u64) as f64,
-            _ => i as f64,
-        }
-    }
+    move |x: f64| common::kernel::round_to_dtype(&dtype, x)
 }
 
 /// Deterministic operand values: small integers (halves for floats; magnitudes for unsigned
