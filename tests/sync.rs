@@ -128,7 +128,6 @@ fn the_loop_fixpoint_finds_bugs_that_need_a_third_iteration() {
 /// above the 24 iterations) stops at the bound with a note at the loop, and no error.
 #[test]
 fn a_loop_without_a_fixpoint_within_the_bound_gets_a_note() {
-    use pto::cmd::verify::{VerifyOptions, run_with_sync};
     let text = std::fs::read_to_string("tests/sync/loop_carried_third_iteration.pto").unwrap();
     let body: String = text
         .lines()
@@ -145,22 +144,8 @@ fn a_loop_without_a_fixpoint_within_the_bound_gets_a_note() {
         body.replace("%set = arith.remsi %i, %c3 : index", "%r = arith.remsi %i, %c3 : index\n    %set = arith.andi %r, %c7 : index");
     let body = body.replace("%wait = arith.remsi %i, %c3 : index", "%wait = arith.andi %r, %c7 : index");
     let body = body.replace("%c16 = arith.constant 16 : index", "%c16 = arith.constant 16 : index\n  %c7 = arith.constant 7 : index");
-    let path = std::env::temp_dir().join(format!("pto-sync-bound-{}.pto", std::process::id()));
-    std::fs::write(&path, &body).unwrap();
-    let out = run_with_sync(&VerifyOptions {
-        input: path.display().to_string(),
-        target: Some(TargetName::A5),
-        explain: false,
-        error_format: ErrorFormat::Json,
-    });
-    let _ = std::fs::remove_file(path);
+    let (out, notes) = verify_sync_notes("bound", &body);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let notes: Vec<serde_json::Value> = out
-        .stderr
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|v| v["class"] == "SYNC_NOT_CHECKED")
-        .collect();
     assert_eq!(notes.len(), 1, "{}", out.stderr);
     assert_eq!(
         notes[0]["message"],
@@ -169,14 +154,12 @@ fn a_loop_without_a_fixpoint_within_the_bound_gets_a_note() {
     assert!(body.lines().nth(notes[0]["line"].as_u64().unwrap() as usize - 1).unwrap().contains("scf.for"));
 }
 
-/// A path the simulator cannot run to the end is not checked, and says so: here an op it does
-/// not execute (`arith.remui`) stops every path that enters the loop.
-#[test]
-fn paths_that_trap_are_counted_in_a_note() {
+/// `pto verify --target a5 --sync --error-format json` of `text`: the outcome and its
+/// `SYNC_NOT_CHECKED` notes.
+fn verify_sync_notes(name: &str, text: &str) -> (pto::Outcome, Vec<serde_json::Value>) {
     use pto::cmd::verify::{VerifyOptions, run_with_sync};
-    let text = std::fs::read_to_string("tests/sync/loop_carried_third_iteration.pto").unwrap().replace("arith.remsi", "arith.remui");
-    let path = std::env::temp_dir().join(format!("pto-sync-trap-{}.pto", std::process::id()));
-    std::fs::write(&path, &text).unwrap();
+    let path = std::env::temp_dir().join(format!("pto-sync-{name}-{}.pto", std::process::id()));
+    std::fs::write(&path, text).unwrap();
     let out = run_with_sync(&VerifyOptions {
         input: path.display().to_string(),
         target: Some(TargetName::A5),
@@ -184,12 +167,21 @@ fn paths_that_trap_are_counted_in_a_note() {
         error_format: ErrorFormat::Json,
     });
     let _ = std::fs::remove_file(path);
-    let notes: Vec<serde_json::Value> = out
+    let notes = out
         .stderr
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter(|v| v["class"] == "SYNC_NOT_CHECKED")
         .collect();
+    (out, notes)
+}
+
+/// A path the simulator cannot run to the end is not checked, and says so: here an op it does
+/// not execute (`arith.remui`) stops every path that enters the loop.
+#[test]
+fn paths_that_trap_are_counted_in_a_note() {
+    let text = std::fs::read_to_string("tests/sync/loop_carried_third_iteration.pto").unwrap().replace("arith.remsi", "arith.remui");
+    let (out, notes) = verify_sync_notes("trap", &text);
     assert_eq!(notes.len(), 1, "{}", out.stderr);
     assert_eq!(
         notes[0]["message"],
