@@ -175,7 +175,7 @@ fn program_1000_ops_blocks(bencher: divan::Bencher, blocks: u32) {
     };
     let launch = pto_sim::cores::Launch { blocks, schedule: Default::default(), threads: Some(2), trace: false, setup: &setup, tiles: &[] };
     bencher.counter(divan::counter::ItemsCount::new(blocks as usize * 1000 * 64 * 64)).bench_local(|| {
-        pto_sim::cores::machine::run(&m, target, &gm, &launch).expect("runs");
+        pto_sim::cores::machine::run(&m, target, gm, &launch).expect("runs");
     });
 }
 

@@ -47,7 +47,7 @@ fn the_quantized_matmul_k_split_adds_up_on_1_2_and_4_blocks() {
     let dir = scratch_dir("blocks", "ksplit");
     let (m, k, n, m0, n0, a_off, b_off) = (64usize, 128usize, 64usize, 32usize, 12usize, 120i64, 133i64);
     let (a, b) = (bytes(m * k, 1), bytes(k * n, 2));
-    let mut args = inputs(
+    let args = inputs(
         &dir,
         &[
             ("a", json!({"dtype": "ui8", "shape": [m, k], "data": a})),

@@ -118,7 +118,7 @@ fn a_long_vector_run_keeps_one_record_per_op() {
     assert_eq!(runs, [("pto.tadds", 20000, true), ("pto.tmuls", 20000, true)]);
     // The cost is summed over the runs: 20000 times the cost of one.
     let total = sim.vector_log[0].cost.as_ref().unwrap();
-    assert!(total.instructions >= 20000 && total.instructions % 20000 == 0, "{total:?}");
+    assert!(total.instructions >= 20000 && total.instructions.is_multiple_of(20000), "{total:?}");
     // Each iteration added 1.0 to the zeros, then multiplied by 1.0.
     let x = sim.read_tile("x").expect("reads");
     assert_eq!(&x.bytes[..4], &20000.0f32.to_le_bytes());

@@ -59,11 +59,11 @@ pub fn size_defaults(m: &Module) -> HashMap<ValueId, i64> {
                 let Some(&view) = data.results.first() else { continue };
                 let extents = partition_extents(m, view, rank);
                 for (d, &v) in data.operands.iter().skip(1).take(rank).enumerate() {
-                    if let (Some(arg), Some(&extent)) = (argument_behind(m, v), extents.get(d)) {
-                        if extent > 0 {
-                            let e = shape.entry(arg).or_insert(extent);
-                            *e = (*e).max(extent);
-                        }
+                    if let (Some(arg), Some(&extent)) = (argument_behind(m, v), extents.get(d))
+                        && extent > 0
+                    {
+                        let e = shape.entry(arg).or_insert(extent);
+                        *e = (*e).max(extent);
                     }
                 }
             }

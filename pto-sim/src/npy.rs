@@ -215,7 +215,7 @@ mod tests {
     /// An `.npy` v1 file with this header dictionary and `data` bytes.
     fn npy_v1(dict: &str, data: &[u8]) -> Vec<u8> {
         let mut header = dict.to_string();
-        while (MAGIC.len() + 4 + header.len() + 1) % 64 != 0 {
+        while !(MAGIC.len() + 4 + header.len() + 1).is_multiple_of(64) {
             header.push(' ');
         }
         header.push('\n');
