@@ -463,3 +463,153 @@ fn gm_accesses_of_two_cores_need_a_flag_or_a_pipe_between_them() {
     assert!(err.contains("error[HAZARD_WAR]: b0.aiv0 overwrites bytes another core read in `%y` ([0, 1024))"), "{err}");
     assert!(err.contains("b0.aic accessed them here"), "{err}");
 }
+
+const LEFT: &str =
+    "!pto.tile_buf<loc=left, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=row_major, fractal=512, pad=0>";
+const RIGHT: &str =
+    "!pto.tile_buf<loc=right, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=col_major, fractal=512, pad=0>";
+
+/// A C2V kernel through a GM slot buffer (`initialize_l2g2l_pipe`) with the GM-slot forms on
+/// both sides: the cube multiplies `a` by `b`, `talloc`s a slot, stores the product there and
+/// commits it; each vector core pops its 8-row half as a view (`split = 1`), loads it, stores
+/// it to its rows of `dst` and frees the slot. `producer` / `consumer` pick the interface of
+/// each side (`gm` or `tile`).
+fn gm_slot_kernel(producer: &str, consumer: &str) -> String {
+    let view = |rows: usize| format!("!pto.partition_tensor_view<{rows}x16xf32>");
+    let gm_view = |name: &str, ptr: &str, row: &str, rows: usize| {
+        format!(
+            "    %{name}_t = pto.make_tensor_view %{ptr}, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+    %{name} = pto.partition_view %{name}_t, offsets = [{row}, %c0], sizes = [%c{rows}, %c16] : !pto.tensor_view<?x?xf32> -> {}",
+            view(rows)
+        )
+    };
+    let produce = match producer {
+        "gm" => format!(
+            "    %s = pto.talloc(%p : !pto.pipe) {{split = 1}} -> {v}
+    pto.tstore ins(%acc : {ACC}) outs(%s : {v})
+    pto.tpush(%s, %p : {v}, !pto.pipe) {{split = 1}}",
+            v = view(16)
+        ),
+        _ => format!("    pto.tpush(%acc, %p : {ACC}, !pto.pipe) {{split = 1}}"),
+    };
+    let half = vec_tile(8, 16);
+    let consume = match consumer {
+        "gm" => format!(
+            "    %r = pto.tpop(%p : !pto.pipe) {{split = 1}} -> {v}
+    pto.tload ins(%r : {v}) outs(%x : {half})
+    pto.tfree(%p, %r : !pto.pipe, {v}) {{split = 1}}",
+            v = view(8)
+        ),
+        _ => format!(
+            "    %t = pto.declare_tile -> {half}
+    pto.tpop(%t, %p : {half}, !pto.pipe) {{split = 1}}
+    pto.tmov ins(%t : {half}) outs(%x : {half})
+    pto.tfree(%p : !pto.pipe) {{split = 1}}"
+        ),
+    };
+    format!(
+        r#"module {{
+  func.func @k(%fifo: !pto.ptr<f32>, %a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %dst: !pto.ptr<f32>) attributes {{pto.entry}} {{
+    func.call @k_cube(%fifo, %a, %b) : (!pto.ptr<f32>, !pto.ptr<f32>, !pto.ptr<f32>) -> ()
+    func.call @k_vector(%fifo, %dst) : (!pto.ptr<f32>, !pto.ptr<f32>) -> ()
+    return
+  }}
+  func.func private @k_cube(%fifo: !pto.ptr<f32>, %a: !pto.ptr<f32>, %b: !pto.ptr<f32>) attributes {{pto.kernel_kind = #pto.kernel_kind<cube>}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %buf = pto.import_reserved_buffer {{name = "fifo", peer_func = @k_vector}} -> i32
+    %p = pto.initialize_l2g2l_pipe {{dir_mask = 1, slot_size = 1024, slot_num = 2}} (%fifo : !pto.ptr<f32>, %buf : i32) -> !pto.pipe
+{ga}
+{gb}
+    %ma = pto.alloc_tile : {MAT}
+    %mb = pto.alloc_tile : {MAT}
+    %l = pto.alloc_tile : {LEFT}
+    %r = pto.alloc_tile : {RIGHT}
+    %acc = pto.alloc_tile : {ACC}
+    pto.tload ins(%va : {v16}) outs(%ma : {MAT})
+    pto.tload ins(%vb : {v16}) outs(%mb : {MAT})
+    pto.tmov ins(%ma : {MAT}) outs(%l : {LEFT})
+    pto.tmov ins(%mb : {MAT}) outs(%r : {RIGHT})
+    pto.tmatmul ins(%l, %r : {LEFT}, {RIGHT}) outs(%acc : {ACC})
+{produce}
+    return
+  }}
+  func.func private @k_vector(%fifo: !pto.ptr<f32>, %dst: !pto.ptr<f32>) attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %buf = pto.reserve_buffer {{name = "fifo", size = 2048, location = #pto.address_space<vec>, auto = true}} -> i32
+    %p = pto.initialize_l2g2l_pipe {{dir_mask = 1, slot_size = 1024, slot_num = 2}} (%fifo : !pto.ptr<f32>, %buf : i32) -> !pto.pipe
+    %sub = pto.get_subblock_idx
+    %sub_i = arith.index_cast %sub : i64 to index
+    %row = arith.muli %sub_i, %c8 : index
+{gd}
+    %x = pto.alloc_tile : {half}
+{consume}
+    pto.tstore ins(%x : {half}) outs(%vd : {v8})
+    return
+  }}
+}}
+"#,
+        ga = gm_view("va", "a", "%c0", 16),
+        gb = gm_view("vb", "b", "%c0", 16),
+        gd = gm_view("vd", "dst", "%row", 8),
+        v16 = view(16),
+        v8 = view(8),
+    )
+}
+
+#[test]
+fn gm_slot_forms_move_a_product_through_the_gm_fifo_in_either_interface() {
+    let (a, b) = (values(256, 7), values(256, 5));
+    let product = matmul(&a, &b, 16, 16, 16);
+    for (producer, consumer) in [("gm", "gm"), ("gm", "tile"), ("tile", "gm")] {
+        let dir = scratch_dir("cores", &format!("gm-slots-{producer}-{consumer}"));
+        let path = dir.join("kernel.pto");
+        std::fs::write(&path, gm_slot_kernel(producer, consumer)).unwrap();
+        let inputs = input_args(&dir, &[("a", tile("f32", 16, 16, &a)), ("b", tile("f32", 16, 16, &b))]);
+        for target in ["a2a3", "a5"] {
+            for schedule in [&["--schedule", "in-order"][..], &["--schedule", "random", "--seed", "3"]] {
+                let mut args = with_inputs(&inputs, &["--target", target, "--trace"]);
+                args.extend_from_slice(schedule);
+                let (code, out, err) = run(&path, &args);
+                assert_eq!(code, 0, "{producer}/{consumer} on {target}: {err}");
+                assert_eq!(data(&out, "dst"), product, "{producer}/{consumer} on {target} {schedule:?}");
+                // The slot buffer holds the product in slot 0 (written by the cube's tstore,
+                // A2A3's pass through GM, or the consumers' pops).
+                assert_eq!(data(&out, "fifo")[..256], product[..], "{producer}/{consumer} on {target}");
+                if producer == "gm" {
+                    assert!(err.contains("b0.aic") && err.contains("pto.talloc") && err.contains("allocated slot 0"), "{err}");
+                }
+                if consumer == "gm" {
+                    assert!(err.contains("b0.aiv1") && err.contains("popped slot 0 in GM"), "{err}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn gm_slot_forms_on_a_pipe_without_a_gm_buffer_are_located_errors() {
+    let text = gm_slot_kernel("gm", "gm").replace(
+        "%p = pto.initialize_l2g2l_pipe {dir_mask = 1, slot_size = 1024, slot_num = 2} (%fifo : !pto.ptr<f32>, %buf : i32)",
+        "%p = pto.initialize_l2l_pipe {dir_mask = 1, slot_size = 1024, slot_num = 2} (%buf : i32)",
+    );
+    assert!(!text.contains("l2g2l"), "both inits replaced");
+    let run_defaults = |name: &str, text: &str| {
+        let path = scratch_dir("cores", name).join("kernel.pto");
+        std::fs::write(&path, text).unwrap();
+        let (code, _, err) = run(&path, &["--target", "a5", "--default-inputs"]);
+        (code, err)
+    };
+    let (code, err) = run_defaults("gm-slots-no-buffer", &text);
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("need a FIFO in GM, and the c2v pipe") && err.contains("pto.talloc") && err.contains("b0.aic"), "{err}");
+    // A commit of a view that is not the next slot.
+    let text = gm_slot_kernel("gm", "gm").replace("pto.tpush(%s, %p", "pto.tpush(%va, %p");
+    let (code, err) = run_defaults("gm-slots-wrong-view", &text);
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("commits a view that is not this core's part of slot 0"), "{err}");
+}

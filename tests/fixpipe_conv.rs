@@ -650,3 +650,122 @@ fn fifo_misuse_is_a_located_error_not_a_hang() {
     let err = run_fails("pop-shape", &mismatch, &[("a", grid(3, 5, |_, _| 1.0))], "a5");
     assert!(err.contains("pops a f32 3x5 entry into a f32 tile with valid region 2x5"), "{err}");
 }
+
+/// The GM-slot interface (`talloc`, `tpush(%slot, %pipe)`, `tpop(%pipe) -> view`,
+/// `tfree(%pipe, %slot)`) shares the FIFO order with the tile interface: a slot committed by
+/// `tpush` pops into a tile, a pushed tile pops as a slot view, and a freed slot is reused.
+#[test]
+fn talloc_slots_carry_stored_data_through_the_fifo_in_order() {
+    let split = "{split = #pto<tile_split TILE_NO_SPLIT>}";
+    for dtype in ["f32", "f16", "i16", "i8"] {
+        let v = format!("!pto.tile_buf<vec, 16x32x{dtype}, valid=3x5>");
+        let s = format!("!pto.partition_tensor_view<3x5x{dtype}>");
+        let text = format!(
+            "func.func @k(%p: !pto.pipe, %a: {v}, %b: {v}, %x: {v}, %y: {v}) {{
+  %s = pto.talloc(%p : !pto.pipe) {split} -> {s}
+  pto.tstore ins(%a : {v}) outs(%s : {s})
+  pto.tpush(%s, %p : {s}, !pto.pipe) {split}
+  pto.tpush(%b, %p : {v}, !pto.pipe) {split}
+  pto.tpop(%x, %p : {v}, !pto.pipe) {split}
+  pto.tfree(%p : !pto.pipe) {split}
+  %r = pto.tpop(%p : !pto.pipe) {split} -> {s}
+  pto.tload ins(%r : {s}) outs(%y : {v})
+  pto.tfree(%p, %r : !pto.pipe, {s}) {split}
+  %t = pto.talloc(%p : !pto.pipe) {split} -> {s}
+  return
+}}
+"
+        );
+        let a = |r: usize, c: usize| (r * 5 + c) as f64 - 7.0;
+        let b = |r: usize, c: usize| 60.0 - (r * 5 + c) as f64 * 2.0;
+        let mut ran = 0;
+        for (_, target) in TARGETS {
+            let inputs = [("a", grid(3, 5, a)), ("b", grid(3, 5, b))];
+            let Some((got, trace)) = run_on(&format!("talloc-{dtype}"), &text, &inputs, &["x", "y"], target) else { continue };
+            ran += 1;
+            assert_eq!(got[0], (0..15).map(|k| k as f64 - 7.0).collect::<Vec<_>>(), "{dtype} {target}: the committed slot pops first");
+            assert_eq!(got[1], (0..15).map(|k| 60.0 - 2.0 * k as f64).collect::<Vec<_>>(), "{dtype} {target}: then the pushed tile");
+            for line in [
+                "%s = view of %p.fifo at 0, shape [3, 5], strides [5, 1]; FIFO: allocated GM slot 0".to_string(),
+                format!("FIFO: pushed {dtype} 3x5 in GM slot 0; 1 entry queued, 0 slots held"),
+                format!("FIFO: pushed {dtype} 3x5; 2 entries queued, 0 slots held"),
+                format!("FIFO: popped {dtype} 3x5; 1 entry queued, 1 slot held"),
+                // The tile pushed inline is written to the free slot 0 when it pops as a view.
+                format!("%r = view of %p.fifo at 0, shape [3, 5], strides [5, 1]; FIFO: popped {dtype} 3x5 from GM slot 0"),
+                "FIFO: freed GM slot 0; 0 entries queued, 0 slots held".to_string(),
+                "%t = view of %p.fifo at 0, shape [3, 5], strides [5, 1]; FIFO: allocated GM slot 0".to_string(),
+            ] {
+                assert!(trace.contains(&line), "{dtype} {target}: no `{line}` in\n{trace}");
+            }
+        }
+        assert!(ran > 0, "{dtype}: no target accepts the kernel");
+    }
+}
+
+#[test]
+fn two_slots_in_flight_use_two_slots_and_misuse_is_located() {
+    let split = "{split = #pto<tile_split TILE_NO_SPLIT>}";
+    let v = "!pto.tile_buf<vec, 16x16xf32, valid=2x8>";
+    let s = "!pto.partition_tensor_view<2x8xf32>";
+    let head = format!("func.func @k(%p: !pto.pipe, %a: {v}, %b: {v}, %x: {v}, %y: {v}) {{\n");
+    let alloc = |n: &str, ty: &str| format!("  %{n} = pto.talloc(%p : !pto.pipe) {split} -> {ty}\n");
+    let store = |t: &str, n: &str| format!("  pto.tstore ins(%{t} : {v}) outs(%{n} : {s})\n");
+    let push = |n: &str| format!("  pto.tpush(%{n}, %p : {s}, !pto.pipe) {split}\n");
+    let pop = |n: &str| format!("  %{n} = pto.tpop(%p : !pto.pipe) {split} -> {s}\n");
+    let load = |n: &str, t: &str| format!("  pto.tload ins(%{n} : {s}) outs(%{t} : {v})\n");
+    let free = |n: &str| format!("  pto.tfree(%p, %{n} : !pto.pipe, {s}) {split}\n");
+    let end = "  return\n}\n";
+    let inputs = [("a", grid(2, 8, |r, c| (r * 8 + c) as f64)), ("b", grid(2, 8, |r, c| -((r * 8 + c) as f64)))];
+    // Both slots allocated before either is pushed: slots 0 and 1 (elements 0 and 16).
+    let two = [head.clone(), alloc("s", s), alloc("t", s), store("a", "s"), store("b", "t"), push("t"), push("s")].concat()
+        + &[pop("r"), load("r", "x"), pop("q"), load("q", "y"), free("q"), free("r"), end.into()].concat();
+    for (_, target) in TARGETS {
+        let (got, trace) = run_on("talloc-two", &two, &inputs, &["x", "y"], target).expect("legal");
+        assert_eq!(got[0], (0..16).map(|k| -(k as f64)).collect::<Vec<_>>(), "{target}: slot 1 was pushed first");
+        assert_eq!(got[1], (0..16).map(|k| k as f64).collect::<Vec<_>>(), "{target}");
+        assert!(trace.contains("%t = view of %p.fifo at 16, shape [2, 8]") && trace.contains("FIFO: freed GM slot 0"), "{trace}");
+    }
+    let cases: [(&str, String, &str); 6] = [
+        (
+            "push-twice",
+            [head.clone(), alloc("s", s), push("s"), push("s"), end.into()].concat(),
+            "pushes slot 0, which is pushed and not popped",
+        ),
+        (
+            "free-twice",
+            [head.clone(), alloc("s", s), push("s"), pop("r"), free("r"), free("r"), end.into()].concat(),
+            "frees slot 0, which is free",
+        ),
+        (
+            "free-unpopped",
+            [head.clone(), alloc("s", s), push("s"), free("s"), end.into()].concat(),
+            "frees slot 0, which is pushed and not popped",
+        ),
+        ("pop-empty", [head.clone(), pop("r"), end.into()].concat(), "pops from an empty FIFO"),
+        (
+            "slot-size",
+            [head.clone(), alloc("s", s), alloc("t", "!pto.partition_tensor_view<4x8xf32>"), end.into()].concat(),
+            "this f32 slot view of 32 elements does not fit the pipe's slots of 16 f32 elements",
+        ),
+        (
+            "pop-type",
+            [
+                head.clone(),
+                alloc("s", s),
+                push("s"),
+                "  %r = pto.tpop(%p : !pto.pipe) ".into(),
+                split.into(),
+                " -> !pto.partition_tensor_view<2x8xi32>\n".into(),
+                end.into(),
+            ]
+            .concat(),
+            "pops a f32 2x8 entry into a i32 slot view of 2x8",
+        ),
+    ];
+    for (name, text, expect) in cases {
+        for (_, target) in TARGETS {
+            let err = run_fails(&format!("talloc-{name}"), &text, &inputs, target);
+            assert!(err.contains(expect) && err.contains(".pto:"), "{name} on {target}: expected `{expect}` with a location in\n{err}");
+        }
+    }
+}

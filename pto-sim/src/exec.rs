@@ -34,9 +34,10 @@ pub struct Machine<'a> {
     /// Lines the op adds to its `--trace` entry: the state it changed that no operand shows
     /// (a configuration register).
     pub notes: &'a mut Vec<String>,
-    /// Tiles the op places anew: `(slot, view)` makes the value in `slot` that view from now on
-    /// (`tassign` places its result, `tsubview` aliases its destination into the source).
-    pub rebind: &'a mut Vec<(&'static str, TileView)>,
+    /// Values the op binds anew: `(slot, value)` makes the value in `slot` that one from now on
+    /// (`tassign` places its result tile, `tsubview` aliases its destination into the source,
+    /// `talloc` returns a GM view of a FIFO slot).
+    pub rebind: &'a mut Vec<(&'static str, Val)>,
     /// The TPipe FIFOs, one per `!pto.pipe` argument ([`Val::Pipe`] indexes them).
     pub pipes: &'a mut [crate::tpipe::Fifo],
 }
@@ -56,6 +57,10 @@ pub struct Args<'a> {
     /// The IMG2COL configurations of the run ([`Val::Conv`] indexes them), or why one's type
     /// does not spell a configuration.
     pub configs: &'a [Result<crate::conv::ConvConfig, String>],
+    /// The module, and the value bound to each slot (for the types of results).
+    pub module: &'a pto_ir::module::Module,
+    /// `(slot, value)` in the order of [`Args::operands`].
+    pub slots: &'a [(&'static str, pto_ir::module::ValueId)],
 }
 
 impl Args<'_> {
@@ -128,6 +133,11 @@ impl Args<'_> {
             Some(Val::Pipe(i)) => Ok(i as usize),
             _ => Err(Fault(format!("`{slot}` is not a kernel's `!pto.pipe` argument"))),
         }
+    }
+
+    /// The type of the value bound to `slot` (an operand or a result).
+    pub fn type_of(&self, slot: &str) -> Option<&pto_ir::types::Type> {
+        self.slots.iter().find(|(s, _)| *s == slot).map(|&(_, v)| self.module.value_type(v))
     }
 
     /// The GM view bound to `slot`.

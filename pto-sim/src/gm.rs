@@ -139,7 +139,7 @@ pub fn pattern_value(i: usize) -> f64 {
 pub const MAX_GROWN: usize = 1 << 30;
 
 /// `1 GiB`, `16 MiB`, `1000 bytes`: a byte count as written in a diagnostic.
-fn bytes_text(n: usize) -> String {
+pub(crate) fn bytes_text(n: usize) -> String {
     match n {
         n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
         n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
@@ -166,6 +166,9 @@ pub struct GmArray {
     pub written: bool,
     /// The (rows, cols) of the array bound to it, which outputs keep.
     pub shape: Option<(usize, usize)>,
+    /// The simulator's own memory (a pipe's FIFO slots, [`crate::tpipe`]), not a kernel
+    /// argument: never an output, and not merged between blocks.
+    pub internal: bool,
 }
 
 impl GmArray {

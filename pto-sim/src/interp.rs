@@ -207,7 +207,7 @@ pub struct Sim<'m> {
     /// What the running op changed that no operand shows ([`crate::exec::Machine::notes`]).
     notes: Vec<String>,
     /// Tiles the running op placed anew ([`crate::exec::Machine::rebind`]).
-    rebind: Vec<(&'static str, TileView)>,
+    rebind: Vec<(&'static str, Val)>,
     /// The IMG2COL configuration arguments, parsed from their types ([`crate::conv::parse`]).
     configs: Vec<Result<crate::conv::ConvConfig, String>>,
     /// One TPipe FIFO per `!pto.pipe` argument.
@@ -315,6 +315,7 @@ impl<'m> Sim<'m> {
             subblock: (0, 1),
             ranks: Default::default(),
         };
+        let mut pipe_names = Vec::new();
         for (i, v) in m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Opaque(ty)) = (v.def, m.types.get(v.ty))
                 && ty.starts_with("!pto.fmatrix_config")
@@ -325,6 +326,7 @@ impl<'m> Sim<'m> {
             if let (ValueDef::BlockArg(..), Type::Pipe) = (v.def, m.types.get(v.ty)) {
                 sim.vals[i] = Val::Pipe(sim.pipes.len() as u32);
                 sim.pipes.push(Default::default());
+                pipe_names.push(v.name.as_str());
             }
             let gm_elem = match m.types.get(v.ty) {
                 Type::Ptr(e) => Some(*e),
@@ -344,8 +346,14 @@ impl<'m> Sim<'m> {
                     pattern: false,
                     written: false,
                     shape: None,
+                    internal: false,
                 });
             }
+        }
+        // Each pipe's FIFO slots in GM (`talloc`, the GM-slot forms of `tpush`/`tpop`/`tfree`).
+        for (fifo, name) in sim.pipes.iter_mut().zip(pipe_names) {
+            fifo.slots.array = sim.gm.len();
+            sim.gm.push(crate::tpipe::slot_array(name));
         }
         let placements = pto_lower::plan::assign(m, target).map_err(|d| d.0)?;
         for p in placements {
@@ -464,6 +472,9 @@ impl<'m> Sim<'m> {
             if let Val::Ptr(i) = v {
                 *i += base;
             }
+        }
+        for fifo in &mut self.pipes {
+            fifo.slots.array += base;
         }
     }
 
@@ -1393,6 +1404,8 @@ impl<'m> Sim<'m> {
             form,
             types: &m.types,
             configs: &self.configs,
+            module: m,
+            slots: &slots,
         };
         let result = run(
             &mut crate::exec::Machine {
@@ -1410,10 +1423,11 @@ impl<'m> Sim<'m> {
         );
         self.operand_buf = operands;
         result.map_err(|f| trap(m, op, f.0))?;
-        // The op placed tiles anew: the values in those slots are these views from now on.
-        for (slot, view) in std::mem::take(&mut self.rebind) {
+        // The op bound values anew (placed tiles, slot views): the values in those slots are
+        // these from now on.
+        for (slot, val) in std::mem::take(&mut self.rebind) {
             for &(_, v) in slots.iter().filter(|(s, _)| *s == slot) {
-                self.vals[v.index()] = Val::Tile(view);
+                self.vals[v.index()] = val;
                 self.unwritten_args.remove(&v);
             }
         }
@@ -1500,7 +1514,7 @@ pub fn gm_outputs(m: &Module, gm: &[GmArray]) -> Vec<(String, TileData)> {
         let ty = m.types.get(v.ty);
         let gm_arg = matches!(ty, Type::Ptr(_)) || ty.is_opaque("!pto.group<");
         if let (ValueDef::BlockArg(..), true) = (v.def, gm_arg)
-            && let Some(a) = gm.iter().find(|a| a.name == v.name && a.written)
+            && let Some(a) = gm.iter().find(|a| a.name == v.name && a.written && !a.internal)
             && !out.iter().any(|(n, _): &(String, TileData)| *n == v.name)
         {
             let n = a.bytes.len() / a.elem_size.max(1);

@@ -23,6 +23,7 @@ use crate::dispatch;
 use crate::elem::Elem;
 use crate::exec::{Args, Machine, Semantics};
 use crate::family::{storage, unsupported, write};
+use crate::interp::Val;
 use crate::memory::Fault;
 use crate::view::{TileView, element, element_mut};
 use pto_ir::ops::Opcode;
@@ -41,7 +42,7 @@ fn tassign(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
     }
     let placed = TileView { addr, ..tile };
     storage(m.mem, &placed)?;
-    m.rebind.push(("result", placed));
+    m.rebind.push(("result", Val::Tile(placed)));
     m.notes.push(format!("placed at {}+{addr}", buf.name));
     Ok(())
 }
@@ -75,7 +76,7 @@ fn tsubview(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
         }
     }
     storage(m.mem, &aliased)?;
-    m.rebind.push(("dst", aliased));
+    m.rebind.push(("dst", Val::Tile(aliased)));
     Ok(())
 }
 

@@ -1,15 +1,30 @@
-//! TPipe FIFOs: the state behind `tpush`, `tpop` and `tfree`, one FIFO per `!pto.pipe` value.
+//! TPipe FIFOs: the state behind `tpush`, `tpop`, `tfree` and `talloc`, one FIFO per
+//! `!pto.pipe` value.
 //!
-//! A FIFO holds the tiles pushed and not yet popped, in order, each as its element type, valid
-//! shape and row-major bytes. Its operations never wait: where hardware would block — a pop
-//! from an empty FIFO, a push into a full one, a free with no popped slot — they return
-//! [`Blocked`], and the caller decides. The single-core interpreter reports it as a located
-//! error (the other side of the pipe is not simulated, so the wait would never end); a
-//! multi-core scheduler that owns one [`Fifo`] shared by a producer and a consumer core can
-//! instead suspend the core and retry after the other one ran.
+//! A FIFO holds the entries pushed and not yet popped, in order. An entry is a tile's valid
+//! region: its element type, valid shape and row-major bytes, kept inline when a tile was
+//! pushed (`tpush(%tile, %pipe)`), or in one of the pipe's **GM slots** when the producer used
+//! pto-isa's `GlobalData` interface: `talloc` hands out a free slot as a GM view, the producer
+//! writes it with ordinary stores, and `tpush(%slot, %pipe)` commits it; `tpop(%pipe)` returns
+//! the oldest committed slot as a view, which the consumer reads with loads and releases with
+//! `tfree(%pipe, %slot)`. The two interfaces share one order, so either side may use either
+//! (a slot popped into a tile reads the slot's bytes; a tile popped as a view is first written
+//! to a slot), as on A2A3 where every TPipe slot lives in GM.
+//!
+//! The slots are one GM array per pipe ([`slot_array`]), slot `k` at elements
+//! `[k * size, (k + 1) * size)`: like pto-isa's `SlotSize`, a pipe's slot size is fixed — by
+//! its first slot view. A slot is reused once freed; the array grows (up to the limit of an
+//! unbound GM array) only while every slot is taken.
+//!
+//! Operations never wait: where hardware would block — a pop from an empty FIFO, a push into
+//! a full one, a free with no popped slot — they return [`Blocked`], and the caller decides.
+//! The single-core interpreter reports it as a located error (the other side of the pipe is
+//! not simulated, so the wait would never end); a multi-core scheduler that owns one [`Fifo`]
+//! shared by a producer and a consumer core can instead suspend the core and retry after the
+//! other one ran.
 //!
 //! `!pto.pipe` gives no depth, so a FIFO is unbounded unless its owner sets [`Fifo::depth`]
-//! (slots popped and not yet freed count towards it, as on hardware).
+//! (slots allocated, or popped and not yet freed, count towards it, as on hardware).
 
 use pto_ir::types::ElemType;
 use std::collections::VecDeque;
@@ -23,8 +38,17 @@ pub struct Entry {
     pub rows: usize,
     /// Valid columns.
     pub cols: usize,
-    /// The elements, row-major.
+    /// The elements, row-major (empty when they are in GM slot [`Entry::slot`]).
     pub bytes: Vec<u8>,
+    /// The GM slot holding the elements (a `talloc`'d slot committed by `tpush`).
+    pub slot: Option<usize>,
+}
+
+impl Entry {
+    /// An entry whose elements are `bytes`.
+    pub fn inline(dtype: ElemType, rows: usize, cols: usize, bytes: Vec<u8>) -> Entry {
+        Entry { dtype, rows, cols, bytes, slot: None }
+    }
 }
 
 /// Why an operation would wait on hardware.
@@ -32,7 +56,7 @@ pub struct Entry {
 pub enum Blocked {
     /// `tpop` with no entry: waits for a producer's `tpush`.
     Empty,
-    /// `tpush` with every slot taken: waits for a consumer's `tfree`.
+    /// `tpush` or `talloc` with every slot taken: waits for a consumer's `tfree`.
     Full,
     /// `tfree` with no popped slot to release.
     NothingPopped,
@@ -51,28 +75,62 @@ impl Blocked {
     }
 }
 
+/// Where a GM slot is in its cycle.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SlotState {
+    /// Free to `talloc` (or to hold a tile popped as a view).
+    Free,
+    /// Handed out by `talloc`, not yet committed by `tpush`.
+    Allocated,
+    /// Committed, waiting in the FIFO.
+    Queued,
+    /// Popped, not yet freed.
+    Popped,
+}
+
+/// A pipe's GM slots.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GmSlots {
+    /// The GM array holding them (an index into the run's GM arrays).
+    pub array: usize,
+    /// Elements per slot; 0 until the first slot view fixes it.
+    pub size: usize,
+    /// Each slot's state, by number.
+    pub state: Vec<SlotState>,
+}
+
 /// One FIFO.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fifo {
     /// Entries pushed and not yet popped, oldest first.
     pub entries: VecDeque<Entry>,
-    /// Slots popped and not yet freed.
-    pub held: usize,
-    /// How many slots the FIFO has (entries plus held slots).
+    /// Slots popped and not yet freed, oldest first (the GM slot, for one that has one).
+    pub held: VecDeque<Option<usize>>,
+    /// How many slots the FIFO has (entries, held and allocated slots).
     pub depth: usize,
+    /// The GM slots.
+    pub slots: GmSlots,
 }
 
 impl Default for Fifo {
     fn default() -> Fifo {
-        Fifo { entries: VecDeque::new(), held: 0, depth: usize::MAX }
+        Fifo { entries: VecDeque::new(), held: VecDeque::new(), depth: usize::MAX, slots: GmSlots { array: 0, size: 0, state: Vec::new() } }
     }
 }
 
 impl Fifo {
-    /// Appends `e` (`tpush`).
+    /// Slots taken: entries queued, slots held or handed out by `talloc`.
+    fn taken(&self) -> usize {
+        let allocated = self.slots.state.iter().filter(|s| **s == SlotState::Allocated).count();
+        self.entries.len() + self.held.len() + allocated
+    }
+
+    /// Appends `e` (`tpush`; a committed GM slot was already counted by its `talloc`).
     pub fn push(&mut self, e: Entry) -> Result<(), Blocked> {
-        if self.entries.len().saturating_add(self.held) >= self.depth {
-            return Err(Blocked::Full);
+        match e.slot {
+            Some(k) => self.slots.state[k] = SlotState::Queued,
+            None if self.taken() >= self.depth => return Err(Blocked::Full),
+            None => {}
         }
         self.entries.push_back(e);
         Ok(())
@@ -81,31 +139,76 @@ impl Fifo {
     /// Takes the oldest entry; its slot stays held until [`Fifo::free`] (`tpop`).
     pub fn pop(&mut self) -> Result<Entry, Blocked> {
         let e = self.entries.pop_front().ok_or(Blocked::Empty)?;
-        self.held += 1;
+        if let Some(k) = e.slot {
+            self.slots.state[k] = SlotState::Popped;
+        }
+        self.held.push_back(e.slot);
         Ok(e)
     }
 
     /// Releases the oldest held slot (`tfree`).
     pub fn free(&mut self) -> Result<(), Blocked> {
-        self.held = self.held.checked_sub(1).ok_or(Blocked::NothingPopped)?;
+        let slot = self.held.pop_front().ok_or(Blocked::NothingPopped)?;
+        if let Some(k) = slot {
+            self.slots.state[k] = SlotState::Free;
+        }
         Ok(())
+    }
+
+    /// Hands out a free GM slot (`talloc`; a tile popped as a view takes one too): the lowest
+    /// free one, else a new one.
+    pub fn allocate(&mut self) -> Result<usize, Blocked> {
+        if self.taken() >= self.depth {
+            return Err(Blocked::Full);
+        }
+        let k = match self.slots.state.iter().position(|s| *s == SlotState::Free) {
+            Some(k) => k,
+            None => {
+                self.slots.state.push(SlotState::Free);
+                self.slots.state.len() - 1
+            }
+        };
+        self.slots.state[k] = SlotState::Allocated;
+        Ok(k)
+    }
+
+    /// The GM slot a view at element `offset` of `array` is, if it is one of this pipe's.
+    pub fn slot_at(&self, array: usize, offset: i64) -> Option<usize> {
+        let size = self.slots.size as i64;
+        if array != self.slots.array || size == 0 || offset < 0 || offset % size != 0 {
+            return None;
+        }
+        usize::try_from(offset / size).ok().filter(|k| *k < self.slots.state.len())
     }
 
     /// The trace text of the FIFO's state.
     pub fn describe(&self) -> String {
-        format!(
-            "{} entr{} queued, {} slot{} held",
-            self.entries.len(),
-            if self.entries.len() == 1 { "y" } else { "ies" },
-            self.held,
-            if self.held == 1 { "" } else { "s" }
-        )
+        let (n, h) = (self.entries.len(), self.held.len());
+        format!("{n} entr{} queued, {h} slot{} held", if n == 1 { "y" } else { "ies" }, if h == 1 { "" } else { "s" })
+    }
+}
+
+/// The GM array of pipe `name`'s slots (`%name.fifo` in diagnostics): its element type is set
+/// by the first slot view ([`GmSlots::size`]).
+pub fn slot_array(name: &str) -> crate::gm::GmArray {
+    crate::gm::GmArray {
+        name: format!("{name}.fifo"),
+        elem_size: 1,
+        bytes: Vec::new(),
+        bound: false,
+        dtype: ElemType::U8,
+        pattern: false,
+        written: false,
+        shape: None,
+        internal: true,
     }
 }
 
 // ------------------------------------------------------------------ single-core semantics
 
 use crate::exec::{Args, Machine, Semantics};
+use crate::gm::GmView;
+use crate::interp::Val;
 use crate::memory::Fault;
 use crate::view::{element, element_mut};
 use pto_ir::ops::Opcode;
@@ -127,65 +230,231 @@ fn no_split(a: &Args<'_>) -> Result<(), Fault> {
     }
 }
 
-/// The talloc'd GM-slot forms move data through a FIFO in GM.
-fn tile_form(a: &Args<'_>, op: &str) -> Result<(), Fault> {
-    if a.form == 0 {
-        Ok(())
-    } else {
-        Err(Fault(format!("the GM-slot form of `{op}` (a talloc'd slot) is not executable by the simulator yet")))
+/// The element type and static shape of the slot view in `slot` (`talloc`'s and `tpop`'s
+/// result, `tpush`'s and `tfree`'s operand).
+fn slot_type(a: &Args<'_>) -> Result<(ElemType, Vec<i64>), Fault> {
+    slot_shape(a.type_of("slot").ok_or_else(|| Fault("missing the slot view".into()))?)
+}
+
+/// The element type and static shape of a FIFO slot view type: a slot holds it row-major.
+pub(crate) fn slot_shape(ty: &pto_ir::types::Type) -> Result<(ElemType, Vec<i64>), Fault> {
+    let (Some(dtype), Some(shape)) = (ty.elem_type(), ty.view_shape()) else {
+        return Err(Fault("the slot is not a GM view with an element type and a shape".into()));
+    };
+    let dims: Option<Vec<i64>> = shape.iter().map(|d| d.and_then(|n| i64::try_from(n).ok())).collect();
+    let dims = dims.ok_or_else(|| Fault("a FIFO slot view needs a static shape (the slot has a fixed size)".into()))?;
+    if dims.is_empty() {
+        return Err(Fault("a FIFO slot view needs at least one dimension".into()));
     }
+    Ok((dtype, dims))
+}
+
+/// `(rows, cols)` of a row-major shape: the last dimension, and the product of the others.
+pub(crate) fn rows_cols(dims: &[i64]) -> (usize, usize) {
+    let cols = dims.last().copied().unwrap_or(1).max(0) as usize;
+    let rows = dims[..dims.len().saturating_sub(1)].iter().map(|d| d.max(&0).unsigned_abs() as usize).product();
+    (rows, cols)
+}
+
+/// Row-major strides of `dims` whose rows are `row_stride` elements apart (the row length
+/// for a whole slot; the whole tile's for one vector core's half of it).
+pub(crate) fn slot_strides(dims: &[i64], row_stride: i64) -> Vec<i64> {
+    let n = dims.len();
+    let mut strides = vec![1i64; n];
+    for d in (0..n.saturating_sub(1)).rev() {
+        strides[d] = if d == n - 2 { row_stride } else { strides[d + 1].saturating_mul(dims[d + 1].max(1)) };
+    }
+    strides
+}
+
+/// The row-major view of slot `k` with shape `dims`, after checking it fits the pipe's slots
+/// (and fixing their size and element type on first use).
+fn slot_view(m: &mut Machine<'_>, f: &mut Fifo, k: usize, dtype: ElemType, dims: &[i64]) -> Result<GmView, Fault> {
+    let (rows, cols) = rows_cols(dims);
+    let elems = rows.checked_mul(cols).filter(|n| *n > 0).ok_or_else(|| Fault("a FIFO slot view has no elements".into()))?;
+    let array = m.gm.get_mut(f.slots.array).ok_or_else(|| Fault("the pipe has no slot memory".into()))?;
+    if f.slots.size == 0 {
+        f.slots.size = elems;
+        array.elem_size = dtype.size_bytes() as usize;
+        array.dtype = dtype;
+    } else if array.elem_size != dtype.size_bytes() as usize || elems > f.slots.size {
+        return Err(Fault(format!(
+            "this {dtype} slot view of {elems} elements does not fit the pipe's slots of {} {} elements (the first slot view fixes a pipe's slot size, like pto-isa's `SlotSize`)",
+            f.slots.size, array.dtype
+        )));
+    }
+    let end = (k + 1).checked_mul(f.slots.size).and_then(|n| n.checked_mul(array.elem_size));
+    if end.is_none_or(|end| end > m.gm_limit) {
+        return Err(Fault(format!(
+            "the pipe's GM slot {k} ends beyond {}, the most an unbound GM array grows to",
+            crate::gm::bytes_text(m.gm_limit)
+        )));
+    }
+    let mut view = GmView::new(f.slots.array, dims, &slot_strides(dims, cols as i64))?;
+    view.offset = (k * f.slots.size) as i64;
+    Ok(view)
+}
+
+/// The first `n` bytes of GM slot `k` (growing the slot array to hold them).
+fn slot_bytes<'a>(m: &'a mut Machine<'_>, slots: &GmSlots, k: usize, n: usize) -> Result<&'a mut [u8], Fault> {
+    let array = &mut m.gm[slots.array];
+    let size = array.elem_size.max(1);
+    let start = k * slots.size * size;
+    let end = start + n;
+    if array.bytes.len() < end {
+        array.element((end / size) as i64 - 1, m.gm_limit)?;
+    }
+    Ok(&mut array.bytes[start..end])
+}
+
+/// The slot a view operand is, and that it is in `state`.
+fn slot_of(f: &Fifo, view: GmView, state: SlotState, what: &str) -> Result<usize, Fault> {
+    let k = f.slot_at(view.arg, view.offset).ok_or_else(|| Fault(format!("{what} a view that is not a slot of this pipe")))?;
+    if f.slots.state[k] != state {
+        let now = match f.slots.state[k] {
+            SlotState::Free => "free",
+            SlotState::Allocated => "allocated and not pushed",
+            SlotState::Queued => "pushed and not popped",
+            SlotState::Popped => "popped",
+        };
+        return Err(Fault(format!("{what} slot {k}, which is {now}")));
+    }
+    Ok(k)
+}
+
+fn talloc(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    no_split(a)?;
+    let (dtype, dims) = slot_type(a)?;
+    let i = a.pipe("pipe")?;
+    let mut f = std::mem::take(m.pipes.get_mut(i).ok_or_else(|| Fault("the pipe operand is not a kernel's `!pto.pipe` argument".into()))?);
+    let result = f.allocate().map_err(|b| Fault(b.message().into())).and_then(|k| {
+        let view = slot_view(m, &mut f, k, dtype, &dims).inspect_err(|_| f.slots.state[k] = SlotState::Free)?;
+        m.notes.push(format!("FIFO: allocated GM slot {k}; {}", f.describe()));
+        m.rebind.push(("slot", Val::View(view)));
+        Ok(())
+    });
+    m.pipes[i] = f;
+    result
 }
 
 fn tpush(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
-    tile_form(a, "tpush")?;
     no_split(a)?;
-    let tile = a.tile("tile")?;
-    let s = crate::family::storage(m.mem, &tile)?;
-    tile.valid_inside()?;
-    let mut bytes = Vec::with_capacity(tile.vrows * tile.vcols * tile.elem_size());
-    for r in 0..tile.vrows {
-        for c in 0..tile.vcols {
-            bytes.extend_from_slice(element(s, &tile, r, c)?);
+    let entry = if a.form == 0 {
+        let tile = a.tile("tile")?;
+        let s = crate::family::storage(m.mem, &tile)?;
+        tile.valid_inside()?;
+        let mut bytes = Vec::with_capacity(tile.vrows * tile.vcols * tile.elem_size());
+        for r in 0..tile.vrows {
+            for c in 0..tile.vcols {
+                bytes.extend_from_slice(element(s, &tile, r, c)?);
+            }
         }
-    }
-    let entry = Entry { dtype: tile.desc.dtype, rows: tile.vrows, cols: tile.vcols, bytes };
+        Entry::inline(tile.desc.dtype, tile.vrows, tile.vcols, bytes)
+    } else {
+        let (dtype, dims) = slot_type(a)?;
+        let (rows, cols) = rows_cols(&dims);
+        let k = slot_of(fifo(m, a)?, a.view("slot")?, SlotState::Allocated, "pushes")?;
+        Entry { dtype, rows, cols, bytes: Vec::new(), slot: Some(k) }
+    };
+    let what = match entry.slot {
+        Some(k) => format!("GM slot {k}"),
+        None => String::new(),
+    };
+    let (dtype, rows, cols) = (entry.dtype, entry.rows, entry.cols);
     let f = fifo(m, a)?;
     f.push(entry).map_err(|b| Fault(b.message().into()))?;
-    let note = format!("FIFO: pushed {} {}x{}; {}", tile.desc.dtype, tile.vrows, tile.vcols, f.describe());
+    let note = format!("FIFO: pushed {dtype} {rows}x{cols}{}{what}; {}", if what.is_empty() { "" } else { " in " }, f.describe());
     m.notes.push(note);
+    Ok(())
+}
+
+/// Checks that the FIFO's oldest entry has `dtype` and `rows x cols` elements (`tpop`): the
+/// same shape for a tile, the same number of elements for a slot view (`into` describes it).
+fn check_front(f: &Fifo, dtype: ElemType, (rows, cols): (usize, usize), same_shape: bool, into: &str) -> Result<(), Fault> {
+    let front = f.entries.front().ok_or_else(|| Fault(Blocked::Empty.message().into()))?;
+    let shape_ok = if same_shape { (front.rows, front.cols) == (rows, cols) } else { front.rows * front.cols == rows * cols };
+    if front.dtype != dtype || !shape_ok {
+        return Err(Fault(format!("pops a {} {}x{} entry into {into} {rows}x{cols}", front.dtype, front.rows, front.cols)));
+    }
     Ok(())
 }
 
 fn tpop(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
-    tile_form(a, "tpop")?;
     no_split(a)?;
-    let tile = a.tile("tile")?;
-    let f = fifo(m, a)?;
-    let front = f.entries.front().ok_or_else(|| Fault(Blocked::Empty.message().into()))?;
-    if (front.dtype, front.rows, front.cols) != (tile.desc.dtype, tile.vrows, tile.vcols) {
-        return Err(Fault(format!(
-            "pops a {} {}x{} entry into a {} tile with valid region {}x{}",
-            front.dtype, front.rows, front.cols, tile.desc.dtype, tile.vrows, tile.vcols
-        )));
+    if a.form == 1 {
+        return tpop_slot(m, a);
     }
-    let entry = f.pop().map_err(|b| Fault(b.message().into()))?;
-    let note = format!("FIFO: popped {} {}x{}; {}", entry.dtype, entry.rows, entry.cols, f.describe());
+    let tile = a.tile("tile")?;
+    let into = format!("a {} tile with valid region", tile.desc.dtype);
+    check_front(fifo(m, a)?, tile.desc.dtype, (tile.vrows, tile.vcols), true, &into)?;
+    let i = a.pipe("pipe")?;
+    let entry = m.pipes[i].pop().map_err(|b| Fault(b.message().into()))?;
+    let note = format!("FIFO: popped {} {}x{}; {}", entry.dtype, entry.rows, entry.cols, m.pipes[i].describe());
     let size = tile.elem_size();
+    let n = entry.rows * entry.cols * size;
+    let bytes = match entry.slot {
+        Some(k) => {
+            let slots = GmSlots { state: Vec::new(), ..m.pipes[i].slots };
+            slot_bytes(m, &slots, k, n)?.to_vec()
+        }
+        None => entry.bytes,
+    };
     tile.valid_inside()?;
     let d = m.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize)?;
     for k in 0..entry.rows * entry.cols {
-        element_mut(d, &tile, k / entry.cols, k % entry.cols)?.copy_from_slice(&entry.bytes[k * size..(k + 1) * size]);
+        element_mut(d, &tile, k / entry.cols, k % entry.cols)?.copy_from_slice(&bytes[k * size..(k + 1) * size]);
     }
     m.notes.push(note);
     // The tile now holds data (a kernel argument popped into counts as written).
-    m.rebind.push(("tile", tile));
+    m.rebind.push(("tile", Val::Tile(tile)));
     Ok(())
 }
 
+/// `tpop(%pipe) -> slot view`: the oldest entry's GM slot (a tile pushed inline is first
+/// written to a free slot).
+fn tpop_slot(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    let (dtype, dims) = slot_type(a)?;
+    let (rows, cols) = rows_cols(&dims);
+    let i = a.pipe("pipe")?;
+    check_front(&m.pipes[i], dtype, (rows, cols), false, &format!("a {dtype} slot view of"))?;
+    let mut f = std::mem::take(&mut m.pipes[i]);
+    let result = (|| {
+        let entry = f.pop().map_err(|b| Fault(b.message().into()))?;
+        let k = match entry.slot {
+            Some(k) => k,
+            None => {
+                // Written to a slot of its own, held from now on.
+                let k = f.allocate().map_err(|b| Fault(b.message().into()))?;
+                f.slots.state[k] = SlotState::Popped;
+                *f.held.back_mut().expect("just popped") = Some(k);
+                slot_view(m, &mut f, k, dtype, &dims)?;
+                slot_bytes(m, &f.slots, k, entry.bytes.len())?.copy_from_slice(&entry.bytes);
+                m.gm[f.slots.array].written = true;
+                k
+            }
+        };
+        let view = slot_view(m, &mut f, k, dtype, &dims)?;
+        m.notes.push(format!("FIFO: popped {dtype} {rows}x{cols} from GM slot {k}; {}", f.describe()));
+        m.rebind.push(("slot", Val::View(view)));
+        Ok(())
+    })();
+    m.pipes[i] = f;
+    result
+}
+
 fn tfree(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
-    tile_form(a, "tfree")?;
     no_split(a)?;
     let f = fifo(m, a)?;
+    if a.form == 1 {
+        // The GM-slot form frees the slot it names.
+        let k = slot_of(f, a.view("slot")?, SlotState::Popped, "frees")?;
+        let at = f.held.iter().position(|h| *h == Some(k)).ok_or_else(|| Fault(format!("frees slot {k}, which is not held")))?;
+        f.held.remove(at);
+        f.slots.state[k] = SlotState::Free;
+        let note = format!("FIFO: freed GM slot {k}; {}", f.describe());
+        m.notes.push(note);
+        return Ok(());
+    }
     f.free().map_err(|b| Fault(b.message().into()))?;
     let note = format!("FIFO: freed a slot; {}", f.describe());
     m.notes.push(note);
@@ -193,14 +462,15 @@ fn tfree(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
 }
 
 /// The TPipe instructions on one core.
-pub const SEMANTICS: &[(Opcode, Semantics)] = &[(Opcode::TPush, tpush), (Opcode::TPop, tpop), (Opcode::TFree, tfree)];
+pub const SEMANTICS: &[(Opcode, Semantics)] =
+    &[(Opcode::TAlloc, talloc), (Opcode::TPush, tpush), (Opcode::TPop, tpop), (Opcode::TFree, tfree)];
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn entry(x: u8) -> Entry {
-        Entry { dtype: ElemType::U8, rows: 1, cols: 1, bytes: vec![x] }
+        Entry::inline(ElemType::U8, 1, 1, vec![x])
     }
 
     #[test]

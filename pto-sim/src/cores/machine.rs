@@ -353,7 +353,7 @@ pub(crate) fn interleave(actors: &[ActorId], traces: Vec<Vec<TraceEntry>>, switc
 /// arrays `initial`.
 fn merge(acc: &mut [GmArray], initial: &[GmArray], next: &[GmArray], b: usize, warnings: &mut Vec<Diagnostic>) {
     for ((a, init), n) in acc.iter_mut().zip(initial).zip(next) {
-        if !n.written {
+        if !n.written || n.internal {
             continue;
         }
         // The initial contents as far as block `b` grew the array (pattern or zeros).
@@ -405,6 +405,7 @@ mod tests {
             pattern: false,
             written: true,
             shape: None,
+            internal: false,
         }
     }
 

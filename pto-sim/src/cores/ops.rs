@@ -17,6 +17,12 @@
 //! (pto-isa `TPipe::Producer::pushAcc2GMFiFo` / `pushVec2GMFiFo`), so the slot buffer's
 //! contents are an output like on hardware.
 //!
+//! **GM slots.** pto-isa's `GlobalData` interface on an internal pipe with a GM slot buffer
+//! (both targets): `talloc` hands the producer its part of the next slot as a GM view, which it
+//! writes with `tstore`; `tpush(%slot, %pipe)` commits the view's contents as the slot;
+//! `tpop(%pipe) -> view` gives the consumer its part of the next ready slot in the buffer
+//! (written there), read with `tload` until `tfree`. Each side may use either interface.
+//!
 //! **FFTS** (`sync.set <pipe>, id` / `sync.wait <pipe>, id`): counters per receiving core and
 //! flag id. A2A3 (`ffts_cross_core_sync` mode 2, CV_CORES_SYNC): a set on the AIC counts for
 //! each AIV; a set on an AIV counts for the AIC, whose wait needs one set from every AIV. A5
@@ -29,7 +35,7 @@ use super::sched::Link;
 use super::topology::{C2V, Topology, V2C, split_of};
 use super::xpipe::{Piece, Split, Wait};
 use super::{ActorId, CoreKind};
-use crate::gm::GmArray;
+use crate::gm::{GmArray, GmView};
 use crate::interp::Val;
 use crate::memory::Memory;
 use pto_ir::module::{Module, OpId};
@@ -141,6 +147,7 @@ pub const SEMANTICS: &[(Opcode, CoreSemantics)] = &[
     (Opcode::TPush, internal_push),
     (Opcode::TPop, internal_pop),
     (Opcode::TFree, internal_free),
+    (Opcode::TAlloc, internal_alloc),
     (Opcode::SyncSet, ffts_set),
     (Opcode::SyncWait, ffts_wait),
     (Opcode::SetFfts, set_ffts),
@@ -160,6 +167,7 @@ pub fn is_core_op(op: Opcode) -> bool {
                 | Opcode::TPush
                 | Opcode::TPop
                 | Opcode::TFree
+                | Opcode::TAlloc
         )
 }
 
@@ -238,7 +246,7 @@ fn initialize(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let ids = topo.inits.get(&cx.op).copied().unwrap_or([None, None]);
     let addrs = super::topology::init_addresses(cx.m, cx.op).unwrap_or([None, None]);
     let gm_slots = match super::topology::init_gm_slots(cx.m, cx.op).map(|v| cx.vals[v.index()]) {
-        Some(Val::Ptr(i)) if cx.target.id == TargetId::A2A3 => Some(i),
+        Some(Val::Ptr(i)) => Some(i),
         _ => None,
     };
     let link = cx.link("a cube/vector pipe")?.clone();
@@ -276,12 +284,21 @@ fn push(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
 
 /// Pushes the tile `v` into this core's pipe of direction `dir`.
 fn push_tile(cx: &mut CoreCx<'_>, dir: usize, v: pto_ir::module::ValueId) -> Result<(), Stop> {
-    let (id, _) = cx.handle(dir)?;
-    let split = cx.split()?;
     let Val::Tile(tile) = cx.vals[v.index()] else { return Err(Stop::Fault(format!("`%{}` is not a tile", cx.m.values[v.index()].name))) };
     let data = crate::family::read_region(cx.mem, &tile)?;
-    let piece = Piece { dtype: data.dtype, rows: data.rows, cols: data.cols, bytes: data.bytes };
-    let producer = if dir == C2V { 0 } else { cx.subblock() };
+    push_piece(cx, dir, Piece { dtype: data.dtype, rows: data.rows, cols: data.cols, bytes: data.bytes })
+}
+
+/// The index of this core among the producers of direction `dir`.
+fn producer_index(cx: &CoreCx<'_>, dir: usize) -> usize {
+    if dir == C2V { 0 } else { cx.subblock() }
+}
+
+/// Pushes `piece` (this core's part of a slot) into this core's pipe of direction `dir`.
+fn push_piece(cx: &mut CoreCx<'_>, dir: usize, piece: Piece) -> Result<(), Stop> {
+    let (id, _) = cx.handle(dir)?;
+    let split = cx.split()?;
+    let producer = producer_index(cx, dir);
     let link = cx.link("a cube/vector pipe")?.clone();
     let me = cx.core.index;
     let done = link.with_block(|b| {
@@ -296,7 +313,8 @@ fn push_tile(cx: &mut CoreCx<'_>, dir: usize, v: pto_ir::module::ValueId) -> Res
     });
     let (r, slots, slot_size, gm, state) = done;
     let (idx, complete) = r?.map_err(Stop::Wait)?;
-    if let (Some(image), Some(g)) = (complete, gm) {
+    // A2A3 moves every slot through GM; on A5 the FIFO is core to core.
+    if let (Some(image), Some(g), TargetId::A2A3) = (complete, gm, cx.target.id) {
         write_gm_slot(cx, g, (idx % slots) * slot_size, &image)?;
     }
     cx.notes.push(format!("pushed slot {idx}; {state}"));
@@ -328,8 +346,7 @@ fn pop(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
 /// buffer); with `dynamic_at == 0` the op's first two operands, if any, are a dynamic valid
 /// shape (`tpop_from_aic(%rows, %cols)`).
 fn pop_tile(cx: &mut CoreCx<'_>, dir: usize, res: pto_ir::module::ValueId, dynamic_at: usize) -> Result<(), Stop> {
-    let (id, base) = cx.handle(dir)?;
-    let split = cx.split()?;
+    let (_, base) = cx.handle(dir)?;
     let data = cx.m.op(cx.op);
     let Some(desc) = cx.m.value_type(res).tile().copied() else { return Err(Stop::Fault("the result is not a tile".into())) };
     // Optional dynamic valid shape operands `(rows, cols)`.
@@ -342,18 +359,7 @@ fn pop_tile(cx: &mut CoreCx<'_>, dir: usize, res: pto_ir::module::ValueId, dynam
         pto_ir::types::Dim::Dynamic => dynamic.unwrap_or(cap as usize),
     };
     let (vr, vc) = (static_or(desc.valid_rows, dynamic(0), desc.rows), static_or(desc.valid_cols, dynamic(1), desc.cols));
-    let consumer = if dir == C2V { cx.subblock() } else { 0 };
-    let link = cx.link("a cube/vector pipe")?.clone();
-    let me = cx.core.index;
-    let (r, slots, slot_size, state) = link.with_block(|b| {
-        let r = b.pipes[id].pop(consumer, desc.dtype, vr, vc, split);
-        let changed = matches!(r, Ok(Ok(_)));
-        if let Ok(Ok((idx, _))) = &r {
-            b.hb.acquire(me, Edge::Pushed(id, *idx));
-        }
-        ((r, b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].describe()), changed)
-    });
-    let (idx, piece) = r?.map_err(Stop::Wait)?;
+    let (idx, piece, slots, slot_size, state) = pop_piece(cx, dir, desc.dtype, vr, vc)?;
     let addr = base.max(0) as u64 + (idx % slots) * slot_size;
     let view = crate::view::TileView { loc: desc.loc, addr, desc, vrows: vr, vcols: vc };
     view.valid_inside()?;
@@ -364,6 +370,141 @@ fn pop_tile(cx: &mut CoreCx<'_>, dir: usize, res: pto_ir::module::ValueId, dynam
     }
     cx.notes.push(format!("popped slot {idx} at {}+{addr}; {state}", cx.target.buffer(desc.loc).name));
     cx.vals[res.index()] = Val::Tile(view);
+    Ok(())
+}
+
+/// A popped slot part: its index, its bytes, the pipe's `slot_num` and `slot_size`, and the
+/// pipe's state for the trace.
+type Popped = (u64, Piece, u64, u64, String);
+
+/// Pops this core's part (`dtype`, `rows x cols`) of the next ready slot of direction `dir`.
+fn pop_piece(cx: &mut CoreCx<'_>, dir: usize, dtype: pto_ir::types::ElemType, rows: usize, cols: usize) -> Result<Popped, Stop> {
+    let (id, _) = cx.handle(dir)?;
+    let split = cx.split()?;
+    let consumer = if dir == C2V { cx.subblock() } else { 0 };
+    let link = cx.link("a cube/vector pipe")?.clone();
+    let me = cx.core.index;
+    let (r, slots, slot_size, state) = link.with_block(|b| {
+        let r = b.pipes[id].pop(consumer, dtype, rows, cols, split);
+        let changed = matches!(r, Ok(Ok(_)));
+        if let Ok(Ok((idx, _))) = &r {
+            b.hb.acquire(me, Edge::Pushed(id, *idx));
+        }
+        ((r, b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].describe()), changed)
+    });
+    let (idx, piece) = r?.map_err(Stop::Wait)?;
+    Ok((idx, piece, slots, slot_size, state))
+}
+
+/// This core's part of slot `idx` of pipe `id` in the pipe's GM slot buffer, as a view of
+/// shape `dims` (the GM-slot forms): the whole slot on the cube core or without a split, a
+/// vector core's half under one. Returns the view and its row stride.
+fn slot_view(cx: &mut CoreCx<'_>, id: usize, idx: u64, dtype: pto_ir::types::ElemType, dims: &[i64]) -> Result<(GmView, usize), Stop> {
+    let (part, split) = match cx.core.actor.core {
+        CoreKind::Aiv(i) => (usize::from(i), cx.split()?),
+        _ => (0, Split::None),
+    };
+    let link = cx.link("a cube/vector pipe")?.clone();
+    let (gm, slot_num, slot_size, parts, name) = link.with_block(|b| {
+        let p = &b.pipes[id];
+        ((p.gm_slots, p.spec.slot_num, p.spec.slot_size, p.parts(split), p.name().to_string()), false)
+    });
+    let g = gm.ok_or_else(|| {
+        Stop::Fault(format!(
+            "the GM-slot forms (`talloc`, a slot view) need a FIFO in GM, and the {name} has no GM slot buffer (`initialize_l2g2l_pipe` or `*_initialize_pipe` with a `gm_slot_buffer`)"
+        ))
+    })?;
+    let size = dtype.size_bytes() as usize;
+    let array = cx.gm.get(g).ok_or_else(|| Stop::Fault("the GM slot buffer is not a kernel argument".into()))?;
+    if array.elem_size != size {
+        return Err(Stop::Fault(format!(
+            "the GM slot buffer `%{}` has {}-byte elements, the slot view {size}-byte ones",
+            array.name, array.elem_size
+        )));
+    }
+    let (rows, cols) = crate::tpipe::rows_cols(dims);
+    let (wr, wc) = split.whole(rows, cols, parts);
+    let slot_size = slot_size as usize;
+    if wr * wc * size > slot_size || !slot_size.is_multiple_of(size) {
+        return Err(Stop::Fault(format!("a {wr}x{wc} {dtype} slot does not fit the {name}'s slot_size of {slot_size} bytes")));
+    }
+    let (r0, c0) = split.origin(part, rows, cols);
+    let mut view = GmView::new(g, dims, &crate::tpipe::slot_strides(dims, wc as i64))?;
+    view.offset = ((idx % slot_num) as usize * (slot_size / size) + r0 * wc + c0) as i64;
+    Ok((view, wc))
+}
+
+/// `talloc` on a pipe between cores: this core's part of the next slot it produces, once the
+/// slot is free.
+fn internal_alloc(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    cross_pipe(cx)?;
+    let dir = own_direction(cx, false);
+    let (id, _) = cx.handle(dir)?;
+    let Some(&res) = cx.m.op(cx.op).results.first() else { return Err(Stop::Fault("talloc has no result".into())) };
+    let (dtype, dims) = crate::tpipe::slot_shape(cx.m.value_type(res))?;
+    let producer = producer_index(cx, dir);
+    let link = cx.link("a cube/vector pipe")?.clone();
+    let me = cx.core.index;
+    let (r, state) = link.with_block(|b| {
+        let r = b.pipes[id].allocate(producer);
+        if let Ok(Ok(idx)) = &r {
+            // The producer writes the slot from now on: after every consumer freed it.
+            b.hb.acquire(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num));
+        }
+        ((r, b.pipes[id].describe()), false)
+    });
+    let idx = r?.map_err(Stop::Wait)?;
+    let (view, _) = slot_view(cx, id, idx, dtype, &dims)?;
+    cx.notes.push(format!("allocated slot {idx}; {state}"));
+    cx.set_result(Val::View(view));
+    Ok(())
+}
+
+/// `tpush(%slot, %pipe)` on a pipe between cores: commits the slot this core pushes next,
+/// which must be the view `v`, with the contents the kernel wrote there.
+fn push_slot(cx: &mut CoreCx<'_>, dir: usize, v: pto_ir::module::ValueId) -> Result<(), Stop> {
+    let (id, _) = cx.handle(dir)?;
+    let Val::View(given) = cx.vals[v.index()] else { return Err(Stop::Fault("the slot is not a GM view".into())) };
+    let (dtype, dims) = crate::tpipe::slot_shape(cx.m.value_type(v))?;
+    let producer = producer_index(cx, dir);
+    let link = cx.link("a cube/vector pipe")?.clone();
+    let next = link.with_block(|b| (b.pipes[id].next_push(producer), false)).unwrap_or(0);
+    let (view, stride) = slot_view(cx, id, next, dtype, &dims)?;
+    if (given.arg, given.offset) != (view.arg, view.offset) {
+        return Err(Stop::Fault(format!(
+            "commits a view that is not this core's part of slot {next}, the slot it pushes next (`talloc` hands slots out in order)"
+        )));
+    }
+    let (rows, cols) = crate::tpipe::rows_cols(&dims);
+    let size = dtype.size_bytes() as usize;
+    let limit = cx.gm_limit;
+    let array = &mut cx.gm[view.arg];
+    let mut bytes = Vec::with_capacity(rows * cols * size);
+    for r in 0..rows {
+        for c in 0..cols {
+            bytes.extend_from_slice(array.element(view.offset + (r * stride + c) as i64, limit)?);
+        }
+    }
+    push_piece(cx, dir, Piece { dtype, rows, cols, bytes })
+}
+
+/// `tpop(%pipe) -> slot view` on a pipe between cores: this core's part of the next ready
+/// slot, in the GM slot buffer.
+fn pop_slot(cx: &mut CoreCx<'_>, dir: usize, res: pto_ir::module::ValueId) -> Result<(), Stop> {
+    let (id, _) = cx.handle(dir)?;
+    let (dtype, dims) = crate::tpipe::slot_shape(cx.m.value_type(res))?;
+    let (rows, cols) = crate::tpipe::rows_cols(&dims);
+    let (idx, piece, _, _, state) = pop_piece(cx, dir, dtype, rows, cols)?;
+    let (view, stride) = slot_view(cx, id, idx, dtype, &dims)?;
+    let size = dtype.size_bytes() as usize;
+    let limit = cx.gm_limit;
+    let array = &mut cx.gm[view.arg];
+    for (k, chunk) in piece.bytes.chunks(size).enumerate() {
+        array.element(view.offset + ((k / cols) * stride + k % cols) as i64, limit)?.copy_from_slice(chunk);
+    }
+    array.written = true;
+    cx.notes.push(format!("popped slot {idx} in GM; {state}"));
+    cx.vals[res.index()] = Val::View(view);
     Ok(())
 }
 
@@ -443,7 +584,7 @@ fn internal_push(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     cross_pipe(cx)?;
     let Some(&v) = cx.m.op(cx.op).operands.first() else { return Err(Stop::Fault("no tile to push".into())) };
     if is_view(cx, v) {
-        return Err(Stop::Fault("the GM-slot form of `tpush` (a talloc'd slot) is not executable on cores yet".into()));
+        return push_slot(cx, own_direction(cx, false), v);
     }
     push_tile(cx, own_direction(cx, false), v)
 }
@@ -451,8 +592,8 @@ fn internal_push(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
 fn internal_pop(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     cross_pipe(cx)?;
     let data = cx.m.op(cx.op);
-    if data.results.first().is_some_and(|&r| is_view(cx, r)) {
-        return Err(Stop::Fault("the GM-slot form of `tpop` is not executable on cores yet".into()));
+    if let Some(&r) = data.results.first().filter(|&&r| is_view(cx, r)) {
+        return pop_slot(cx, own_direction(cx, true), r);
     }
     let Some(&tile) = data.operands.first() else { return Err(Stop::Fault("no tile to pop into".into())) };
     pop_tile(cx, own_direction(cx, true), tile, usize::MAX)

@@ -57,7 +57,7 @@ impl Split {
     }
 
     /// The whole tile's shape given part `(rows, cols)` (with `parts` vector subblocks).
-    fn whole(self, rows: usize, cols: usize, parts: usize) -> (usize, usize) {
+    pub fn whole(self, rows: usize, cols: usize, parts: usize) -> (usize, usize) {
         match self {
             Split::None => (rows, cols),
             Split::UpDown => (rows * parts, cols),
@@ -66,7 +66,7 @@ impl Split {
     }
 
     /// Where part `i` of shape `(rows, cols)` starts in the whole tile: (row, col).
-    fn origin(self, i: usize, rows: usize, cols: usize) -> (usize, usize) {
+    pub fn origin(self, i: usize, rows: usize, cols: usize) -> (usize, usize) {
         match self {
             Split::None => (0, 0),
             Split::UpDown => (i * rows, 0),
@@ -91,9 +91,12 @@ pub struct XPipe {
     slots: VecDeque<Slot>,
     head: u64,
     push_next: Vec<u64>,
+    /// Per producer, the slot after the last one `talloc` handed out.
+    alloc_next: Vec<u64>,
     pop_next: Vec<u64>,
     free_next: Vec<u64>,
-    /// The GM slot buffer (A2A3's path through GM): GM argument index.
+    /// The GM slot buffer: GM argument index. On A2A3 every completed slot is written there
+    /// (the path through GM); on both targets the GM-slot forms (`talloc`, slot views) use it.
     pub gm_slots: Option<usize>,
 }
 
@@ -101,7 +104,16 @@ impl XPipe {
     /// An empty pipe.
     pub fn new(spec: PipeSpec) -> XPipe {
         let (p, c) = if spec.dir == C2V { (1, spec.aivs) } else { (spec.aivs, 1) };
-        XPipe { spec, slots: VecDeque::new(), head: 0, push_next: vec![0; p], pop_next: vec![0; c], free_next: vec![0; c], gm_slots: None }
+        XPipe {
+            spec,
+            slots: VecDeque::new(),
+            head: 0,
+            push_next: vec![0; p],
+            alloc_next: vec![0; p],
+            pop_next: vec![0; c],
+            free_next: vec![0; c],
+            gm_slots: None,
+        }
     }
 
     fn producers(&self) -> usize {
@@ -117,6 +129,45 @@ impl XPipe {
         &self.spec.name
     }
 
+    /// Why slot `idx` is not free yet, if it is not (all `slot_num` slots are pushed and not
+    /// yet freed by every consumer).
+    fn full(&self, idx: u64) -> Option<Wait> {
+        (idx >= self.head + self.spec.slot_num).then(|| {
+            Wait(format!(
+                "a free slot of the {}: all {} slots are pushed and not yet freed by every consumer (slot {} next)",
+                self.name(),
+                self.spec.slot_num,
+                idx
+            ))
+        })
+    }
+
+    /// Producer `p` takes the next slot it has not taken yet, once it is free, to write it in
+    /// GM before pushing it (`talloc`).
+    pub fn allocate(&mut self, p: usize) -> Result<Result<u64, Wait>, String> {
+        let (Some(&pushed), Some(&allocated)) = (self.push_next.get(p), self.alloc_next.get(p)) else {
+            return Err(format!("core is not a producer of the {} ({} producer(s))", self.name(), self.producers()));
+        };
+        let idx = pushed.max(allocated);
+        if let Some(w) = self.full(idx) {
+            return Ok(Err(w));
+        }
+        self.alloc_next[p] = idx + 1;
+        Ok(Ok(idx))
+    }
+
+    /// The slot producer `p` pushes next.
+    pub fn next_push(&self, p: usize) -> Option<u64> {
+        self.push_next.get(p).copied()
+    }
+
+    /// How many parts a tile moved in direction of this pipe has (2 when the vector cores
+    /// split it, else 1), given the op's `split`.
+    pub fn parts(&self, split: Split) -> usize {
+        let vector_side = if self.spec.dir == C2V { self.consumers() } else { self.producers() };
+        if split == Split::None { 1 } else { vector_side.max(1) }
+    }
+
     /// Producer `p` pushes `piece`; returns the slot index it went to and, when the slot is
     /// now complete, the whole slot image (for the GM slot buffer).
     pub fn push(&mut self, p: usize, piece: Piece, split: Split) -> Result<Result<(u64, Option<Piece>), Wait>, String> {
@@ -124,13 +175,8 @@ impl XPipe {
         let Some(&idx) = self.push_next.get(p) else {
             return Err(format!("core is not a producer of the {} ({} producer(s))", self.name(), n));
         };
-        if idx >= self.head + self.spec.slot_num {
-            return Ok(Err(Wait(format!(
-                "a free slot of the {}: all {} slots are pushed and not yet freed by every consumer (slot {} next)",
-                self.name(),
-                self.spec.slot_num,
-                idx
-            ))));
+        if let Some(w) = self.full(idx) {
+            return Ok(Err(w));
         }
         let at = (idx - self.head) as usize;
         let parts = if n > 1 { n } else { 1 };
