@@ -613,3 +613,44 @@ fn gm_slot_forms_on_a_pipe_without_a_gm_buffer_are_located_errors() {
     assert_ne!(code, 0, "{err}");
     assert!(err.contains("commits a view that is not this core's part of slot 0"), "{err}");
 }
+
+/// TPushTPop/test2 and a3/test2: the cube multiplies `a` by four 16-row blocks of `b_all` in a
+/// loop and pushes each product; the vector side pops and prints each (its row half under
+/// test2's `split = 1`, the whole tile under a3/test2's `split = 0`, where A2A3 also passes
+/// every slot through the GM slot buffer).
+#[test]
+fn the_loop_samples_print_each_product_in_order_on_every_schedule() {
+    let dir = scratch_dir("cores", "loop4");
+    let (a, b_all) = (values(256, 3), values(1024, 5));
+    let products: Vec<Vec<f64>> = (0..4).map(|i| matmul(&a, &b_all[i * 256..(i + 1) * 256], 16, 16, 16)).collect();
+    let inputs = input_args(&dir, &[("gm_a", tile("f32", 16, 16, &a)), ("gm_b_all", tile("f32", 64, 16, &b_all))]);
+    let schedules: Vec<Vec<&str>> = std::iter::once(vec!["--schedule", "in-order"])
+        .chain(["1", "2", "3", "4", "5"].map(|s| vec!["--schedule", "random", "--seed", s]))
+        .collect();
+    let halves = |h: usize| products.iter().map(|p| p[h * 128..(h + 1) * 128].to_vec()).collect::<Vec<_>>();
+    for schedule in &schedules {
+        let mut args = with_inputs(&inputs, &["--target", "a5"]);
+        args.extend_from_slice(schedule);
+        let (code, _, err) = run(&sample("TPushTPop/test2/kernel.pto"), &args);
+        assert_eq!(code, 0, "{err}");
+        // Each core's prints in its program order, the cores in block order (docs/cores.md).
+        assert_eq!(printed(&err), [halves(0), halves(1)].concat(), "test2 {schedule:?}");
+    }
+    let gm_inputs = inputs;
+    for schedule in &schedules {
+        let mut args = with_inputs(&gm_inputs, &["--target", "a2a3"]);
+        args.extend_from_slice(schedule);
+        let (code, out, err) = run(&sample("TPushTPop/a3/test2/kernel.pto"), &args);
+        assert_eq!(code, 0, "{err}");
+        // TILE_NO_SPLIT on A2A3: both AIVs pop every whole product.
+        assert_eq!(printed(&err), [products.clone(), products.clone()].concat(), "a3/test2 {schedule:?}");
+        // The four slots of the GM slot buffer hold the four products, row-major.
+        assert_eq!(data(&out, "gm_slot_buffer")[..1024], products.concat()[..], "a3/test2 {schedule:?}");
+        // On A5 only AIV0 runs the vector function (PTOAS's no-split guard).
+        let mut args = with_inputs(&gm_inputs, &["--target", "a5"]);
+        args.extend_from_slice(schedule);
+        let (code, _, err) = run(&sample("TPushTPop/a3/test2/kernel.pto"), &args);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(printed(&err), products, "a3/test2 on A5 {schedule:?}");
+    }
+}
