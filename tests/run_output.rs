@@ -159,3 +159,21 @@ fn run_prints_a_preview_on_request_and_json_otherwise() {
     let both = std::process::Command::new(pto).args(base).args(["--preview", "--json"]).output().expect("runs");
     assert_eq!(both.status.code(), Some(2));
 }
+
+/// `--output` may name a GM argument: it is output when the kernel wrote it (GM arrays the
+/// kernel wrote always are), with no tile argument added; one it never wrote is a usage error.
+#[test]
+fn output_may_name_a_gm_argument() {
+    let pto = env!("CARGO_BIN_EXE_pto");
+    let vadd = common::root().join("examples/vadd.pto");
+    let base = ["run", vadd.to_str().unwrap(), "--target", "a5", "--default-inputs", "--json"];
+    let out = std::process::Command::new(pto).args(base).args(["--output", "c"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let names: Vec<&String> = v.as_object().expect("an object").keys().collect();
+    assert_eq!(names, ["c"], "{v}");
+    let out = std::process::Command::new(pto).args(base).args(["--output", "%a"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--output a: the kernel never wrote GM argument `%a`"), "{err}");
+}

@@ -145,9 +145,9 @@ pub fn final_tiles(m: &Module) -> Vec<String> {
         .collect()
 }
 
-/// The tiles a run outputs after its GM arrays ([`outputs`]): those `requested`, else every
-/// tile argument of `lowered`, else (when the run also wrote no GM array, `wrote_gm`) the tiles
-/// `computed`.
+/// The tiles a run outputs after its GM arrays ([`outputs`]): those `requested` (GM arguments
+/// among them are output as GM arrays, [`check_requested_gm`]), else every tile argument of
+/// `lowered`, else (when the run also wrote no GM array, `wrote_gm`) the tiles `computed`.
 pub fn output_tiles(lowered: &Module, computed: Vec<String>, requested: &[String], wrote_gm: bool) -> Vec<String> {
     let names: Vec<String> = if requested.is_empty() {
         lowered
@@ -157,16 +157,33 @@ pub fn output_tiles(lowered: &Module, computed: Vec<String>, requested: &[String
             .map(|v| v.name.clone())
             .collect()
     } else {
-        requested.iter().map(|n| n.trim_start_matches('%').to_string()).collect()
+        requested.iter().map(|n| n.trim_start_matches('%').to_string()).filter(|n| !is_gm_argument(lowered, n)).collect()
     };
-    if names.is_empty() && !wrote_gm { computed } else { names }
+    if names.is_empty() && !wrote_gm && requested.is_empty() { computed } else { names }
+}
+
+/// Whether `name` is a GM pointer argument of a function of `m`.
+fn is_gm_argument(m: &Module, name: &str) -> bool {
+    m.values.iter().any(|v| v.name == name && matches!(v.def, ValueDef::BlockArg(..)) && matches!(m.types.get(v.ty), Type::Ptr(_)))
+}
+
+/// Checks the GM arguments among the `requested` outputs: each is output when the kernel wrote
+/// it (`written(name)`); one it never wrote is an error: the name and why.
+pub fn check_requested_gm(lowered: &Module, requested: &[String], written: impl Fn(&str) -> bool) -> Result<(), (String, String)> {
+    for name in requested.iter().map(|n| n.trim_start_matches('%')) {
+        if is_gm_argument(lowered, name) && !written(name) {
+            return Err((name.to_string(), format!("the kernel never wrote GM argument `%{name}`, so it has no output")));
+        }
+    }
+    Ok(())
 }
 
 /// The outputs of a finished run, in order: every GM array the kernel wrote (in the shape of
 /// the array bound to it), then the tiles `requested` (without `%`) or, when none are, every tile
 /// argument of `lowered`; when that is nothing at all, the tiles `computed` ([`final_tiles`] of
 /// the module before lowering). `full` reads whole tiles (capacity) instead of valid regions.
-/// A requested name that is not a tile is an error: the name and why.
+/// A requested GM argument is one of the GM arrays; a requested name that is neither a GM
+/// array the kernel wrote nor a tile is an error: the name and why.
 pub fn outputs(
     sim: &Sim,
     lowered: &Module,
@@ -175,6 +192,7 @@ pub fn outputs(
     full: bool,
 ) -> Result<Vec<(String, TileData)>, (String, String)> {
     let mut all = sim.gm_outputs();
+    check_requested_gm(lowered, requested, |n| all.iter().any(|(a, _)| a == n))?;
     for name in output_tiles(lowered, computed, requested, !all.is_empty()) {
         let data = if full { sim.read_tile_full(&name) } else { sim.read_tile(&name) };
         match data {

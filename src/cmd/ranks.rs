@@ -87,6 +87,10 @@ pub fn run(opts: &RunOptions, sources: &SourceMap, lowered: &pto_ir::Module, tar
     for (rank, gm) in ran.gm.iter().enumerate() {
         all.extend(pto_sim::interp::gm_outputs(lowered, gm).into_iter().map(|(n, d)| (named(&n, rank), d)));
     }
+    let written = |n: &str| all.iter().any(|(a, _)| a == n || a.strip_prefix(n).is_some_and(|rest| rest.starts_with('@')));
+    if let Err((name, e)) = kernel_io::check_requested_gm(lowered, &opts.outputs, written) {
+        return Outcome::usage_error(format!("--output {name}: {e}"));
+    }
     let requested: Vec<String> = kernel_io::output_tiles(lowered, Vec::new(), &opts.outputs, !all.is_empty());
     let names = if requested.is_empty() && all.is_empty() { tiles } else { requested };
     for name in names {

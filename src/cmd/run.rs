@@ -377,6 +377,9 @@ fn run_cores(
         Err(d) => return Outcome::diagnostics(sources, &d, opts.error_format),
     };
     let mut all = pto_sim::interp::gm_outputs(lowered, &ran.gm);
+    if let Err((name, e)) = kernel_io::check_requested_gm(lowered, &opts.outputs, |n| all.iter().any(|(a, _)| a == n)) {
+        return Outcome::usage_error(format!("--output {name}: {e}"));
+    }
     let requested: Vec<String> = kernel_io::output_tiles(lowered, Vec::new(), &opts.outputs, !all.is_empty());
     let names = if requested.is_empty() && all.is_empty() { tiles } else { requested };
     for name in names {
