@@ -178,8 +178,8 @@ pub struct Sim<'m> {
     pub max_gm_bytes: usize,
     /// How matrix products accumulate ([`crate::family::MatmulOrder`]; `pto run --matmul-order`).
     pub matmul_order: crate::family::MatmulOrder,
-    /// What `get_block_idx` and `get_block_num` return: (0, 1) unless a caller runs the kernel
-    /// once per block ([`crate::kernel_io::run_blocks`]).
+    /// What `get_block_idx` and `get_block_num` return: (0, 1) unless the kernel runs on several
+    /// blocks ([`crate::cores::machine::run`]).
     pub block: (i64, i64),
     /// Ops executed so far.
     steps: u64,

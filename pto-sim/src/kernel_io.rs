@@ -107,19 +107,6 @@ pub fn bind(sim: &mut Sim, name: &str, kind: ArgKind, value: &Input) -> Result<(
     }
 }
 
-/// Runs the kernel once per block, `get_block_idx` = 0, 1, ... `blocks - 1` and `get_block_num` =
-/// `blocks`, one after the other on the same GM arrays (blocks that write disjoint parts of GM,
-/// as multi-core kernels do, give the result of a parallel launch); the step budget is shared. A
-/// trap in a block other than block 0 of 1 says which block.
-pub fn run_blocks(sim: &mut Sim, blocks: u32) -> Result<(), pto_ir::Diagnostic> {
-    let n = i64::from(blocks.max(1));
-    for i in 0..n {
-        sim.block = (i, n);
-        sim.run().map_err(|d| if n > 1 { d.with_note(format!("in block {i} of {n} (get_block_idx = {i})")) } else { d })?;
-    }
-    Ok(())
-}
-
 /// The named tiles a program computes and never reads again (SSA results and DPS `outs`,
 /// minus every `ins` operand; a value returned by `return` counts as computed), in order of
 /// definition: what a run outputs when the program has no GM array, no tile argument and no
@@ -198,6 +185,41 @@ pub fn outputs(
         match data {
             Ok(d) => all.push((name, d)),
             Err(e) => return Err((name, e)),
+        }
+    }
+    Ok(all)
+}
+
+/// The tiles each core of a multi-core run reads after it ends ([`crate::cores::Launch::tiles`]):
+/// those [`machine_outputs`] may output.
+pub fn launch_tiles(lowered: &Module, computed: Vec<String>, requested: &[String]) -> Vec<String> {
+    let mut t = output_tiles(lowered, computed.clone(), requested, true);
+    t.extend(output_tiles(lowered, computed, requested, false));
+    t.dedup();
+    t
+}
+
+/// The outputs of a multi-core run ([`crate::cores::machine::run`] with the tiles of
+/// [`launch_tiles`]), as [`outputs`] gives those of one core: the GM arrays the blocks wrote,
+/// then the requested tiles (or the defaults), each from the first core that holds it. A
+/// requested tile no core computed is an error: the name and why.
+pub fn machine_outputs(
+    lowered: &Module,
+    ran: &crate::cores::machine::MachineRun,
+    computed: Vec<String>,
+    requested: &[String],
+) -> Result<Vec<(String, TileData)>, (String, String)> {
+    let mut all = crate::interp::gm_outputs(lowered, &ran.gm);
+    check_requested_gm(lowered, requested, |n| all.iter().any(|(a, _)| a == n))?;
+    let tiles = output_tiles(lowered, Vec::new(), requested, !all.is_empty());
+    let names = if tiles.is_empty() && all.is_empty() { launch_tiles(lowered, computed, requested) } else { tiles };
+    for name in names {
+        match ran.cores.iter().find_map(|c| c.tiles.iter().find(|(n, _)| *n == name)) {
+            Some((_, d)) => all.push((name, d.clone())),
+            None if requested.iter().any(|o| o.trim_start_matches('%') == name) => {
+                return Err((name.clone(), format!("no core computed a tile `%{name}`")));
+            }
+            None => {}
         }
     }
     Ok(all)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json as _json
 import os as _os
 import sys as _sys
+import warnings as _warnings
 from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Type, TypedDict, Union
 
 import numpy as np
@@ -377,6 +378,7 @@ def run(
     *,
     max_steps: Optional[int] = None,
     full: bool = False,
+    threads: Optional[int] = None,
 ) -> Dict[str, npt.NDArray[Any]]:
     """``pto run``: lower ``module`` for ``target`` and execute it on the simulator.
 
@@ -389,18 +391,24 @@ def run(
     bound) and the tiles ``outputs`` names (default: every tile argument) as 2-D arrays of
     their valid region (``full=True``: whole capacity). The arrays own the simulator's buffers:
     no copy. ``exec="vector"`` runs the A2A3 vector programs (a2a3 only). ``blocks`` launches
-    the kernel on that many cores: it runs once per block (``get_block_idx`` 0, 1, ...,
-    ``get_block_num`` = ``blocks``), one block after the other on the same GM arrays. What the kernel prints
+    the kernel on that many blocks (``get_block_idx`` 0, 1, ..., ``get_block_num`` =
+    ``blocks``), each on its own copy of the GM arrays, merged in block order, in parallel on
+    ``threads`` threads (default: one per CPU; the result does not depend on it). A mix kernel
+    (cube and vector functions, TPUSH/TPOP pipes) runs on the cube and vector cores of each
+    block, as ``pto run`` does (docs/cores.md); ``full=True`` needs one core. Blocks writing
+    different values to the same GM bytes give a ``RuntimeWarning``. What the kernel prints
     (``tprint``) goes to ``sys.stderr``. Raises ``SimTrap`` (and the lowering's errors).
     """
     if exec not in ("tile", "vector"):
         raise ValueError(f'exec must be "tile" or "vector", not {exec!r}')
     if not isinstance(blocks, int) or not 1 <= blocks <= 65535:
         raise ValueError(f"blocks must be an integer from 1 to 65535, not {blocks!r}")
+    if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= 1024):
+        raise ValueError(f"threads must be an integer from 1 to 1024, not {threads!r}")
     given = dict(inputs or {})
     shapes = {n.lstrip("%"): np.shape(v) for n, v in given.items() if isinstance(v, np.ndarray)}
     try:
-        produced, printed = _native.run(
+        produced, printed, warned = _native.run(
             module._m,
             target,
             list(given.items()),
@@ -411,11 +419,14 @@ def run(
             max_steps,
             full,
             blocks,
+            threads,
         )
     except _native.DiagnosticsError as e:
         raise _error(e) from None
     if printed:
         _sys.stderr.write(printed)
+    for message in warned:
+        _warnings.warn(message, RuntimeWarning, stacklevel=2)
     result: Dict[str, npt.NDArray[Any]] = {}
     for name, elem, rows, cols, raw in produced:
         arr = raw.view(_DTYPES[elem])

@@ -263,6 +263,8 @@ struct RunRequest {
     max_steps: u64,
     full: bool,
     blocks: u32,
+    /// Threads for the blocks (`None`: one per CPU).
+    threads: Option<usize>,
 }
 
 /// One output: name, element type (PTO spelling), rows, cols, the bytes as a 1-D uint8 array
@@ -271,15 +273,16 @@ type Output<'py> = (String, &'static str, usize, usize, Bound<'py, PyArray1<u8>>
 
 /// Runs `module` (verified, lowered for `target`, simulated) with `request`. Each input value
 /// goes through `convert(value, kind, dtype)`, which returns a float for a scalar argument and
-/// `(uint8 array, rows, cols)` for a tile or GM argument. Returns the outputs and what the
-/// kernel printed (`tprint`).
+/// `(uint8 array, rows, cols)` for a tile or GM argument. A mix kernel, or several blocks, runs
+/// on the cores machine as `pto run` does (docs/cores.md). Returns the outputs, what the kernel
+/// printed (`tprint`) and the run's warnings (blocks writing the same GM bytes).
 fn run_inner<'py>(
     py: Python<'py>,
     module: &PyModule_,
     target: Option<&str>,
     request: RunRequest,
     convert: &Bound<'py, PyAny>,
-) -> PyResult<(Vec<Output<'py>>, String)> {
+) -> PyResult<(Vec<Output<'py>>, String, Vec<String>)> {
     let t = module.resolve(py, target, &mut Default::default())?;
     if request.exec_vector && t.id != pto_lower::TargetId::A2A3 {
         return Err(PyValueError::new_err("exec=\"vector\" models the A2A3 vector unit: use target=\"a2a3\""));
@@ -289,6 +292,7 @@ fn run_inner<'py>(
     let mut sim = Sim::new(&lowered, t).map_err(|d| diagnostics_error(py, &module.sources, &d))?;
     sim.exec_vector = request.exec_vector;
     sim.max_steps = request.max_steps;
+    let mut bound = Vec::new();
     for (name, value) in &request.inputs {
         let kind = kernel_io::argument_kind(&sim, name).map_err(|e| PyValueError::new_err(format!("input {name}: {e}")))?;
         let converted = convert.call1((name, value.bind(py), kind.name(), kind.dtype().name()))?;
@@ -301,21 +305,55 @@ fn run_inner<'py>(
             }
         };
         kernel_io::bind(&mut sim, name, kind, &input).map_err(|e| PyValueError::new_err(format!("input {name}: {e}")))?;
+        bound.push((name.clone(), kind, input));
     }
     if request.default_inputs {
         sim.use_default_inputs();
     }
-    let ran = kernel_io::run_blocks(&mut sim, request.blocks);
-    ran.map_err(|d| diagnostics_error(py, &module.sources, &[d]))?;
+    let to_py = |outputs: Vec<(String, pto_sim::TileData)>| -> Vec<Output<'py>> {
+        outputs.into_iter().map(|(name, d)| (name, d.dtype.name(), d.rows, d.cols, PyArray1::from_vec(py, d.bytes))).collect()
+    };
+    if request.blocks > 1 || pto_sim::cores::Topology::new(&lowered, t).mix {
+        if request.full {
+            return Err(PyValueError::new_err("full=True reads one core's tiles: not available with blocks > 1 or a mix kernel"));
+        }
+        let setup = |s: &mut Sim| -> Result<(), String> {
+            for (name, kind, value) in &bound {
+                kernel_io::bind(s, name, *kind, value)?;
+            }
+            if request.default_inputs {
+                s.use_default_inputs();
+            }
+            s.exec_vector = request.exec_vector;
+            s.max_steps = request.max_steps;
+            Ok(())
+        };
+        let tiles = kernel_io::launch_tiles(&lowered, computed.clone(), &request.outputs);
+        let launch = pto_sim::cores::Launch {
+            blocks: request.blocks.max(1),
+            schedule: Default::default(),
+            threads: request.threads,
+            trace: false,
+            setup: &setup,
+            tiles: &tiles,
+        };
+        let ran =
+            pto_sim::cores::machine::run(&lowered, t, sim.gm_arrays(), &launch).map_err(|d| diagnostics_error(py, &module.sources, &d))?;
+        let outputs = kernel_io::machine_outputs(&lowered, &ran, computed, &request.outputs)
+            .map_err(|(name, e)| PyValueError::new_err(format!("output {name}: {e}")))?;
+        let printed = ran.cores.iter().map(|c| c.printed.as_str()).collect();
+        let warnings = ran.warnings.iter().map(|d| format!("{}: {}", d.class, d.message)).collect();
+        return Ok((to_py(outputs), printed, warnings));
+    }
+    sim.run().map_err(|d| diagnostics_error(py, &module.sources, &[d]))?;
     let outputs = kernel_io::outputs(&sim, &lowered, computed, &request.outputs, request.full)
         .map_err(|(name, e)| PyValueError::new_err(format!("output {name}: {e}")))?;
-    let outputs = outputs.into_iter().map(|(name, d)| (name, d.dtype.name(), d.rows, d.cols, PyArray1::from_vec(py, d.bytes))).collect();
-    Ok((outputs, std::mem::take(&mut sim.printed)))
+    Ok((to_py(outputs), std::mem::take(&mut sim.printed), Vec::new()))
 }
 
 /// See [`run_inner`].
 #[pyfunction]
-#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false, blocks=1))]
+#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false, blocks=1, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -329,7 +367,8 @@ fn run<'py>(
     max_steps: Option<u64>,
     full: bool,
     blocks: u32,
-) -> PyResult<(Vec<Output<'py>>, String)> {
+    threads: Option<usize>,
+) -> PyResult<(Vec<Output<'py>>, String, Vec<String>)> {
     let request = RunRequest {
         inputs,
         outputs: outputs.unwrap_or_default(),
@@ -338,6 +377,7 @@ fn run<'py>(
         max_steps: max_steps.unwrap_or(pto_sim::interp::DEFAULT_MAX_STEPS),
         full,
         blocks,
+        threads,
     };
     run_inner(py, module, target, request, convert)
 }

@@ -281,4 +281,90 @@ def test_trap_names_its_block() -> None:
     a = np.ones((32, 32), np.float32)
     with pytest.raises(pto.SimTrap) as e:  # block 4 reads rows 32..40 of a 32-row view
         pto.run(m, "a2a3", {"a": a, "b": a, "c": np.zeros_like(a)}, blocks=5)
-    assert "in block 4 of 5 (get_block_idx = 4)" in e.value.diagnostics[0]["notes"]
+    assert "on core b4.core" in e.value.diagnostics[0]["notes"]
+
+
+def test_blocks_do_not_depend_on_the_thread_count() -> None:
+    m = pto.parse(BLOCK_KERNEL, name="vadd_rows.pto")
+    a = RNG.standard_normal((32, 32)).astype(np.float32)
+    runs = [pto.run(m, "a2a3", {"a": a, "b": a, "c": np.zeros_like(a)}, blocks=4, threads=t)["c"] for t in (1, 2)]
+    assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], a + a)
+    with pytest.raises(ValueError, match="threads must be an integer from 1"):
+        pto.run(m, "a2a3", {"a": a, "b": a, "c": np.zeros_like(a)}, blocks=2, threads=0)
+
+
+def test_blocks_writing_the_same_bytes_warn() -> None:
+    m = pto.parse(BLOCK_KERNEL.replace("%pc = pto.partition_view %vc, offsets = [%row, %c0]", "%pc = pto.partition_view %vc, offsets = [%c0, %c0]"), name="same_rows.pto")
+    a = RNG.standard_normal((32, 32)).astype(np.float32)
+    b = RNG.standard_normal((32, 32)).astype(np.float32)
+    with pytest.warns(RuntimeWarning, match="HAZARD_WAW"):
+        pto.run(m, "a2a3", {"a": a, "b": b, "c": np.zeros_like(a)}, blocks=2)
+
+
+# A mix kernel: the cube multiplies a by b, `talloc`s a slot of the GM FIFO, stores the product
+# there and commits it; each vector core pops its 8-row half and stores it to its rows of dst.
+MIX_KERNEL = """module {
+  func.func @k(%fifo: !pto.ptr<f32>, %a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %dst: !pto.ptr<f32>) attributes {pto.entry} {
+    func.call @k_cube(%fifo, %a, %b) : (!pto.ptr<f32>, !pto.ptr<f32>, !pto.ptr<f32>) -> ()
+    func.call @k_vector(%fifo, %dst) : (!pto.ptr<f32>, !pto.ptr<f32>) -> ()
+    return
+  }
+  func.func private @k_cube(%fifo: !pto.ptr<f32>, %a: !pto.ptr<f32>, %b: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %buf = pto.import_reserved_buffer {name = "fifo", peer_func = @k_vector} -> i32
+    %p = pto.initialize_l2g2l_pipe {dir_mask = 1, slot_size = 1024, slot_num = 2} (%fifo : !pto.ptr<f32>, %buf : i32) -> !pto.pipe
+    %va_t = pto.make_tensor_view %a, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+    %va = pto.partition_view %va_t, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>
+    %vb_t = pto.make_tensor_view %b, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+    %vb = pto.partition_view %vb_t, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>
+    %ma = pto.alloc_tile : !pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>
+    %mb = pto.alloc_tile : !pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>
+    %l = pto.alloc_tile : !pto.tile_buf<loc=left, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=row_major, fractal=512, pad=0>
+    %r = pto.alloc_tile : !pto.tile_buf<loc=right, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=col_major, fractal=512, pad=0>
+    %acc = pto.alloc_tile : !pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>
+    pto.tload ins(%va : !pto.partition_tensor_view<16x16xf32>) outs(%ma : !pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>)
+    pto.tload ins(%vb : !pto.partition_tensor_view<16x16xf32>) outs(%mb : !pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>)
+    pto.tmov ins(%ma : !pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>) outs(%l : !pto.tile_buf<loc=left, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=row_major, fractal=512, pad=0>)
+    pto.tmov ins(%mb : !pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=512, pad=0>) outs(%r : !pto.tile_buf<loc=right, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=col_major, fractal=512, pad=0>)
+    pto.tmatmul ins(%l, %r : !pto.tile_buf<loc=left, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=row_major, fractal=512, pad=0>, !pto.tile_buf<loc=right, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=col_major, fractal=512, pad=0>) outs(%acc : !pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>)
+    %s = pto.talloc(%p : !pto.pipe) {split = 1} -> !pto.partition_tensor_view<16x16xf32>
+    pto.tstore ins(%acc : !pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>) outs(%s : !pto.partition_tensor_view<16x16xf32>)
+    pto.tpush(%s, %p : !pto.partition_tensor_view<16x16xf32>, !pto.pipe) {split = 1}
+    return
+  }
+  func.func private @k_vector(%fifo: !pto.ptr<f32>, %dst: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %buf = pto.reserve_buffer {name = "fifo", size = 2048, location = #pto.address_space<vec>, auto = true} -> i32
+    %p = pto.initialize_l2g2l_pipe {dir_mask = 1, slot_size = 1024, slot_num = 2} (%fifo : !pto.ptr<f32>, %buf : i32) -> !pto.pipe
+    %sub = pto.get_subblock_idx
+    %sub_i = arith.index_cast %sub : i64 to index
+    %row = arith.muli %sub_i, %c8 : index
+    %vd_t = pto.make_tensor_view %dst, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+    %vd = pto.partition_view %vd_t, offsets = [%row, %c0], sizes = [%c8, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<8x16xf32>
+    %x = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>
+    %t = pto.declare_tile -> !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>
+    pto.tpop(%t, %p : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>, !pto.pipe) {split = 1}
+    pto.tmov ins(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>) outs(%x : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>)
+    pto.tfree(%p : !pto.pipe) {split = 1}
+    pto.tstore ins(%x : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>) outs(%vd : !pto.partition_tensor_view<8x16xf32>)
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["a2a3", "a5"])
+def test_mix_kernel_runs_on_the_cube_and_vector_cores(target: str) -> None:
+    m = pto.parse(MIX_KERNEL, name="mix.pto")
+    a = np.round(RNG.standard_normal((16, 16)) * 4).astype(np.float32) / 4
+    b = np.round(RNG.standard_normal((16, 16)) * 4).astype(np.float32) / 4
+    out = pto.run(m, target, {"a": a, "b": b, "dst": np.zeros((16, 16), np.float32)})
+    assert np.allclose(out["dst"], a @ b, rtol=1e-6, atol=1e-5)
+    assert np.allclose(out["fifo"][0, :256].reshape(16, 16), a @ b, rtol=1e-6, atol=1e-5), "slot 0 of the GM FIFO"
+    with pytest.raises(ValueError, match="full=True reads one core"):
+        pto.run(m, target, {"a": a, "b": b, "dst": np.zeros((16, 16), np.float32)}, full=True)

@@ -70,12 +70,7 @@ pub fn run(opts: &RunOptions, sources: &SourceMap, lowered: &pto_ir::Module, tar
         }
         Ok(())
     };
-    let tiles = {
-        let mut t = kernel_io::output_tiles(lowered, r.computed.clone(), &opts.outputs, true);
-        t.extend(kernel_io::output_tiles(lowered, r.computed.clone(), &opts.outputs, false));
-        t.dedup();
-        t
-    };
+    let tiles = kernel_io::launch_tiles(lowered, r.computed.clone(), &opts.outputs);
     let launch =
         pto_sim::comm::RankLaunch { ranks: count, schedule: opts.schedule, trace: opts.trace, peers: &peers, setup: &setup, tiles: &tiles };
     let ran = match pto_sim::comm::machine::run(lowered, target, &launch) {

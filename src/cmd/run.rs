@@ -358,12 +358,7 @@ fn run_cores(
     computed: Vec<String>,
     notes: Vec<pto_ir::Diagnostic>,
 ) -> Outcome {
-    let tiles = {
-        let mut t = kernel_io::output_tiles(lowered, computed.clone(), &opts.outputs, true);
-        t.extend(kernel_io::output_tiles(lowered, computed, &opts.outputs, false));
-        t.dedup();
-        t
-    };
+    let tiles = kernel_io::launch_tiles(lowered, computed.clone(), &opts.outputs);
     let launch = pto_sim::cores::Launch {
         blocks: opts.blocks.max(1),
         schedule: opts.schedule,
@@ -376,21 +371,10 @@ fn run_cores(
         Ok(r) => r,
         Err(d) => return Outcome::diagnostics(sources, &d, opts.error_format),
     };
-    let mut all = pto_sim::interp::gm_outputs(lowered, &ran.gm);
-    if let Err((name, e)) = kernel_io::check_requested_gm(lowered, &opts.outputs, |n| all.iter().any(|(a, _)| a == n)) {
-        return Outcome::usage_error(format!("--output {name}: {e}"));
-    }
-    let requested: Vec<String> = kernel_io::output_tiles(lowered, Vec::new(), &opts.outputs, !all.is_empty());
-    let names = if requested.is_empty() && all.is_empty() { tiles } else { requested };
-    for name in names {
-        match ran.cores.iter().find_map(|c| c.tiles.iter().find(|(n, _)| *n == name)) {
-            Some((_, d)) => all.push((name, d.clone())),
-            None if opts.outputs.iter().any(|o| o.trim_start_matches('%') == name) => {
-                return Outcome::usage_error(format!("--output {name}: no core computed a tile `%{name}`"));
-            }
-            None => {}
-        }
-    }
+    let all = match kernel_io::machine_outputs(lowered, &ran, computed, &opts.outputs) {
+        Ok(all) => all,
+        Err((name, e)) => return Outcome::usage_error(format!("--output {name}: {e}")),
+    };
     let mut stderr: String = ran.cores.iter().map(|c| c.printed.as_str()).collect();
     if opts.trace {
         stderr.push_str(&core_trace_text(sources, ran.trace.iter().map(|(a, e)| (Some(a.name()), e))));
