@@ -224,3 +224,80 @@ pub fn machine_outputs(
     }
     Ok(all)
 }
+
+/// `x@2` → `("x", Some(2))`; `x` → `("x", None)`: an input or output of one rank of a
+/// multi-rank run (docs/comm.md). The rank must be below `ranks`.
+pub fn split_rank(name: &str, ranks: u32) -> Result<(&str, Option<u32>), String> {
+    let Some((name, rank)) = name.split_once('@') else { return Ok((name, None)) };
+    match rank.parse::<u32>() {
+        Ok(r) if r < ranks.max(1) => Ok((name, Some(r))),
+        Ok(r) => Err(format!("rank {r} does not exist: the run has {} rank(s)", ranks.max(1))),
+        Err(_) => Err(format!("`@{rank}` is not a rank number")),
+    }
+}
+
+/// The outputs of a multi-rank run ([`crate::comm::machine::run`] with the tiles of
+/// [`launch_tiles`]), as [`outputs`] gives those of one core, each named `NAME@RANK` when
+/// there are several ranks: every rank's GM arrays, then the requested tiles (or the defaults)
+/// of every rank that holds them. A requested tile no rank computed is an error.
+pub fn rank_outputs(
+    lowered: &Module,
+    ran: &crate::comm::machine::RankRun,
+    computed: Vec<String>,
+    requested: &[String],
+) -> Result<Vec<(String, TileData)>, (String, String)> {
+    let several = ran.gm.len() > 1;
+    let named = |name: &str, rank: usize| if several { format!("{name}@{rank}") } else { name.to_string() };
+    let mut all = Vec::new();
+    for (rank, gm) in ran.gm.iter().enumerate() {
+        all.extend(crate::interp::gm_outputs(lowered, gm).into_iter().map(|(n, d)| (named(&n, rank), d)));
+    }
+    let written = |n: &str| all.iter().any(|(a, _)| a == n || a.strip_prefix(n).is_some_and(|rest| rest.starts_with('@')));
+    check_requested_gm(lowered, requested, written)?;
+    let tiles = output_tiles(lowered, Vec::new(), requested, !all.is_empty());
+    let names = if tiles.is_empty() && all.is_empty() { launch_tiles(lowered, computed, requested) } else { tiles };
+    for name in names {
+        let mut found = false;
+        for c in &ran.cores {
+            if let Some((_, d)) = c.tiles.iter().find(|(n, _)| *n == name) {
+                all.push((named(&name, c.actor.rank as usize), d.clone()));
+                found = true;
+            }
+        }
+        if !found && requested.iter().any(|o| o.trim_start_matches('%') == name) {
+            return Err((name.clone(), format!("no rank computed a tile `%{name}`")));
+        }
+    }
+    Ok(all)
+}
+
+/// The peer binding `arg = peer` of a multi-rank run (`next`, `prev`, `local` or a rank,
+/// [`crate::comm::Peer::parse`]): `arg` must be an argument of the kernel.
+pub fn peer_binding(lowered: &Module, arg: &str, peer: &str, ranks: u32) -> Result<(String, crate::comm::Peer), String> {
+    let arg = arg.trim_start_matches('%');
+    if !lowered.values.iter().any(|v| matches!(v.def, ValueDef::BlockArg(..)) && v.name == arg) {
+        return Err(format!("the kernel has no argument `%{arg}`"));
+    }
+    Ok((arg.to_string(), crate::comm::Peer::parse(peer, ranks.max(1))?))
+}
+
+/// An input bound to every rank: `(name, kind, value)`.
+pub type Bound = (String, ArgKind, Input);
+/// An input bound to one rank: `(rank, name, kind, value)`.
+pub type RankBound = (u32, String, ArgKind, Input);
+
+/// Binds one core's (or rank's) inputs before its run: `bound`, then the inputs of `rank`
+/// among `rank_inputs` (which win), then, with `defaults`, deterministic values for the rest
+/// ([`Sim::use_default_inputs`]).
+pub fn bind_all(sim: &mut Sim, bound: &[Bound], rank_inputs: &[RankBound], rank: Option<u32>, defaults: bool) -> Result<(), String> {
+    for (name, kind, value) in bound {
+        bind(sim, name, *kind, value)?;
+    }
+    for (r, name, kind, value) in rank_inputs.iter().filter(|(k, ..)| Some(*k) == rank) {
+        bind(sim, name, *kind, value).map_err(|e| format!("input {name}@{r}: {e}"))?;
+    }
+    if defaults {
+        sim.use_default_inputs();
+    }
+    Ok(())
+}

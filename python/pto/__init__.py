@@ -379,6 +379,8 @@ def run(
     max_steps: Optional[int] = None,
     full: bool = False,
     threads: Optional[int] = None,
+    ranks: int = 1,
+    peers: Optional[Mapping[str, Union[str, int]]] = None,
 ) -> Dict[str, npt.NDArray[Any]]:
     """``pto run``: lower ``module`` for ``target`` and execute it on the simulator.
 
@@ -396,7 +398,12 @@ def run(
     ``threads`` threads (default: one per CPU; the result does not depend on it). A mix kernel
     (cube and vector functions, TPUSH/TPOP pipes) runs on the cube and vector cores of each
     block, as ``pto run`` does (docs/cores.md); ``full=True`` needs one core. Blocks writing
-    different values to the same GM bytes give a ``RuntimeWarning``. What the kernel prints
+    different values to the same GM bytes give a ``RuntimeWarning``. ``ranks`` simulates that
+    many devices for the ``comm.*`` instructions (``pto run --ranks``, docs/comm.md): every rank
+    runs the kernel on its own GM arrays; an input named ``"x@2"`` binds rank 2 only (and wins
+    over ``"x"``), outputs are named ``"x@RANK"`` when ``ranks > 1``, and ``peers`` maps a
+    pointer argument to the rank its remote operand lives on (``"next"``, ``"prev"``,
+    ``"local"`` or a rank number; default ``"local"``). What the kernel prints
     (``tprint``) goes to ``sys.stderr``. Raises ``SimTrap`` (and the lowering's errors).
     """
     if exec not in ("tile", "vector"):
@@ -405,6 +412,8 @@ def run(
         raise ValueError(f"blocks must be an integer from 1 to 65535, not {blocks!r}")
     if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= 1024):
         raise ValueError(f"threads must be an integer from 1 to 1024, not {threads!r}")
+    if not isinstance(ranks, int) or not 1 <= ranks <= 1024:
+        raise ValueError(f"ranks must be an integer from 1 to 1024, not {ranks!r}")
     given = dict(inputs or {})
     shapes = {n.lstrip("%"): np.shape(v) for n, v in given.items() if isinstance(v, np.ndarray)}
     try:
@@ -420,6 +429,8 @@ def run(
             full,
             blocks,
             threads,
+            ranks,
+            [(arg, str(peer)) for arg, peer in (peers or {}).items()],
         )
     except _native.DiagnosticsError as e:
         raise _error(e) from None
@@ -430,7 +441,7 @@ def run(
     result: Dict[str, npt.NDArray[Any]] = {}
     for name, elem, rows, cols, raw in produced:
         arr = raw.view(_DTYPES[elem])
-        shape = shapes.get(name)
+        shape = shapes.get(name, shapes.get(name.split("@", 1)[0]))
         if shape is not None and len(shape) != 2 and int(np.prod(shape)) == rows * cols and name not in result:
             result[name] = arr.reshape(shape)
         else:

@@ -40,5 +40,7 @@ def run(
     full: bool = False,
     blocks: int = 1,
     threads: Optional[int] = None,
+    ranks: int = 1,
+    peers: Sequence[Tuple[str, str]] = (),
 ) -> Tuple[List[Tuple[str, str, int, int, npt.NDArray[np.uint8]]], str, List[str]]: ...
 def rust_api_run_seconds(module: Module, target: str, inputs: Sequence[Tuple[str, bytes, int, int]], iterations: int) -> float: ...

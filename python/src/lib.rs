@@ -265,6 +265,10 @@ struct RunRequest {
     blocks: u32,
     /// Threads for the blocks (`None`: one per CPU).
     threads: Option<usize>,
+    /// Ranks (devices) for the `comm.*` instructions.
+    ranks: u32,
+    /// Peer bindings `(argument, next|prev|local|RANK)` of a multi-rank run.
+    peers: Vec<(String, String)>,
 }
 
 /// One output: name, element type (PTO spelling), rows, cols, the bytes as a 1-D uint8 array
@@ -293,7 +297,10 @@ fn run_inner<'py>(
     sim.exec_vector = request.exec_vector;
     sim.max_steps = request.max_steps;
     let mut bound = Vec::new();
-    for (name, value) in &request.inputs {
+    // `NAME@RANK`: one rank's input (docs/comm.md).
+    let mut rank_inputs = Vec::new();
+    for (spec, value) in &request.inputs {
+        let (name, rank) = kernel_io::split_rank(spec, request.ranks).map_err(|e| PyValueError::new_err(format!("input {spec}: {e}")))?;
         let kind = kernel_io::argument_kind(&sim, name).map_err(|e| PyValueError::new_err(format!("input {name}: {e}")))?;
         let converted = convert.call1((name, value.bind(py), kind.name(), kind.dtype().name()))?;
         let input = match kind {
@@ -304,8 +311,12 @@ fn run_inner<'py>(
                 Input::Data(pto_sim::TileData { dtype: e, rows, cols, bytes })
             }
         };
+        if let Some(rank) = rank {
+            rank_inputs.push((rank, name.to_string(), kind, input));
+            continue;
+        }
         kernel_io::bind(&mut sim, name, kind, &input).map_err(|e| PyValueError::new_err(format!("input {name}: {e}")))?;
-        bound.push((name.clone(), kind, input));
+        bound.push((name.to_string(), kind, input));
     }
     if request.default_inputs {
         sim.use_default_inputs();
@@ -313,21 +324,49 @@ fn run_inner<'py>(
     let to_py = |outputs: Vec<(String, pto_sim::TileData)>| -> Vec<Output<'py>> {
         outputs.into_iter().map(|(name, d)| (name, d.dtype.name(), d.rows, d.cols, PyArray1::from_vec(py, d.bytes))).collect()
     };
-    if request.blocks > 1 || pto_sim::cores::Topology::new(&lowered, t).mix {
-        if request.full {
-            return Err(PyValueError::new_err("full=True reads one core's tiles: not available with blocks > 1 or a mix kernel"));
+    let multi = request.blocks > 1 || pto_sim::cores::Topology::new(&lowered, t).mix;
+    let several_ranks = request.ranks > 1 || !rank_inputs.is_empty() || !request.peers.is_empty();
+    if (multi || several_ranks) && request.full {
+        return Err(PyValueError::new_err("full=True reads one core's tiles: not available with blocks > 1, ranks > 1 or a mix kernel"));
+    }
+    if several_ranks && multi {
+        return Err(PyValueError::new_err(
+            "ranks > 1 runs one core per rank: several blocks or a mix kernel on several ranks is not simulated yet",
+        ));
+    }
+    // Each core's (rank's) simulation: its inputs and options.
+    let prepare = |s: &mut Sim, rank: Option<u32>| -> Result<(), String> {
+        kernel_io::bind_all(s, &bound, &rank_inputs, rank, request.default_inputs)?;
+        s.exec_vector = request.exec_vector;
+        s.max_steps = request.max_steps;
+        Ok(())
+    };
+    if several_ranks || (!multi && pto_sim::comm::ops::uses_comm(&lowered)) {
+        let mut peers = Vec::new();
+        for (arg, peer) in &request.peers {
+            peers.push(
+                kernel_io::peer_binding(&lowered, arg, peer, request.ranks)
+                    .map_err(|e| PyValueError::new_err(format!("peer {arg}: {e}")))?,
+            );
         }
-        let setup = |s: &mut Sim| -> Result<(), String> {
-            for (name, kind, value) in &bound {
-                kernel_io::bind(s, name, *kind, value)?;
-            }
-            if request.default_inputs {
-                s.use_default_inputs();
-            }
-            s.exec_vector = request.exec_vector;
-            s.max_steps = request.max_steps;
-            Ok(())
+        let setup = |s: &mut Sim, rank: u32| prepare(s, Some(rank));
+        let tiles = kernel_io::launch_tiles(&lowered, computed.clone(), &request.outputs);
+        let launch = pto_sim::comm::RankLaunch {
+            ranks: request.ranks.max(1),
+            schedule: Default::default(),
+            trace: false,
+            peers: &peers,
+            setup: &setup,
+            tiles: &tiles,
         };
+        let ran = pto_sim::comm::machine::run(&lowered, t, &launch).map_err(|d| diagnostics_error(py, &module.sources, &d))?;
+        let outputs = kernel_io::rank_outputs(&lowered, &ran, computed, &request.outputs)
+            .map_err(|(name, e)| PyValueError::new_err(format!("output {name}: {e}")))?;
+        let printed = ran.cores.iter().map(|c| c.printed.as_str()).collect();
+        return Ok((to_py(outputs), printed, Vec::new()));
+    }
+    if multi {
+        let setup = |s: &mut Sim| prepare(s, None);
         let tiles = kernel_io::launch_tiles(&lowered, computed.clone(), &request.outputs);
         let launch = pto_sim::cores::Launch {
             blocks: request.blocks.max(1),
@@ -353,7 +392,7 @@ fn run_inner<'py>(
 
 /// See [`run_inner`].
 #[pyfunction]
-#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false, blocks=1, threads=None))]
+#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false, blocks=1, threads=None, ranks=1, peers=Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -368,6 +407,8 @@ fn run<'py>(
     full: bool,
     blocks: u32,
     threads: Option<usize>,
+    ranks: u32,
+    peers: Vec<(String, String)>,
 ) -> PyResult<(Vec<Output<'py>>, String, Vec<String>)> {
     let request = RunRequest {
         inputs,
@@ -378,6 +419,8 @@ fn run<'py>(
         full,
         blocks,
         threads,
+        ranks,
+        peers,
     };
     run_inner(py, module, target, request, convert)
 }

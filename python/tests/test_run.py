@@ -368,3 +368,40 @@ def test_mix_kernel_runs_on_the_cube_and_vector_cores(target: str) -> None:
     assert np.allclose(out["fifo"][0, :256].reshape(16, 16), a @ b, rtol=1e-6, atol=1e-5), "slot 0 of the GM FIFO"
     with pytest.raises(ValueError, match="full=True reads one core"):
         pto.run(m, target, {"a": a, "b": b, "dst": np.zeros((16, 16), np.float32)}, full=True)
+
+
+def test_ranks_put_moves_each_rank_src_to_its_peer_dst() -> None:
+    m = pto.parse((REPO / "tests/comm/put.pto").read_text(), name="put.pto")
+    srcs = [np.full((2, 8), r + 0.5, np.float32) for r in range(4)]
+    inputs: Dict[str, Any] = {f"src@{r}": s for r, s in enumerate(srcs)}
+    inputs["dst"] = np.zeros((2, 8), np.float32)
+    out = pto.run(m, "a2a3", inputs, ranks=4, peers={"dst": "next"})
+    for r in range(4):
+        assert np.array_equal(out[f"dst@{(r + 1) % 4}"], srcs[r]), f"rank {r} put into rank {(r + 1) % 4}"
+    # One rank: the put acts on the local device.
+    one = pto.run(m, "a2a3", {"src": srcs[1], "dst": np.zeros((2, 8), np.float32)})
+    assert np.array_equal(one["dst"], srcs[1])
+
+
+def test_ranks_reduce_sums_every_rank_buffer_on_the_root() -> None:
+    m = pto.parse((REPO / "tests/comm/reduce_sum.pto").read_text(), name="reduce_sum.pto")
+    bufs = [RNG.integers(-8, 8, (2, 8)).astype(np.float32) for _ in range(4)]
+    inputs: Dict[str, Any] = {f"buf@{r}": b for r, b in enumerate(bufs)}
+    inputs.update({f"rank@{r}": r for r in range(4)})
+    inputs.update({"root": 2, "dst": np.zeros((2, 8), np.float32)})
+    out = pto.run(m, "a2a3", inputs, ranks=4)
+    assert np.array_equal(out["dst@2"], np.sum(bufs, axis=0))
+    assert not out.get("dst@0", np.zeros(1)).any(), "only the root reduces"
+
+
+def test_bad_rank_arguments_are_value_errors() -> None:
+    m = pto.parse((REPO / "tests/comm/put.pto").read_text(), name="put.pto")
+    z = np.zeros((2, 8), np.float32)
+    with pytest.raises(ValueError, match="rank 5 does not exist"):
+        pto.run(m, "a2a3", {"src": z, "dst": z}, ranks=2, peers={"dst": 5})
+    with pytest.raises(ValueError, match="the kernel has no argument `%nothere`"):
+        pto.run(m, "a2a3", {"src": z, "dst": z}, ranks=2, peers={"nothere": "next"})
+    with pytest.raises(ValueError, match="rank 3 does not exist"):
+        pto.run(m, "a2a3", {"src@3": z, "dst": z}, ranks=2)
+    with pytest.raises(ValueError, match="ranks must be an integer from 1"):
+        pto.run(m, "a2a3", {"src": z, "dst": z}, ranks=0)

@@ -7,25 +7,15 @@ use super::run::{RunOptions, core_trace_text, finish};
 use crate::Outcome;
 use pto_ir::diag::SourceMap;
 use pto_sim::Sim;
-use pto_sim::kernel_io::{self, ArgKind, Input};
+use pto_sim::kernel_io;
 use std::fmt::Write as _;
-
-/// `x@2` → `("x", Some(2))`; `x` → `("x", None)`. The rank must be below `ranks`.
-pub fn split_rank(name: &str, ranks: u32) -> Result<(&str, Option<u32>), String> {
-    let Some((name, rank)) = name.split_once('@') else { return Ok((name, None)) };
-    match rank.parse::<u32>() {
-        Ok(r) if r < ranks.max(1) => Ok((name, Some(r))),
-        Ok(r) => Err(format!("rank {r} does not exist: the run has {} rank(s) (`--ranks N`)", ranks.max(1))),
-        Err(_) => Err(format!("`@{rank}` is not a rank number")),
-    }
-}
 
 /// What `pto run` prepared for a multi-rank run.
 pub struct Ranked<'a> {
     /// Inputs of every rank.
-    pub bound: &'a [(String, ArgKind, Input)],
-    /// Inputs of one rank: `(rank, name, kind, value)`.
-    pub rank_inputs: &'a [(u32, String, ArgKind, Input)],
+    pub bound: &'a [kernel_io::Bound],
+    /// Inputs of one rank.
+    pub rank_inputs: &'a [kernel_io::RankBound],
     /// Whether each rank checks its synchronisation.
     pub check_sync: bool,
     /// Tiles the kernel computes (output candidates).
@@ -42,26 +32,13 @@ pub fn run(opts: &RunOptions, sources: &SourceMap, lowered: &pto_ir::Module, tar
         let Some((arg, peer)) = spec.split_once('=') else {
             return Outcome::usage_error(format!("--peer `{spec}`: expected ARG=next|prev|local|RANK"));
         };
-        let arg = arg.trim_start_matches('%');
-        let is_argument = |v: &pto_ir::module::ValueData| matches!(v.def, pto_ir::module::ValueDef::BlockArg(..)) && v.name == arg;
-        if !lowered.values.iter().any(is_argument) {
-            return Outcome::usage_error(format!("--peer `{spec}`: the kernel has no argument `%{arg}`"));
-        }
-        match pto_sim::comm::Peer::parse(peer, count) {
-            Ok(p) => peers.push((arg.to_string(), p)),
+        match kernel_io::peer_binding(lowered, arg, peer, count) {
+            Ok(p) => peers.push(p),
             Err(e) => return Outcome::usage_error(format!("--peer `{spec}`: {e}")),
         }
     }
     let setup = |s: &mut Sim, rank: u32| -> Result<(), String> {
-        for (name, kind, value) in r.bound {
-            kernel_io::bind(s, name, *kind, value)?;
-        }
-        for (_, name, kind, value) in r.rank_inputs.iter().filter(|(k, ..)| *k == rank) {
-            kernel_io::bind(s, name, *kind, value).map_err(|e| format!("--input {name}@{rank}: {e}"))?;
-        }
-        if opts.default_inputs {
-            s.use_default_inputs();
-        }
+        kernel_io::bind_all(s, r.bound, r.rank_inputs, Some(rank), opts.default_inputs)?;
         s.exec_vector = opts.exec_vector;
         s.max_steps = opts.max_steps;
         s.matmul_order = opts.matmul_order;
@@ -77,29 +54,10 @@ pub fn run(opts: &RunOptions, sources: &SourceMap, lowered: &pto_ir::Module, tar
         Ok(ran) => ran,
         Err(d) => return Outcome::diagnostics(sources, &d, opts.error_format),
     };
-    let named = |name: &str, rank: usize| if count > 1 { format!("{name}@{rank}") } else { name.to_string() };
-    let mut all = Vec::new();
-    for (rank, gm) in ran.gm.iter().enumerate() {
-        all.extend(pto_sim::interp::gm_outputs(lowered, gm).into_iter().map(|(n, d)| (named(&n, rank), d)));
-    }
-    let written = |n: &str| all.iter().any(|(a, _)| a == n || a.strip_prefix(n).is_some_and(|rest| rest.starts_with('@')));
-    if let Err((name, e)) = kernel_io::check_requested_gm(lowered, &opts.outputs, written) {
-        return Outcome::usage_error(format!("--output {name}: {e}"));
-    }
-    let requested: Vec<String> = kernel_io::output_tiles(lowered, Vec::new(), &opts.outputs, !all.is_empty());
-    let names = if requested.is_empty() && all.is_empty() { tiles } else { requested };
-    for name in names {
-        let mut found = false;
-        for c in &ran.cores {
-            if let Some((_, d)) = c.tiles.iter().find(|(n, _)| *n == name) {
-                all.push((named(&name, c.actor.rank as usize), d.clone()));
-                found = true;
-            }
-        }
-        if !found && opts.outputs.iter().any(|o| o.trim_start_matches('%') == name) {
-            return Outcome::usage_error(format!("--output {name}: no rank computed a tile `%{name}`"));
-        }
-    }
+    let all = match kernel_io::rank_outputs(lowered, &ran, r.computed, &opts.outputs) {
+        Ok(all) => all,
+        Err((name, e)) => return Outcome::usage_error(format!("--output {name}: {e}")),
+    };
     let mut stderr: String = ran.cores.iter().map(|c| c.printed.as_str()).collect();
     let rank_name = |a: &pto_sim::cores::ActorId| format!("r{}", a.rank);
     if opts.trace {

@@ -191,7 +191,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         let Some((name, path)) = spec.split_once('=') else {
             return Outcome::usage_error(format!("--input `{spec}`: expected NAME=PATH"));
         };
-        let (name, rank) = match crate::cmd::ranks::split_rank(name, opts.ranks) {
+        let (name, rank) = match kernel_io::split_rank(name, opts.ranks) {
             Ok(split) => split,
             Err(e) => return Outcome::usage_error(format!("--input `{spec}`: {e}")),
         };
@@ -247,12 +247,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
     }
     if multi {
         let setup = |s: &mut Sim| -> Result<(), String> {
-            for (name, kind, value) in &bound {
-                kernel_io::bind(s, name, *kind, value)?;
-            }
-            if opts.default_inputs {
-                s.use_default_inputs();
-            }
+            kernel_io::bind_all(s, &bound, &[], None, opts.default_inputs)?;
             s.exec_vector = opts.exec_vector;
             s.max_steps = opts.max_steps;
             s.matmul_order = opts.matmul_order;

@@ -74,8 +74,8 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
     let mut peers = vec![Peer::Local; per_rank];
     for (name, peer) in launch.peers {
         let name = name.trim_start_matches('%');
-        let Some(i) = flat[..per_rank].iter().position(|a| a.name == name) else {
-            let args: Vec<String> = flat[..per_rank].iter().map(|a| format!("%{}", a.name)).collect();
+        let Some(i) = flat[..per_rank].iter().position(|a| a.name == name && !a.internal) else {
+            let args: Vec<String> = flat[..per_rank].iter().filter(|a| !a.internal).map(|a| format!("%{}", a.name)).collect();
             return Err(error(format!("--peer {name}: no GM argument `%{name}`; the kernel's: {}", args.join(", "))));
         };
         peers[i] = *peer;
