@@ -319,3 +319,39 @@ fn one_rank_on_several_blocks_runs_comm_ops_on_the_local_device() {
     // Both blocks broadcast the same data into the one device's buffer.
     assert_eq!(data(&ok("broadcast", 1, &args), "buf"), src);
 }
+
+/// Hazards between ranks: a `tput` into a peer's buffer and the peer's load of it are ordered
+/// only by a signal (`tnotify` → `twait`); without the wait they are `HAZARD_RAW` / `HAZARD_WAR`
+/// between the two ranks, found when sync checking is on (the kernel has explicit sync).
+#[test]
+fn a_put_and_the_peers_load_need_a_signal_between_them() {
+    for ranks in [2u32, 4] {
+        let (src, vals) = per_rank("src", ranks, 2, 3);
+        let mut ins = src;
+        ins.push(("sig".into(), json!([[0]])));
+        ins.push(("buf".into(), f32s(2, 8, &[0.0; 16])));
+        let mut args = inputs(&format!("put-signal-{ranks}"), &ins);
+        args.extend(["--peer", "buf=next", "--peer", "sig=next"].map(String::from));
+        let out = ok("put_signal", ranks, &args);
+        for r in 0..ranks as usize {
+            let from = (r + ranks as usize - 1) % ranks as usize;
+            assert_eq!(data(&out, &format!("out@{r}")), vals[from], "rank {r} copied what rank {from} put");
+        }
+        // The same kernel without the wait: rank 1 loads `buf@1` with nothing ordering rank 0's put.
+        let text = std::fs::read_to_string(kernel("put_signal")).unwrap();
+        let racy: String = text.lines().filter(|l| !l.contains("pto.comm.twait")).map(|l| format!("{l}\n")).collect();
+        let path = scratch_dir("comm", &format!("racy-{ranks}")).join("racy.pto");
+        std::fs::write(&path, racy).unwrap();
+        let run = Command::new(env!("CARGO_BIN_EXE_pto"))
+            .args(["run", "--json", "--target", "a2a3", "--ranks", &ranks.to_string()])
+            .args(&args)
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_ne!(run.status.code(), Some(0), "{stderr}");
+        assert!(stderr.contains("error[HAZARD_RAW]") && stderr.contains("rank 1 reads bytes another rank wrote in `%buf@1`"), "{stderr}");
+        assert!(stderr.contains("with no signal ordering them") && stderr.contains("rank 0 accessed them here"), "{stderr}");
+        assert!(stderr.contains("error[HAZARD_WAR]"), "rank 0 loaded buf@0 before its writer put into it: {stderr}");
+    }
+}

@@ -696,6 +696,7 @@ impl<'m> Sim<'m> {
                 core: &mut self.core,
                 target: self.target,
                 ranks: &self.ranks,
+                check_gm: self.sync.is_some(),
             };
             match run(&mut cx) {
                 Ok(()) => break,
@@ -1351,7 +1352,7 @@ impl<'m> Sim<'m> {
             let corner = |r: usize, c: usize| view.index(r0 + r, c0 + c, fold).unwrap_or(0).max(0) as u64;
             let (a, b) = (corner(0, 0), corner(tile.vrows - 1, tile.vcols - 1));
             let range = (a.min(b) * size as u64, (a.max(b) + 1) * size as u64);
-            let name = gm.name.clone();
+            let name = if self.ranks.count > 1 { format!("{}@{}", gm.name, self.ranks.owner(view.arg)) } else { gm.name.clone() };
             crate::cores::ops::gm_access(m, &mut self.core, op, view.arg, range, !load, &name);
         }
         let gm = &mut self.gm[view.arg];

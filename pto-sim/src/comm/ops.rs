@@ -124,8 +124,32 @@ fn indices(v: &GmView) -> Result<Vec<i64>, Stop> {
     Ok(out)
 }
 
+/// What a comm instruction's GM access is for the happens-before model between ranks.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Use {
+    /// Data: an access that conflicts with unordered accesses of other ranks.
+    Data,
+    /// A signal (`tnotify`, `twait`, `ttest`): a synchronisation object, never a hazard.
+    Signal,
+}
+
+/// Reports a data access of elements `idx` of array `arg` (their byte hull) to the
+/// happens-before model when sync checking is on ([`crate::cores::hb`]).
+fn record(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], write: bool) {
+    let (Some(&first), true) = (idx.first(), cx.check_gm) else { return };
+    let size = cx.gm.get(arg).map_or(1, |a| a.elem_size.max(1)) as u64;
+    let (lo, hi) = idx.iter().fold((first, first), |(lo, hi), &i| (lo.min(i), hi.max(i)));
+    let range = (lo.max(0) as u64 * size, (hi.max(0) as u64 + 1) * size);
+    let name = name(cx, arg);
+    crate::cores::ops::gm_access(cx.m, cx.core, cx.op, arg, range, write, name.trim_start_matches('%'));
+}
+
 /// The bytes of elements `idx` of array `arg`.
-fn read(cx: &mut CoreCx<'_>, arg: usize, idx: impl IntoIterator<Item = i64>) -> Result<(ElemType, Vec<u8>), Stop> {
+fn read(cx: &mut CoreCx<'_>, arg: usize, idx: impl IntoIterator<Item = i64>, what: Use) -> Result<(ElemType, Vec<u8>), Stop> {
+    let idx: Vec<i64> = idx.into_iter().collect();
+    if what == Use::Data {
+        record(cx, arg, &idx, false);
+    }
     let (limit, rank) = (cx.gm_limit, cx.ranks.owner(arg));
     let a = array(cx.gm, arg)?;
     let mut out = Vec::new();
@@ -145,7 +169,10 @@ enum Combine {
 }
 
 /// Writes `bytes` (elements of `dtype`) to elements `idx` of array `arg`.
-fn write(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], dtype: ElemType, bytes: &[u8], how: Combine) -> Result<(), Stop> {
+fn write(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], dtype: ElemType, bytes: &[u8], how: Combine, what: Use) -> Result<(), Stop> {
+    if what == Use::Data {
+        record(cx, arg, idx, true);
+    }
     let (limit, rank) = (cx.gm_limit, cx.ranks.owner(arg));
     let a = array(cx.gm, arg)?;
     if a.dtype != dtype {
@@ -213,8 +240,8 @@ fn copy(cx: &mut CoreCx<'_>, remote_dst: bool) -> Result<(), Stop> {
         return Err(Stop::Fault(format!("`dst` has {} elements, `src` {}", di.len(), si.len())));
     }
     let how = if enum_attr(cx, "atomicType", "atomic_type").as_deref() == Some("atomic_add") { Combine::Add } else { Combine::Store };
-    let (dtype, bytes) = read(cx, src_arg, si)?;
-    write(cx, dst_arg, &di, dtype, &bytes, how)?;
+    let (dtype, bytes) = read(cx, src_arg, si, Use::Data)?;
+    write(cx, dst_arg, &di, dtype, &bytes, how, Use::Data)?;
     let verb = if how == Combine::Add { "added" } else { "copied" };
     let note = format!("{verb} {} element(s) of {} to {}", di.len(), name(cx, src_arg), name(cx, dst_arg));
     cx.notes.push(note);
@@ -250,10 +277,12 @@ fn notify(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         T::from_i64(value).store(&mut b);
         b
     }, _ => return Err(Stop::Fault(format!("a signal of {dtype}"))));
-    write(cx, arg, &idx, dtype, &one.repeat(idx.len()), how)?;
+    write(cx, arg, &idx, dtype, &one.repeat(idx.len()), how, Use::Signal)?;
     let verb = if how == Combine::Add { "added" } else { "set" };
     let note = format!("{verb} {value} to {} signal(s) of {}", idx.len(), name(cx, arg));
     cx.notes.push(note);
+    // What this rank did so far happens before whatever its peer does after seeing the signal.
+    signal_edge(cx, arg, true);
     touched(cx);
     Ok(())
 }
@@ -265,7 +294,7 @@ fn condition(cx: &mut CoreCx<'_>) -> Result<(bool, String), Stop> {
     let value = int(cx, 1)?;
     let cmp = enum_attr(cx, "cmp", "cmp").ok_or_else(|| Stop::Fault("missing `cmp` attribute".into()))?;
     let idx = indices(&signal)?;
-    let (dtype, bytes) = read(cx, signal.arg, idx)?;
+    let (dtype, bytes) = read(cx, signal.arg, idx, Use::Signal)?;
     let values: Vec<i64> = crate::dispatch!(dtype, T => {
         use crate::elem::Elem;
         bytes.chunks(T::SIZE).map(|c| T::load(c).to_i64()).collect()
@@ -289,10 +318,26 @@ fn condition(cx: &mut CoreCx<'_>) -> Result<(bool, String), Stop> {
     Ok((all, what))
 }
 
+/// The happens-before edge of a signal GM array: a notify releases into it, a wait (or a true
+/// test) that sees it acquires it.
+fn signal_edge(cx: &mut CoreCx<'_>, arg: usize, release: bool) {
+    let (Some(link), me) = (cx.core.link.clone(), cx.core.index) else { return };
+    let edge = crate::cores::hb::Edge::Signal(arg);
+    link.with_block(|b| {
+        if release {
+            b.hb.release(me, edge);
+        } else {
+            b.hb.acquire(me, edge);
+        }
+        ((), false)
+    });
+}
+
 fn wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let (ok, what) = condition(cx)?;
     if ok {
         cx.notes.push(format!("{what}: holds"));
+        signal_edge(cx, view(cx, 0)?.arg, false);
         Ok(())
     } else {
         Err(Stop::Wait(Wait(format!("signal {what}"))))
@@ -302,6 +347,9 @@ fn wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
 fn test(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let (ok, what) = condition(cx)?;
     cx.notes.push(format!("{what}: {ok}"));
+    if ok {
+        signal_edge(cx, view(cx, 0)?.arg, false);
+    }
     set_result(cx, Val::Int(i64::from(ok)));
     Ok(())
 }
@@ -347,11 +395,11 @@ fn broadcast(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     if si.len() != elems {
         return Err(Stop::Fault(format!("`src` has {} elements, a group member {elems}", si.len())));
     }
-    let (dtype, bytes) = read(cx, src.arg, si)?;
+    let (dtype, bytes) = read(cx, src.arg, si, Use::Data)?;
     let all: Vec<i64> = (0..elems as i64).collect();
     for k in 0..n {
         let member = cx.ranks.member(arg, k).0;
-        write(cx, member, &all, dtype, &bytes, Combine::Store)?;
+        write(cx, member, &all, dtype, &bytes, Combine::Store, Use::Data)?;
     }
     cx.notes.push(format!("{} element(s) of {} to {n} member(s)", elems, name(cx, src.arg)));
     touched(cx);
@@ -367,8 +415,8 @@ fn gather(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     }
     for k in 0..n {
         let member = cx.ranks.member(arg, k).0;
-        let (dtype, bytes) = read(cx, member, 0..elems as i64)?;
-        write(cx, dst.arg, &di[k * elems..(k + 1) * elems], dtype, &bytes, Combine::Store)?;
+        let (dtype, bytes) = read(cx, member, 0..elems as i64, Use::Data)?;
+        write(cx, dst.arg, &di[k * elems..(k + 1) * elems], dtype, &bytes, Combine::Store, Use::Data)?;
     }
     cx.notes.push(format!("{n} member(s) of {elems} element(s) into {}", name(cx, dst.arg)));
     touched(cx);
@@ -384,9 +432,9 @@ fn scatter(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     }
     let all: Vec<i64> = (0..elems as i64).collect();
     for k in 0..n {
-        let (dtype, bytes) = read(cx, src.arg, si[k * elems..(k + 1) * elems].iter().copied())?;
+        let (dtype, bytes) = read(cx, src.arg, si[k * elems..(k + 1) * elems].iter().copied(), Use::Data)?;
         let member = cx.ranks.member(arg, k).0;
-        write(cx, member, &all, dtype, &bytes, Combine::Store)?;
+        write(cx, member, &all, dtype, &bytes, Combine::Store, Use::Data)?;
     }
     cx.notes.push(format!("{} split into {n} member(s) of {elems} element(s)", name(cx, src.arg)));
     touched(cx);
@@ -411,15 +459,15 @@ fn reduce(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     if root >= n {
         return Err(Stop::Fault(format!("the root (rank {root}) is not one of the group's {n} members")));
     }
-    let (dtype, mut acc) = read(cx, cx.ranks.member(arg, root).0, 0..elems as i64)?;
+    let (dtype, mut acc) = read(cx, cx.ranks.member(arg, root).0, 0..elems as i64, Use::Data)?;
     let size = dtype.size_bytes() as usize;
     for k in (0..n).filter(|&k| k != root) {
-        let (_, next) = read(cx, cx.ranks.member(arg, k).0, 0..elems as i64)?;
+        let (_, next) = read(cx, cx.ranks.member(arg, k).0, 0..elems as i64, Use::Data)?;
         for (a, b) in acc.chunks_mut(size).zip(next.chunks(size)) {
             combine(dtype, how, a, b)?;
         }
     }
-    write(cx, dst.arg, &di, dtype, &acc, Combine::Store)?;
+    write(cx, dst.arg, &di, dtype, &acc, Combine::Store, Use::Data)?;
     cx.notes.push(format!("{how:?} of {n} member(s) into {}", name(cx, dst.arg)));
     touched(cx);
     Ok(())

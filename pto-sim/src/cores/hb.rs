@@ -7,7 +7,9 @@
 //! hazard (`HAZARD_RAW` / `HAZARD_WAR` / `HAZARD_WAW`).
 //!
 //! This complements the per-core model of [`crate::sync`], which orders the pipes within one
-//! core; a multi-core run keeps one [`CrossHb`] per block in its shared state. Accesses are
+//! core; a multi-core run keeps one [`CrossHb`] per block in its shared state. A multi-rank run
+//! keeps one for all ranks (each rank one "core"): the comm instructions' reads and writes of
+//! local and remote GM are accesses, and a signal (`tnotify` → `twait`) is the edge. Accesses are
 //! tracked as the byte hull of each `tload` / `tstore` window.
 
 use pto_ir::diag::DiagClass;
@@ -23,6 +25,9 @@ pub enum Edge {
     Freed(usize, u64),
     /// FFTS flag (receiving core, id).
     Flag(usize, i64),
+    /// A `comm.tnotify` into signal GM array `arg` (released by the notify, acquired by a
+    /// `twait` / true `ttest` on it): the edge between ranks.
+    Signal(usize),
 }
 
 #[derive(Clone, Debug)]

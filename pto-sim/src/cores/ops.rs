@@ -123,6 +123,8 @@ pub struct CoreCx<'a> {
     pub target: &'static Target,
     /// This rank and its peers ([`crate::comm`]).
     pub ranks: &'a crate::comm::Ranks,
+    /// Whether sync checking is on (GM accesses go to the happens-before model, [`gm_access`]).
+    pub check_gm: bool,
 }
 
 /// How one op between cores executes.
@@ -538,17 +540,22 @@ pub fn gm_access(m: &Module, core: &mut CoreState, op: OpId, arg: usize, range: 
     let Some(link) = core.link.clone() else { return };
     let me = core.index;
     let Some(h) = link.with_block(|b| (b.hb.access(me, arg, range, write, op), false)) else { return };
-    let block = core.actor.block;
-    let other = format!("b{block}.{}", core_name(h.core));
+    // On the rank machine each rank is one whole core, and signals order them.
+    let ranks = core.actor.core == CoreKind::Whole;
+    let (me, other, peer, edges) = if ranks {
+        (format!("rank {}", core.actor.rank), format!("rank {}", h.core), "rank", "signal")
+    } else {
+        (core.actor.name(), format!("b{}.{}", core.actor.block, core_name(h.core)), "core", "pipe slot or FFTS flag")
+    };
     let kind = match h.class {
-        pto_ir::DiagClass::HazardRaw => "reads bytes another core wrote",
-        pto_ir::DiagClass::HazardWar => "overwrites bytes another core read",
-        _ => "overwrites bytes another core wrote",
+        pto_ir::DiagClass::HazardRaw => format!("reads bytes another {peer} wrote"),
+        pto_ir::DiagClass::HazardWar => format!("overwrites bytes another {peer} read"),
+        _ => format!("overwrites bytes another {peer} wrote"),
     };
     let d = pto_ir::Diagnostic::error(
         h.class,
         m.op_span(op),
-        format!("{} {kind} in `%{gm_name}` ([{}, {})), with no pipe slot or FFTS flag ordering them", core.actor.name(), range.0, range.1),
+        format!("{me} {kind} in `%{gm_name}` ([{}, {})), with no {edges} ordering them", range.0, range.1),
     )
     .with_op(m.op(op).opcode.full_name())
     .with_label(m.op_span(h.op), format!("{other} accessed them here"));
