@@ -115,3 +115,69 @@ fn a_softmax_over_four_blocks_gives_the_reference_softmax() {
         }
     }
 }
+
+// ------------------------------------------------------------------ syncall between blocks
+
+fn syncall_kernel(name: &str, edit: impl Fn(&str) -> String) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blocks/syncall_exchange.pto")).unwrap();
+    let path = scratch_dir("blocks", name).join("kernel.pto");
+    std::fs::write(&path, edit(&text)).unwrap();
+    path
+}
+
+/// `pto run --blocks N` that must fail: (exit code, stderr).
+fn run_fails(program: &Path, args: &[String]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_pto")).args(["run", "--json", "--target", "a2a3"]).args(args).arg(program).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    stderr
+}
+
+/// Blocks that exchange data through GM across `syncall` see each other's writes: they run
+/// under one scheduler on one GM (docs/cores.md), whatever the thread count and schedule.
+#[test]
+fn blocks_exchange_data_through_gm_across_syncall() {
+    let path = syncall_kernel("exchange", str::to_string);
+    let dir = scratch_dir("blocks", "exchange-inputs");
+    let a: Vec<f64> = (0..32).map(|i| (i / 8 * 10 + i % 8) as f64).collect();
+    let zeros = json!({"dtype": "f32", "shape": [4, 8], "data": vec![0.0; 32]});
+    let args = inputs(&dir, &[("a", json!({"dtype": "f32", "shape": [4, 8], "data": a})), ("part", zeros.clone()), ("out", zeros)]);
+    for blocks in [1usize, 2, 4] {
+        // Block b doubles row b; after the barrier it copies row (b + 1) mod blocks.
+        let expect: Vec<f64> = (0..32).map(|i| if i / 8 < blocks { 2.0 * a[((i / 8 + 1) % blocks) * 8 + i % 8] } else { 0.0 }).collect();
+        for extra in [&["--threads", "1"][..], &["--threads", "2"], &["--schedule", "random", "--seed", "7"]] {
+            let mut args = args.clone();
+            args.extend(["--blocks".to_string(), blocks.to_string()]);
+            args.extend(extra.iter().map(|s| s.to_string()));
+            assert_eq!(data(&run(&path, &args), "out"), expect, "{blocks} blocks {extra:?}");
+        }
+    }
+    // The barrier after the exchange: each block's load of its neighbour's row is unordered
+    // with the neighbour's store.
+    let late = syncall_kernel("late", |t| t.replace("  pto.syncall\n", "").replace("  return\n", "  pto.syncall\n  return\n"));
+    let mut four = args.clone();
+    four.extend(["--blocks".to_string(), "4".to_string()]);
+    let err = run_fails(&late, &four);
+    assert!(
+        err.contains("error[HAZARD_WAR]: block 1 overwrites bytes another block read in `%part` ([32, 64)), with no syncall ordering them"),
+        "{err}"
+    );
+    assert!(err.contains("block 0 accessed them here"), "{err}");
+    // Only block 0 arrives: the others end, and block 0 waits forever.
+    let dead = syncall_kernel("dead", |t| {
+        t.replace("  pto.syncall\n", "  %is0 = arith.cmpi eq, %b, %c0 : index\n  scf.if %is0 {\n    pto.syncall\n  }\n")
+    });
+    let err = run_fails(&dead, &four);
+    assert!(
+        err.contains(
+            "error[SYNC_DEADLOCK]: every block that has not ended waits forever: b0.core waits for syncall round 0: 1 of 4 cores arrived"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("already ended: b1.core, b2.core, b3.core"), "{err}");
+    // More blocks than the scheduler runs together: a located error, not thousands of threads.
+    let mut many = args.clone();
+    many.extend(["--blocks".to_string(), "257".to_string()]);
+    let err = run_fails(&path, &many);
+    assert!(err.contains("at most 256 blocks, not 257") && err.contains("pto.syncall"), "{err}");
+}

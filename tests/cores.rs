@@ -654,3 +654,74 @@ fn the_loop_samples_print_each_product_in_order_on_every_schedule() {
         assert_eq!(printed(&err), products, "a3/test2 on A5 {schedule:?}");
     }
 }
+
+/// `syncall` among the cores of a block: the two vector cores (AIV-only, the default) swap
+/// rows through GM across the barrier; the cube core does not take part.
+#[test]
+fn syncall_orders_the_vector_cores_of_a_block() {
+    let row = "!pto.partition_tensor_view<1x8xf32>";
+    let t = "!pto.tile_buf<vec, 1x8xf32>";
+    let text = |barrier: &str| {
+        format!(
+            r#"module {{
+  func.func @k(%a: !pto.ptr<f32>, %part: !pto.ptr<f32>, %out: !pto.ptr<f32>) attributes {{pto.entry}} {{
+    func.call @k_cube() : () -> ()
+    func.call @k_vector(%a, %part, %out) : (!pto.ptr<f32>, !pto.ptr<f32>, !pto.ptr<f32>) -> ()
+    return
+  }}
+  func.func private @k_cube() attributes {{pto.kernel_kind = #pto.kernel_kind<cube>}} {{
+    return
+  }}
+  func.func private @k_vector(%a: !pto.ptr<f32>, %part: !pto.ptr<f32>, %out: !pto.ptr<f32>) attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c8 = arith.constant 8 : index
+    %sb = pto.get_subblock_idx
+    %i = arith.index_cast %sb : i64 to index
+    %j = arith.subi %c1, %i : index
+    %va = pto.make_tensor_view %a, shape = [%c2, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %vp = pto.make_tensor_view %part, shape = [%c2, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %vo = pto.make_tensor_view %out, shape = [%c2, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %ra = pto.partition_view %va, offsets = [%i, %c0], sizes = [%c1, %c8] : !pto.tensor_view<?x?xf32> -> {row}
+    %rp = pto.partition_view %vp, offsets = [%i, %c0], sizes = [%c1, %c8] : !pto.tensor_view<?x?xf32> -> {row}
+    %rq = pto.partition_view %vp, offsets = [%j, %c0], sizes = [%c1, %c8] : !pto.tensor_view<?x?xf32> -> {row}
+    %ro = pto.partition_view %vo, offsets = [%i, %c0], sizes = [%c1, %c8] : !pto.tensor_view<?x?xf32> -> {row}
+    %x = pto.alloc_tile : {t}
+    %z = pto.alloc_tile : {t}
+    pto.tload ins(%ra : {row}) outs(%x : {t})
+    pto.tstore ins(%x : {t}) outs(%rp : {row})
+{barrier}
+    pto.tload ins(%rq : {row}) outs(%z : {t})
+    pto.tstore ins(%z : {t}) outs(%ro : {row})
+    return
+  }}
+}}
+"#
+        )
+    };
+    let dir = scratch_dir("cores", "syncall-aivs");
+    let a: Vec<f64> = (0..16).map(|k| k as f64 + 0.5).collect();
+    let zeros = tile("f32", 2, 8, &[0.0; 16]);
+    let inputs = input_args(&dir, &[("a", tile("f32", 2, 8, &a)), ("part", zeros.clone()), ("out", zeros)]);
+    let swapped: Vec<f64> = a[8..].iter().chain(&a[..8]).copied().collect();
+    let path = dir.join("kernel.pto");
+    std::fs::write(&path, text("    pto.syncall")).unwrap();
+    for target in ["a2a3", "a5"] {
+        for seed in ["1", "2", "3"] {
+            let (code, out, err) = run(&path, &with_inputs(&inputs, &["--target", target, "--schedule", "random", "--seed", seed]));
+            assert_eq!(code, 0, "{err}");
+            assert_eq!(data(&out, "out"), swapped, "{target} seed {seed}");
+        }
+    }
+    // Without the barrier the in-order schedule runs AIV0 to its end first: it reads AIV1's row
+    // before AIV1 wrote it, and checking the sync (`--sync-check=always`) says so.
+    std::fs::write(&path, text("")).unwrap();
+    let (code, _, err) = run(&path, &with_inputs(&inputs, &["--target", "a2a3", "--sync-check=always"]));
+    assert_ne!(code, 0, "{err}");
+    assert!(
+        err.contains("error[HAZARD_WAR]: b0.aiv1 overwrites bytes another core read in `%part` ([32, 64)), with no pipe slot, FFTS flag or syncall ordering them"),
+        "{err}"
+    );
+    assert!(err.contains("error[HAZARD_RAW]: b0.aiv1 reads bytes another core wrote in `%part` ([0, 32))"), "{err}");
+}

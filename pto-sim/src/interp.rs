@@ -1013,7 +1013,7 @@ impl<'m> Sim<'m> {
             _ if crate::comm::ops::is_comm_op(data.opcode) => self.exec_core_op(op)?,
             // Ordering only: the simulator executes one core in program order, so every
             // intra-core flag, barrier and buffer-id op is satisfied when reached.
-            Opcode::TSync | Opcode::SyncAll => {}
+            Opcode::TSync => {}
             _ if crate::sync::arrays::is_array_op(data.opcode) => self.exec_eventid_array(op)?,
             _ if spec.family == pto_ir::ops::Family::Sync && data.results.is_empty() => {}
             _ if spec.syntax == pto_ir::ops::Syntax::Tile || crate::exec::semantics(data.opcode).is_some() => {

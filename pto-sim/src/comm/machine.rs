@@ -104,7 +104,13 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
                     let actor = ActorId { rank: r, block: 0, core: CoreKind::Whole };
                     sim.ranks = ranks(r);
                     sim.shift_gm(r as usize * per_rank);
-                    sim.core = CoreState { actor, index: r as usize, link: Some(link.clone()), ..Default::default() };
+                    sim.core = CoreState {
+                        actor,
+                        index: r as usize,
+                        link: Some(link.clone()),
+                        space: crate::cores::ops::Space::Ranks,
+                        ..Default::default()
+                    };
                     let mut gm = sim.replace_gm(Vec::new());
                     let ran = match link.start(&mut gm) {
                         Ok(()) => {

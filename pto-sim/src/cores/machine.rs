@@ -100,6 +100,9 @@ struct BlockRun {
 pub fn run(m: &Module, target: &'static Target, gm: &[GmArray], launch: &Launch<'_>) -> Result<MachineRun, Vec<Diagnostic>> {
     let topo = Arc::new(Topology::new(m, target));
     let blocks = launch.blocks.max(1);
+    if let (true, Some(op)) = (blocks > 1, first_syncall(m)) {
+        return run_synced_blocks(m, target, &topo, gm, blocks, launch, op);
+    }
     let one = |b: u32| run_block(m, target, &topo, gm.to_vec(), b, blocks, launch);
     let results: Vec<Result<BlockRun, Vec<Diagnostic>>> = if blocks == 1 {
         vec![one(0)]
@@ -144,6 +147,42 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, String> {
     Ok(p)
 }
 
+/// The first `syncall` of `m`, if it has one.
+fn first_syncall(m: &Module) -> Option<OpId> {
+    m.walk().into_iter().find(|&op| m.op(op).opcode == pto_ir::ops::Opcode::SyncAll)
+}
+
+/// Most blocks a kernel with `syncall` runs on (each block is a thread under one scheduler).
+pub const MAX_SYNCED_BLOCKS: u32 = 256;
+
+/// A kernel with `syncall` on several blocks: the blocks meet at each barrier, so they run
+/// under one scheduler on one shared GM (no copies to merge), each block one core; their GM
+/// accesses are checked against each other with the barrier rounds as the edges.
+fn run_synced_blocks(
+    m: &Module,
+    target: &'static Target,
+    topo: &Arc<Topology>,
+    gm: &[GmArray],
+    blocks: u32,
+    launch: &Launch<'_>,
+    syncall: OpId,
+) -> Result<MachineRun, Vec<Diagnostic>> {
+    let refuse = |why: String| Err(vec![Diagnostic::error(DiagClass::SimTrap, m.op_span(syncall), why).with_op("pto.syncall")]);
+    if topo.mix {
+        return refuse(
+            "`syncall` between the blocks of a mix kernel is not simulated yet (one block, or a kernel of one core kind, is)".into(),
+        );
+    }
+    if blocks > MAX_SYNCED_BLOCKS {
+        return refuse(format!(
+            "a kernel with `syncall` runs its blocks together, one thread each: at most {MAX_SYNCED_BLOCKS} blocks, not {blocks}"
+        ));
+    }
+    let actors: Vec<ActorId> = (0..blocks).map(|block| ActorId { rank: 0, block, core: CoreKind::Whole }).collect();
+    let r = run_group(m, target, topo, gm.to_vec(), &actors, blocks, launch, super::ops::Space::Blocks)?;
+    Ok(MachineRun { gm: r.gm, cores: r.cores, trace: r.trace, warnings: Vec::new() })
+}
+
 /// Runs block `b` of `n`.
 fn run_block(
     m: &Module,
@@ -154,14 +193,29 @@ fn run_block(
     n: u32,
     launch: &Launch<'_>,
 ) -> Result<BlockRun, Vec<Diagnostic>> {
-    let kinds = block_cores(topo.mix);
-    let actor = |core| ActorId { rank: 0, block: b, core };
-    let prepare = |kind: CoreKind, index: usize| -> Result<Sim<'_>, Vec<Diagnostic>> {
+    let actors: Vec<ActorId> = block_cores(topo.mix).into_iter().map(|core| ActorId { rank: 0, block: b, core }).collect();
+    run_group(m, target, topo, gm, &actors, n, launch, super::ops::Space::Cores)
+}
+
+/// Runs `actors` (cores of blocks of `n`) on `gm`: one core alone directly, several under one
+/// [`Scheduler`] that shares GM and the pipe, flag and barrier state between them.
+#[allow(clippy::too_many_arguments)]
+fn run_group(
+    m: &Module,
+    target: &'static Target,
+    topo: &Arc<Topology>,
+    gm: Vec<GmArray>,
+    actors: &[ActorId],
+    n: u32,
+    launch: &Launch<'_>,
+    space: super::ops::Space,
+) -> Result<BlockRun, Vec<Diagnostic>> {
+    let prepare = |actor: ActorId, index: usize| -> Result<Sim<'_>, Vec<Diagnostic>> {
         let mut sim = Sim::new(m, target)?;
         (launch.setup)(&mut sim).map_err(|e| vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), e)])?;
-        sim.block = (i64::from(b), i64::from(n));
-        sim.subblock = kind.subblock();
-        sim.core = CoreState { actor: actor(kind), index, topo: Some(topo.clone()), ..Default::default() };
+        sim.block = (i64::from(actor.block), i64::from(n));
+        sim.subblock = actor.core.subblock();
+        sim.core = CoreState { actor, index, topo: Some(topo.clone()), space, ..Default::default() };
         if launch.trace {
             sim.trace = Some(Vec::new());
         }
@@ -180,24 +234,26 @@ fn run_block(
         },
     };
     let in_block = |d: Diagnostic, who: ActorId| if n > 1 || topo.mix { d.with_note(format!("on core {}", who.name())) } else { d };
-    if !topo.mix {
-        let mut sim = prepare(CoreKind::Whole, 0)?;
+    if let [actor] = actors {
+        let mut sim = prepare(*actor, 0)?;
         sim.replace_gm(gm);
-        sim.run().map_err(|d| vec![in_block(d, actor(CoreKind::Whole))])?;
-        let trace = sim.trace.take().unwrap_or_default().into_iter().map(|e| (actor(CoreKind::Whole), e)).collect();
+        sim.run().map_err(|d| vec![in_block(d, *actor)])?;
+        let trace = sim.trace.take().unwrap_or_default().into_iter().map(|e| (*actor, e)).collect();
         let rep = report(&mut sim, 0);
         return Ok(BlockRun { gm: sim.replace_gm(Vec::new()), cores: vec![rep], trace });
     }
+    let first_block = actors.first().map_or(0, |a| a.block);
     let policy = match launch.schedule {
         Schedule::InOrder => Policy::InOrder,
-        Schedule::Random(seed) => Policy::Random(seed.wrapping_add(u64::from(b))),
+        Schedule::Random(seed) => Policy::Random(seed.wrapping_add(u64::from(first_block))),
     };
-    let sched = Scheduler::new(kinds.len(), gm, BlockState::new(&topo.pipes), policy);
+    let state = BlockState::new(&topo.pipes, actors.iter().map(|a| a.core).collect());
+    let sched = Scheduler::new(actors.len(), gm, state, policy);
     let outs: Vec<Result<CoreOut, Vec<Diagnostic>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = kinds
+        let handles: Vec<_> = actors
             .iter()
             .enumerate()
-            .map(|(i, &kind)| {
+            .map(|(i, &actor)| {
                 let link = sched.link(i);
                 let prepare = &prepare;
                 let report = &report;
@@ -205,7 +261,7 @@ fn run_block(
                     // A panic (a simulator bug) must still end this core, or the others would
                     // wait for its turn forever.
                     let guard = link.clone();
-                    let body = std::panic::AssertUnwindSafe(move || run_core(prepare, report, link, kind, i, m));
+                    let body = std::panic::AssertUnwindSafe(move || run_core(prepare, report, link, actor, i, m));
                     std::panic::catch_unwind(body).unwrap_or_else(|_| {
                         guard.finish(&mut Vec::new(), 0, true);
                         Err(vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), "internal error: a core's thread panicked")])
@@ -221,7 +277,7 @@ fn run_block(
             })
             .collect()
     });
-    finish_block(m, b, &kinds, sched, outs, &in_block)
+    finish_block(m, actors, sched, outs, &in_block)
 }
 
 /// What one core's thread returns: its run, its trace, its report.
@@ -229,14 +285,14 @@ type CoreOut = (Result<(), Diagnostic>, Vec<TraceEntry>, Option<CoreReport>);
 
 /// One core's thread: prepares its simulation, waits for its first turn, runs, ends.
 fn run_core<'m>(
-    prepare: &dyn Fn(CoreKind, usize) -> Result<Sim<'m>, Vec<Diagnostic>>,
+    prepare: &dyn Fn(ActorId, usize) -> Result<Sim<'m>, Vec<Diagnostic>>,
     report: &dyn Fn(&mut Sim<'m>, u64) -> CoreReport,
     link: super::sched::Link,
-    kind: CoreKind,
+    actor: ActorId,
     i: usize,
     m: &Module,
 ) -> Result<CoreOut, Vec<Diagnostic>> {
-    let mut sim = match prepare(kind, i) {
+    let mut sim = match prepare(actor, i) {
         Ok(s) => s,
         Err(d) => {
             link.finish(&mut Vec::new(), 0, true);
@@ -266,13 +322,11 @@ fn run_core<'m>(
 /// reports and interleaved trace.
 fn finish_block(
     m: &Module,
-    b: u32,
-    kinds: &[CoreKind],
+    actors: &[ActorId],
     sched: Scheduler,
     outs: Vec<Result<CoreOut, Vec<Diagnostic>>>,
     in_block: &dyn Fn(Diagnostic, ActorId) -> Diagnostic,
 ) -> Result<BlockRun, Vec<Diagnostic>> {
-    let actor = |core| ActorId { rank: 0, block: b, core };
     let Some(shared) = sched.into_shared() else {
         return Err(vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), "a core's thread did not end")]);
     };
@@ -284,7 +338,7 @@ fn finish_block(
         if let Err(d) = ran
             && d.message != STOPPED
         {
-            errors.push(in_block(d, actor(kinds[i])));
+            errors.push(in_block(d, actors[i]));
         }
         traces.push(trace);
         if let Some(mut rep) = rep {
@@ -293,12 +347,13 @@ fn finish_block(
         }
     }
     if let Some(End::Deadlock(blocked)) = &shared.end {
-        errors.push(deadlock(m, b, kinds, blocked));
+        errors.push(deadlock(m, actors, blocked));
     }
     if !errors.is_empty() {
         return Err(errors);
     }
-    let trace = interleave(&kinds.iter().map(|&k| actor(k)).collect::<Vec<_>>(), traces, &shared.switches);
+    let trace = interleave(actors, traces, &shared.switches);
+    let b = actors.first().map_or(0, |a| a.block);
     let leftovers: Vec<String> = shared.block.pipes.iter().filter_map(|p| p.leftover()).collect();
     let mut run = BlockRun { gm: shared.gm, cores, trace };
     if let Some(first) = run.cores.first_mut() {
@@ -310,17 +365,19 @@ fn finish_block(
 }
 
 /// `SYNC_DEADLOCK` at the first blocked op, with every blocked core's op and wait.
-fn deadlock(m: &Module, b: u32, kinds: &[CoreKind], blocked: &[(usize, OpId, String)]) -> Diagnostic {
-    let name = |i: usize| ActorId { rank: 0, block: b, core: kinds[i] }.name();
-    let ended: Vec<String> = (0..kinds.len()).filter(|i| !blocked.iter().any(|(k, _, _)| k == i)).map(name).collect();
+fn deadlock(m: &Module, actors: &[ActorId], blocked: &[(usize, OpId, String)]) -> Diagnostic {
+    let name = |i: usize| actors[i].name();
+    let ended: Vec<String> = (0..actors.len()).filter(|i| !blocked.iter().any(|(k, _, _)| k == i)).map(name).collect();
     let summary: Vec<String> = blocked.iter().map(|(i, _, w)| format!("{} waits for {w}", name(*i))).collect();
+    let b = actors.first().map_or(0, |a| a.block);
+    let whom = if actors.iter().all(|a| a.block == b) { format!("every core of block {b}") } else { "every block".to_string() };
     let Some(&(_, op, _)) = blocked.first() else {
-        return Diagnostic::error(DiagClass::SyncDeadlock, Default::default(), format!("the cores of block {b} deadlocked"));
+        return Diagnostic::error(DiagClass::SyncDeadlock, Default::default(), format!("{whom} deadlocked"));
     };
     let mut d = Diagnostic::error(
         DiagClass::SyncDeadlock,
         m.op_span(op),
-        format!("every core of block {b} that has not ended waits forever: {}", summary.join("; ")),
+        format!("{whom} that has not ended waits forever: {}", summary.join("; ")),
     )
     .with_op(m.op(op).opcode.full_name());
     for (i, op, w) in blocked {

@@ -58,6 +58,22 @@ pub struct CoreState {
     pub handles: [Option<(usize, i64)>; 2],
     /// GM hazards with other cores found so far ([`super::hb`]), when sync checking.
     pub findings: Vec<pto_ir::Diagnostic>,
+    /// What the other actors under this core's scheduler are.
+    pub space: Space,
+    /// The `syncall` round this core arrived at and waits to see completed.
+    pub barrier: Option<u64>,
+}
+
+/// What the actors sharing a scheduler are, for naming them in diagnostics.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Space {
+    /// The cores of one block (AIC, AIV0, AIV1).
+    #[default]
+    Cores,
+    /// Whole blocks, one core each (a kernel with `syncall` on several blocks).
+    Blocks,
+    /// Ranks, one core each ([`crate::comm`]).
+    Ranks,
 }
 
 impl Default for CoreState {
@@ -69,6 +85,8 @@ impl Default for CoreState {
             topo: None,
             handles: [None; 2],
             findings: Vec::new(),
+            space: Space::Cores,
+            barrier: None,
         }
     }
 }
@@ -150,6 +168,7 @@ pub const SEMANTICS: &[(Opcode, CoreSemantics)] = &[
     (Opcode::TPop, internal_pop),
     (Opcode::TFree, internal_free),
     (Opcode::TAlloc, internal_alloc),
+    (Opcode::SyncAll, syncall),
     (Opcode::SyncSet, ffts_set),
     (Opcode::SyncWait, ffts_wait),
     (Opcode::SetFfts, set_ffts),
@@ -170,6 +189,7 @@ pub fn is_core_op(op: Opcode) -> bool {
                 | Opcode::TPop
                 | Opcode::TFree
                 | Opcode::TAlloc
+                | Opcode::SyncAll
         )
 }
 
@@ -540,12 +560,13 @@ pub fn gm_access(m: &Module, core: &mut CoreState, op: OpId, arg: usize, range: 
     let Some(link) = core.link.clone() else { return };
     let me = core.index;
     let Some(h) = link.with_block(|b| (b.hb.access(me, arg, range, write, op), false)) else { return };
-    // On the rank machine each rank is one whole core, and signals order them.
-    let ranks = core.actor.core == CoreKind::Whole;
-    let (me, other, peer, edges) = if ranks {
-        (format!("rank {}", core.actor.rank), format!("rank {}", h.core), "rank", "signal")
-    } else {
-        (core.actor.name(), format!("b{}.{}", core.actor.block, core_name(h.core)), "core", "pipe slot or FFTS flag")
+    let (me, other, peer, edges) = match core.space {
+        // On the rank machine each rank is one whole core, and signals order them.
+        Space::Ranks => (format!("rank {}", core.actor.rank), format!("rank {}", h.core), "rank", "signal"),
+        Space::Blocks => (format!("block {}", core.actor.block), format!("block {}", h.core), "block", "syncall"),
+        Space::Cores => {
+            (core.actor.name(), format!("b{}.{}", core.actor.block, core_name(h.core)), "core", "pipe slot, FFTS flag or syncall")
+        }
     };
     let kind = match h.class {
         pto_ir::DiagClass::HazardRaw => format!("reads bytes another {peer} wrote"),
@@ -700,6 +721,83 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     } else {
         let from = if cx.core.actor.core == CoreKind::Aic { "the AIVs" } else { "the AIC" };
         Err(Stop::Wait(Wait(format!("FFTS flag {id} (needs {need} set(s) from {from})"))))
+    }
+}
+
+/// `syncall`: a barrier of the cores under this scheduler that its `core_type` names (AIV-only
+/// by default; a core that runs everything always counts), or of `used_cores` of them. Every
+/// arrival releases the core's GM accesses into the round; leaving acquires them all. In Soft
+/// mode the arrival also adds 1 to the workspace's first i32, as pto-isa's counter does.
+fn syncall(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
+    let Some(link) = cx.core.link.clone() else { return Ok(()) };
+    let data = cx.m.op(cx.op);
+    let mut used = None;
+    let mut workspace = None;
+    for &v in &data.operands {
+        match cx.vals[v.index()] {
+            Val::View(view) => workspace = Some(view),
+            Val::Int(n) => used = Some(n),
+            _ => {}
+        }
+    }
+    let kind = data.attrs.iter().find(|(n, _)| n == "core_type").and_then(|(_, a)| a.enum_value("sync_core_type"));
+    let counts = |k: &CoreKind| match kind {
+        Some("AICOnly") => !matches!(k, CoreKind::Aiv(_)),
+        Some("Mix") => true,
+        _ => !matches!(k, CoreKind::Aic),
+    };
+    let me = cx.core.index;
+    let pending = cx.core.barrier;
+    let (state, arrived_now) = link.with_block(|b| {
+        let n = match used {
+            Some(u) if u > 0 => u as usize,
+            _ => b.barrier.cores.iter().filter(|k| counts(k)).count(),
+        };
+        let round = b.barrier.round;
+        let state = match pending {
+            _ if n <= 1 => Ok(()),
+            None => {
+                b.barrier.arrived += 1;
+                b.hb.release(me, Edge::Barrier(round));
+                if b.barrier.arrived >= n {
+                    b.barrier.arrived = 0;
+                    b.barrier.round += 1;
+                    b.hb.acquire(me, Edge::Barrier(round));
+                    Ok(())
+                } else {
+                    Err((round, b.barrier.arrived, n))
+                }
+            }
+            Some(r) if b.barrier.round > r => {
+                b.hb.acquire(me, Edge::Barrier(r));
+                Ok(())
+            }
+            Some(r) => Err((r, b.barrier.arrived, n)),
+        };
+        let arrived_now = pending.is_none() && n > 1;
+        ((state, arrived_now), arrived_now)
+    });
+    if arrived_now && let Some(ws) = workspace {
+        let limit = cx.gm_limit;
+        let a = cx.gm.get_mut(ws.arg).ok_or_else(|| Stop::Fault("the syncall workspace is not a GM argument".into()))?;
+        if a.dtype != pto_ir::types::ElemType::I32 {
+            return Err(Stop::Fault(format!("the syncall workspace `%{}` holds {}, not i32", a.name, a.dtype)));
+        }
+        let e = a.element(ws.offset, limit)?;
+        let count = i32::from_le_bytes([e[0], e[1], e[2], e[3]]).wrapping_add(1);
+        e.copy_from_slice(&count.to_le_bytes());
+        a.written = true;
+    }
+    match state {
+        Ok(()) => {
+            cx.core.barrier = None;
+            cx.notes.push("syncall: every core arrived".into());
+            Ok(())
+        }
+        Err((round, arrived, n)) => {
+            cx.core.barrier = Some(round);
+            Err(Stop::Wait(Wait(format!("syncall round {round}: {arrived} of {n} cores arrived"))))
+        }
     }
 }
 

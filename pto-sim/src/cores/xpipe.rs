@@ -294,12 +294,30 @@ pub struct BlockState {
     pub flags: HashMap<(usize, i64), u64>,
     /// Happens-before between the cores, for GM hazards.
     pub hb: super::hb::CrossHb,
+    /// The `syncall` barrier of the cores sharing this state.
+    pub barrier: Barrier,
+}
+
+/// A `syncall` barrier: who may take part, and how far the current round is.
+#[derive(Clone, Debug, Default)]
+pub struct Barrier {
+    /// The cores under this scheduler, by index.
+    pub cores: Vec<super::CoreKind>,
+    /// Cores that arrived in the current round.
+    pub arrived: usize,
+    /// Rounds completed so far.
+    pub round: u64,
 }
 
 impl BlockState {
-    /// Fresh state for the pipes of a topology.
-    pub fn new(specs: &[PipeSpec]) -> BlockState {
-        BlockState { pipes: specs.iter().cloned().map(XPipe::new).collect(), flags: HashMap::new(), hb: Default::default() }
+    /// Fresh state for the pipes of a topology, shared by `cores`.
+    pub fn new(specs: &[PipeSpec], cores: Vec<super::CoreKind>) -> BlockState {
+        BlockState {
+            pipes: specs.iter().cloned().map(XPipe::new).collect(),
+            flags: HashMap::new(),
+            hb: Default::default(),
+            barrier: Barrier { cores, ..Default::default() },
+        }
     }
 }
 
