@@ -304,10 +304,16 @@ fn a_deadlock_with_some_ranks_ended_names_the_waiting_and_the_ended() {
 }
 
 #[test]
-fn ranks_with_blocks_are_not_simulated_yet() {
-    let (code, _, stderr) = run("put", 2, &["--blocks".into(), "2".into()]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("several blocks or a mix kernel on several ranks is not simulated yet"), "{stderr}");
+fn a_mix_kernel_on_several_ranks_is_not_simulated_yet() {
+    let mix = common::corpus_dir().join("TPushTPop/test1/kernel.pto");
+    let out = Command::new(env!("CARGO_BIN_EXE_pto"))
+        .args(["run", "--json", "--target", "a5", "--default-inputs", "--ranks", "2"])
+        .arg(mix)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("a mix kernel on several ranks is not simulated yet"), "{stderr}");
 }
 
 #[test]
@@ -354,4 +360,26 @@ fn a_put_and_the_peers_load_need_a_signal_between_them() {
         assert!(stderr.contains("with no signal ordering them") && stderr.contains("rank 0 accessed them here"), "{stderr}");
         assert!(stderr.contains("error[HAZARD_WAR]"), "rank 0 loaded buf@0 before its writer put into it: {stderr}");
     }
+}
+
+/// Ranks of several blocks: every block of a rank shares the rank's GM; block `b` of each rank
+/// puts row `b`, so two blocks move the whole array. The trace names rank and block.
+#[test]
+fn ranks_of_several_blocks_share_their_rank_gm() {
+    for ranks in [1u32, 2, 4] {
+        let (ins, vals) = per_rank("src", ranks, 2, 5);
+        let mut args = inputs(&format!("put-blocks-{ranks}"), &ins);
+        args.extend(["--peer", "dst=next", "--blocks", "2", "--trace"].map(String::from));
+        let (code, out, stderr) = run("put_blocks", ranks, &args);
+        assert_eq!(code, 0, "{stderr}");
+        for r in 0..ranks as usize {
+            let to = (r + 1) % ranks as usize;
+            assert_eq!(data(&out, &at("dst", to, ranks)), vals[r], "{ranks} ranks: rank {r}'s src in rank {to}'s dst");
+        }
+        assert!(stderr.lines().any(|l| l.starts_with("r0.b1 ") && l.contains("pto.comm.tput")), "{stderr}");
+    }
+    // More ranks x blocks than one scheduler runs: a clear error.
+    let (code, _, stderr) = run("put_blocks", 16, &["--blocks".into(), "17".into()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("16 rank(s) of 17 block(s)") && stderr.contains("at most 256"), "{stderr}");
 }

@@ -258,8 +258,12 @@ pub fn rank_outputs(
     let names = if tiles.is_empty() && all.is_empty() { launch_tiles(lowered, computed, requested) } else { tiles };
     for name in names {
         let mut found = false;
+        // Each rank's tile from its first block that holds it.
+        let mut ranks_done = std::collections::HashSet::new();
         for c in &ran.cores {
-            if let Some((_, d)) = c.tiles.iter().find(|(n, _)| *n == name) {
+            if let Some((_, d)) = c.tiles.iter().find(|(n, _)| *n == name)
+                && ranks_done.insert(c.actor.rank)
+            {
                 all.push((named(&name, c.actor.rank as usize), d.clone()));
                 found = true;
             }

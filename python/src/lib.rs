@@ -324,15 +324,14 @@ fn run_inner<'py>(
     let to_py = |outputs: Vec<(String, pto_sim::TileData)>| -> Vec<Output<'py>> {
         outputs.into_iter().map(|(name, d)| (name, d.dtype.name(), d.rows, d.cols, PyArray1::from_vec(py, d.bytes))).collect()
     };
-    let multi = request.blocks > 1 || pto_sim::cores::Topology::new(&lowered, t).mix;
+    let mix = pto_sim::cores::Topology::new(&lowered, t).mix;
+    let multi = request.blocks > 1 || mix;
     let several_ranks = request.ranks > 1 || !rank_inputs.is_empty() || !request.peers.is_empty();
     if (multi || several_ranks) && request.full {
         return Err(PyValueError::new_err("full=True reads one core's tiles: not available with blocks > 1, ranks > 1 or a mix kernel"));
     }
-    if several_ranks && multi {
-        return Err(PyValueError::new_err(
-            "ranks > 1 runs one core per rank: several blocks or a mix kernel on several ranks is not simulated yet",
-        ));
+    if several_ranks && mix {
+        return Err(PyValueError::new_err("ranks > 1 runs one core per block: a mix kernel on several ranks is not simulated yet"));
     }
     // Each core's (rank's) simulation: its inputs and options.
     let prepare = |s: &mut Sim, rank: Option<u32>| -> Result<(), String> {
@@ -341,7 +340,7 @@ fn run_inner<'py>(
         s.max_steps = request.max_steps;
         Ok(())
     };
-    if several_ranks || (!multi && pto_sim::comm::ops::uses_comm(&lowered)) {
+    if several_ranks || (!mix && pto_sim::comm::ops::uses_comm(&lowered)) {
         let mut peers = Vec::new();
         for (arg, peer) in &request.peers {
             peers.push(
@@ -353,6 +352,7 @@ fn run_inner<'py>(
         let tiles = kernel_io::launch_tiles(&lowered, computed.clone(), &request.outputs);
         let launch = pto_sim::comm::RankLaunch {
             ranks: request.ranks.max(1),
+            blocks: request.blocks.max(1),
             schedule: Default::default(),
             trace: false,
             peers: &peers,

@@ -48,8 +48,15 @@ pub fn run(opts: &RunOptions, sources: &SourceMap, lowered: &pto_ir::Module, tar
         Ok(())
     };
     let tiles = kernel_io::launch_tiles(lowered, r.computed.clone(), &opts.outputs);
-    let launch =
-        pto_sim::comm::RankLaunch { ranks: count, schedule: opts.schedule, trace: opts.trace, peers: &peers, setup: &setup, tiles: &tiles };
+    let launch = pto_sim::comm::RankLaunch {
+        ranks: count,
+        blocks: opts.blocks.max(1),
+        schedule: opts.schedule,
+        trace: opts.trace,
+        peers: &peers,
+        setup: &setup,
+        tiles: &tiles,
+    };
     let ran = match pto_sim::comm::machine::run(lowered, target, &launch) {
         Ok(ran) => ran,
         Err(d) => return Outcome::diagnostics(sources, &d, opts.error_format),
@@ -59,7 +66,8 @@ pub fn run(opts: &RunOptions, sources: &SourceMap, lowered: &pto_ir::Module, tar
         Err((name, e)) => return Outcome::usage_error(format!("--output {name}: {e}")),
     };
     let mut stderr: String = ran.cores.iter().map(|c| c.printed.as_str()).collect();
-    let rank_name = |a: &pto_sim::cores::ActorId| format!("r{}", a.rank);
+    let rank_name =
+        |a: &pto_sim::cores::ActorId| if opts.blocks > 1 { format!("r{}.b{}", a.rank, a.block) } else { format!("r{}", a.rank) };
     if opts.trace {
         stderr.push_str(&core_trace_text(sources, ran.trace.iter().map(|(a, e)| (Some(rank_name(a)), e))));
     }

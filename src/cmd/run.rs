@@ -148,7 +148,8 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Ok(ok) => ok,
         Err(d) => return fail(&sources, &d.0),
     };
-    let multi = opts.blocks > 1 || pto_sim::cores::Topology::new(&lowered, target).mix;
+    let mix = pto_sim::cores::Topology::new(&lowered, target).mix;
+    let multi = opts.blocks > 1 || mix;
     // Several cores or ranks: `--stats` reports per actor.
     let actors = multi || opts.ranks > 1 || pto_sim::comm::ops::uses_comm(&lowered);
     if opts.stats && !actors && target.id != TargetId::A2A3 {
@@ -233,15 +234,13 @@ pub fn run(opts: &RunOptions) -> Outcome {
     if opts.default_inputs {
         sim.use_default_inputs();
     }
-    // Several ranks, or a kernel with comm ops on one core (a mix kernel or several blocks run their
-    // comm ops on the cores machine, on the local device).
+    // Several ranks, or a kernel with comm ops (a mix kernel runs its comm ops on the cores
+    // machine, on the local device), on the rank machine: every rank's blocks share its GM.
     let several_ranks = opts.ranks > 1 || !rank_inputs.is_empty() || !opts.peers.is_empty();
-    if several_ranks && multi {
-        return Outcome::usage_error(
-            "`--ranks` runs one core per rank: several blocks or a mix kernel on several ranks is not simulated yet",
-        );
+    if several_ranks && mix {
+        return Outcome::usage_error("`--ranks` runs one core per block: a mix kernel on several ranks is not simulated yet");
     }
-    if several_ranks || (!multi && pto_sim::comm::ops::uses_comm(&lowered)) {
+    if several_ranks || (!mix && pto_sim::comm::ops::uses_comm(&lowered)) {
         let ranked = crate::cmd::ranks::Ranked { bound: &bound, rank_inputs: &rank_inputs, check_sync, computed, notes: sync_notes };
         return crate::cmd::ranks::run(opts, &sources, &lowered, target, ranked);
     }

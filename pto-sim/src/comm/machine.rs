@@ -25,6 +25,8 @@ use pto_lower::Target;
 pub struct RankLaunch<'a> {
     /// Ranks, at least 1.
     pub ranks: u32,
+    /// Blocks per rank, at least 1: they share their rank's GM.
+    pub blocks: u32,
     /// The interleaving of ranks.
     pub schedule: Schedule,
     /// Record a trace per rank.
@@ -52,9 +54,18 @@ fn error(msg: impl Into<String>) -> Vec<Diagnostic> {
     vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), msg)]
 }
 
-/// Runs `m` on `launch.ranks` ranks.
+/// Most actors (ranks × blocks) a run has: each is a thread under one scheduler.
+pub const MAX_ACTORS: u32 = 256;
+
+/// Runs `m` on `launch.ranks` ranks of `launch.blocks` blocks each.
 pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Result<RankRun, Vec<Diagnostic>> {
     let count = launch.ranks.max(1);
+    let blocks = launch.blocks.max(1);
+    if count.checked_mul(blocks).is_none_or(|n| n > MAX_ACTORS) {
+        return Err(error(format!(
+            "{count} rank(s) of {blocks} block(s) run as one thread each under one scheduler: at most {MAX_ACTORS} in all"
+        )));
+    }
     let prepare = |r: u32| -> Result<Sim<'_>, Vec<Diagnostic>> {
         let mut sim = Sim::new(m, target)?;
         (launch.setup)(&mut sim, r).map_err(|e| error(format!("rank {r}: {e}")))?;
@@ -85,15 +96,22 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
         Schedule::InOrder => Policy::InOrder,
         Schedule::Random(seed) => Policy::Random(seed),
     };
-    let sched = Scheduler::new(count as usize, flat, BlockState::default(), policy);
+    // Actor `i` is block `i mod blocks` of rank `i / blocks`.
+    let actors: Vec<ActorId> =
+        (0..count * blocks).map(|i| ActorId { rank: i / blocks, block: i % blocks, core: CoreKind::Whole }).collect();
+    let state = BlockState::new(&[], actors.iter().map(|a| (a.rank, a.core)).collect());
+    let sched = Scheduler::new(actors.len(), flat, state, policy);
     let stopped = crate::cores::machine::stopped(m, OpId(0)).message;
     type RankOut = (Result<(), Diagnostic>, Vec<TraceEntry>, CoreReport);
     let outs: Vec<Result<RankOut, Vec<Diagnostic>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..count)
-            .map(|r| {
-                let link = sched.link(r as usize);
+        let handles: Vec<_> = actors
+            .iter()
+            .enumerate()
+            .map(|(i, &actor)| {
+                let link = sched.link(i);
                 let (prepare, ranks, stopped) = (&prepare, &ranks, &stopped);
                 scope.spawn(move || -> Result<RankOut, Vec<Diagnostic>> {
+                    let r = actor.rank;
                     let mut sim = match prepare(r) {
                         Ok(s) => s,
                         Err(d) => {
@@ -101,16 +119,11 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
                             return Err(d);
                         }
                     };
-                    let actor = ActorId { rank: r, block: 0, core: CoreKind::Whole };
                     sim.ranks = ranks(r);
+                    sim.block = (i64::from(actor.block), i64::from(blocks));
                     sim.shift_gm(r as usize * per_rank);
-                    sim.core = CoreState {
-                        actor,
-                        index: r as usize,
-                        link: Some(link.clone()),
-                        space: crate::cores::ops::Space::Ranks,
-                        ..Default::default()
-                    };
+                    let space = crate::cores::ops::Space::Ranks { blocks };
+                    sim.core = CoreState { actor, index: i, link: Some(link.clone()), space, ..Default::default() };
                     let mut gm = sim.replace_gm(Vec::new());
                     let ran = match link.start(&mut gm) {
                         Ok(()) => {
@@ -145,33 +158,38 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
     });
     let Some(shared) = sched.into_shared() else { return Err(error("a rank's thread did not end")) };
     let (mut cores, mut traces, mut errors) = (Vec::new(), Vec::new(), Vec::new());
-    for (r, out) in outs.into_iter().enumerate() {
+    for (i, out) in outs.into_iter().enumerate() {
         let (ran, trace, mut report) = out?;
         if let Err(d) = ran
             && d.message != stopped
         {
-            errors.push(if count > 1 { d.with_note(format!("on rank {r}")) } else { d });
+            errors.push(if actors.len() > 1 { d.with_note(format!("on {}", actor_name(actors[i], blocks))) } else { d });
         }
-        report.waits = shared.waits[r];
+        report.waits = shared.waits[i];
         traces.push(trace);
         cores.push(report);
     }
     if let Some(End::Deadlock(blocked)) = &shared.end {
-        errors.push(deadlock(m, count, blocked));
+        errors.push(deadlock(m, &actors, blocks, blocked));
     }
     if !errors.is_empty() {
         return Err(errors);
     }
-    let actors: Vec<ActorId> = (0..count).map(|r| ActorId { rank: r, block: 0, core: CoreKind::Whole }).collect();
     let trace = crate::cores::machine::interleave(&actors, traces, &shared.switches);
     let gm = if per_rank == 0 { vec![Vec::new(); count as usize] } else { shared.gm.chunks(per_rank).map(<[GmArray]>::to_vec).collect() };
     Ok(RankRun { gm, cores, trace })
 }
 
+/// `rank 2`, or `rank 2 block 1` when ranks have several blocks.
+pub fn actor_name(a: ActorId, blocks: u32) -> String {
+    if blocks > 1 { format!("rank {} block {}", a.rank, a.block) } else { format!("rank {}", a.rank) }
+}
+
 /// `SYNC_DEADLOCK` at the first blocked op, with every blocked rank's op and wait.
-fn deadlock(m: &Module, count: u32, blocked: &[(usize, OpId, String)]) -> Diagnostic {
-    let ended: Vec<String> = (0..count as usize).filter(|r| !blocked.iter().any(|(k, _, _)| k == r)).map(|r| format!("rank {r}")).collect();
-    let summary: Vec<String> = blocked.iter().map(|(r, _, w)| format!("rank {r} waits for {w}")).collect();
+fn deadlock(m: &Module, actors: &[ActorId], blocks: u32, blocked: &[(usize, OpId, String)]) -> Diagnostic {
+    let name = |i: usize| actor_name(actors[i], blocks);
+    let ended: Vec<String> = (0..actors.len()).filter(|i| !blocked.iter().any(|(k, _, _)| k == i)).map(name).collect();
+    let summary: Vec<String> = blocked.iter().map(|(i, _, w)| format!("{} waits for {w}", name(*i))).collect();
     let Some(&(_, op, _)) = blocked.first() else {
         return Diagnostic::error(DiagClass::SyncDeadlock, Default::default(), "the ranks deadlocked");
     };
@@ -181,8 +199,8 @@ fn deadlock(m: &Module, count: u32, blocked: &[(usize, OpId, String)]) -> Diagno
         format!("every rank that has not ended waits forever: {}", summary.join("; ")),
     )
     .with_op(m.op(op).opcode.full_name());
-    for (r, op, w) in blocked {
-        d = d.with_label(m.op_span(*op), format!("rank {r} waits here for {w}"));
+    for (i, op, w) in blocked {
+        d = d.with_label(m.op_span(*op), format!("{} waits here for {w}", name(*i)));
     }
     if !ended.is_empty() {
         d = d.with_note(format!("already ended: {}", ended.join(", ")));

@@ -28,8 +28,9 @@ pub enum Edge {
     /// A `comm.tnotify` into signal GM array `arg` (released by the notify, acquired by a
     /// `twait` / true `ttest` on it): the edge between ranks.
     Signal(usize),
-    /// Round `n` of a `syncall` barrier (released by every arrival, acquired on leaving).
-    Barrier(u64),
+    /// Round `n` of rank `r`'s `syncall` barrier (released by every arrival, acquired on
+    /// leaving): `(r, n)`.
+    Barrier(u32, u64),
 }
 
 #[derive(Clone, Debug)]

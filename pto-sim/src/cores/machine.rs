@@ -247,7 +247,7 @@ fn run_group(
         Schedule::InOrder => Policy::InOrder,
         Schedule::Random(seed) => Policy::Random(seed.wrapping_add(u64::from(first_block))),
     };
-    let state = BlockState::new(&topo.pipes, actors.iter().map(|a| a.core).collect());
+    let state = BlockState::new(&topo.pipes, actors.iter().map(|a| (a.rank, a.core)).collect());
     let sched = Scheduler::new(actors.len(), gm, state, policy);
     let outs: Vec<Result<CoreOut, Vec<Diagnostic>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = actors

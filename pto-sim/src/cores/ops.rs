@@ -72,8 +72,12 @@ pub enum Space {
     Cores,
     /// Whole blocks, one core each (a kernel with `syncall` on several blocks).
     Blocks,
-    /// Ranks, one core each ([`crate::comm`]).
-    Ranks,
+    /// Blocks of ranks, one core each ([`crate::comm`]); actor `i` is block `i mod blocks`
+    /// of rank `i / blocks`.
+    Ranks {
+        /// Blocks per rank.
+        blocks: u32,
+    },
 }
 
 impl Default for CoreState {
@@ -562,7 +566,13 @@ pub fn gm_access(m: &Module, core: &mut CoreState, op: OpId, arg: usize, range: 
     let Some(h) = link.with_block(|b| (b.hb.access(me, arg, range, write, op), false)) else { return };
     let (me, other, peer, edges) = match core.space {
         // On the rank machine each rank is one whole core, and signals order them.
-        Space::Ranks => (format!("rank {}", core.actor.rank), format!("rank {}", h.core), "rank", "signal"),
+        Space::Ranks { blocks } => {
+            let b = blocks.max(1) as usize;
+            let other = ActorId { rank: (h.core / b) as u32, block: (h.core % b) as u32, core: CoreKind::Whole };
+            let name = |a| crate::comm::machine::actor_name(a, blocks);
+            let edges = if blocks > 1 { "signal or syncall" } else { "signal" };
+            (name(core.actor), name(other), if blocks > 1 { "rank or block" } else { "rank" }, edges)
+        }
         Space::Blocks => (format!("block {}", core.actor.block), format!("block {}", h.core), "block", "syncall"),
         Space::Cores => {
             (core.actor.name(), format!("b{}.{}", core.actor.block, core_name(h.core)), "core", "pipe slot, FFTS flag or syncall")
@@ -747,32 +757,34 @@ fn syncall(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         _ => !matches!(k, CoreKind::Aic),
     };
     let me = cx.core.index;
+    let rank = cx.core.actor.rank;
     let pending = cx.core.barrier;
     let (state, arrived_now) = link.with_block(|b| {
         let n = match used {
             Some(u) if u > 0 => u as usize,
-            _ => b.barrier.cores.iter().filter(|k| counts(k)).count(),
+            _ => b.barrier.cores.iter().filter(|(r, k)| *r == rank && counts(k)).count(),
         };
-        let round = b.barrier.round;
+        let (arrived, round) = b.barrier.rounds.entry(rank).or_default();
+        let now = *round;
         let state = match pending {
             _ if n <= 1 => Ok(()),
             None => {
-                b.barrier.arrived += 1;
-                b.hb.release(me, Edge::Barrier(round));
-                if b.barrier.arrived >= n {
-                    b.barrier.arrived = 0;
-                    b.barrier.round += 1;
-                    b.hb.acquire(me, Edge::Barrier(round));
+                *arrived += 1;
+                b.hb.release(me, Edge::Barrier(rank, now));
+                if *arrived >= n {
+                    *arrived = 0;
+                    *round += 1;
+                    b.hb.acquire(me, Edge::Barrier(rank, now));
                     Ok(())
                 } else {
-                    Err((round, b.barrier.arrived, n))
+                    Err((now, *arrived, n))
                 }
             }
-            Some(r) if b.barrier.round > r => {
-                b.hb.acquire(me, Edge::Barrier(r));
+            Some(r) if now > r => {
+                b.hb.acquire(me, Edge::Barrier(rank, r));
                 Ok(())
             }
-            Some(r) => Err((r, b.barrier.arrived, n)),
+            Some(r) => Err((r, *arrived, n)),
         };
         let arrived_now = pending.is_none() && n > 1;
         ((state, arrived_now), arrived_now)

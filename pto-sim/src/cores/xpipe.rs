@@ -298,20 +298,19 @@ pub struct BlockState {
     pub barrier: Barrier,
 }
 
-/// A `syncall` barrier: who may take part, and how far the current round is.
+/// The `syncall` barriers of the cores under one scheduler: one per rank (a device's cores
+/// synchronise among themselves).
 #[derive(Clone, Debug, Default)]
 pub struct Barrier {
-    /// The cores under this scheduler, by index.
-    pub cores: Vec<super::CoreKind>,
-    /// Cores that arrived in the current round.
-    pub arrived: usize,
-    /// Rounds completed so far.
-    pub round: u64,
+    /// The cores under this scheduler, by index: their rank and kind.
+    pub cores: Vec<(u32, super::CoreKind)>,
+    /// Per rank: cores that arrived in the current round, and rounds completed so far.
+    pub rounds: HashMap<u32, (usize, u64)>,
 }
 
 impl BlockState {
-    /// Fresh state for the pipes of a topology, shared by `cores`.
-    pub fn new(specs: &[PipeSpec], cores: Vec<super::CoreKind>) -> BlockState {
+    /// Fresh state for the pipes of a topology, shared by `cores` (rank, kind).
+    pub fn new(specs: &[PipeSpec], cores: Vec<(u32, super::CoreKind)>) -> BlockState {
         BlockState {
             pipes: specs.iter().cloned().map(XPipe::new).collect(),
             flags: HashMap::new(),
