@@ -372,9 +372,9 @@ fn ranks_of_several_blocks_share_their_rank_gm() {
         args.extend(["--peer", "dst=next", "--blocks", "2", "--trace"].map(String::from));
         let (code, out, stderr) = run("put_blocks", ranks, &args);
         assert_eq!(code, 0, "{stderr}");
-        for r in 0..ranks as usize {
+        for (r, v) in vals.iter().enumerate() {
             let to = (r + 1) % ranks as usize;
-            assert_eq!(data(&out, &at("dst", to, ranks)), vals[r], "{ranks} ranks: rank {r}'s src in rank {to}'s dst");
+            assert_eq!(&data(&out, &at("dst", to, ranks)), v, "{ranks} ranks: rank {r}'s src in rank {to}'s dst");
         }
         assert!(stderr.lines().any(|l| l.starts_with("r0.b1 ") && l.contains("pto.comm.tput")), "{stderr}");
     }
