@@ -405,3 +405,12 @@ def test_bad_rank_arguments_are_value_errors() -> None:
         pto.run(m, "a2a3", {"src@3": z, "dst": z}, ranks=2)
     with pytest.raises(ValueError, match="ranks must be an integer from 1"):
         pto.run(m, "a2a3", {"src": z, "dst": z}, ranks=0)
+
+
+def test_ranks_of_several_blocks_share_their_rank_gm() -> None:
+    m = pto.parse((REPO / "tests/comm/put_blocks.pto").read_text(), name="put_blocks.pto")
+    srcs = [RNG.integers(-8, 8, (2, 8)).astype(np.float32) for _ in range(2)]
+    inputs: Dict[str, Any] = {f"src@{r}": s for r, s in enumerate(srcs)}
+    inputs["dst"] = np.zeros((2, 8), np.float32)
+    out = pto.run(m, "a2a3", inputs, ranks=2, blocks=2, peers={"dst": "next"})
+    assert np.array_equal(out["dst@1"], srcs[0]) and np.array_equal(out["dst@0"], srcs[1]), "block b put row b"
