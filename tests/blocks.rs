@@ -175,6 +175,16 @@ fn blocks_exchange_data_through_gm_across_syncall() {
         "{err}"
     );
     assert!(err.contains("already ended: b1.core, b2.core, b3.core"), "{err}");
+    // Without the barrier the blocks run apart, each on its GM copy: each load of a neighbour's
+    // row sees the row before any block ran, and says that on hardware it is a race.
+    let apart = syncall_kernel("apart", |t| t.replace("  pto.syncall\n", ""));
+    let out = Command::new(env!("CARGO_BIN_EXE_pto")).args(["run", "--json", "--target", "a2a3"]).args(&four).arg(&apart).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "warnings only: {err}");
+    assert_eq!(err.matches("warning[HAZARD_RAW]").count(), 4, "{err}");
+    assert!(err.contains("block 3 reads bytes [7, 32) of `%part` that block 0 writes, with no `syncall` between them"), "{err}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(data(&v, "out"), vec![0.0; 32], "each block loaded its neighbour's row as it was before the run");
     // More blocks than the scheduler runs together: a located error, not thousands of threads.
     let mut many = args.clone();
     many.extend(["--blocks".to_string(), "257".to_string()]);

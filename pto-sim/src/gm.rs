@@ -197,3 +197,59 @@ impl GmArray {
         Ok(&mut self.bytes[end - self.elem_size..end])
     }
 }
+
+/// Byte ranges of GM arrays a simulation read, each with the op that read it first: what a
+/// multi-block run compares with the bytes the other blocks wrote.
+#[derive(Clone, Debug, Default)]
+pub struct Reads {
+    /// `(array, start, end, op)`, merged with the previous range of the same array when they
+    /// touch (a loop reading consecutive windows keeps one entry).
+    pub ranges: Vec<(usize, u64, u64, pto_ir::module::OpId)>,
+}
+
+/// Most ranges [`Reads`] keeps; beyond, each array's ranges become their hull.
+const MAX_READ_RANGES: usize = 4096;
+
+impl Reads {
+    /// Records a read of bytes `start..end` of array `arg` by `op`.
+    pub fn record(&mut self, arg: usize, (start, end): (u64, u64), op: pto_ir::module::OpId) {
+        if let Some(last) = self.ranges.iter_mut().rev().find(|r| r.0 == arg)
+            && start <= last.2
+            && last.1 <= end
+        {
+            last.1 = last.1.min(start);
+            last.2 = last.2.max(end);
+            return;
+        }
+        self.ranges.push((arg, start, end, op));
+        if self.ranges.len() > MAX_READ_RANGES {
+            let mut hulls: Vec<(usize, u64, u64, pto_ir::module::OpId)> = Vec::new();
+            for &(a, s, e, o) in &self.ranges {
+                match hulls.iter_mut().find(|h| h.0 == a) {
+                    Some(h) => {
+                        h.1 = h.1.min(s);
+                        h.2 = h.2.max(e);
+                    }
+                    None => hulls.push((a, s, e, o)),
+                }
+            }
+            self.ranges = hulls;
+        }
+    }
+}
+
+#[cfg(test)]
+mod reads_tests {
+    use super::*;
+    use pto_ir::module::OpId;
+
+    #[test]
+    fn touching_reads_of_one_array_merge_and_others_do_not() {
+        let mut r = Reads::default();
+        r.record(0, (0, 32), OpId(1));
+        r.record(0, (32, 64), OpId(2));
+        r.record(1, (0, 8), OpId(3));
+        r.record(0, (128, 160), OpId(4));
+        assert_eq!(r.ranges, vec![(0, 0, 64, OpId(1)), (1, 0, 8, OpId(3)), (0, 128, 160, OpId(4))]);
+    }
+}

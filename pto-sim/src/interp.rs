@@ -212,6 +212,9 @@ pub struct Sim<'m> {
     configs: Vec<Result<crate::conv::ConvConfig, String>>,
     /// One TPipe FIFO per `!pto.pipe` argument.
     pub pipes: Vec<crate::tpipe::Fifo>,
+    /// The GM bytes `tload` read, when a multi-block run compares them with the other blocks'
+    /// writes ([`crate::cores::machine`]).
+    pub gm_reads: Option<crate::gm::Reads>,
     /// Which core this is, its cross-core pipe handles and its block's scheduler
     /// ([`crate::cores`]); one core that runs everything unless a multi-core run set it.
     pub core: crate::cores::ops::CoreState,
@@ -311,6 +314,7 @@ impl<'m> Sim<'m> {
             rebind: Vec::new(),
             configs: Vec::new(),
             pipes: Vec::new(),
+            gm_reads: None,
             core: Default::default(),
             subblock: (0, 1),
             ranks: Default::default(),
@@ -1347,13 +1351,22 @@ impl<'m> Sim<'m> {
             ));
         }
         gm.written |= !load;
-        if self.sync.is_some() && self.core.link.is_some() && tile.vrows > 0 && tile.vcols > 0 {
-            // The byte hull of the window, for GM hazards between cores (`crate::cores::hb`).
+        let hull = || {
+            // The byte hull of the window.
             let corner = |r: usize, c: usize| view.index(r0 + r, c0 + c, fold).unwrap_or(0).max(0) as u64;
             let (a, b) = (corner(0, 0), corner(tile.vrows - 1, tile.vcols - 1));
-            let range = (a.min(b) * size as u64, (a.max(b) + 1) * size as u64);
+            (a.min(b) * size as u64, (a.max(b) + 1) * size as u64)
+        };
+        if self.sync.is_some() && self.core.link.is_some() && tile.vrows > 0 && tile.vcols > 0 {
+            // For GM hazards between cores (`crate::cores::hb`).
             let name = if self.ranks.count > 1 { format!("{}@{}", gm.name, self.ranks.owner(view.arg)) } else { gm.name.clone() };
-            crate::cores::ops::gm_access(m, &mut self.core, op, view.arg, range, !load, &name);
+            crate::cores::ops::gm_access(m, &mut self.core, op, view.arg, hull(), !load, &name);
+        }
+        if load && tile.vrows > 0 && tile.vcols > 0 {
+            // For reads of what another block writes (`crate::cores::machine`).
+            if let Some(reads) = &mut self.gm_reads {
+                reads.record(view.arg, hull(), op);
+            }
         }
         let gm = &mut self.gm[view.arg];
         let storage = self.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize).map_err(|f| trap(m, op, f.0))?;

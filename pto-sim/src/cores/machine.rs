@@ -94,6 +94,8 @@ struct BlockRun {
     gm: Vec<GmArray>,
     cores: Vec<CoreReport>,
     trace: Vec<(ActorId, TraceEntry)>,
+    /// The GM bytes its cores read (blocks on separate GM copies only).
+    reads: Vec<crate::gm::Reads>,
 }
 
 /// Runs `m` on `launch.blocks` blocks, each starting from a copy of `gm`.
@@ -119,10 +121,10 @@ pub fn run(m: &Module, target: &'static Target, gm: &[GmArray], launch: &Launch<
             None => work(),
         }
     };
-    let mut out = MachineRun::default();
+    let results: Vec<BlockRun> = results.into_iter().collect::<Result<_, _>>()?;
+    let mut out = MachineRun { warnings: unordered_reads(m, gm, &results), ..Default::default() };
     let mut merged: Option<Vec<GmArray>> = None;
     for (b, r) in results.into_iter().enumerate() {
-        let r = r?;
         match &mut merged {
             None => merged = Some(r.gm),
             Some(acc) => merge(acc, gm, &r.gm, b, &mut out.warnings),
@@ -216,6 +218,10 @@ fn run_group(
         sim.block = (i64::from(actor.block), i64::from(n));
         sim.subblock = actor.core.subblock();
         sim.core = CoreState { actor, index, topo: Some(topo.clone()), space, ..Default::default() };
+        if n > 1 && space == super::ops::Space::Cores {
+            // Blocks on separate GM copies: what each reads is compared with the others' writes.
+            sim.gm_reads = Some(Default::default());
+        }
         if launch.trace {
             sim.trace = Some(Vec::new());
         }
@@ -240,7 +246,8 @@ fn run_group(
         sim.run().map_err(|d| vec![in_block(d, *actor)])?;
         let trace = sim.trace.take().unwrap_or_default().into_iter().map(|e| (*actor, e)).collect();
         let rep = report(&mut sim, 0);
-        return Ok(BlockRun { gm: sim.replace_gm(Vec::new()), cores: vec![rep], trace });
+        let reads = sim.gm_reads.take().into_iter().collect();
+        return Ok(BlockRun { gm: sim.replace_gm(Vec::new()), cores: vec![rep], trace, reads });
     }
     let first_block = actors.first().map_or(0, |a| a.block);
     let policy = match launch.schedule {
@@ -281,7 +288,7 @@ fn run_group(
 }
 
 /// What one core's thread returns: its run, its trace, its report.
-type CoreOut = (Result<(), Diagnostic>, Vec<TraceEntry>, Option<CoreReport>);
+type CoreOut = (Result<(), Diagnostic>, Vec<TraceEntry>, Option<CoreReport>, Option<crate::gm::Reads>);
 
 /// One core's thread: prepares its simulation, waits for its first turn, runs, ends.
 fn run_core<'m>(
@@ -315,7 +322,7 @@ fn run_core<'m>(
     };
     let trace = sim.trace.take().unwrap_or_default();
     let rep = report(&mut sim, 0);
-    Ok((ran, trace, Some(rep)))
+    Ok((ran, trace, Some(rep), sim.gm_reads.take()))
 }
 
 /// Collects a block's cores after they ended: the deadlock or traps, else the block's GM,
@@ -333,8 +340,10 @@ fn finish_block(
     let mut cores = Vec::new();
     let mut traces = Vec::new();
     let mut errors = Vec::new();
+    let mut reads = Vec::new();
     for (i, out) in outs.into_iter().enumerate() {
-        let (ran, trace, rep) = out?;
+        let (ran, trace, rep, core_reads) = out?;
+        reads.extend(core_reads);
         if let Err(d) = ran
             && d.message != STOPPED
         {
@@ -355,7 +364,7 @@ fn finish_block(
     let trace = interleave(actors, traces, &shared.switches);
     let b = actors.first().map_or(0, |a| a.block);
     let leftovers: Vec<String> = shared.block.pipes.iter().filter_map(|p| p.leftover()).collect();
-    let mut run = BlockRun { gm: shared.gm, cores, trace };
+    let mut run = BlockRun { gm: shared.gm, cores, trace, reads };
     if let Some(first) = run.cores.first_mut() {
         for l in leftovers {
             first.sync.push(Diagnostic::warning(DiagClass::SyncUnpaired, Default::default(), format!("block {b}: {l}")));
@@ -406,6 +415,77 @@ pub(crate) fn interleave(actors: &[ActorId], traces: Vec<Vec<TraceEntry>>, switc
     out
 }
 
+/// The initial contents of `init` as far as `next` (its final state in a block) grew it.
+fn grown(init: &GmArray, next: &GmArray) -> GmArray {
+    let mut base = init.clone();
+    if next.bytes.len() > base.bytes.len() && next.elem_size > 0 {
+        let last = (next.bytes.len() / next.elem_size) as i64 - 1;
+        let _ = base.element(last, usize::MAX);
+    }
+    base
+}
+
+/// The byte ranges of `next` that differ from `init` (what a block wrote, as far as it shows).
+fn changed_ranges(init: &GmArray, next: &GmArray) -> Vec<(u64, u64)> {
+    let base = grown(init, next);
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    for (p, &v) in next.bytes.iter().enumerate() {
+        if base.bytes.get(p).copied().unwrap_or(0) != v {
+            let p = p as u64;
+            match out.last_mut() {
+                Some(last) if last.1 == p => last.1 = p + 1,
+                _ => out.push((p, p + 1)),
+            }
+        }
+    }
+    out
+}
+
+/// Reads of one block overlapping bytes another block wrote: blocks without `syncall` are
+/// unordered, so on hardware such a read may see either value, while each simulated block
+/// reads its own copy (the bytes before any block ran). One `HAZARD_RAW` warning per
+/// (reading block, array), at the first such read.
+fn unordered_reads(m: &Module, initial: &[GmArray], blocks: &[BlockRun]) -> Vec<Diagnostic> {
+    if blocks.len() < 2 || blocks.iter().all(|b| b.reads.is_empty()) {
+        return Vec::new();
+    }
+    // Per block, per array, the bytes it changed.
+    let changes: Vec<Vec<Vec<(u64, u64)>>> = blocks
+        .iter()
+        .map(|b| initial.iter().zip(&b.gm).map(|(i, n)| if n.written && !n.internal { changed_ranges(i, n) } else { Vec::new() }).collect())
+        .collect();
+    let mut out = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        let mut reported = std::collections::HashSet::new();
+        for &(arg, start, end, op) in block.reads.iter().flat_map(|r| &r.ranges) {
+            if reported.contains(&arg) {
+                continue;
+            }
+            // The first other block that wrote some of these bytes, and the hull of what it wrote there.
+            let hit = changes.iter().enumerate().filter(|(j, _)| *j != i).find_map(|(j, c)| {
+                let over = c.get(arg)?.iter().filter(|(s, e)| *s < end && start < *e);
+                over.fold(None, |hull: Option<(u64, u64)>, &(s, e)| Some(hull.map_or((s, e), |(a, b)| (a.min(s), b.max(e)))))
+                    .map(|(s, e)| (j, s.max(start), e.min(end)))
+            });
+            if let Some((j, s, e)) = hit {
+                reported.insert(arg);
+                let name = initial.get(arg).map_or("?", |a| a.name.as_str());
+                out.push(
+                    Diagnostic::warning(
+                        DiagClass::HazardRaw,
+                        m.op_span(op),
+                        format!(
+                            "block {i} reads bytes [{s}, {e}) of `%{name}` that block {j} writes, with no `syncall` between them: blocks are unordered, so on hardware it may see either value (here it saw the bytes before any block ran)"
+                        ),
+                    )
+                    .with_op(m.op(op).opcode.full_name()),
+                );
+            }
+        }
+    }
+    out
+}
+
 /// Merges block `b`'s final arrays `next` into `acc` (blocks before `b`), against the initial
 /// arrays `initial`.
 fn merge(acc: &mut [GmArray], initial: &[GmArray], next: &[GmArray], b: usize, warnings: &mut Vec<Diagnostic>) {
@@ -414,11 +494,7 @@ fn merge(acc: &mut [GmArray], initial: &[GmArray], next: &[GmArray], b: usize, w
             continue;
         }
         // The initial contents as far as block `b` grew the array (pattern or zeros).
-        let mut base = init.clone();
-        if n.bytes.len() > base.bytes.len() && n.elem_size > 0 {
-            let last = (n.bytes.len() / n.elem_size) as i64 - 1;
-            let _ = base.element(last, usize::MAX);
-        }
+        let base = grown(init, n);
         if a.bytes.len() < n.bytes.len() {
             let k = a.bytes.len();
             a.bytes.extend_from_slice(&base.bytes[k..n.bytes.len().min(base.bytes.len())]);
