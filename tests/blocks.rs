@@ -189,5 +189,34 @@ fn blocks_exchange_data_through_gm_across_syncall() {
     let mut many = args.clone();
     many.extend(["--blocks".to_string(), "257".to_string()]);
     let err = run_fails(&path, &many);
-    assert!(err.contains("at most 256 blocks, not 257") && err.contains("pto.syncall"), "{err}");
+    assert!(err.contains("at most 256 cores, not 257 block(s) of 1") && err.contains("pto.syncall"), "{err}");
+}
+
+/// A mix kernel on several blocks with `syncall`: the blocks run together, each with its own
+/// pipes and flags, and the vector cores of all blocks meet at the barrier.
+#[test]
+fn the_vector_cores_of_several_mix_blocks_meet_at_syncall() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blocks/syncall_mix.pto");
+    let dir = scratch_dir("blocks", "syncall-mix");
+    let a: Vec<f64> = (0..32).map(|i| (i / 8 * 10 + i % 8) as f64).collect();
+    let zeros = json!({"dtype": "f32", "shape": [4, 8], "data": vec![0.0; 32]});
+    let args = inputs(&dir, &[("a", json!({"dtype": "f32", "shape": [4, 8], "data": a})), ("part", zeros.clone()), ("out", zeros)]);
+    for (blocks, target) in [(1usize, "a2a3"), (2, "a2a3"), (2, "a5")] {
+        let rows = 2 * blocks;
+        let expect: Vec<f64> = (0..32).map(|i| if i / 8 < rows { a[((i / 8 + 1) % rows) * 8 + i % 8] } else { 0.0 }).collect();
+        for seed in ["1", "2", "3"] {
+            let mut args = args.clone();
+            args.extend(["--blocks", &blocks.to_string(), "--schedule", "random", "--seed", seed].map(String::from));
+            let out = Command::new(env!("CARGO_BIN_EXE_pto"))
+                .args(["run", "--json", "--target", target])
+                .args(&args)
+                .arg(&path)
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(0), "{stderr}");
+            let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(data(&v, "out"), expect, "{blocks} block(s) on {target}, seed {seed}");
+        }
+    }
 }

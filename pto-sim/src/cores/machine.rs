@@ -154,12 +154,13 @@ fn first_syncall(m: &Module) -> Option<OpId> {
     m.walk().into_iter().find(|&op| m.op(op).opcode == pto_ir::ops::Opcode::SyncAll)
 }
 
-/// Most blocks a kernel with `syncall` runs on (each block is a thread under one scheduler).
-pub const MAX_SYNCED_BLOCKS: u32 = 256;
+/// Most cores a kernel with `syncall` runs on (each core is a thread under one scheduler).
+pub const MAX_SYNCED_CORES: usize = 256;
 
 /// A kernel with `syncall` on several blocks: the blocks meet at each barrier, so they run
-/// under one scheduler on one shared GM (no copies to merge), each block one core; their GM
-/// accesses are checked against each other with the barrier rounds as the edges.
+/// under one scheduler on one shared GM (no copies to merge) — each block one core, or the AIC
+/// and AIVs of a mix kernel, whose pipes and flags stay per block; their GM accesses are checked
+/// against each other with the barrier rounds as the edges.
 fn run_synced_blocks(
     m: &Module,
     target: &'static Target,
@@ -170,18 +171,16 @@ fn run_synced_blocks(
     syncall: OpId,
 ) -> Result<MachineRun, Vec<Diagnostic>> {
     let refuse = |why: String| Err(vec![Diagnostic::error(DiagClass::SimTrap, m.op_span(syncall), why).with_op("pto.syncall")]);
-    if topo.mix {
-        return refuse(
-            "`syncall` between the blocks of a mix kernel is not simulated yet (one block, or a kernel of one core kind, is)".into(),
-        );
-    }
-    if blocks > MAX_SYNCED_BLOCKS {
+    let cores = block_cores(topo.mix);
+    if blocks as usize * cores.len() > MAX_SYNCED_CORES {
         return refuse(format!(
-            "a kernel with `syncall` runs its blocks together, one thread each: at most {MAX_SYNCED_BLOCKS} blocks, not {blocks}"
+            "a kernel with `syncall` runs its blocks together, one thread per core: at most {MAX_SYNCED_CORES} cores, not {blocks} block(s) of {}",
+            cores.len()
         ));
     }
-    let actors: Vec<ActorId> = (0..blocks).map(|block| ActorId { rank: 0, block, core: CoreKind::Whole }).collect();
-    let r = run_group(m, target, topo, gm.to_vec(), &actors, blocks, launch, super::ops::Space::Blocks)?;
+    let actors: Vec<ActorId> = (0..blocks).flat_map(|block| cores.iter().map(move |&core| ActorId { rank: 0, block, core })).collect();
+    let space = if topo.mix { super::ops::Space::Cores } else { super::ops::Space::Blocks };
+    let r = run_group(m, target, topo, gm.to_vec(), &actors, blocks, launch, space)?;
     Ok(MachineRun { gm: r.gm, cores: r.cores, trace: r.trace, warnings: Vec::new() })
 }
 
@@ -217,8 +216,12 @@ fn run_group(
         (launch.setup)(&mut sim).map_err(|e| vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), e)])?;
         sim.block = (i64::from(actor.block), i64::from(n));
         sim.subblock = actor.core.subblock();
-        sim.core = CoreState { actor, index, topo: Some(topo.clone()), space, ..Default::default() };
-        if n > 1 && space == super::ops::Space::Cores {
+        // The first core and pipe of this core's block in the scheduler's shared state.
+        let first = actors.iter().position(|a| a.block == actor.block && a.rank == actor.rank).unwrap_or(0);
+        let blocks_before = actors[..first].iter().filter(|a| !matches!(a.core, CoreKind::Aiv(_))).count();
+        let group = (first, blocks_before * topo.pipes.len());
+        sim.core = CoreState { actor, index, topo: Some(topo.clone()), space, group, ..Default::default() };
+        if n > 1 && actors.iter().all(|a| a.block == actor.block) {
             // Blocks on separate GM copies: what each reads is compared with the others' writes.
             sim.gm_reads = Some(Default::default());
         }
@@ -254,7 +257,10 @@ fn run_group(
         Schedule::InOrder => Policy::InOrder,
         Schedule::Random(seed) => Policy::Random(seed.wrapping_add(u64::from(first_block))),
     };
-    let state = BlockState::new(&topo.pipes, actors.iter().map(|a| (a.rank, a.core)).collect());
+    // One set of pipes per block under this scheduler.
+    let groups = actors.iter().filter(|a| !matches!(a.core, CoreKind::Aiv(_))).count();
+    let pipes: Vec<_> = (0..groups).flat_map(|_| topo.pipes.iter().cloned()).collect();
+    let state = BlockState::new(&pipes, actors.iter().map(|a| (a.rank, a.core)).collect());
     let sched = Scheduler::new(actors.len(), gm, state, policy);
     let outs: Vec<Result<CoreOut, Vec<Diagnostic>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = actors

@@ -62,6 +62,9 @@ pub struct CoreState {
     pub space: Space,
     /// The `syncall` round this core arrived at and waits to see completed.
     pub barrier: Option<u64>,
+    /// Where this core's block starts in its scheduler's shared state: the index of its first
+    /// core and of its first pipe (0 and 0 when a scheduler runs one block).
+    pub group: (usize, usize),
 }
 
 /// What the actors sharing a scheduler are, for naming them in diagnostics.
@@ -91,6 +94,7 @@ impl Default for CoreState {
             findings: Vec::new(),
             space: Space::Cores,
             barrier: None,
+            group: (0, 0),
         }
     }
 }
@@ -269,7 +273,8 @@ fn declare_tile(_: &mut CoreCx<'_>) -> Result<(), Stop> {
 
 fn initialize(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let topo = cx.topo();
-    let ids = topo.inits.get(&cx.op).copied().unwrap_or([None, None]);
+    let pipe_base = cx.core.group.1;
+    let ids = topo.inits.get(&cx.op).copied().unwrap_or([None, None]).map(|id| id.map(|i| i + pipe_base));
     let addrs = super::topology::init_addresses(cx.m, cx.op).unwrap_or([None, None]);
     let gm_slots = match super::topology::init_gm_slots(cx.m, cx.op).map(|v| cx.vals[v.index()]) {
         Some(Val::Ptr(i)) => Some(i),
@@ -672,6 +677,12 @@ fn ffts_args(cx: &CoreCx<'_>) -> Result<(String, i64), Stop> {
 
 /// The cores (block indices) a set on this core signals, with their flag ids.
 fn set_targets(cx: &CoreCx<'_>, pipe: &str, id: i64) -> Vec<(usize, i64)> {
+    let first = cx.core.group.0;
+    block_targets(cx, pipe, id).into_iter().map(|(k, i)| (first + k, i)).collect()
+}
+
+/// [`set_targets`] within the block: core 0 is the AIC, `1 + i` AIV `i`.
+fn block_targets(cx: &CoreCx<'_>, pipe: &str, id: i64) -> Vec<(usize, i64)> {
     let aivs = super::AIVS_PER_BLOCK;
     match (cx.target.id, cx.core.actor.core) {
         (TargetId::A2A3, CoreKind::Aic) => (1..=aivs).map(|k| (k, id)).collect(),
@@ -699,8 +710,8 @@ fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         }
         ((), true)
     });
-    let block = cx.core.actor.block;
-    let names: Vec<String> = targets.iter().map(|&(k, i)| format!("b{block}.{} flag {i}", core_name(k))).collect();
+    let (block, first) = (cx.core.actor.block, cx.core.group.0);
+    let names: Vec<String> = targets.iter().map(|&(k, i)| format!("b{block}.{} flag {i}", core_name(k - first))).collect();
     cx.notes.push(format!("FFTS set {}", names.join(", ")));
     Ok(())
 }
