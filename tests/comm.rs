@@ -303,17 +303,29 @@ fn a_deadlock_with_some_ranks_ended_names_the_waiting_and_the_ended() {
     assert!(stderr.contains("already ended: rank 0"), "{stderr}");
 }
 
+/// A mix kernel on several ranks: each rank runs its cube and vector cores (with their own
+/// pipes) on its own GM, so every rank computes what a single run computes.
 #[test]
-fn a_mix_kernel_on_several_ranks_is_not_simulated_yet() {
-    let mix = common::corpus_dir().join("TPushTPop/test1/kernel.pto");
-    let out = Command::new(env!("CARGO_BIN_EXE_pto"))
-        .args(["run", "--json", "--target", "a5", "--default-inputs", "--ranks", "2"])
-        .arg(mix)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("a mix kernel on several ranks is not simulated yet"), "{stderr}");
+fn a_mix_kernel_runs_on_every_rank() {
+    let mix = common::corpus_dir().join("TPushTPop/test4/kernel.pto");
+    let run_mix = |ranks: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_pto"))
+            .args(["run", "--json", "--target", "a5", "--default-inputs", "--trace", "--ranks", ranks])
+            .arg(&mix)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        (serde_json::from_slice::<Value>(&out.stdout).unwrap(), stderr)
+    };
+    let (one, _) = run_mix("1");
+    let (two, trace) = run_mix("2");
+    let single = data(&one, "gm_out");
+    assert!(single.iter().any(|&x| x != 0.0), "the product is not all zeros");
+    assert_eq!(data(&two, "gm_out@0"), single);
+    assert_eq!(data(&two, "gm_out@1"), single);
+    assert!(trace.lines().any(|l| l.starts_with("r1.aic ") && l.contains("pto.tpush_to_aiv")), "{trace}");
+    assert!(trace.lines().any(|l| l.starts_with("r1.aiv1 ") && l.contains("pto.tpop_from_aic")), "{trace}");
 }
 
 #[test]

@@ -330,9 +330,6 @@ fn run_inner<'py>(
     if (multi || several_ranks) && request.full {
         return Err(PyValueError::new_err("full=True reads one core's tiles: not available with blocks > 1, ranks > 1 or a mix kernel"));
     }
-    if several_ranks && mix {
-        return Err(PyValueError::new_err("ranks > 1 runs one core per block: a mix kernel on several ranks is not simulated yet"));
-    }
     // Each core's (rank's) simulation: its inputs and options.
     let prepare = |s: &mut Sim, rank: Option<u32>| -> Result<(), String> {
         kernel_io::bind_all(s, &bound, &rank_inputs, rank, request.default_inputs)?;
@@ -340,7 +337,7 @@ fn run_inner<'py>(
         s.max_steps = request.max_steps;
         Ok(())
     };
-    if several_ranks || (!mix && pto_sim::comm::ops::uses_comm(&lowered)) {
+    if several_ranks || pto_sim::comm::ops::uses_comm(&lowered) {
         let mut peers = Vec::new();
         for (arg, peer) in &request.peers {
             peers.push(

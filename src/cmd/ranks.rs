@@ -66,8 +66,11 @@ pub fn run(opts: &RunOptions, sources: &SourceMap, lowered: &pto_ir::Module, tar
         Err((name, e)) => return Outcome::usage_error(format!("--output {name}: {e}")),
     };
     let mut stderr: String = ran.cores.iter().map(|c| c.printed.as_str()).collect();
-    let rank_name =
-        |a: &pto_sim::cores::ActorId| if opts.blocks > 1 { format!("r{}.b{}", a.rank, a.block) } else { format!("r{}", a.rank) };
+    let rank_name = |a: &pto_sim::cores::ActorId| {
+        let block = if opts.blocks > 1 { format!(".b{}", a.block) } else { String::new() };
+        let core = if a.core == pto_sim::cores::CoreKind::Whole { String::new() } else { format!(".{}", a.core.name()) };
+        format!("r{}{block}{core}", a.rank)
+    };
     if opts.trace {
         stderr.push_str(&core_trace_text(sources, ran.trace.iter().map(|(a, e)| (Some(rank_name(a)), e))));
     }

@@ -234,13 +234,10 @@ pub fn run(opts: &RunOptions) -> Outcome {
     if opts.default_inputs {
         sim.use_default_inputs();
     }
-    // Several ranks, or a kernel with comm ops (a mix kernel runs its comm ops on the cores
-    // machine, on the local device), on the rank machine: every rank's blocks share its GM.
+    // Several ranks, or a kernel with comm ops, on the rank machine: every rank's blocks (and
+    // their cores) share its GM.
     let several_ranks = opts.ranks > 1 || !rank_inputs.is_empty() || !opts.peers.is_empty();
-    if several_ranks && mix {
-        return Outcome::usage_error("`--ranks` runs one core per block: a mix kernel on several ranks is not simulated yet");
-    }
-    if several_ranks || (!mix && pto_sim::comm::ops::uses_comm(&lowered)) {
+    if several_ranks || pto_sim::comm::ops::uses_comm(&lowered) {
         let ranked = crate::cmd::ranks::Ranked { bound: &bound, rank_inputs: &rank_inputs, check_sync, computed, notes: sync_notes };
         return crate::cmd::ranks::run(opts, &sources, &lowered, target, ranked);
     }

@@ -54,16 +54,20 @@ fn error(msg: impl Into<String>) -> Vec<Diagnostic> {
     vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), msg)]
 }
 
-/// Most actors (ranks × blocks) a run has: each is a thread under one scheduler.
+/// Most actors (ranks × blocks × cores) a run has: each is a thread under one scheduler.
 pub const MAX_ACTORS: u32 = 256;
 
-/// Runs `m` on `launch.ranks` ranks of `launch.blocks` blocks each.
+/// Runs `m` on `launch.ranks` ranks of `launch.blocks` blocks each (of a cube and two vector
+/// cores for a mix kernel, with their own pipes and flags per block).
 pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Result<RankRun, Vec<Diagnostic>> {
     let count = launch.ranks.max(1);
     let blocks = launch.blocks.max(1);
-    if count.checked_mul(blocks).is_none_or(|n| n > MAX_ACTORS) {
+    let topo = std::sync::Arc::new(crate::cores::Topology::new(m, target));
+    let cores = crate::cores::block_cores(topo.mix);
+    let per_block = cores.len() as u32;
+    if count.checked_mul(blocks).and_then(|n| n.checked_mul(per_block)).is_none_or(|n| n > MAX_ACTORS) {
         return Err(error(format!(
-            "{count} rank(s) of {blocks} block(s) run as one thread each under one scheduler: at most {MAX_ACTORS} in all"
+            "{count} rank(s) of {blocks} block(s) of {per_block} core(s) run as one thread per core under one scheduler: at most {MAX_ACTORS} in all"
         )));
     }
     let prepare = |r: u32| -> Result<Sim<'_>, Vec<Diagnostic>> {
@@ -96,10 +100,14 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
         Schedule::InOrder => Policy::InOrder,
         Schedule::Random(seed) => Policy::Random(seed),
     };
-    // Actor `i` is block `i mod blocks` of rank `i / blocks`.
-    let actors: Vec<ActorId> =
-        (0..count * blocks).map(|i| ActorId { rank: i / blocks, block: i % blocks, core: CoreKind::Whole }).collect();
-    let state = BlockState::new(&[], actors.iter().map(|a| (a.rank, a.core)).collect());
+    // Rank by rank, block by block, core by core; each (rank, block) has its own set of pipes.
+    let actors: Vec<ActorId> = (0..count)
+        .flat_map(|rank| (0..blocks).flat_map(move |block| (0..per_block as usize).map(move |k| (rank, block, k))))
+        .map(|(rank, block, k)| ActorId { rank, block, core: cores[k] })
+        .collect();
+    let groups = (count * blocks) as usize;
+    let pipes: Vec<_> = (0..groups).flat_map(|_| topo.pipes.iter().cloned()).collect();
+    let state = BlockState::new(&pipes, actors.iter().map(|a| (a.rank, a.core)).collect());
     let sched = Scheduler::new(actors.len(), flat, state, policy);
     let stopped = crate::cores::machine::stopped(m, OpId(0)).message;
     type RankOut = (Result<(), Diagnostic>, Vec<TraceEntry>, CoreReport);
@@ -109,7 +117,7 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
             .enumerate()
             .map(|(i, &actor)| {
                 let link = sched.link(i);
-                let (prepare, ranks, stopped) = (&prepare, &ranks, &stopped);
+                let (prepare, ranks, stopped, topo) = (&prepare, &ranks, &stopped, topo.clone());
                 scope.spawn(move || -> Result<RankOut, Vec<Diagnostic>> {
                     let r = actor.rank;
                     let mut sim = match prepare(r) {
@@ -121,9 +129,13 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
                     };
                     sim.ranks = ranks(r);
                     sim.block = (i64::from(actor.block), i64::from(blocks));
+                    sim.subblock = actor.core.subblock();
                     sim.shift_gm(r as usize * per_rank);
-                    let space = crate::cores::ops::Space::Ranks { blocks };
-                    sim.core = CoreState { actor, index: i, link: Some(link.clone()), space, ..Default::default() };
+                    let space = crate::cores::ops::Space::Ranks { blocks, per_block };
+                    let group_index = i / per_block as usize;
+                    let group = (group_index * per_block as usize, group_index * topo.pipes.len());
+                    let topo = Some(topo.clone());
+                    sim.core = CoreState { actor, index: i, link: Some(link.clone()), space, group, topo, ..Default::default() };
                     let mut gm = sim.replace_gm(Vec::new());
                     let ran = match link.start(&mut gm) {
                         Ok(()) => {
@@ -180,9 +192,12 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
     Ok(RankRun { gm, cores, trace })
 }
 
-/// `rank 2`, or `rank 2 block 1` when ranks have several blocks.
+/// `rank 2`, `rank 2 block 1` when ranks have several blocks, with the core (`rank 2 aiv1`)
+/// for a mix kernel.
 pub fn actor_name(a: ActorId, blocks: u32) -> String {
-    if blocks > 1 { format!("rank {} block {}", a.rank, a.block) } else { format!("rank {}", a.rank) }
+    let block = if blocks > 1 { format!(" block {}", a.block) } else { String::new() };
+    let core = if a.core == CoreKind::Whole { String::new() } else { format!(" {}", a.core.name()) };
+    format!("rank {}{block}{core}", a.rank)
 }
 
 /// `SYNC_DEADLOCK` at the first blocked op, with every blocked rank's op and wait.

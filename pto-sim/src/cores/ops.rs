@@ -75,11 +75,13 @@ pub enum Space {
     Cores,
     /// Whole blocks, one core each (a kernel with `syncall` on several blocks).
     Blocks,
-    /// Blocks of ranks, one core each ([`crate::comm`]); actor `i` is block `i mod blocks`
-    /// of rank `i / blocks`.
+    /// Ranks of blocks ([`crate::comm`]): actor `i` is core `i mod per_block` of block
+    /// `(i / per_block) mod blocks` of rank `i / (per_block blocks)`.
     Ranks {
         /// Blocks per rank.
         blocks: u32,
+        /// Cores per block (1, or 3 for a mix kernel).
+        per_block: u32,
     },
 }
 
@@ -571,9 +573,10 @@ pub fn gm_access(m: &Module, core: &mut CoreState, op: OpId, arg: usize, range: 
     let Some(h) = link.with_block(|b| (b.hb.access(me, arg, range, write, op), false)) else { return };
     let (me, other, peer, edges) = match core.space {
         // On the rank machine each rank is one whole core, and signals order them.
-        Space::Ranks { blocks } => {
-            let b = blocks.max(1) as usize;
-            let other = ActorId { rank: (h.core / b) as u32, block: (h.core % b) as u32, core: CoreKind::Whole };
+        Space::Ranks { blocks, per_block } => {
+            let (b, per) = (blocks.max(1) as usize, per_block.max(1) as usize);
+            let kind = if per == 1 { CoreKind::Whole } else { super::block_cores(true)[h.core % per] };
+            let other = ActorId { rank: (h.core / per / b) as u32, block: (h.core / per % b) as u32, core: kind };
             let name = |a| crate::comm::machine::actor_name(a, blocks);
             let edges = if blocks > 1 { "signal or syncall" } else { "signal" };
             (name(core.actor), name(other), if blocks > 1 { "rank or block" } else { "rank" }, edges)
