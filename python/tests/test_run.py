@@ -414,3 +414,12 @@ def test_ranks_of_several_blocks_share_their_rank_gm() -> None:
     inputs["dst"] = np.zeros((2, 8), np.float32)
     out = pto.run(m, "a2a3", inputs, ranks=2, blocks=2, peers={"dst": "next"})
     assert np.array_equal(out["dst@1"], srcs[0]) and np.array_equal(out["dst@0"], srcs[1]), "block b put row b"
+
+
+def test_mix_kernel_on_two_ranks_computes_on_each() -> None:
+    m = pto.parse(MIX_KERNEL, name="mix.pto")
+    a = np.round(RNG.standard_normal((16, 16)) * 4).astype(np.float32) / 4
+    b = np.round(RNG.standard_normal((16, 16)) * 4).astype(np.float32) / 4
+    out = pto.run(m, "a5", {"a": a, "b": b, "dst": np.zeros((16, 16), np.float32)}, ranks=2)
+    for r in range(2):
+        assert np.allclose(out[f"dst@{r}"], a @ b, rtol=1e-6, atol=1e-5), f"rank {r}"
