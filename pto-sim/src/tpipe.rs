@@ -416,24 +416,27 @@ fn tpop_slot(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
     let (dtype, dims) = slot_type(a)?;
     let (rows, cols) = rows_cols(&dims);
     let i = a.pipe("pipe")?;
-    check_front(&m.pipes[i], dtype, (rows, cols), false, &format!("a {dtype} slot view of"))?;
+    check_front(fifo(m, a)?, dtype, (rows, cols), false, &format!("a {dtype} slot view of"))?;
     let mut f = std::mem::take(&mut m.pipes[i]);
     let result = (|| {
         let entry = f.pop().map_err(|b| Fault(b.message().into()))?;
         let k = match entry.slot {
             Some(k) => k,
             None => {
-                // Written to a slot of its own, held from now on.
+                // A tile pushed inline: it takes a slot of its own, held from now on.
                 let k = f.allocate().map_err(|b| Fault(b.message().into()))?;
                 f.slots.state[k] = SlotState::Popped;
-                *f.held.back_mut().expect("just popped") = Some(k);
-                slot_view(m, &mut f, k, dtype, &dims)?;
-                slot_bytes(m, &f.slots, k, entry.bytes.len())?.copy_from_slice(&entry.bytes);
-                m.gm[f.slots.array].written = true;
+                if let Some(held) = f.held.back_mut() {
+                    *held = Some(k);
+                }
                 k
             }
         };
         let view = slot_view(m, &mut f, k, dtype, &dims)?;
+        if entry.slot.is_none() {
+            slot_bytes(m, &f.slots, k, entry.bytes.len())?.copy_from_slice(&entry.bytes);
+            m.gm[f.slots.array].written = true;
+        }
         m.notes.push(format!("FIFO: popped {dtype} {rows}x{cols} from GM slot {k}; {}", f.describe()));
         m.rebind.push(("slot", Val::View(view)));
         Ok(())

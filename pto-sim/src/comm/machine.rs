@@ -202,23 +202,6 @@ pub fn actor_name(a: ActorId, blocks: u32) -> String {
 
 /// `SYNC_DEADLOCK` at the first blocked op, with every blocked rank's op and wait.
 fn deadlock(m: &Module, actors: &[ActorId], blocks: u32, blocked: &[(usize, OpId, String)]) -> Diagnostic {
-    let name = |i: usize| actor_name(actors[i], blocks);
-    let ended: Vec<String> = (0..actors.len()).filter(|i| !blocked.iter().any(|(k, _, _)| k == i)).map(name).collect();
-    let summary: Vec<String> = blocked.iter().map(|(i, _, w)| format!("{} waits for {w}", name(*i))).collect();
-    let Some(&(_, op, _)) = blocked.first() else {
-        return Diagnostic::error(DiagClass::SyncDeadlock, Default::default(), "the ranks deadlocked");
-    };
-    let mut d = Diagnostic::error(
-        DiagClass::SyncDeadlock,
-        m.op_span(op),
-        format!("every rank that has not ended waits forever: {}", summary.join("; ")),
-    )
-    .with_op(m.op(op).opcode.full_name());
-    for (i, op, w) in blocked {
-        d = d.with_label(m.op_span(*op), format!("{} waits here for {w}", name(*i)));
-    }
-    if !ended.is_empty() {
-        d = d.with_note(format!("already ended: {}", ended.join(", ")));
-    }
-    d
+    let names: Vec<String> = actors.iter().map(|&a| actor_name(a, blocks)).collect();
+    crate::cores::machine::deadlock_of(m, &names, "every rank", blocked)
 }

@@ -381,11 +381,19 @@ fn finish_block(
 
 /// `SYNC_DEADLOCK` at the first blocked op, with every blocked core's op and wait.
 fn deadlock(m: &Module, actors: &[ActorId], blocked: &[(usize, OpId, String)]) -> Diagnostic {
-    let name = |i: usize| actors[i].name();
-    let ended: Vec<String> = (0..actors.len()).filter(|i| !blocked.iter().any(|(k, _, _)| k == i)).map(name).collect();
-    let summary: Vec<String> = blocked.iter().map(|(i, _, w)| format!("{} waits for {w}", name(*i))).collect();
+    let names: Vec<String> = actors.iter().map(|a| a.name()).collect();
     let b = actors.first().map_or(0, |a| a.block);
     let whom = if actors.iter().all(|a| a.block == b) { format!("every core of block {b}") } else { "every block".to_string() };
+    deadlock_of(m, &names, &whom, blocked)
+}
+
+/// `SYNC_DEADLOCK` of the actors `names` (by scheduler index) at the first blocked op: "`whom`
+/// that has not ended waits forever", each blocked actor's op labelled with what it waits for,
+/// and a note naming the actors that already ended.
+pub(crate) fn deadlock_of(m: &Module, names: &[String], whom: &str, blocked: &[(usize, OpId, String)]) -> Diagnostic {
+    let name = |i: usize| names.get(i).cloned().unwrap_or_else(|| format!("#{i}"));
+    let ended: Vec<String> = (0..names.len()).filter(|i| !blocked.iter().any(|(k, _, _)| k == i)).map(name).collect();
+    let summary: Vec<String> = blocked.iter().map(|(i, _, w)| format!("{} waits for {w}", name(*i))).collect();
     let Some(&(_, op, _)) = blocked.first() else {
         return Diagnostic::error(DiagClass::SyncDeadlock, Default::default(), format!("{whom} deadlocked"));
     };
