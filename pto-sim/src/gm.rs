@@ -100,6 +100,48 @@ impl GmView {
         (0..MAX_RANK).try_fold(self.offset, |acc, d| at[d].checked_mul(stride(d)).and_then(|x| acc.checked_add(x))).ok_or_else(overflow)
     }
 
+    /// The exact bytes (elements of `elem_size` bytes) of the `rows x cols` window at `(r0,
+    /// c0)` as a tile folding the view by `fold` sees it: sorted, disjoint `[start, end)`
+    /// ranges — one per row of a row-major window whose columns are contiguous (one per column
+    /// of a column-major one), element by element where the innermost stride is not 1. What
+    /// the hazard checkers compare: two windows of one array conflict only where these meet
+    /// (interleaved column halves do not).
+    pub fn window_bytes(&self, (r0, c0): (usize, usize), (rows, cols): (usize, usize), fold: ViewFold, elem_size: usize) -> Result<Vec<(u64, u64)>, Fault> {
+        let size = elem_size as u64;
+        let mut runs: Vec<(u64, u64)> = Vec::new();
+        let mut push = |first: i64, count: u64| {
+            let start = first.max(0) as u64 * size;
+            let end = start + count * size;
+            match runs.last_mut() {
+                Some(last) if last.1 == start => last.1 = end,
+                _ => runs.push((start, end)),
+            }
+        };
+        let inner = |d: usize| if d + self.rank < MAX_RANK { 0 } else { self.strides[d + self.rank - MAX_RANK] };
+        match fold {
+            // A row's columns are dimension 4 (`index`): consecutive when its stride is 1.
+            ViewFold::Rows | ViewFold::Flat if inner(4) == 1 => {
+                for r in 0..rows {
+                    push(self.index(r0 + r, c0, fold)?, cols as u64);
+                }
+            }
+            // A column's rows are dimension 3.
+            ViewFold::Cols if inner(3) == 1 => {
+                for c in 0..cols {
+                    push(self.index(r0, c0 + c, fold)?, rows as u64);
+                }
+            }
+            _ => {
+                for r in 0..rows {
+                    for c in 0..cols {
+                        push(self.index(r0 + r, c0 + c, fold)?, 1);
+                    }
+                }
+            }
+        }
+        Ok(crate::byteset::normalize(runs))
+    }
+
     /// The view's dimensions.
     pub fn dims(&self) -> Vec<Option<u64>> {
         self.shape[..self.rank].iter().map(|&d| u64::try_from(d).ok()).collect()
@@ -198,58 +240,64 @@ impl GmArray {
     }
 }
 
-/// Byte ranges of GM arrays a simulation read, each with the op that read it first: what a
-/// multi-block run compares with the bytes the other blocks wrote.
+/// The exact bytes of GM arrays a simulation read and wrote, per (array, read or write, op):
+/// what a multi-block run compares between blocks (blocks without `syncall` are unordered, so
+/// a byte one block writes and another reads or writes is a hazard). Keyed by op, so the
+/// record stays as small as the program whatever the trip counts.
 #[derive(Clone, Debug, Default)]
-pub struct Reads {
-    /// `(array, start, end, op)`, merged with the previous range of the same array when they
-    /// touch (a loop reading consecutive windows keeps one entry).
-    pub ranges: Vec<(usize, u64, u64, pto_ir::module::OpId)>,
+pub struct Accessed {
+    /// `(array, write, op, bytes)`: the union of the bytes `op` read (or wrote) in `array`.
+    pub sets: Vec<(usize, bool, pto_ir::module::OpId, Vec<(u64, u64)>)>,
 }
 
-/// Most ranges [`Reads`] keeps; beyond, each array's ranges become their hull.
-const MAX_READ_RANGES: usize = 4096;
-
-impl Reads {
-    /// Records a read of bytes `start..end` of array `arg` by `op`.
-    pub fn record(&mut self, arg: usize, (start, end): (u64, u64), op: pto_ir::module::OpId) {
-        if let Some(last) = self.ranges.iter_mut().rev().find(|r| r.0 == arg)
-            && start <= last.2
-            && last.1 <= end
-        {
-            last.1 = last.1.min(start);
-            last.2 = last.2.max(end);
-            return;
+impl Accessed {
+    /// Records an access of `bytes` (normalized, [`crate::byteset`]) of array `arg` by `op`.
+    pub fn record(&mut self, arg: usize, bytes: &[(u64, u64)], write: bool, op: pto_ir::module::OpId) {
+        match self.sets.iter_mut().find(|s| s.0 == arg && s.1 == write && s.2 == op) {
+            Some(s) => crate::byteset::union_into(&mut s.3, bytes),
+            None => self.sets.push((arg, write, op, bytes.to_vec())),
         }
-        self.ranges.push((arg, start, end, op));
-        if self.ranges.len() > MAX_READ_RANGES {
-            let mut hulls: Vec<(usize, u64, u64, pto_ir::module::OpId)> = Vec::new();
-            for &(a, s, e, o) in &self.ranges {
-                match hulls.iter_mut().find(|h| h.0 == a) {
-                    Some(h) => {
-                        h.1 = h.1.min(s);
-                        h.2 = h.2.max(e);
-                    }
-                    None => hulls.push((a, s, e, o)),
+    }
+
+    /// The first access of `self` that meets a write of `other` in the same array (a write
+    /// of `self` also meets `other`'s reads when `writes_too`): `(op of self, op of other,
+    /// whether self's access writes, other's access writes, the first shared bytes)`.
+    pub fn conflict(&self, other: &Accessed, arg: usize) -> Option<(pto_ir::module::OpId, pto_ir::module::OpId, bool, bool, (u64, u64))> {
+        for (a, aw, aop, abytes) in &self.sets {
+            if *a != arg {
+                continue;
+            }
+            for (b, bw, bop, bbytes) in &other.sets {
+                if *b == arg && (*aw || *bw)
+                    && let Some(at) = crate::byteset::first_overlap(abytes, bbytes)
+                {
+                    return Some((*aop, *bop, *aw, *bw, at));
                 }
             }
-            self.ranges = hulls;
         }
+        None
     }
 }
 
 #[cfg(test)]
-mod reads_tests {
+mod accessed_tests {
     use super::*;
     use pto_ir::module::OpId;
 
     #[test]
-    fn touching_reads_of_one_array_merge_and_others_do_not() {
-        let mut r = Reads::default();
-        r.record(0, (0, 32), OpId(1));
-        r.record(0, (32, 64), OpId(2));
-        r.record(1, (0, 8), OpId(3));
-        r.record(0, (128, 160), OpId(4));
-        assert_eq!(r.ranges, vec![(0, 0, 64, OpId(1)), (1, 0, 8, OpId(3)), (0, 128, 160, OpId(4))]);
+    fn accesses_merge_per_op_and_conflicts_are_exact() {
+        let mut a = Accessed::default();
+        a.record(0, &[(0, 32)], true, OpId(1));
+        a.record(0, &[(64, 96)], true, OpId(1));
+        a.record(1, &[(0, 8)], false, OpId(2));
+        assert_eq!(a.sets, vec![(0, true, OpId(1), vec![(0, 32), (64, 96)]), (1, false, OpId(2), vec![(0, 8)])]);
+        let mut b = Accessed::default();
+        b.record(0, &[(32, 64)], true, OpId(3));
+        b.record(1, &[(0, 8)], false, OpId(4));
+        // Disjoint writes, and two reads, never conflict.
+        assert_eq!(a.conflict(&b, 0), None);
+        assert_eq!(a.conflict(&b, 1), None);
+        b.record(0, &[(90, 100)], false, OpId(5));
+        assert_eq!(a.conflict(&b, 0), Some((OpId(1), OpId(5), true, false, (90, 96))));
     }
 }

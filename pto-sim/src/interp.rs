@@ -212,9 +212,12 @@ pub struct Sim<'m> {
     configs: Vec<Result<crate::conv::ConvConfig, String>>,
     /// One TPipe FIFO per `!pto.pipe` argument.
     pub pipes: Vec<crate::tpipe::Fifo>,
-    /// The GM bytes `tload` read, when a multi-block run compares them with the other blocks'
-    /// writes ([`crate::cores::machine`]).
-    pub gm_reads: Option<crate::gm::Reads>,
+    /// The GM bytes `tload` read and `tstore` wrote, when a multi-block run compares them with
+    /// the other blocks' ([`crate::cores::machine`]).
+    pub gm_accessed: Option<crate::gm::Accessed>,
+    /// Orders between cores, blocks and ranks are checked even without the pipe checker
+    /// ([`Sim::check_cross`]; `--sync-check=auto` on a program without sync ops).
+    cross: bool,
     /// Which core this is, its cross-core pipe handles and its block's scheduler
     /// ([`crate::cores`]); one core that runs everything unless a multi-core run set it.
     pub core: crate::cores::ops::CoreState,
@@ -314,7 +317,8 @@ impl<'m> Sim<'m> {
             rebind: Vec::new(),
             configs: Vec::new(),
             pipes: Vec::new(),
-            gm_reads: None,
+            gm_accessed: None,
+            cross: false,
             core: Default::default(),
             subblock: (0, 1),
             ranks: Default::default(),
@@ -579,6 +583,19 @@ impl<'m> Sim<'m> {
         }
     }
 
+    /// Checks the orders between cores, blocks and ranks (GM accesses against pipe slots,
+    /// FFTS flags, `syncall` and signals) but not between the pipes of one core: what
+    /// `--sync-check=auto` does for a program with no sync op, whose pipes the insertion pass
+    /// would order (it never adds an order between cores).
+    pub fn check_cross(&mut self) {
+        self.cross = true;
+    }
+
+    /// Whether GM accesses are checked against other cores, blocks and ranks.
+    pub fn checks_cross(&self) -> bool {
+        self.cross || self.sync.is_some()
+    }
+
     /// The sync checker's findings at the end of the run (hazards, deadlocks, unpaired flags,
     /// misuse); empty when not checking.
     pub fn sync_diagnostics(&mut self) -> Vec<Diagnostic> {
@@ -700,7 +717,7 @@ impl<'m> Sim<'m> {
                 core: &mut self.core,
                 target: self.target,
                 ranks: &self.ranks,
-                check_gm: self.sync.is_some(),
+                check_gm: self.cross || self.sync.is_some(),
             };
             match run(&mut cx) {
                 Ok(()) => break,
@@ -1351,21 +1368,17 @@ impl<'m> Sim<'m> {
             ));
         }
         gm.written |= !load;
-        let hull = || {
-            // The byte hull of the window.
-            let corner = |r: usize, c: usize| view.index(r0 + r, c0 + c, fold).unwrap_or(0).max(0) as u64;
-            let (a, b) = (corner(0, 0), corner(tile.vrows - 1, tile.vcols - 1));
-            (a.min(b) * size as u64, (a.max(b) + 1) * size as u64)
-        };
-        if self.sync.is_some() && self.core.link.is_some() && tile.vrows > 0 && tile.vcols > 0 {
-            // For GM hazards between cores (`crate::cores::hb`).
-            let name = if self.ranks.count > 1 { format!("{}@{}", gm.name, self.ranks.owner(view.arg)) } else { gm.name.clone() };
-            crate::cores::ops::gm_access(m, &mut self.core, op, view.arg, hull(), !load, &name);
-        }
-        if load && tile.vrows > 0 && tile.vcols > 0 {
-            // For reads of what another block writes (`crate::cores::machine`).
-            if let Some(reads) = &mut self.gm_reads {
-                reads.record(view.arg, hull(), op);
+        let cross = (self.cross || self.sync.is_some()) && self.core.link.is_some();
+        if (cross || self.gm_accessed.is_some()) && tile.vrows > 0 && tile.vcols > 0 {
+            // The exact bytes of the window, for GM hazards between cores (`crate::cores::hb`)
+            // and between blocks (`crate::cores::machine`).
+            let bytes = view.window_bytes((r0, c0), (tile.vrows, tile.vcols), fold, size).map_err(|f| trap(m, op, f.0))?;
+            if cross {
+                let name = if self.ranks.count > 1 { format!("{}@{}", gm.name, self.ranks.owner(view.arg)) } else { gm.name.clone() };
+                crate::cores::ops::gm_access(m, &mut self.core, op, view.arg, &bytes, !load, &name);
+            }
+            if let Some(accessed) = &mut self.gm_accessed {
+                accessed.record(view.arg, &bytes, !load, op);
             }
         }
         let gm = &mut self.gm[view.arg];

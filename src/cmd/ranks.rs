@@ -16,8 +16,10 @@ pub struct Ranked<'a> {
     pub bound: &'a [kernel_io::Bound],
     /// Inputs of one rank.
     pub rank_inputs: &'a [kernel_io::RankBound],
-    /// Whether each rank checks its synchronisation.
+    /// Whether each rank checks the sync between its pipes.
     pub check_sync: bool,
+    /// Whether orders between ranks, blocks and cores are checked (every mode but `never`).
+    pub check_cross: bool,
     /// Tiles the kernel computes (output candidates).
     pub computed: Vec<String>,
     /// Notes to print after the run.
@@ -44,6 +46,8 @@ pub fn run(opts: &RunOptions, sources: &SourceMap, lowered: &pto_ir::Module, tar
         s.matmul_order = opts.matmul_order;
         if r.check_sync {
             s.check_sync();
+        } else if r.check_cross {
+            s.check_cross();
         }
         Ok(())
     };

@@ -177,12 +177,17 @@ pub fn run(opts: &RunOptions) -> Outcome {
     match opts.sync_check {
         SyncCheck::Always => sim.check_sync(),
         SyncCheck::Auto if explicit_sync => sim.check_sync(),
-        SyncCheck::Auto => sync_notes.push(pto_ir::Diagnostic::note(
+        SyncCheck::Auto => {
+            // Orders between cores, blocks and ranks are checked all the same: insertion never
+            // adds them.
+            sim.check_cross();
+            sync_notes.push(pto_ir::Diagnostic::note(
             pto_ir::DiagClass::SyncNotChecked,
             Default::default(),
             "sync not checked: the program has no sync op, so it relies on automatic sync insertion \
              (as `ptoas --enable-insert-sync`); `--sync-check=always` checks it as written",
-        )),
+            ))
+        }
         SyncCheck::Never => {}
     }
     let mut bound = Vec::new();
@@ -238,7 +243,8 @@ pub fn run(opts: &RunOptions) -> Outcome {
     // their cores) share its GM.
     let several_ranks = opts.ranks > 1 || !rank_inputs.is_empty() || !opts.peers.is_empty();
     if several_ranks || pto_sim::comm::ops::uses_comm(&lowered) {
-        let ranked = crate::cmd::ranks::Ranked { bound: &bound, rank_inputs: &rank_inputs, check_sync, computed, notes: sync_notes };
+        let check_cross = opts.sync_check != SyncCheck::Never;
+        let ranked = crate::cmd::ranks::Ranked { bound: &bound, rank_inputs: &rank_inputs, check_sync, check_cross, computed, notes: sync_notes };
         return crate::cmd::ranks::run(opts, &sources, &lowered, target, ranked);
     }
     if multi {
@@ -249,6 +255,8 @@ pub fn run(opts: &RunOptions) -> Outcome {
             s.matmul_order = opts.matmul_order;
             if check_sync {
                 s.check_sync();
+            } else if opts.sync_check == SyncCheck::Auto {
+                s.check_cross();
             }
             Ok(())
         };

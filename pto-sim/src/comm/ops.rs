@@ -133,15 +133,16 @@ enum Use {
     Signal,
 }
 
-/// Reports a data access of elements `idx` of array `arg` (their byte hull) to the
+/// Reports a data access of elements `idx` of array `arg` (exactly those bytes) to the
 /// happens-before model when sync checking is on ([`crate::cores::hb`]).
 fn record(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], write: bool) {
-    let (Some(&first), true) = (idx.first(), cx.check_gm) else { return };
+    if idx.is_empty() || !cx.check_gm {
+        return;
+    }
     let size = cx.gm.get(arg).map_or(1, |a| a.elem_size.max(1)) as u64;
-    let (lo, hi) = idx.iter().fold((first, first), |(lo, hi), &i| (lo.min(i), hi.max(i)));
-    let range = (lo.max(0) as u64 * size, (hi.max(0) as u64 + 1) * size);
+    let bytes = crate::byteset::normalize(idx.iter().map(|&i| (i.max(0) as u64 * size, (i.max(0) as u64 + 1) * size)).collect());
     let name = name(cx, arg);
-    crate::cores::ops::gm_access(cx.m, cx.core, cx.op, arg, range, write, name.trim_start_matches('%'));
+    crate::cores::ops::gm_access(cx.m, cx.core, cx.op, arg, &bytes, write, name.trim_start_matches('%'));
 }
 
 /// The bytes of elements `idx` of array `arg`.

@@ -10,11 +10,12 @@
 //! core; a multi-core run keeps one [`CrossHb`] per block in its shared state. A multi-rank run
 //! keeps one for all ranks (each rank one "core"): the comm instructions' reads and writes of
 //! local and remote GM are accesses, and a signal (`tnotify` → `twait`) is the edge. Accesses are
-//! tracked as the byte hull of each `tload` / `tstore` window.
+//! exact byte sets ([`crate::byteset`]: a strided window is one range per row), and the shadow
+//! memory keeps, for every byte, its last write and the reads since (per core).
 
 use pto_ir::diag::DiagClass;
 use pto_ir::module::OpId;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// A sync object between cores.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -33,14 +34,24 @@ pub enum Edge {
     Barrier(u32, u64),
 }
 
-#[derive(Clone, Debug)]
-struct Access {
-    start: u64,
-    end: u64,
-    write: bool,
+/// One access remembered in the shadow memory: which core, its epoch (clock value) then, and
+/// the op.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Stamp {
     core: usize,
     epoch: u64,
     op: OpId,
+}
+
+/// What the shadow memory knows of a run of bytes: the last write, and the reads since it (the
+/// latest of each core). As in FastTrack, a write that every later access is checked against
+/// stands for all earlier ones: any access unordered with an earlier write is either unordered
+/// with the last one, or that last write was itself reported.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Seg {
+    end: u64,
+    write: Option<Stamp>,
+    reads: Vec<Stamp>,
 }
 
 /// A GM hazard between two cores: its class, the earlier access's core and op.
@@ -52,17 +63,18 @@ pub struct CrossHazard {
     pub core: usize,
     /// Its op.
     pub op: OpId,
+    /// The first bytes the two accesses share.
+    pub bytes: (u64, u64),
 }
-
-/// Most accesses remembered per GM array (the oldest are forgotten first).
-const MAX_ACCESSES: usize = 4096;
 
 /// The happens-before state of one block.
 #[derive(Clone, Debug, Default)]
 pub struct CrossHb {
     clocks: Vec<Vec<u64>>,
     objects: HashMap<Edge, Vec<u64>>,
-    gm: HashMap<usize, Vec<Access>>,
+    /// Per GM array, by first byte: the shadow memory of every byte ever accessed, exact (no
+    /// hull, nothing forgotten).
+    gm: HashMap<usize, BTreeMap<u64, Seg>>,
 }
 
 fn join(into: &mut Vec<u64>, from: &[u64]) {
@@ -71,6 +83,17 @@ fn join(into: &mut Vec<u64>, from: &[u64]) {
     }
     for (a, b) in into.iter_mut().zip(from) {
         *a = (*a).max(*b);
+    }
+}
+
+/// Splits the segment of `map` that contains `at` (if any) so that one starts at `at`.
+fn split_at(map: &mut BTreeMap<u64, Seg>, at: u64) {
+    let Some((&start, seg)) = map.range_mut(..at).next_back() else { return };
+    if seg.end > at {
+        let tail = Seg { end: seg.end, write: seg.write, reads: seg.reads.clone() };
+        seg.end = at;
+        debug_assert!(start < at);
+        map.insert(at, tail);
     }
 }
 
@@ -101,35 +124,74 @@ impl CrossHb {
         }
     }
 
-    /// `core` accesses bytes `start..end` of GM array `arg` at `op`; the first unordered
-    /// conflicting access of another core, if any.
-    pub fn access(&mut self, core: usize, arg: usize, (start, end): (u64, u64), write: bool, op: OpId) -> Option<CrossHazard> {
+    /// `core` accesses the bytes `ranges` (sorted, disjoint: [`crate::byteset`]) of GM array
+    /// `arg` at `op`; the first unordered conflicting access of another core, if any.
+    pub fn access(&mut self, core: usize, arg: usize, ranges: &[(u64, u64)], write: bool, op: OpId) -> Option<CrossHazard> {
         let clock = self.clock(core);
         if clock.len() <= core {
             clock.resize(core + 1, 0);
         }
         clock[core] += 1;
-        let (epoch, known) = (clock[core], clock.clone());
-        let list = self.gm.entry(arg).or_default();
-        let found = list
-            .iter()
-            .rev()
-            .find(|a| {
-                a.core != core && a.start < end && start < a.end && (a.write || write) && known.get(a.core).copied().unwrap_or(0) < a.epoch
-            })
-            .map(|a| CrossHazard {
-                class: match (a.write, write) {
-                    (true, false) => DiagClass::HazardRaw,
-                    (false, true) => DiagClass::HazardWar,
-                    _ => DiagClass::HazardWaw,
-                },
-                core: a.core,
-                op: a.op,
-            });
-        if list.len() >= MAX_ACCESSES {
-            list.remove(0);
+        let me = Stamp { core, epoch: clock[core], op };
+        let known = clock.clone();
+        let unordered = |s: &Stamp| s.core != core && known.get(s.core).copied().unwrap_or(0) < s.epoch;
+        let map = self.gm.entry(arg).or_default();
+        let mut found = None;
+        for &(start, end) in ranges {
+            split_at(map, start);
+            split_at(map, end);
+            // Fill the gaps with fresh segments, so that [start, end) is covered.
+            let mut at = start;
+            let mut gaps = Vec::new();
+            for (&s, seg) in map.range(start..end) {
+                if s > at {
+                    gaps.push((at, s));
+                }
+                at = seg.end;
+            }
+            if at < end {
+                gaps.push((at, end));
+            }
+            for (s, e) in gaps {
+                map.insert(s, Seg { end: e, ..Seg::default() });
+            }
+            for (&s, seg) in map.range_mut(start..end) {
+                if found.is_none() {
+                    let earlier = match seg.write {
+                        Some(w) if unordered(&w) => Some((w, if write { DiagClass::HazardWaw } else { DiagClass::HazardRaw })),
+                        _ if write => seg.reads.iter().find(|r| unordered(r)).map(|r| (*r, DiagClass::HazardWar)),
+                        _ => None,
+                    };
+                    found = earlier.map(|(e, class)| CrossHazard { class, core: e.core, op: e.op, bytes: (s, seg.end) });
+                }
+                if write {
+                    seg.write = Some(me);
+                    seg.reads.clear();
+                } else {
+                    seg.reads.retain(|r| r.core != core);
+                    seg.reads.push(me);
+                }
+            }
+            // Neighbours left in the same state become one segment again.
+            let keys: Vec<u64> = map.range(start.saturating_sub(1).min(start)..=end).map(|(k, _)| *k).collect();
+            let mut prev: Option<u64> = map.range(..start).next_back().map(|(k, _)| *k);
+            for k in keys {
+                if let Some(p) = prev
+                    && let (Some(a), Some(b)) = (map.get(&p), map.get(&k))
+                    && a.end == k
+                    && a.write == b.write
+                    && a.reads == b.reads
+                {
+                    let end = b.end;
+                    map.remove(&k);
+                    if let Some(a) = map.get_mut(&p) {
+                        a.end = end;
+                    }
+                    continue;
+                }
+                prev = Some(k);
+            }
         }
-        list.push(Access { start, end, write, core, epoch, op });
         found
     }
 }
@@ -141,16 +203,47 @@ mod tests {
     #[test]
     fn a_flag_orders_a_store_before_a_load_on_another_core() {
         let mut hb = CrossHb::new(2);
-        assert_eq!(hb.access(0, 0, (0, 64), true, OpId(1)), None);
-        let raw = hb.access(1, 0, (32, 96), false, OpId(2)).expect("unordered");
-        assert_eq!((raw.class, raw.core, raw.op), (DiagClass::HazardRaw, 0, OpId(1)));
+        assert_eq!(hb.access(0, 0, &[(0, 64)], true, OpId(1)), None);
+        let raw = hb.access(1, 0, &[(32, 96)], false, OpId(2)).expect("unordered");
+        assert_eq!((raw.class, raw.core, raw.op, raw.bytes), (DiagClass::HazardRaw, 0, OpId(1), (32, 64)));
         // With an edge: store, set, wait, load.
         let mut hb = CrossHb::new(2);
-        hb.access(0, 0, (0, 64), true, OpId(1));
+        hb.access(0, 0, &[(0, 64)], true, OpId(1));
         hb.release(0, Edge::Flag(1, 0));
         hb.acquire(1, Edge::Flag(1, 0));
-        assert_eq!(hb.access(1, 0, (0, 64), false, OpId(2)), None);
+        assert_eq!(hb.access(1, 0, &[(0, 64)], false, OpId(2)), None);
         // Disjoint bytes never conflict.
-        assert_eq!(hb.access(0, 0, (64, 128), true, OpId(3)), None);
+        assert_eq!(hb.access(0, 0, &[(64, 128)], true, OpId(3)), None);
+    }
+
+    #[test]
+    fn interleaved_column_halves_of_two_cores_never_conflict() {
+        let mut hb = CrossHb::new(2);
+        let half = |h: u64| -> Vec<(u64, u64)> { (0..16).map(|r| (r * 64 + h * 32, r * 64 + h * 32 + 32)).collect() };
+        assert_eq!(hb.access(0, 0, &half(0), true, OpId(1)), None);
+        assert_eq!(hb.access(1, 0, &half(1), true, OpId(2)), None);
+        // A read of a whole row by core 1 meets core 0's half of it.
+        let raw = hb.access(1, 0, &[(128, 192)], false, OpId(3)).expect("unordered");
+        assert_eq!((raw.class, raw.core, raw.bytes), (DiagClass::HazardRaw, 0, (128, 160)));
+    }
+
+    #[test]
+    fn every_earlier_access_is_remembered() {
+        // Far more accesses than any bounded list keeps: the first write still conflicts.
+        let mut hb = CrossHb::new(2);
+        assert_eq!(hb.access(0, 0, &[(0, 4)], true, OpId(1)), None);
+        for i in 1..10_000u64 {
+            assert_eq!(hb.access(0, 0, &[(i * 4, i * 4 + 4)], true, OpId(2)), None);
+        }
+        let waw = hb.access(1, 0, &[(0, 4)], true, OpId(3)).expect("unordered");
+        assert_eq!((waw.class, waw.op), (DiagClass::HazardWaw, OpId(1)));
+        // Reads of one core since the last write are all checked by a later write.
+        let mut hb = CrossHb::new(3);
+        hb.access(0, 0, &[(0, 8)], false, OpId(1));
+        hb.access(1, 0, &[(0, 8)], false, OpId(2));
+        hb.release(0, Edge::Flag(2, 0));
+        hb.acquire(2, Edge::Flag(2, 0));
+        let war = hb.access(2, 0, &[(0, 8)], true, OpId(3)).expect("core 1's read is unordered");
+        assert_eq!((war.class, war.core), (DiagClass::HazardWar, 1));
     }
 }

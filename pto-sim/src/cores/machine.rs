@@ -5,10 +5,12 @@
 //!   on the number of threads. A mix kernel's block runs its AIC and AIVs under one
 //!   [`Scheduler`]; any other kernel's block is one core that runs everything.
 //! * **Merge.** The blocks' GM arrays are merged in block order: each byte a block changed (its
-//!   final value differs from the initial one) is taken from it; when two blocks changed the
-//!   same byte to different values, the higher block's value is kept and a `HAZARD_WAW` warning
-//!   names the array, the blocks and the bytes (blocks are unordered, so such a kernel has no
-//!   defined result on hardware).
+//!   final value differs from the initial one) is taken from it.
+//! * **Hazards between blocks.** Blocks without `syncall` share no edge of the happens-before
+//!   graph, so when orders are checked each block records the exact bytes it reads and writes
+//!   ([`crate::gm::Accessed`]) and any byte one block writes and another accesses is a
+//!   `HAZARD_*` error (two blocks writing the same value too: the verdict never depends on the
+//!   data, and it is the one the rank machine gives).
 //! * A trap in a core stops its block and is reported with the core's name; all cores of a
 //!   block waiting is `SYNC_DEADLOCK` at the blocked ops, each named with its core and what it
 //!   waits for.
@@ -77,7 +79,7 @@ pub struct MachineRun {
     pub cores: Vec<CoreReport>,
     /// The executed ops of every core, in execution order within each block, block by block.
     pub trace: Vec<(ActorId, TraceEntry)>,
-    /// Warnings (blocks writing the same GM bytes).
+    /// Hazards between blocks on separate GM copies ([`unordered_accesses`]).
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -94,8 +96,8 @@ struct BlockRun {
     gm: Vec<GmArray>,
     cores: Vec<CoreReport>,
     trace: Vec<(ActorId, TraceEntry)>,
-    /// The GM bytes its cores read (blocks on separate GM copies only).
-    reads: Vec<crate::gm::Reads>,
+    /// The GM bytes its cores read and wrote (blocks on separate GM copies, when checking).
+    accessed: Vec<crate::gm::Accessed>,
 }
 
 /// Runs `m` on `launch.blocks` blocks, each starting from a copy of `gm`.
@@ -122,12 +124,12 @@ pub fn run(m: &Module, target: &'static Target, gm: &[GmArray], launch: &Launch<
         }
     };
     let results: Vec<BlockRun> = results.into_iter().collect::<Result<_, _>>()?;
-    let mut out = MachineRun { warnings: unordered_reads(m, gm, &results), ..Default::default() };
+    let mut out = MachineRun { warnings: unordered_accesses(m, gm, &results), ..Default::default() };
     let mut merged: Option<Vec<GmArray>> = None;
-    for (b, r) in results.into_iter().enumerate() {
+    for r in results {
         match &mut merged {
             None => merged = Some(r.gm),
-            Some(acc) => merge(acc, gm, &r.gm, b, &mut out.warnings),
+            Some(acc) => merge(acc, gm, &r.gm),
         }
         out.cores.extend(r.cores);
         out.trace.extend(r.trace);
@@ -221,9 +223,9 @@ fn run_group(
         let blocks_before = actors[..first].iter().filter(|a| !matches!(a.core, CoreKind::Aiv(_))).count();
         let group = (first, blocks_before * topo.pipes.len());
         sim.core = CoreState { actor, index, topo: Some(topo.clone()), space, group, ..Default::default() };
-        if n > 1 && actors.iter().all(|a| a.block == actor.block) {
-            // Blocks on separate GM copies: what each reads is compared with the others' writes.
-            sim.gm_reads = Some(Default::default());
+        if n > 1 && actors.iter().all(|a| a.block == actor.block) && sim.checks_cross() {
+            // Blocks on separate GM copies: what each accesses is compared with the others'.
+            sim.gm_accessed = Some(Default::default());
         }
         if launch.trace {
             sim.trace = Some(Vec::new());
@@ -249,8 +251,8 @@ fn run_group(
         sim.run().map_err(|d| vec![in_block(d, *actor)])?;
         let trace = sim.trace.take().unwrap_or_default().into_iter().map(|e| (*actor, e)).collect();
         let rep = report(&mut sim, 0);
-        let reads = sim.gm_reads.take().into_iter().collect();
-        return Ok(BlockRun { gm: sim.replace_gm(Vec::new()), cores: vec![rep], trace, reads });
+        let accessed = sim.gm_accessed.take().into_iter().collect();
+        return Ok(BlockRun { gm: sim.replace_gm(Vec::new()), cores: vec![rep], trace, accessed });
     }
     let first_block = actors.first().map_or(0, |a| a.block);
     let policy = match launch.schedule {
@@ -294,7 +296,7 @@ fn run_group(
 }
 
 /// What one core's thread returns: its run, its trace, its report.
-type CoreOut = (Result<(), Diagnostic>, Vec<TraceEntry>, Option<CoreReport>, Option<crate::gm::Reads>);
+type CoreOut = (Result<(), Diagnostic>, Vec<TraceEntry>, Option<CoreReport>, Option<crate::gm::Accessed>);
 
 /// One core's thread: prepares its simulation, waits for its first turn, runs, ends.
 fn run_core<'m>(
@@ -328,7 +330,7 @@ fn run_core<'m>(
     };
     let trace = sim.trace.take().unwrap_or_default();
     let rep = report(&mut sim, 0);
-    Ok((ran, trace, Some(rep), sim.gm_reads.take()))
+    Ok((ran, trace, Some(rep), sim.gm_accessed.take()))
 }
 
 /// Collects a block's cores after they ended: the deadlock or traps, else the block's GM,
@@ -346,10 +348,10 @@ fn finish_block(
     let mut cores = Vec::new();
     let mut traces = Vec::new();
     let mut errors = Vec::new();
-    let mut reads = Vec::new();
+    let mut accessed = Vec::new();
     for (i, out) in outs.into_iter().enumerate() {
-        let (ran, trace, rep, core_reads) = out?;
-        reads.extend(core_reads);
+        let (ran, trace, rep, core_accessed) = out?;
+        accessed.extend(core_accessed);
         if let Err(d) = ran
             && d.message != STOPPED
         {
@@ -370,7 +372,7 @@ fn finish_block(
     let trace = interleave(actors, traces, &shared.switches);
     let b = actors.first().map_or(0, |a| a.block);
     let leftovers: Vec<String> = shared.block.pipes.iter().filter_map(|p| p.leftover()).collect();
-    let mut run = BlockRun { gm: shared.gm, cores, trace, reads };
+    let mut run = BlockRun { gm: shared.gm, cores, trace, accessed };
     if let Some(first) = run.cores.first_mut() {
         for l in leftovers {
             first.sync.push(Diagnostic::warning(DiagClass::SyncUnpaired, Default::default(), format!("block {b}: {l}")));
@@ -439,102 +441,63 @@ fn grown(init: &GmArray, next: &GmArray) -> GmArray {
     base
 }
 
-/// The byte ranges of `next` that differ from `init` (what a block wrote, as far as it shows).
-fn changed_ranges(init: &GmArray, next: &GmArray) -> Vec<(u64, u64)> {
-    let base = grown(init, next);
-    let mut out: Vec<(u64, u64)> = Vec::new();
-    for (p, &v) in next.bytes.iter().enumerate() {
-        if base.bytes.get(p).copied().unwrap_or(0) != v {
-            let p = p as u64;
-            match out.last_mut() {
-                Some(last) if last.1 == p => last.1 = p + 1,
-                _ => out.push((p, p + 1)),
-            }
-        }
-    }
-    out
-}
-
-/// Reads of one block overlapping bytes another block wrote: blocks without `syncall` are
-/// unordered, so on hardware such a read may see either value, while each simulated block
-/// reads its own copy (the bytes before any block ran). One `HAZARD_RAW` warning per
-/// (reading block, array), at the first such read.
-fn unordered_reads(m: &Module, initial: &[GmArray], blocks: &[BlockRun]) -> Vec<Diagnostic> {
-    if blocks.len() < 2 || blocks.iter().all(|b| b.reads.is_empty()) {
-        return Vec::new();
-    }
-    // Per block, per array, the bytes it changed.
-    let changes: Vec<Vec<Vec<(u64, u64)>>> = blocks
-        .iter()
-        .map(|b| initial.iter().zip(&b.gm).map(|(i, n)| if n.written && !n.internal { changed_ranges(i, n) } else { Vec::new() }).collect())
-        .collect();
+/// Accesses of two blocks on separate GM copies that share a byte, one of them a write: blocks
+/// without `syncall` are unordered (no edge of the happens-before graph joins them), so every
+/// such pair is a hazard — `HAZARD_RAW` where a block reads what another writes (on hardware it
+/// may see either value; the simulated block read its own copy, the bytes before any block
+/// ran), `HAZARD_WAW` where two blocks write the same bytes (whatever the values: which write
+/// lands last is undefined). One error per (block, array), at the later block's access,
+/// labelled with the earlier block's.
+fn unordered_accesses(m: &Module, initial: &[GmArray], blocks: &[BlockRun]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for (i, block) in blocks.iter().enumerate() {
-        let mut reported = std::collections::HashSet::new();
-        for &(arg, start, end, op) in block.reads.iter().flat_map(|r| &r.ranges) {
-            if reported.contains(&arg) {
-                continue;
-            }
-            // The first other block that wrote some of these bytes, and the hull of what it wrote there.
-            let hit = changes.iter().enumerate().filter(|(j, _)| *j != i).find_map(|(j, c)| {
-                let over = c.get(arg)?.iter().filter(|(s, e)| *s < end && start < *e);
-                over.fold(None, |hull: Option<(u64, u64)>, &(s, e)| Some(hull.map_or((s, e), |(a, b)| (a.min(s), b.max(e)))))
-                    .map(|(s, e)| (j, s.max(start), e.min(end)))
+    for (i, later) in blocks.iter().enumerate() {
+        for arg in 0..initial.len() {
+            let found = blocks[..i].iter().enumerate().find_map(|(j, earlier)| {
+                later.accessed.iter().find_map(|a| earlier.accessed.iter().find_map(|e| a.conflict(e, arg))).map(|c| (j, c))
             });
-            if let Some((j, s, e)) = hit {
-                reported.insert(arg);
-                let name = initial.get(arg).map_or("?", |a| a.name.as_str());
-                out.push(
-                    Diagnostic::warning(
-                        DiagClass::HazardRaw,
-                        m.op_span(op),
-                        format!(
-                            "block {i} reads bytes [{s}, {e}) of `%{name}` that block {j} writes, with no `syncall` between them: blocks are unordered, so on hardware it may see either value (here it saw the bytes before any block ran)"
-                        ),
-                    )
-                    .with_op(m.op(op).opcode.full_name()),
-                );
-            }
+            let Some((j, (op, other, write, other_writes, (s, e)))) = found else { continue };
+            let name = initial.get(arg).map_or("?", |a| a.name.as_str());
+            let (class, what) = match (write, other_writes) {
+                (false, _) => (DiagClass::HazardRaw, format!("reads bytes [{s}, {e}) of `%{name}` that block {j} writes")),
+                (true, false) => (DiagClass::HazardWar, format!("overwrites bytes [{s}, {e}) of `%{name}` that block {j} reads")),
+                (true, true) => (DiagClass::HazardWaw, format!("writes bytes [{s}, {e}) of `%{name}` that block {j} also writes")),
+            };
+            let seen = if write { "" } else { " (here it saw the bytes before any block ran)" };
+            out.push(
+                Diagnostic::error(
+                    class,
+                    m.op_span(op),
+                    format!("block {i} {what}, with no `syncall` between them: blocks are unordered, so the result is undefined on hardware{seen}"),
+                )
+                .with_op(m.op(op).opcode.full_name())
+                .with_label(m.op_span(other), format!("block {j} accessed them here")),
+            );
         }
     }
     out
 }
 
-/// Merges block `b`'s final arrays `next` into `acc` (blocks before `b`), against the initial
-/// arrays `initial`.
-fn merge(acc: &mut [GmArray], initial: &[GmArray], next: &[GmArray], b: usize, warnings: &mut Vec<Diagnostic>) {
+/// Merges a block's final arrays `next` into `acc` (the blocks before it), against the
+/// initial arrays `initial`: every byte the block changed is taken from it (so a later block's
+/// value wins where two blocks wrote the same byte, which [`unordered_accesses`] reports).
+fn merge(acc: &mut [GmArray], initial: &[GmArray], next: &[GmArray]) {
     for ((a, init), n) in acc.iter_mut().zip(initial).zip(next) {
         if !n.written || n.internal {
             continue;
         }
-        // The initial contents as far as block `b` grew the array (pattern or zeros).
+        // The initial contents as far as the block grew the array (pattern or zeros).
         let base = grown(init, n);
         if a.bytes.len() < n.bytes.len() {
             let k = a.bytes.len();
             a.bytes.extend_from_slice(&base.bytes[k..n.bytes.len().min(base.bytes.len())]);
             a.bytes.resize(n.bytes.len(), 0);
         }
-        let mut clash: Option<(usize, usize)> = None;
         for (p, &v) in n.bytes.iter().enumerate() {
-            let was = base.bytes.get(p).copied().unwrap_or(0);
-            if v != was {
-                if a.bytes[p] != was && a.bytes[p] != v {
-                    clash = Some(clash.map_or((p, p + 1), |(s, _)| (s, p + 1)));
-                }
+            if v != base.bytes.get(p).copied().unwrap_or(0) {
                 a.bytes[p] = v;
             }
         }
         a.written = true;
-        if let Some((s, e)) = clash {
-            warnings.push(Diagnostic::warning(
-                DiagClass::HazardWaw,
-                Default::default(),
-                format!(
-                    "block {b} and an earlier block wrote different values to bytes [{s}, {e}) of `%{}`: blocks are unordered, so the result is undefined on hardware (block {b}'s bytes are kept)",
-                    a.name
-                ),
-            ));
-        }
     }
 }
 
@@ -557,15 +520,12 @@ mod tests {
     }
 
     #[test]
-    fn blocks_writing_disjoint_bytes_merge_and_a_conflict_warns() {
+    fn blocks_writing_disjoint_bytes_merge_and_the_later_block_wins_a_clash() {
         let init = vec![array(vec![0; 4])];
         let mut acc = vec![array(vec![1, 1, 0, 0])];
-        let mut warnings = Vec::new();
-        merge(&mut acc, &init, &[array(vec![0, 0, 2, 2])], 1, &mut warnings);
+        merge(&mut acc, &init, &[array(vec![0, 0, 2, 2])]);
         assert_eq!(acc[0].bytes, [1, 1, 2, 2]);
-        assert!(warnings.is_empty());
-        merge(&mut acc, &init, &[array(vec![3, 0, 0, 0])], 2, &mut warnings);
+        merge(&mut acc, &init, &[array(vec![3, 0, 0, 0])]);
         assert_eq!(acc[0].bytes, [3, 1, 2, 2]);
-        assert!(warnings[0].message.contains("bytes [0, 1)"), "{}", warnings[0].message);
     }
 }
