@@ -126,6 +126,15 @@ enum Command {
         /// Also check synchronisation over every path of the program (docs/sync.md).
         #[arg(long)]
         sync: bool,
+        /// With --sync: check the kernel on N blocks (docs/cores.md).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        blocks: u32,
+        /// With --sync: check the kernel on N devices (docs/comm.md).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        ranks: u32,
+        /// With --sync: `ARG=next|prev|local|RANK`, as for `pto run`.
+        #[arg(long = "peer")]
+        peers: Vec<String>,
     },
     /// Lower to Level 3 for a target: legalize, insert scratch, bufferize, plan memory.
     Lower {
@@ -296,8 +305,8 @@ fn main() -> ExitCode {
             output_path = output;
             fmt::run(&fmt::FmtOptions { input: file, to: to.map(FormArg::text_form), generic, error_format })
         }
-        Command::Verify { file, target, pto_arch, explain, sync } => {
-            let opts = verify::VerifyOptions { input: file, target: target.or(pto_arch), explain, error_format };
+        Command::Verify { file, target, pto_arch, explain, sync, blocks, ranks, peers } => {
+            let opts = verify::VerifyOptions { input: file, target: target.or(pto_arch), explain, error_format, blocks, ranks, peers };
             if sync { verify::run_with_sync(&opts) } else { verify::run(&opts) }
         }
         Command::Lower { file, target, pto_arch, stop_after, print_after_all, emit, memory_map, stats, explain } => {
@@ -382,6 +391,7 @@ fn main() -> ExitCode {
                 ranks,
                 peers,
                 error_format,
+                diagnostics_only: false,
             })
         }
         Command::Mlir { action: MlirAction::Export { file, output, bytecode, no_verify } } => {

@@ -59,6 +59,9 @@ pub struct RunOptions {
     pub peers: Vec<String>,
     /// Diagnostic format.
     pub error_format: ErrorFormat,
+    /// Print only the diagnostics: no outputs, no `tprint` text (`pto verify --sync` running the
+    /// machine).
+    pub diagnostics_only: bool,
 }
 
 /// When `pto run` checks synchronisation (`--sync-check`).
@@ -99,6 +102,7 @@ impl RunOptions {
             ranks: 1,
             peers: Vec::new(),
             error_format: ErrorFormat::Human,
+            diagnostics_only: false,
         }
     }
 }
@@ -300,7 +304,7 @@ pub(crate) fn finish(
     opts: &RunOptions,
     sources: &SourceMap,
     all: Vec<(String, pto_sim::TileData)>,
-    mut stderr: String,
+    stderr: String,
     sync_diags: Vec<pto_ir::Diagnostic>,
 ) -> Outcome {
     let mut results = serde_json::Map::new();
@@ -338,6 +342,7 @@ pub(crate) fn finish(
     };
     // A kernel with hazards still writes its results, followed by the hazard list.
     let code = if sync_diags.iter().any(|d| d.is_error()) { 1 } else { 0 };
+    let (stdout, mut stderr) = if opts.diagnostics_only { (String::new(), String::new()) } else { (stdout, stderr) };
     if !sync_diags.is_empty() {
         stderr.push_str(&crate::render::render(sources, &sync_diags, opts.error_format));
     }

@@ -706,10 +706,12 @@ fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let (pipe, id) = ffts_args(cx)?;
     let targets = set_targets(cx, &pipe, id);
     let me = cx.core.index;
+    // A2A3 mode 2: the AIC's flag counts each AIV's sets apart (its wait needs one of each).
+    let from = if cx.target.id == TargetId::A2A3 && cx.core.actor.core != CoreKind::Aic { 1 + cx.subblock() as usize } else { 0 };
     link.with_block(|b| {
-        for &t in &targets {
-            *b.flags.entry(t).or_insert(0) += 1;
-            b.hb.release(me, Edge::Flag(t.0, t.1));
+        for &(core, id) in &targets {
+            *b.flags.entry((core, id, from)).or_insert(0) += 1;
+            b.hb.release(me, Edge::Flag(core, id));
         }
         ((), true)
     });
@@ -728,11 +730,17 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let Some(link) = cx.core.link.clone() else { return Ok(()) };
     let (_, id) = ffts_args(cx)?;
     let me = cx.core.index;
-    let need = if cx.target.id == TargetId::A2A3 && cx.core.actor.core == CoreKind::Aic { super::AIVS_PER_BLOCK as u64 } else { 1 };
+    // A2A3 mode 2 (`ffts_cross_core_sync`, CV_CORES_SYNC): the AIC's wait needs a set from
+    // each AIV — two sets from one AIV do not pass it.
+    let senders: Vec<usize> =
+        if cx.target.id == TargetId::A2A3 && cx.core.actor.core == CoreKind::Aic { (1..=super::AIVS_PER_BLOCK).collect() } else { vec![0] };
     let got = link.with_block(|b| {
-        let c = b.flags.entry((me, id)).or_insert(0);
-        if *c >= need {
-            *c -= need;
+        if senders.iter().all(|&s| b.flags.get(&(me, id, s)).is_some_and(|&c| c > 0)) {
+            for &s in &senders {
+                if let Some(c) = b.flags.get_mut(&(me, id, s)) {
+                    *c -= 1;
+                }
+            }
             b.hb.acquire(me, Edge::Flag(me, id));
             (true, true)
         } else {
@@ -743,8 +751,8 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         cx.notes.push(format!("FFTS flag {id} consumed"));
         Ok(())
     } else {
-        let from = if cx.core.actor.core == CoreKind::Aic { "the AIVs" } else { "the AIC" };
-        Err(Stop::Wait(Wait(format!("FFTS flag {id} (needs {need} set(s) from {from})"))))
+        let from = if senders.len() > 1 { "each AIV" } else if cx.core.actor.core == CoreKind::Aic { "an AIV" } else { "the AIC" };
+        Err(Stop::Wait(Wait(format!("FFTS flag {id} (needs a set from {from})"))))
     }
 }
 

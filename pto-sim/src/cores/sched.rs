@@ -291,7 +291,7 @@ mod tests {
             let mut gm = Vec::new();
             b.start(&mut gm).unwrap();
             b.with_block(|s| {
-                s.flags.insert((0, 0), 1);
+                s.flags.insert((0, 0, 0), 1);
                 ((), true)
             });
             b.finish(&mut gm, 0, false);
@@ -300,7 +300,7 @@ mod tests {
         a.start(&mut gm).unwrap();
         // Core 1 sets the flag, then ends: core 0 runs again.
         assert_eq!(a.block(&mut gm, OpId(1), "flag 0".into(), 0), Ok(()));
-        assert_eq!(a.with_block(|s| (s.flags.get(&(0, 0)).copied(), false)), Some(1));
+        assert_eq!(a.with_block(|s| (s.flags.get(&(0, 0, 0)).copied(), false)), Some(1));
         a.finish(&mut gm, 0, false);
         t.join().unwrap();
         drop(a);

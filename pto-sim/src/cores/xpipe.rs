@@ -290,8 +290,10 @@ impl XPipe {
 pub struct BlockState {
     /// The logical pipes ([`super::Topology::pipes`] order).
     pub pipes: Vec<XPipe>,
-    /// FFTS flag counters: (receiving core index in the block, flag id) → count.
-    pub flags: HashMap<(usize, i64), u64>,
+    /// FFTS flag counters: (receiving core index, flag id, sender slot) → count. The sender
+    /// slot is 0, except for an A2A3 AIV's set of the AIC's flag: `1 + subblock`, since the
+    /// AIC's wait needs a set from each AIV (mode 2).
+    pub flags: HashMap<(usize, i64, usize), u64>,
     /// Happens-before between the cores, for GM hazards.
     pub hb: super::hb::CrossHb,
     /// The `syncall` barrier of the cores sharing this state.
