@@ -56,7 +56,13 @@ fn write_temp(name: &str, text: &str) -> String {
 #[divan::bench(args = ["as-generated", "with-sync"], sample_count = 10)]
 fn verify_sync_10000(bencher: divan::Bencher, case: &str) {
     let path = write_temp(case, &kernel(10_000, case == "with-sync"));
-    let opts = VerifyOptions { input: path.clone(), target: Some(TargetName::A2A3), explain: false, error_format: ErrorFormat::Human };
+    let opts = VerifyOptions {
+        input: path.clone(),
+        target: Some(TargetName::A2A3),
+        explain: false,
+        error_format: ErrorFormat::Human,
+        ..Default::default()
+    };
     bencher.bench(|| {
         let out = run_with_sync(&opts);
         assert_eq!(out.code, 0, "{}", out.stderr);

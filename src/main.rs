@@ -135,6 +135,10 @@ enum Command {
         /// With --sync: `ARG=next|prev|local|RANK`, as for `pto run`.
         #[arg(long = "peer")]
         peers: Vec<String>,
+        /// With --sync, on the machine: `NAME=PATH` or `NAME=NUMBER` (`NAME@RANK=...` for one
+        /// rank), as for `pto run`; other arguments get default inputs.
+        #[arg(long = "input", short = 'i')]
+        inputs: Vec<String>,
     },
     /// Lower to Level 3 for a target: legalize, insert scratch, bufferize, plan memory.
     Lower {
@@ -305,8 +309,9 @@ fn main() -> ExitCode {
             output_path = output;
             fmt::run(&fmt::FmtOptions { input: file, to: to.map(FormArg::text_form), generic, error_format })
         }
-        Command::Verify { file, target, pto_arch, explain, sync, blocks, ranks, peers } => {
-            let opts = verify::VerifyOptions { input: file, target: target.or(pto_arch), explain, error_format, blocks, ranks, peers };
+        Command::Verify { file, target, pto_arch, explain, sync, blocks, ranks, peers, inputs } => {
+            let opts =
+                verify::VerifyOptions { input: file, target: target.or(pto_arch), explain, error_format, blocks, ranks, peers, inputs };
             if sync { verify::run_with_sync(&opts) } else { verify::run(&opts) }
         }
         Command::Lower { file, target, pto_arch, stop_after, print_after_all, emit, memory_map, stats, explain } => {

@@ -24,7 +24,13 @@ fn every_malformed_file_is_rejected_with_a_located_diagnostic() {
     assert!(files.len() >= 30, "{} cases", files.len());
     for path in files {
         let name = rel(&path);
-        let out = run(&VerifyOptions { input: name.clone(), target: None, explain: false, error_format: ErrorFormat::Human });
+        let out = run(&VerifyOptions {
+            input: name.clone(),
+            target: None,
+            explain: false,
+            error_format: ErrorFormat::Human,
+            ..Default::default()
+        });
         assert_eq!(out.code, 1, "{name}: exit code (stderr: {})", out.stderr);
         assert!(out.stdout.is_empty(), "{name}: no summary for a rejected file");
         assert!(out.stderr.contains("error["), "{name}: {}", out.stderr);
@@ -32,7 +38,13 @@ fn every_malformed_file_is_rejected_with_a_located_diagnostic() {
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
         insta::assert_snapshot!(format!("human__{stem}"), out.stderr);
         // The JSON form: one object per line, each with a class and a position.
-        let json = run(&VerifyOptions { input: name.clone(), target: None, explain: false, error_format: ErrorFormat::Json });
+        let json = run(&VerifyOptions {
+            input: name.clone(),
+            target: None,
+            explain: false,
+            error_format: ErrorFormat::Json,
+            ..Default::default()
+        });
         assert_eq!(json.code, 1);
         for line in json.stderr.lines() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{name}: not JSON ({e}): {line}"));
@@ -48,7 +60,7 @@ fn every_malformed_file_is_rejected_with_a_located_diagnostic() {
 fn json_lines_are_pinned_for_some_cases() {
     for stem in ["dtype_mismatch", "unknown_op", "legacy_keys_out_of_order", "too_many_ins"] {
         let name = format!("tests/diagnostics/{stem}.pto");
-        let out = run(&VerifyOptions { input: name, target: None, explain: false, error_format: ErrorFormat::Json });
+        let out = run(&VerifyOptions { input: name, target: None, explain: false, error_format: ErrorFormat::Json, ..Default::default() });
         insta::assert_snapshot!(format!("json__{stem}"), out.stderr);
     }
 }
@@ -60,12 +72,19 @@ fn io_problems_exit_with_code_2() {
         target: None,
         explain: false,
         error_format: ErrorFormat::Human,
+        ..Default::default()
     });
     assert_eq!(missing.code, 2);
     assert!(missing.stderr.starts_with("error: cannot read `tests/diagnostics/no-such-file.pto`"), "{}", missing.stderr);
     let dir = std::env::temp_dir().join(format!("pto-bad-utf8-{}.pto", std::process::id()));
     std::fs::write(&dir, b"func.func @k() {\n  \xff\xfe\n}\n").unwrap();
-    let bad = run(&VerifyOptions { input: dir.display().to_string(), target: None, explain: false, error_format: ErrorFormat::Human });
+    let bad = run(&VerifyOptions {
+        input: dir.display().to_string(),
+        target: None,
+        explain: false,
+        error_format: ErrorFormat::Human,
+        ..Default::default()
+    });
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("is not UTF-8 text (invalid byte at offset 19)"), "{}", bad.stderr);
     let _ = std::fs::remove_file(dir);
@@ -75,7 +94,13 @@ fn io_problems_exit_with_code_2() {
 fn an_empty_file_is_an_empty_valid_module() {
     let dir = std::env::temp_dir().join(format!("pto-empty-{}.pto", std::process::id()));
     std::fs::write(&dir, "").unwrap();
-    let out = run(&VerifyOptions { input: dir.display().to_string(), target: None, explain: false, error_format: ErrorFormat::Human });
+    let out = run(&VerifyOptions {
+        input: dir.display().to_string(),
+        target: None,
+        explain: false,
+        error_format: ErrorFormat::Human,
+        ..Default::default()
+    });
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains(": ok (Level2, 0 ops)"), "{}", out.stdout);
     let _ = std::fs::remove_file(dir);
@@ -98,7 +123,8 @@ fn a_layout_that_would_fix_the_rule_is_named() {
         let target = text.lines().find_map(|l| l.strip_prefix("// target: ")).map(|t| pto::TargetName::parse(t.trim()).expect("a target"));
         let expect = text.lines().find_map(|l| l.strip_prefix("// expect: ")).expect("an expect line");
         let name = format!("tests/diagnostics/layout_help/{}", path.file_name().unwrap().to_string_lossy());
-        let out = run(&VerifyOptions { input: name.clone(), target, explain: false, error_format: ErrorFormat::Human });
+        let out =
+            run(&VerifyOptions { input: name.clone(), target, explain: false, error_format: ErrorFormat::Human, ..Default::default() });
         assert_eq!(out.code, 1, "{name}: {}", out.stderr);
         let helps: Vec<&str> = out.stderr.lines().filter(|l| l.contains("= help:")).collect();
         if expect == "no help" {
@@ -112,7 +138,8 @@ fn a_layout_that_would_fix_the_rule_is_named() {
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
         insta::assert_snapshot!(format!("layout_help__{stem}"), out.stderr);
         // JSON keeps the hint among the notes.
-        let json = run(&VerifyOptions { input: name.clone(), target, explain: false, error_format: ErrorFormat::Json });
+        let json =
+            run(&VerifyOptions { input: name.clone(), target, explain: false, error_format: ErrorFormat::Json, ..Default::default() });
         assert_eq!(json.stderr.contains("help: with"), expect != "no help", "{name}: {}", json.stderr);
     }
     assert!(with_help >= 5 && without >= 2, "{with_help} with a hint, {without} without");

@@ -116,8 +116,13 @@ fn the_loop_fixpoint_finds_bugs_that_need_a_third_iteration() {
             assert_eq!((two.code, found(&two.stderr)), (0, BTreeSet::new()), "{path} with n = 2 on {target:?}: {}", two.stderr);
             let three = run_with(path, target, SyncCheck::Always, vec!["n=3".into()]);
             assert_eq!(found(&three.stderr), want, "{path} with n = 3 on {target:?}");
-            let stat =
-                run_with_sync(&VerifyOptions { input: path.into(), target: Some(target), explain: false, error_format: ErrorFormat::Json });
+            let stat = run_with_sync(&VerifyOptions {
+                input: path.into(),
+                target: Some(target),
+                explain: false,
+                error_format: ErrorFormat::Json,
+                ..Default::default()
+            });
             assert_eq!(stat.code, 1);
             assert_eq!(found(&stat.stderr), want, "{path}: verify --sync on {target:?}: {}", stat.stderr);
         }
@@ -165,6 +170,7 @@ fn verify_sync_notes(name: &str, text: &str) -> (pto::Outcome, Vec<serde_json::V
         target: Some(TargetName::A5),
         explain: false,
         error_format: ErrorFormat::Json,
+        ..Default::default()
     });
     let _ = std::fs::remove_file(path);
     let notes = out
@@ -288,6 +294,7 @@ fn deleting_a_sync_op_from_a_sample_is_reported_or_redundant() {
                         target: Some(target),
                         explain: false,
                         error_format: ErrorFormat::Json,
+                        ..Default::default()
                     });
                     let where_ = format!("{}:{} on {target:?}: {}", f.display(), i + 1, l.trim());
                     match (run.code, stat.code) {
@@ -321,7 +328,13 @@ fn deleting_a_sync_op_from_a_sample_is_reported_or_redundant() {
 fn static_verdicts_agree_with_the_dynamic_ones() {
     use pto::cmd::verify::{VerifyOptions, run_with_sync};
     let verify = |path: &str, target| {
-        run_with_sync(&VerifyOptions { input: path.into(), target: Some(target), explain: false, error_format: ErrorFormat::Json })
+        run_with_sync(&VerifyOptions {
+            input: path.into(),
+            target: Some(target),
+            explain: false,
+            error_format: ErrorFormat::Json,
+            ..Default::default()
+        })
     };
     let mut failures = Vec::new();
     for path in files() {

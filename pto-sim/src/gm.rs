@@ -106,7 +106,13 @@ impl GmView {
     /// of a column-major one), element by element where the innermost stride is not 1. What
     /// the hazard checkers compare: two windows of one array conflict only where these meet
     /// (interleaved column halves do not).
-    pub fn window_bytes(&self, (r0, c0): (usize, usize), (rows, cols): (usize, usize), fold: ViewFold, elem_size: usize) -> Result<Vec<(u64, u64)>, Fault> {
+    pub fn window_bytes(
+        &self,
+        (r0, c0): (usize, usize),
+        (rows, cols): (usize, usize),
+        fold: ViewFold,
+        elem_size: usize,
+    ) -> Result<Vec<(u64, u64)>, Fault> {
         let size = elem_size as u64;
         let mut runs: Vec<(u64, u64)> = Vec::new();
         let mut push = |first: i64, count: u64| {
@@ -268,7 +274,8 @@ impl Accessed {
                 continue;
             }
             for (b, bw, bop, bbytes) in &other.sets {
-                if *b == arg && (*aw || *bw)
+                if *b == arg
+                    && (*aw || *bw)
                     && let Some(at) = crate::byteset::first_overlap(abytes, bbytes)
                 {
                     return Some((*aop, *bop, *aw, *bw, at));

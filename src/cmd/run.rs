@@ -186,9 +186,9 @@ pub fn run(opts: &RunOptions) -> Outcome {
             // adds them.
             sim.check_cross();
             sync_notes.push(pto_ir::Diagnostic::note(
-            pto_ir::DiagClass::SyncNotChecked,
-            Default::default(),
-            "sync not checked: the program has no sync op, so it relies on automatic sync insertion \
+                pto_ir::DiagClass::SyncNotChecked,
+                Default::default(),
+                "sync not checked: the program has no sync op, so it relies on automatic sync insertion \
              (as `ptoas --enable-insert-sync`); `--sync-check=always` checks it as written",
             ))
         }
@@ -248,7 +248,8 @@ pub fn run(opts: &RunOptions) -> Outcome {
     let several_ranks = opts.ranks > 1 || !rank_inputs.is_empty() || !opts.peers.is_empty();
     if several_ranks || pto_sim::comm::ops::uses_comm(&lowered) {
         let check_cross = opts.sync_check != SyncCheck::Never;
-        let ranked = crate::cmd::ranks::Ranked { bound: &bound, rank_inputs: &rank_inputs, check_sync, check_cross, computed, notes: sync_notes };
+        let ranked =
+            crate::cmd::ranks::Ranked { bound: &bound, rank_inputs: &rank_inputs, check_sync, check_cross, computed, notes: sync_notes };
         return crate::cmd::ranks::run(opts, &sources, &lowered, target, ranked);
     }
     if multi {

@@ -23,6 +23,24 @@ pub struct VerifyOptions {
     pub ranks: u32,
     /// With `--sync`: `ARG=next|prev|local|RANK` bindings of remote operands.
     pub peers: Vec<String>,
+    /// With `--sync`, on the machine: inputs as `pto run` takes them (`NAME=PATH|NUMBER`).
+    pub inputs: Vec<String>,
+}
+
+impl Default for VerifyOptions {
+    /// Stdin, no target, human diagnostics, one block on one rank.
+    fn default() -> Self {
+        VerifyOptions {
+            input: "-".into(),
+            target: None,
+            explain: false,
+            error_format: ErrorFormat::Human,
+            blocks: 1,
+            ranks: 1,
+            peers: Vec::new(),
+            inputs: Vec::new(),
+        }
+    }
 }
 
 /// Runs `pto verify`.
@@ -64,6 +82,8 @@ fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::V
             }
         }
     }
+    // The cube/vector pipes' consumer buffers must hold their slots.
+    diags.0.extend(pto_sim::cores::topology::check(module));
     let code = if diags.has_errors() { 1 } else { 0 };
     let stdout = if code == 0 {
         let name = sources.get(file).map(|f| f.name.clone()).unwrap_or_default();
@@ -140,9 +160,13 @@ fn on_the_machine(opts: &VerifyOptions, plain: &Outcome, sources: &SourceMap, ve
         blocks: opts.blocks,
         ranks: opts.ranks,
         peers: opts.peers.clone(),
+        inputs: opts.inputs.clone(),
         error_format: opts.error_format,
         diagnostics_only: true,
-        ..crate::cmd::run::RunOptions::new(opts.input.clone(), if target.id == pto_lower::TargetId::A5 { TargetName::A5 } else { TargetName::A2A3 })
+        ..crate::cmd::run::RunOptions::new(
+            opts.input.clone(),
+            if target.id == pto_lower::TargetId::A5 { TargetName::A5 } else { TargetName::A2A3 },
+        )
     };
     let ran = crate::cmd::run::run(&run);
     if ran.code == 2 {
@@ -163,7 +187,9 @@ fn on_the_machine(opts: &VerifyOptions, plain: &Outcome, sources: &SourceMap, ve
     let what = format!("{} block(s), {} rank(s)", opts.blocks, opts.ranks);
     let stdout = match (ran.code, branches) {
         (0, 0) => format!("{}sync: ok (the machine: {what}, default inputs)\n", plain.stdout),
-        (0, _) => format!("{}sync: ok on the default-input path only (the machine: {what}); {branches} branch(es) not explored\n", plain.stdout),
+        (0, _) => {
+            format!("{}sync: ok on the default-input path only (the machine: {what}); {branches} branch(es) not explored\n", plain.stdout)
+        }
         _ => String::new(),
     };
     Some(Outcome { stdout, stderr, code: ran.code })
@@ -175,9 +201,9 @@ fn branches_on_data(m: &pto_ir::Module, op: pto_ir::OpId) -> bool {
     use pto_ir::ops::Opcode;
     match m.op(op).opcode {
         Opcode::ScfIf | Opcode::ScfWhile => true,
-        Opcode::ScfFor => m.op(op).operands.iter().take(3).any(|&v| {
-            !matches!(m.values[v.index()].def, pto_ir::module::ValueDef::OpResult(d, _) if m.op(d).opcode == Opcode::ArithConstant)
-        }),
+        Opcode::ScfFor => m.op(op).operands.iter().take(3).any(
+            |&v| !matches!(m.values[v.index()].def, pto_ir::module::ValueDef::OpResult(d, _) if m.op(d).opcode == Opcode::ArithConstant),
+        ),
         _ => false,
     }
 }

@@ -62,6 +62,10 @@ pub const MAX_ACTORS: u32 = 256;
 pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Result<RankRun, Vec<Diagnostic>> {
     let count = launch.ranks.max(1);
     let blocks = launch.blocks.max(1);
+    let errors = crate::cores::topology::check(m);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     let topo = std::sync::Arc::new(crate::cores::Topology::new(m, target));
     let cores = crate::cores::block_cores(topo.mix);
     let per_block = cores.len() as u32;

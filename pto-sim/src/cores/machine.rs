@@ -102,6 +102,10 @@ struct BlockRun {
 
 /// Runs `m` on `launch.blocks` blocks, each starting from a copy of `gm`.
 pub fn run(m: &Module, target: &'static Target, gm: &[GmArray], launch: &Launch<'_>) -> Result<MachineRun, Vec<Diagnostic>> {
+    let errors = super::topology::check(m);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     let topo = Arc::new(Topology::new(m, target));
     let blocks = launch.blocks.max(1);
     if let (true, Some(op)) = (blocks > 1, first_syncall(m)) {

@@ -751,7 +751,13 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         cx.notes.push(format!("FFTS flag {id} consumed"));
         Ok(())
     } else {
-        let from = if senders.len() > 1 { "each AIV" } else if cx.core.actor.core == CoreKind::Aic { "an AIV" } else { "the AIC" };
+        let from = if senders.len() > 1 {
+            "each AIV"
+        } else if cx.core.actor.core == CoreKind::Aic {
+            "an AIV"
+        } else {
+            "the AIC"
+        };
         Err(Stop::Wait(Wait(format!("FFTS flag {id} (needs a set from {from})"))))
     }
 }

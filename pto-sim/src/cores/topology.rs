@@ -300,14 +300,8 @@ impl Topology {
                 let key = pipe_key(m, v, dir, &owner);
                 let vec_fn = owner.get(&o).and_then(|&f| func_name(m, f)).filter(|n| t.sides.get(*n) == Some(&Side::Vector));
                 let id = *keys.entry(key.clone()).or_insert_with(|| {
-                    let slot_num = int_attr(m, o, "slot_num").unwrap_or(if int_attr(m, o, "dir_mask") == Some(3) { 4 } else { 8 });
-                    t.pipes.push(PipeSpec {
-                        dir,
-                        slot_size: int_attr(m, o, "slot_size").unwrap_or(0).max(0) as u64,
-                        slot_num: slot_num.max(1) as u64,
-                        name: key,
-                        aivs: super::AIVS_PER_BLOCK,
-                    });
+                    let (slot_size, slot_num) = slots_of(m, o);
+                    t.pipes.push(PipeSpec { dir, slot_size, slot_num, name: key, aivs: super::AIVS_PER_BLOCK });
                     t.pipes.len() - 1
                 });
                 if let Some(f) = vec_fn
@@ -322,12 +316,64 @@ impl Topology {
         }
         t
     }
+}
 
-    /// The static errors a run reports before starting (unresolvable reserved buffers are
-    /// reported when the op runs).
-    pub fn check(&self) -> Vec<Diagnostic> {
-        Vec::new()
+/// `(slot_size, slot_num)` of a pipe-init op: its attributes, else PTOAS's defaults (8 slots,
+/// 4 for a both-ways pipe, `dir_mask = 3`).
+fn slots_of(m: &Module, init: OpId) -> (u64, u64) {
+    let slot_num = int_attr(m, init, "slot_num").unwrap_or(if int_attr(m, init, "dir_mask") == Some(3) { 4 } else { 8 });
+    (int_attr(m, init, "slot_size").unwrap_or(0).max(0) as u64, slot_num.max(1) as u64)
+}
+
+/// The static errors of the module's cube/vector pipes, reported by `pto verify` and before a
+/// run: a `reserve_buffer` that a pipe uses as its consumer buffer must hold the pipe's
+/// `slot_num x slot_size` bytes (the slots are laid out from its base; PTOAS's
+/// `pto-resolve-reserved-buffers` sizes them so), or the slots past its end overlap whatever
+/// the planner put there.
+pub fn check(m: &Module) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let reserves: Vec<OpId> = m.walk().into_iter().filter(|&o| m.op(o).opcode == Opcode::ReserveBuffer).collect();
+    let mut reported: Vec<OpId> = Vec::new();
+    for o in m.walk() {
+        let Some(addrs) = init_addresses(m, o) else { continue };
+        let (slot_size, slot_num) = slots_of(m, o);
+        for (dir, v) in addrs.into_iter().enumerate() {
+            let Some(v) = v else { continue };
+            let ValueDef::OpResult(def, _) = m.values[v.index()].def else { continue };
+            let reserve = match m.op(def).opcode {
+                Opcode::ReserveBuffer => Some(def),
+                Opcode::ImportReservedBuffer => {
+                    let name = str_attr(m, def, "name");
+                    reserves.iter().copied().find(|&r| name.is_some() && str_attr(m, r, "name") == name)
+                }
+                _ => None,
+            };
+            // One error per reserved buffer, however many inits name it.
+            let Some(r) = reserve.filter(|r| !reported.contains(r)) else { continue };
+            let Some(size) = int_attr(m, r, "size") else { continue };
+            let need = slot_size.saturating_mul(slot_num);
+            if slot_size > 0 && (size.max(0) as u64) < need {
+                reported.push(r);
+                let name = str_attr(m, r, "name").unwrap_or("");
+                let fit = size.max(0) as u64 / slot_size;
+                out.push(
+                    Diagnostic::error(
+                        DiagClass::StructBadAttribute,
+                        m.op_span(o),
+                        format!(
+                            "the {} pipe has {slot_num} slots of {slot_size} bytes ({need} bytes), but its consumer buffer, reserve_buffer \"{name}\", has {size}: slots {fit}..{} would lie past its end",
+                            if dir == C2V { "c2v" } else { "v2c" },
+                            slot_num - 1
+                        ),
+                    )
+                    .with_op(m.op(o).opcode.full_name())
+                    .with_label(m.op_span(r), format!("reserve_buffer \"{name}\" of {size} bytes"))
+                    .with_expected(format!("size >= {need}"), format!("size = {size}")),
+                );
+            }
+        }
     }
+    out
 }
 
 /// The `split` attribute of a pipe data op (0 no split, 1 up-down, 2 left-right).
