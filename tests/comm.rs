@@ -334,8 +334,12 @@ fn one_rank_on_several_blocks_runs_comm_ops_on_the_local_device() {
     let ins = vec![("rank".to_string(), json!(0)), ("root".into(), json!(0)), ("src".into(), f32s(2, 8, &src))];
     let mut args = inputs("blocks", &ins);
     args.extend(["--blocks".into(), "2".into()]);
-    // Both blocks broadcast the same data into the one device's buffer.
-    assert_eq!(data(&ok("broadcast", 1, &args), "buf"), src);
+    // Both blocks broadcast the same data into the one device's buffer: the values are right,
+    // and the two unordered writes of the same bytes are a hazard all the same.
+    let (code, out, err) = run("broadcast", 1, &args);
+    assert_eq!(data(&out, "buf"), src);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("error[HAZARD_WAW]: rank 0 block 1 overwrites bytes another rank or block wrote in `%buf@0` ([0, 64))"), "{err}");
 }
 
 /// Hazards between ranks: a `tput` into a peer's buffer and the peer's load of it are ordered

@@ -1375,7 +1375,8 @@ impl<'m> Sim<'m> {
             let bytes = view.window_bytes((r0, c0), (tile.vrows, tile.vcols), fold, size).map_err(|f| trap(m, op, f.0))?;
             if cross {
                 let name = if self.ranks.count > 1 { format!("{}@{}", gm.name, self.ranks.owner(view.arg)) } else { gm.name.clone() };
-                crate::cores::ops::gm_access(m, &mut self.core, op, view.arg, &bytes, !load, &name);
+                let kind = if load { crate::cores::hb::Kind::Read } else { crate::cores::hb::Kind::Write };
+                crate::cores::ops::gm_access(m, &mut self.core, op, view.arg, &bytes, kind, &name);
             }
             if let Some(accessed) = &mut self.gm_accessed {
                 accessed.record(view.arg, &bytes, !load, op);

@@ -44,6 +44,8 @@ __all__ = [
     "LegalityError",
     "SimTrap",
     "HazardError",
+    "DeadlockError",
+    "SyncError",
     "parse",
     "verify",
     "lower",
@@ -172,8 +174,18 @@ class SimTrap(PtoError):
     (``SIM_*``)."""
 
 
-class HazardError(PtoError):
-    """A synchronization hazard between pipes (``HAZARD_*``)."""
+class SyncError(PtoError):
+    """A synchronization error (``SYNC_*``: unpaired flags, flag misuse) and the base of
+    ``HazardError`` and ``DeadlockError``."""
+
+
+class HazardError(SyncError):
+    """Two unordered accesses to the same bytes, between pipes, cores, blocks or ranks
+    (``HAZARD_*``)."""
+
+
+class DeadlockError(SyncError):
+    """Pipes or cores that would wait forever (``SYNC_DEADLOCK``)."""
 
 
 _FAMILIES: Sequence[Tuple[str, Type[PtoError]]] = (
@@ -183,6 +195,8 @@ _FAMILIES: Sequence[Tuple[str, Type[PtoError]]] = (
     ("LEGAL_", LegalityError),
     ("SIM_", SimTrap),
     ("HAZARD_", HazardError),
+    ("SYNC_DEADLOCK", DeadlockError),
+    ("SYNC_", SyncError),
 )
 
 
@@ -381,6 +395,8 @@ def run(
     threads: Optional[int] = None,
     ranks: int = 1,
     peers: Optional[Mapping[str, Union[str, int]]] = None,
+    sync_check: Literal["auto", "always", "never"] = "auto",
+    seed: Optional[int] = None,
 ) -> Dict[str, npt.NDArray[Any]]:
     """``pto run``: lower ``module`` for ``target`` and execute it on the simulator.
 
@@ -397,17 +413,30 @@ def run(
     ``blocks``), each on its own copy of the GM arrays, merged in block order, in parallel on
     ``threads`` threads (default: one per CPU; the result does not depend on it). A mix kernel
     (cube and vector functions, TPUSH/TPOP pipes) runs on the cube and vector cores of each
-    block, as ``pto run`` does (docs/cores.md); ``full=True`` needs one core. Blocks writing
-    different values to the same GM bytes give a ``RuntimeWarning``. ``ranks`` simulates that
+    block, as ``pto run`` does (docs/cores.md); ``full=True`` needs one core. Blocks
+    accessing the same GM bytes without ``syncall`` (one of them writing) raise
+    ``HazardError``, as below. ``ranks`` simulates that
     many devices for the ``comm.*`` instructions (``pto run --ranks``, docs/comm.md): every rank
     runs the kernel on its own GM arrays; an input named ``"x@2"`` binds rank 2 only (and wins
     over ``"x"``), outputs are named ``"x@RANK"`` when ``ranks > 1``, and ``peers`` maps a
     pointer argument to the rank its remote operand lives on (``"next"``, ``"prev"``,
     ``"local"`` or a rank number; default ``"local"``). What the kernel prints
     (``tprint``) goes to ``sys.stderr``. Raises ``SimTrap`` (and the lowering's errors).
+
+    Synchronisation is checked as ``pto run --sync-check`` does (docs/sync.md), with the same
+    verdicts: ``sync_check="auto"`` checks the orders between cores, blocks and ranks always
+    and each core's pipes when the program has sync ops, ``"always"`` the pipes of every
+    program, ``"never"`` nothing. A finding the CLI reports as an error raises
+    ``HazardError`` (``HAZARD_*``), ``DeadlockError`` (``SYNC_DEADLOCK``) or ``SyncError``
+    (other ``SYNC_*``); its warnings are ``RuntimeWarning``s. ``seed`` interleaves the cores
+    at random from that seed (``--schedule random --seed``); default: in order.
     """
     if exec not in ("tile", "vector"):
         raise ValueError(f'exec must be "tile" or "vector", not {exec!r}')
+    if sync_check not in ("auto", "always", "never"):
+        raise ValueError(f'sync_check must be "auto", "always" or "never", not {sync_check!r}')
+    if seed is not None and (not isinstance(seed, int) or not 0 <= seed < 2**64):
+        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, not {seed!r}")
     if not isinstance(blocks, int) or not 1 <= blocks <= 65535:
         raise ValueError(f"blocks must be an integer from 1 to 65535, not {blocks!r}")
     if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= 1024):
@@ -431,6 +460,8 @@ def run(
             threads,
             ranks,
             [(arg, str(peer)) for arg, peer in (peers or {}).items()],
+            sync_check,
+            seed,
         )
     except _native.DiagnosticsError as e:
         raise _error(e) from None

@@ -269,6 +269,37 @@ struct RunRequest {
     ranks: u32,
     /// Peer bindings `(argument, next|prev|local|RANK)` of a multi-rank run.
     peers: Vec<(String, String)>,
+    /// `auto`, `always` or `never`, as `pto run --sync-check` (docs/sync.md).
+    sync_check: String,
+    /// `None`: in order; `Some(seed)`: `--schedule random --seed`.
+    seed: Option<u64>,
+}
+
+/// Turns on the checks `pto run --sync-check=MODE` makes: the pipes of each core (`always`, or
+/// `auto` on a program with sync ops) and the orders between cores, blocks and ranks (every mode
+/// but `never`).
+fn enable_checks(s: &mut Sim, mode: &str, explicit_sync: bool) {
+    match mode {
+        "always" => s.check_sync(),
+        "auto" if explicit_sync => s.check_sync(),
+        "auto" => s.check_cross(),
+        _ => {}
+    }
+}
+
+/// Raises the run's sync errors (`HAZARD_*`, `SYNC_*`) as the CLI reports them; returns the
+/// warnings as text for `RuntimeWarning`s.
+fn sync_findings(py: Python<'_>, sources: &SourceMap, found: Vec<Diagnostic>) -> PyResult<Vec<String>> {
+    let mut unique: Vec<Diagnostic> = Vec::new();
+    for d in found {
+        if !unique.iter().any(|x| x.class == d.class && x.span == d.span && x.message == d.message) {
+            unique.push(d);
+        }
+    }
+    if unique.iter().any(|d| d.is_error()) {
+        return Err(diagnostics_error(py, sources, &unique));
+    }
+    Ok(unique.iter().filter(|d| d.severity == Severity::Warning).map(|d| format!("{}: {}", d.class, d.message)).collect())
 }
 
 /// One output: name, element type (PTO spelling), rows, cols, the bytes as a 1-D uint8 array
@@ -279,7 +310,8 @@ type Output<'py> = (String, &'static str, usize, usize, Bound<'py, PyArray1<u8>>
 /// goes through `convert(value, kind, dtype)`, which returns a float for a scalar argument and
 /// `(uint8 array, rows, cols)` for a tile or GM argument. A mix kernel, or several blocks, runs
 /// on the cores machine as `pto run` does (docs/cores.md). Returns the outputs, what the kernel
-/// printed (`tprint`) and the run's warnings (blocks writing the same GM bytes).
+/// printed (`tprint`) and the run's sync warnings; sync errors (hazards, deadlocks) raise, as
+/// `pto run` reports them.
 fn run_inner<'py>(
     py: Python<'py>,
     module: &PyModule_,
@@ -293,6 +325,11 @@ fn run_inner<'py>(
     }
     let computed = kernel_io::final_tiles(&module.module);
     let (lowered, _) = module.lower_to(py, t, None)?;
+    if !matches!(request.sync_check.as_str(), "auto" | "always" | "never") {
+        return Err(PyValueError::new_err(format!("sync_check must be \"auto\", \"always\" or \"never\", not {:?}", request.sync_check)));
+    }
+    let explicit_sync = pto_sim::sync::has_explicit_sync(&lowered);
+    let schedule = request.seed.map_or(pto_sim::cores::Schedule::InOrder, pto_sim::cores::Schedule::Random);
     let mut sim = Sim::new(&lowered, t).map_err(|d| diagnostics_error(py, &module.sources, &d))?;
     sim.exec_vector = request.exec_vector;
     sim.max_steps = request.max_steps;
@@ -335,6 +372,7 @@ fn run_inner<'py>(
         kernel_io::bind_all(s, &bound, &rank_inputs, rank, request.default_inputs)?;
         s.exec_vector = request.exec_vector;
         s.max_steps = request.max_steps;
+        enable_checks(s, &request.sync_check, explicit_sync);
         Ok(())
     };
     if several_ranks || pto_sim::comm::ops::uses_comm(&lowered) {
@@ -350,7 +388,7 @@ fn run_inner<'py>(
         let launch = pto_sim::comm::RankLaunch {
             ranks: request.ranks.max(1),
             blocks: request.blocks.max(1),
-            schedule: Default::default(),
+            schedule,
             trace: false,
             peers: &peers,
             setup: &setup,
@@ -359,15 +397,16 @@ fn run_inner<'py>(
         let ran = pto_sim::comm::machine::run(&lowered, t, &launch).map_err(|d| diagnostics_error(py, &module.sources, &d))?;
         let outputs = kernel_io::rank_outputs(&lowered, &ran, computed, &request.outputs)
             .map_err(|(name, e)| PyValueError::new_err(format!("output {name}: {e}")))?;
+        let warnings = sync_findings(py, &module.sources, ran.cores.iter().flat_map(|c| c.sync.iter().cloned()).collect())?;
         let printed = ran.cores.iter().map(|c| c.printed.as_str()).collect();
-        return Ok((to_py(outputs), printed, Vec::new()));
+        return Ok((to_py(outputs), printed, warnings));
     }
     if multi {
         let setup = |s: &mut Sim| prepare(s, None);
         let tiles = kernel_io::launch_tiles(&lowered, computed.clone(), &request.outputs);
         let launch = pto_sim::cores::Launch {
             blocks: request.blocks.max(1),
-            schedule: Default::default(),
+            schedule,
             threads: request.threads,
             trace: false,
             setup: &setup,
@@ -377,19 +416,27 @@ fn run_inner<'py>(
             pto_sim::cores::machine::run(&lowered, t, sim.gm_arrays(), &launch).map_err(|d| diagnostics_error(py, &module.sources, &d))?;
         let outputs = kernel_io::machine_outputs(&lowered, &ran, computed, &request.outputs)
             .map_err(|(name, e)| PyValueError::new_err(format!("output {name}: {e}")))?;
+        let found = ran.cores.iter().flat_map(|c| c.sync.iter().cloned()).chain(ran.warnings.iter().cloned()).collect();
+        let warnings = sync_findings(py, &module.sources, found)?;
         let printed = ran.cores.iter().map(|c| c.printed.as_str()).collect();
-        let warnings = ran.warnings.iter().map(|d| format!("{}: {}", d.class, d.message)).collect();
         return Ok((to_py(outputs), printed, warnings));
     }
-    sim.run().map_err(|d| diagnostics_error(py, &module.sources, &[d]))?;
+    enable_checks(&mut sim, &request.sync_check, explicit_sync);
+    let ran = sim.run();
+    let mut found = sim.sync_diagnostics();
+    if let Err(d) = ran {
+        found.insert(0, d);
+        return Err(diagnostics_error(py, &module.sources, &found));
+    }
+    let warnings = sync_findings(py, &module.sources, found)?;
     let outputs = kernel_io::outputs(&sim, &lowered, computed, &request.outputs, request.full)
         .map_err(|(name, e)| PyValueError::new_err(format!("output {name}: {e}")))?;
-    Ok((to_py(outputs), std::mem::take(&mut sim.printed), Vec::new()))
+    Ok((to_py(outputs), std::mem::take(&mut sim.printed), warnings))
 }
 
 /// See [`run_inner`].
 #[pyfunction]
-#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false, blocks=1, threads=None, ranks=1, peers=Vec::new()))]
+#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false, blocks=1, threads=None, ranks=1, peers=Vec::new(), sync_check="auto".to_string(), seed=None))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -406,6 +453,8 @@ fn run<'py>(
     threads: Option<usize>,
     ranks: u32,
     peers: Vec<(String, String)>,
+    sync_check: String,
+    seed: Option<u64>,
 ) -> PyResult<(Vec<Output<'py>>, String, Vec<String>)> {
     let request = RunRequest {
         inputs,
@@ -418,6 +467,8 @@ fn run<'py>(
         threads,
         ranks,
         peers,
+        sync_check,
+        seed,
     };
     run_inner(py, module, target, request, convert)
 }

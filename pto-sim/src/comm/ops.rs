@@ -135,21 +135,21 @@ enum Use {
 
 /// Reports a data access of elements `idx` of array `arg` (exactly those bytes) to the
 /// happens-before model when sync checking is on ([`crate::cores::hb`]).
-fn record(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], write: bool) {
+fn record(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], kind: crate::cores::hb::Kind) {
     if idx.is_empty() || !cx.check_gm {
         return;
     }
     let size = cx.gm.get(arg).map_or(1, |a| a.elem_size.max(1)) as u64;
     let bytes = crate::byteset::normalize(idx.iter().map(|&i| (i.max(0) as u64 * size, (i.max(0) as u64 + 1) * size)).collect());
     let name = name(cx, arg);
-    crate::cores::ops::gm_access(cx.m, cx.core, cx.op, arg, &bytes, write, name.trim_start_matches('%'));
+    crate::cores::ops::gm_access(cx.m, cx.core, cx.op, arg, &bytes, kind, name.trim_start_matches('%'));
 }
 
 /// The bytes of elements `idx` of array `arg`.
 fn read(cx: &mut CoreCx<'_>, arg: usize, idx: impl IntoIterator<Item = i64>, what: Use) -> Result<(ElemType, Vec<u8>), Stop> {
     let idx: Vec<i64> = idx.into_iter().collect();
     if what == Use::Data {
-        record(cx, arg, &idx, false);
+        record(cx, arg, &idx, crate::cores::hb::Kind::Read);
     }
     let (limit, rank) = (cx.gm_limit, cx.ranks.owner(arg));
     let a = array(cx.gm, arg)?;
@@ -172,7 +172,9 @@ enum Combine {
 /// Writes `bytes` (elements of `dtype`) to elements `idx` of array `arg`.
 fn write(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], dtype: ElemType, bytes: &[u8], how: Combine, what: Use) -> Result<(), Stop> {
     if what == Use::Data {
-        record(cx, arg, idx, true);
+        // An adding store of several ranks commutes: an atomic update, not a plain write.
+        let kind = if how == Combine::Store { crate::cores::hb::Kind::Write } else { crate::cores::hb::Kind::Atomic };
+        record(cx, arg, idx, kind);
     }
     let (limit, rank) = (cx.gm_limit, cx.ranks.owner(arg));
     let a = array(cx.gm, arg)?;

@@ -43,8 +43,20 @@ struct Stamp {
     op: OpId,
 }
 
-/// What the shadow memory knows of a run of bytes: the last write, and the reads since it (the
-/// latest of each core). As in FastTrack, a write that every later access is checked against
+/// What an access does to its bytes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A read (`tload`, a comm read).
+    Read,
+    /// A write (`tstore`, a comm store).
+    Write,
+    /// An atomic read-modify-write (`tput` with `atomic_add`): atomics of different cores
+    /// commute, so they conflict only with plain reads and writes.
+    Atomic,
+}
+
+/// What the shadow memory knows of a run of bytes: the last write, and the reads and atomic
+/// updates since it (the latest of each core). As in FastTrack, a write that every later access is checked against
 /// stands for all earlier ones: any access unordered with an earlier write is either unordered
 /// with the last one, or that last write was itself reported.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -52,6 +64,7 @@ struct Seg {
     end: u64,
     write: Option<Stamp>,
     reads: Vec<Stamp>,
+    atomics: Vec<Stamp>,
 }
 
 /// A GM hazard between two cores: its class, the earlier access's core and op.
@@ -90,7 +103,7 @@ fn join(into: &mut Vec<u64>, from: &[u64]) {
 fn split_at(map: &mut BTreeMap<u64, Seg>, at: u64) {
     let Some((&start, seg)) = map.range_mut(..at).next_back() else { return };
     if seg.end > at {
-        let tail = Seg { end: seg.end, write: seg.write, reads: seg.reads.clone() };
+        let tail = Seg { end: seg.end, write: seg.write, reads: seg.reads.clone(), atomics: seg.atomics.clone() };
         seg.end = at;
         debug_assert!(start < at);
         map.insert(at, tail);
@@ -126,7 +139,7 @@ impl CrossHb {
 
     /// `core` accesses the bytes `ranges` (sorted, disjoint: [`crate::byteset`]) of GM array
     /// `arg` at `op`; the first unordered conflicting access of another core, if any.
-    pub fn access(&mut self, core: usize, arg: usize, ranges: &[(u64, u64)], write: bool, op: OpId) -> Option<CrossHazard> {
+    pub fn access(&mut self, core: usize, arg: usize, ranges: &[(u64, u64)], kind: Kind, op: OpId) -> Option<CrossHazard> {
         let clock = self.clock(core);
         if clock.len() <= core {
             clock.resize(core + 1, 0);
@@ -157,19 +170,32 @@ impl CrossHb {
             }
             for (&s, seg) in map.range_mut(start..end) {
                 if found.is_none() {
+                    let writes = kind != Kind::Read;
                     let earlier = match seg.write {
-                        Some(w) if unordered(&w) => Some((w, if write { DiagClass::HazardWaw } else { DiagClass::HazardRaw })),
-                        _ if write => seg.reads.iter().find(|r| unordered(r)).map(|r| (*r, DiagClass::HazardWar)),
+                        Some(w) if unordered(&w) => Some((w, if writes { DiagClass::HazardWaw } else { DiagClass::HazardRaw })),
                         _ => None,
-                    };
+                    }
+                    .or_else(|| if writes { seg.reads.iter().find(|r| unordered(r)).map(|r| (*r, DiagClass::HazardWar)) } else { None })
+                    .or_else(|| {
+                        let class = if kind == Kind::Read { DiagClass::HazardRaw } else { DiagClass::HazardWaw };
+                        if kind == Kind::Atomic { None } else { seg.atomics.iter().find(|a| unordered(a)).map(|a| (*a, class)) }
+                    });
                     found = earlier.map(|(e, class)| CrossHazard { class, core: e.core, op: e.op, bytes: (s, seg.end) });
                 }
-                if write {
-                    seg.write = Some(me);
-                    seg.reads.clear();
-                } else {
-                    seg.reads.retain(|r| r.core != core);
-                    seg.reads.push(me);
+                match kind {
+                    Kind::Write => {
+                        seg.write = Some(me);
+                        seg.reads.clear();
+                        seg.atomics.clear();
+                    }
+                    Kind::Read => {
+                        seg.reads.retain(|r| r.core != core);
+                        seg.reads.push(me);
+                    }
+                    Kind::Atomic => {
+                        seg.atomics.retain(|a| a.core != core);
+                        seg.atomics.push(me);
+                    }
                 }
             }
             // Neighbours left in the same state become one segment again.
@@ -181,6 +207,7 @@ impl CrossHb {
                     && a.end == k
                     && a.write == b.write
                     && a.reads == b.reads
+                    && a.atomics == b.atomics
                 {
                     let end = b.end;
                     map.remove(&k);
@@ -203,47 +230,58 @@ mod tests {
     #[test]
     fn a_flag_orders_a_store_before_a_load_on_another_core() {
         let mut hb = CrossHb::new(2);
-        assert_eq!(hb.access(0, 0, &[(0, 64)], true, OpId(1)), None);
-        let raw = hb.access(1, 0, &[(32, 96)], false, OpId(2)).expect("unordered");
+        assert_eq!(hb.access(0, 0, &[(0, 64)], Kind::Write, OpId(1)), None);
+        let raw = hb.access(1, 0, &[(32, 96)], Kind::Read, OpId(2)).expect("unordered");
         assert_eq!((raw.class, raw.core, raw.op, raw.bytes), (DiagClass::HazardRaw, 0, OpId(1), (32, 64)));
         // With an edge: store, set, wait, load.
         let mut hb = CrossHb::new(2);
-        hb.access(0, 0, &[(0, 64)], true, OpId(1));
+        hb.access(0, 0, &[(0, 64)], Kind::Write, OpId(1));
         hb.release(0, Edge::Flag(1, 0));
         hb.acquire(1, Edge::Flag(1, 0));
-        assert_eq!(hb.access(1, 0, &[(0, 64)], false, OpId(2)), None);
+        assert_eq!(hb.access(1, 0, &[(0, 64)], Kind::Read, OpId(2)), None);
         // Disjoint bytes never conflict.
-        assert_eq!(hb.access(0, 0, &[(64, 128)], true, OpId(3)), None);
+        assert_eq!(hb.access(0, 0, &[(64, 128)], Kind::Write, OpId(3)), None);
     }
 
     #[test]
     fn interleaved_column_halves_of_two_cores_never_conflict() {
         let mut hb = CrossHb::new(2);
         let half = |h: u64| -> Vec<(u64, u64)> { (0..16).map(|r| (r * 64 + h * 32, r * 64 + h * 32 + 32)).collect() };
-        assert_eq!(hb.access(0, 0, &half(0), true, OpId(1)), None);
-        assert_eq!(hb.access(1, 0, &half(1), true, OpId(2)), None);
+        assert_eq!(hb.access(0, 0, &half(0), Kind::Write, OpId(1)), None);
+        assert_eq!(hb.access(1, 0, &half(1), Kind::Write, OpId(2)), None);
         // A read of a whole row by core 1 meets core 0's half of it.
-        let raw = hb.access(1, 0, &[(128, 192)], false, OpId(3)).expect("unordered");
+        let raw = hb.access(1, 0, &[(128, 192)], Kind::Read, OpId(3)).expect("unordered");
         assert_eq!((raw.class, raw.core, raw.bytes), (DiagClass::HazardRaw, 0, (128, 160)));
+    }
+
+    #[test]
+    fn atomic_adds_of_two_cores_commute_but_a_plain_access_conflicts() {
+        let mut hb = CrossHb::new(3);
+        assert_eq!(hb.access(0, 0, &[(0, 64)], Kind::Atomic, OpId(1)), None);
+        assert_eq!(hb.access(1, 0, &[(0, 64)], Kind::Atomic, OpId(2)), None);
+        let raw = hb.access(2, 0, &[(0, 8)], Kind::Read, OpId(3)).expect("the read sees a partial sum");
+        assert_eq!((raw.class, raw.op), (DiagClass::HazardRaw, OpId(1)));
+        let waw = hb.access(2, 0, &[(32, 40)], Kind::Write, OpId(4)).expect("the store races the adds");
+        assert_eq!(waw.class, DiagClass::HazardWaw);
     }
 
     #[test]
     fn every_earlier_access_is_remembered() {
         // Far more accesses than any bounded list keeps: the first write still conflicts.
         let mut hb = CrossHb::new(2);
-        assert_eq!(hb.access(0, 0, &[(0, 4)], true, OpId(1)), None);
+        assert_eq!(hb.access(0, 0, &[(0, 4)], Kind::Write, OpId(1)), None);
         for i in 1..10_000u64 {
-            assert_eq!(hb.access(0, 0, &[(i * 4, i * 4 + 4)], true, OpId(2)), None);
+            assert_eq!(hb.access(0, 0, &[(i * 4, i * 4 + 4)], Kind::Write, OpId(2)), None);
         }
-        let waw = hb.access(1, 0, &[(0, 4)], true, OpId(3)).expect("unordered");
+        let waw = hb.access(1, 0, &[(0, 4)], Kind::Write, OpId(3)).expect("unordered");
         assert_eq!((waw.class, waw.op), (DiagClass::HazardWaw, OpId(1)));
         // Reads of one core since the last write are all checked by a later write.
         let mut hb = CrossHb::new(3);
-        hb.access(0, 0, &[(0, 8)], false, OpId(1));
-        hb.access(1, 0, &[(0, 8)], false, OpId(2));
+        hb.access(0, 0, &[(0, 8)], Kind::Read, OpId(1));
+        hb.access(1, 0, &[(0, 8)], Kind::Read, OpId(2));
         hb.release(0, Edge::Flag(2, 0));
         hb.acquire(2, Edge::Flag(2, 0));
-        let war = hb.access(2, 0, &[(0, 8)], true, OpId(3)).expect("core 1's read is unordered");
+        let war = hb.access(2, 0, &[(0, 8)], Kind::Write, OpId(3)).expect("core 1's read is unordered");
         assert_eq!((war.class, war.core), (DiagClass::HazardWar, 1));
     }
 }

@@ -567,10 +567,10 @@ fn free_slot(cx: &mut CoreCx<'_>, dir: usize) -> Result<(), Stop> {
 /// Records a GM access of bytes `range` of array `arg` by `op` on this core with the block's
 /// happens-before state (sync checking on several cores); a hazard with another core becomes
 /// a finding.
-pub fn gm_access(m: &Module, core: &mut CoreState, op: OpId, arg: usize, bytes: &[(u64, u64)], write: bool, gm_name: &str) {
+pub fn gm_access(m: &Module, core: &mut CoreState, op: OpId, arg: usize, bytes: &[(u64, u64)], kind: super::hb::Kind, gm_name: &str) {
     let Some(link) = core.link.clone() else { return };
     let me = core.index;
-    let Some(h) = link.with_block(|b| (b.hb.access(me, arg, bytes, write, op), false)) else { return };
+    let Some(h) = link.with_block(|b| (b.hb.access(me, arg, bytes, kind, op), false)) else { return };
     let (me, other, peer, edges) = match core.space {
         // On the rank machine each rank is one whole core, and signals order them.
         Space::Ranks { blocks, per_block } => {
