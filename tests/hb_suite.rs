@@ -100,3 +100,112 @@ fn every_kernel_gets_its_verdict_from_run_and_verify_under_every_schedule() {
     }
     assert!(failures.is_empty(), "{} of {checked} (kernel, target) pairs disagree:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// The sync ops the mutation test deletes, by the text their line starts with (after any
+/// `%x = `), and the name it counts them under.
+const MUTATED: &[(&str, &str)] = &[
+    ("pto.wait_flag", "wait_flag"),
+    ("pto.set_flag", "set_flag"),
+    ("pto.sync.wait", "sync.wait (FFTS)"),
+    ("pto.sync.set", "sync.set (FFTS)"),
+    ("pto.tpop", "tpop"),
+    ("pto.tfree", "tfree"),
+    ("pto.syncall", "syncall"),
+    ("pto.comm.twait", "twait"),
+];
+
+/// Whether `pto run --sync-check=always` and `pto verify --sync` of `text` (with `args`) report
+/// anything (a non-zero exit).
+fn reported(text: &str, target: &str, args: &[String]) -> (bool, bool) {
+    let path = std::env::temp_dir().join(format!("pto-hb-mutant-{}.pto", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let pto = || Command::new(env!("CARGO_BIN_EXE_pto"));
+    let run = pto()
+        .args(["run", "--json", "--default-inputs", "--sync-check=always", "--target", target])
+        .arg(&path)
+        .args(args)
+        .output()
+        .unwrap();
+    let verify = pto().args(["verify", "--sync", "--target", target]).arg(&path).args(args).output().unwrap();
+    let _ = std::fs::remove_file(&path);
+    (run.status.code() != Some(0), verify.status.code() != Some(0))
+}
+
+/// The kernels with cross-core, cross-block or cross-rank sync: the correct ones of the suite,
+/// tests/blocks and tests/comm, and the shared samples with pipes or FFTS (when the corpus is
+/// there), each with its `pto run` arguments and targets.
+fn mutation_subjects() -> Vec<(PathBuf, Vec<String>, Vec<String>)> {
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(dir().join("manifest.json")).unwrap()).unwrap();
+    let strings = |v: &Value| -> Vec<String> { v.as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect() };
+    let mut out: Vec<(PathBuf, Vec<String>, Vec<String>)> = manifest
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["expect"] == "ok")
+        .map(|e| (dir().join(e["file"].as_str().unwrap()), strings(&e["args"]), strings(&e["targets"])))
+        .collect();
+    let both = || vec!["a2a3".to_string(), "a5".to_string()];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    out.push((root.join("tests/blocks/syncall_exchange.pto"), vec!["--blocks".into(), "4".into()], both()));
+    out.push((root.join("tests/blocks/syncall_mix.pto"), vec!["--blocks".into(), "2".into()], both()));
+    let peers = ["--ranks", "2", "--peer", "buf=next", "--peer", "sig=next"].map(String::from).to_vec();
+    out.push((root.join("tests/comm/put_signal.pto"), peers, both()));
+    let corpus = root.join("../shared/corpus/ptoas-samples");
+    for rel in ["TPushTPop/test1", "TPushTPop/test2", "TPushTPop/test3", "TPushTPop/test4", "TPushTPop/a3/test1", "TPushTPop/a3/test2"] {
+        let f = corpus.join(rel).join("kernel.pto");
+        if f.exists() {
+            out.push((f, Vec::new(), both()));
+        }
+    }
+    if corpus.join("Complex/mix_kernel.pto").exists() {
+        out.push((corpus.join("Complex/mix_kernel.pto"), Vec::new(), both()));
+    }
+    out
+}
+
+/// docs/sync.md's mutation test, extended to the orders between cores, blocks and ranks:
+/// deleting any one wait, set, FFTS set or wait, tpop, tfree, syncall or twait of a kernel that
+/// runs clean is reported by both `pto run --sync-check=always` and `pto verify --sync`, or by
+/// neither (then nothing depended on it: redundant). Prints the counts.
+#[test]
+fn deleting_a_sync_op_between_cores_blocks_or_ranks_is_reported_by_run_and_verify_or_redundant() {
+    let mut counts: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+    let mut disagreements = Vec::new();
+    let mut subjects = 0;
+    for (file, args, targets) in mutation_subjects() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for target in &targets {
+            if reported(&text, target, &args) != (false, false) {
+                continue; // Not clean as written on this target (a sample bug, or not for it).
+            }
+            subjects += 1;
+            for (i, line) in lines.iter().enumerate() {
+                let op = line.trim_start().split_once("= ").map_or(line.trim_start(), |(lhs, rhs)| if lhs.starts_with('%') { rhs } else { line.trim_start() });
+                let Some(&(_, kind)) = MUTATED.iter().find(|(prefix, _)| op.starts_with(prefix)) else { continue };
+                // The op and its continuation lines (`-> type`).
+                let end = (i + 1..lines.len()).find(|&j| !lines[j].trim_start().starts_with("->")).unwrap_or(lines.len());
+                let mutant: String = lines[..i].iter().chain(&lines[end..]).map(|l| format!("{l}\n")).collect();
+                let entry = counts.entry(kind).or_default();
+                match reported(&mutant, target, &args) {
+                    (true, true) => entry.0 += 1,
+                    (false, false) => entry.1 += 1,
+                    (run, verify) => disagreements.push(format!(
+                        "{}:{} on {target} ({kind}): run {}, verify {}",
+                        file.display(),
+                        i + 1,
+                        if run { "reports" } else { "is clean" },
+                        if verify { "reports" } else { "is clean" }
+                    )),
+                }
+            }
+        }
+    }
+    println!("{subjects} (kernel, target) pairs; mutants per deleted op: (reported by both, redundant)");
+    for (kind, (both, redundant)) in &counts {
+        println!("  {kind:<18} {both:>4} {redundant:>4}");
+    }
+    assert!(subjects >= 20, "only {subjects} kernels ran clean");
+    assert!(counts.values().map(|c| c.0).sum::<usize>() >= 30, "{counts:?}");
+    assert!(disagreements.is_empty(), "run and verify disagree on {} mutants:\n{}", disagreements.len(), disagreements.join("\n"));
+}

@@ -293,12 +293,16 @@ def test_blocks_do_not_depend_on_the_thread_count() -> None:
         pto.run(m, "a2a3", {"a": a, "b": a, "c": np.zeros_like(a)}, blocks=2, threads=0)
 
 
-def test_blocks_writing_the_same_bytes_warn() -> None:
+def test_blocks_writing_the_same_bytes_raise_as_the_cli_reports() -> None:
     m = pto.parse(BLOCK_KERNEL.replace("%pc = pto.partition_view %vc, offsets = [%row, %c0]", "%pc = pto.partition_view %vc, offsets = [%c0, %c0]"), name="same_rows.pto")
     a = RNG.standard_normal((32, 32)).astype(np.float32)
     b = RNG.standard_normal((32, 32)).astype(np.float32)
-    with pytest.warns(RuntimeWarning, match="HAZARD_WAW"):
+    with pytest.raises(pto.HazardError, match="HAZARD_WAW") as raised:
         pto.run(m, "a2a3", {"a": a, "b": b, "c": np.zeros_like(a)}, blocks=2)
+    assert isinstance(raised.value, pto.SyncError) and raised.value.classes[0] == "HAZARD_WAW"
+    # Unchecked, the run returns the merged result (the later block's rows).
+    out = pto.run(m, "a2a3", {"a": a, "b": b, "c": np.zeros_like(a)}, blocks=2, sync_check="never")
+    assert out["c"].shape == (32, 32)
 
 
 # A mix kernel: the cube multiplies a by b, `talloc`s a slot of the GM FIFO, stores the product
