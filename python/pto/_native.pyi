@@ -42,5 +42,7 @@ def run(
     threads: Optional[int] = None,
     ranks: int = 1,
     peers: Sequence[Tuple[str, str]] = (),
+    sync_check: str = "auto",
+    seed: Optional[int] = None,
 ) -> Tuple[List[Tuple[str, str, int, int, npt.NDArray[np.uint8]]], str, List[str]]: ...
 def rust_api_run_seconds(module: Module, target: str, inputs: Sequence[Tuple[str, bytes, int, int]], iterations: int) -> float: ...
