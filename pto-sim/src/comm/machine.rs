@@ -156,6 +156,7 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
                     let trace = sim.trace.take().unwrap_or_default();
                     let report = CoreReport {
                         actor,
+                        checked: sim.checks_cross(),
                         printed: std::mem::take(&mut sim.printed),
                         steps: sim.steps(),
                         waits: 0,
@@ -192,6 +193,9 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
         return Err(errors);
     }
     let trace = crate::cores::machine::interleave(&actors, traces, &shared.switches);
+    if let (true, Some(first)) = (cores.iter().any(|c| c.checked), cores.first_mut()) {
+        first.sync.extend(crate::cores::machine::unconsumed(m, &topo, &actors, &shared.block));
+    }
     let gm = if per_rank == 0 { vec![Vec::new(); count as usize] } else { shared.gm.chunks(per_rank).map(<[GmArray]>::to_vec).collect() };
     Ok(RankRun { gm, cores, trace })
 }

@@ -68,6 +68,8 @@ pub struct CoreReport {
     pub tiles: Vec<(String, TileData)>,
     /// Its sync checker's findings.
     pub sync: Vec<Diagnostic>,
+    /// Whether orders between cores were checked ([`Sim::checks_cross`]).
+    pub checked: bool,
 }
 
 /// The result of a multi-core run.
@@ -237,6 +239,7 @@ fn run_group(
         Ok(sim)
     };
     let report = |sim: &mut Sim<'_>, waits: u64| CoreReport {
+        checked: sim.checks_cross(),
         actor: sim.core.actor,
         printed: std::mem::take(&mut sim.printed),
         steps: sim.steps(),
@@ -296,7 +299,7 @@ fn run_group(
             })
             .collect()
     });
-    finish_block(m, actors, sched, outs, &in_block)
+    finish_block(m, topo, actors, sched, outs, &in_block)
 }
 
 /// What one core's thread returns: its run, its trace, its report.
@@ -341,6 +344,7 @@ fn run_core<'m>(
 /// reports and interleaved trace.
 fn finish_block(
     m: &Module,
+    topo: &Topology,
     actors: &[ActorId],
     sched: Scheduler,
     outs: Vec<Result<CoreOut, Vec<Diagnostic>>>,
@@ -374,15 +378,41 @@ fn finish_block(
         return Err(errors);
     }
     let trace = interleave(actors, traces, &shared.switches);
-    let b = actors.first().map_or(0, |a| a.block);
-    let leftovers: Vec<String> = shared.block.pipes.iter().filter_map(|p| p.leftover()).collect();
+    let checked = cores.iter().any(|c| c.checked);
     let mut run = BlockRun { gm: shared.gm, cores, trace, accessed };
-    if let Some(first) = run.cores.first_mut() {
-        for l in leftovers {
-            first.sync.push(Diagnostic::warning(DiagClass::SyncUnpaired, Default::default(), format!("block {b}: {l}")));
-        }
+    if let (true, Some(first)) = (checked, run.cores.first_mut()) {
+        first.sync.extend(unconsumed(m, topo, actors, &shared.block));
     }
     Ok(run)
+}
+
+/// What the cores left behind at the end: pipe slots pushed and never freed by every consumer
+/// (located at the pipe's init ops), FFTS flags set more often than waited (at the last set).
+/// Both are `SYNC_UNPAIRED` errors, like a `set_flag` never waited within a core: the FIFO and
+/// the flag counters outlive the kernel on hardware, so the next kernel would start from them.
+pub(crate) fn unconsumed(m: &Module, topo: &Topology, actors: &[ActorId], state: &BlockState) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let per_block = topo.pipes.len().max(1);
+    for (i, p) in state.pipes.iter().enumerate() {
+        let Some(what) = p.leftover() else { continue };
+        let mut inits: Vec<OpId> = topo.inits.iter().filter(|(_, ids)| ids.contains(&Some(i % per_block))).map(|(op, _)| *op).collect();
+        inits.sort_by_key(|op| m.op_span(*op).start);
+        let at = inits.first().map_or_else(Default::default, |op| m.op_span(*op));
+        let d = Diagnostic::error(DiagClass::SyncUnpaired, at, format!("{what}: every `tpop` needs its `tfree` before the kernel ends"));
+        out.push(inits.iter().skip(1).fold(d, |d, op| d.with_label(m.op_span(*op), "the other end of the pipe")));
+    }
+    let mut left: Vec<(&(usize, i64, usize), &u64)> = state.flags.iter().filter(|(_, n)| **n > 0).collect();
+    left.sort();
+    for (key @ &(core, id, _), &n) in left {
+        let whom = actors.get(core).map_or_else(|| format!("core {core}"), |a| a.name());
+        let at = state.flag_set_at.get(key).map_or_else(Default::default, |op| m.op_span(*op));
+        out.push(Diagnostic::error(
+            DiagClass::SyncUnpaired,
+            at,
+            format!("FFTS flag {id} of {whom} is set {n} more time(s) than it is waited before the kernel ends"),
+        ));
+    }
+    out
 }
 
 /// `SYNC_DEADLOCK` at the first blocked op, with every blocked core's op and wait.

@@ -711,6 +711,7 @@ fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     link.with_block(|b| {
         for &(core, id) in &targets {
             *b.flags.entry((core, id, from)).or_insert(0) += 1;
+            b.flag_set_at.insert((core, id, from), cx.op);
             b.hb.release(me, Edge::Flag(core, id));
         }
         ((), true)

@@ -294,6 +294,8 @@ pub struct BlockState {
     /// slot is 0, except for an A2A3 AIV's set of the AIC's flag: `1 + subblock`, since the
     /// AIC's wait needs a set from each AIV (mode 2).
     pub flags: HashMap<(usize, i64, usize), u64>,
+    /// The last `sync.set` of each flag counter (where a set never waited is reported).
+    pub flag_set_at: HashMap<(usize, i64, usize), pto_ir::module::OpId>,
     /// Happens-before between the cores, for GM hazards.
     pub hb: super::hb::CrossHb,
     /// The `syncall` barrier of the cores sharing this state.
@@ -316,6 +318,7 @@ impl BlockState {
         BlockState {
             pipes: specs.iter().cloned().map(XPipe::new).collect(),
             flags: HashMap::new(),
+            flag_set_at: HashMap::new(),
             hb: Default::default(),
             barrier: Barrier { cores, ..Default::default() },
         }
