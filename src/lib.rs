@@ -24,6 +24,7 @@ pub mod op_info;
 pub mod preview;
 pub mod progress;
 pub mod render;
+pub mod sync_note;
 pub mod vector_report;
 pub mod workload;
 

@@ -44,6 +44,8 @@ pub struct RunOptions {
     /// Show a progress bar on stderr when the run takes more than a second (the CLI sets it
     /// when stderr is a terminal).
     pub progress: bool,
+    /// `-q`: no progress bar and no `SYNC_NOT_CHECKED` note.
+    pub quiet: bool,
     /// Whether to check the kernel's synchronisation while it runs (docs/sync.md).
     pub sync_check: SyncCheck,
     /// Blocks to run the kernel on (`--blocks`, docs/cores.md).
@@ -92,6 +94,7 @@ impl RunOptions {
             matmul_order: pto_sim::family::MatmulOrder::Npu,
             preview: false,
             progress: false,
+            quiet: false,
             sync_check: SyncCheck::Auto,
             blocks: 1,
             schedule: pto_sim::cores::Schedule::InOrder,
@@ -177,12 +180,8 @@ pub fn run(opts: &RunOptions) -> Outcome {
     match opts.sync_check {
         SyncCheck::Always => sim.check_sync(),
         SyncCheck::Auto if explicit_sync => sim.check_sync(),
-        SyncCheck::Auto => sync_notes.push(pto_ir::Diagnostic::note(
-            pto_ir::DiagClass::SyncNotChecked,
-            Default::default(),
-            "sync not checked: the program has no sync op, so it relies on automatic sync insertion \
-             (as `ptoas --enable-insert-sync`); `--sync-check=always` checks it as written",
-        )),
+        SyncCheck::Auto if !opts.quiet => sync_notes.extend(crate::sync_note::not_checked(&sources, &lowered, target.id)),
+        SyncCheck::Auto => {}
         SyncCheck::Never => {}
     }
     let mut bound = Vec::new();
