@@ -331,6 +331,7 @@ pub(crate) fn finish(
     let code = if sync_diags.iter().any(|d| d.is_error()) { 1 } else { 0 };
     if !sync_diags.is_empty() {
         stderr.push_str(&crate::render::render(sources, &sync_diags, opts.error_format));
+        stderr.push_str(&crate::render::count_line(&sync_diags, opts.error_format));
     }
     Outcome { stdout, stderr, code }
 }

@@ -95,7 +95,8 @@ pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
         Ok((found, paths)) => {
             let code = if found.iter().any(|d| d.is_error()) { 1 } else { 0 };
             let stdout = if code == 0 { format!("{}sync: ok ({paths} paths)\n", plain.stdout) } else { String::new() };
-            Outcome { stdout, stderr: plain.stderr + &render(&sources, &found, opts.error_format), code }
+            let report = render(&sources, &found, opts.error_format) + &crate::render::count_line(&found, opts.error_format);
+            Outcome { stdout, stderr: plain.stderr + &report, code }
         }
     }
 }
