@@ -988,6 +988,9 @@ impl<'m> Sim<'m> {
                 };
                 let (shape, strides) = (ints(self, shape)?, ints(self, strides)?);
                 let view = GmView::new(arg, &shape, &strides).map_err(|f| trap(m, op, f.0))?;
+                if let Some(a) = self.gm.get_mut(arg).filter(|a| a.shape.is_none()) {
+                    a.shape = crate::gm::row_major_shape(&shape, &strides);
+                }
                 self.set_result(op, Val::View(view));
             }
             Opcode::PartitionView | Opcode::Subview => {

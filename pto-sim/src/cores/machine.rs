@@ -525,6 +525,7 @@ fn merge(acc: &mut [GmArray], initial: &[GmArray], next: &[GmArray], b: usize, w
             }
         }
         a.written = true;
+        a.shape = a.shape.or(n.shape);
         if let Some((s, e)) = clash {
             warnings.push(Diagnostic::warning(
                 DiagClass::HazardWaw,
