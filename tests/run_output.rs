@@ -179,3 +179,21 @@ fn output_may_name_a_gm_argument() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--output a: the kernel never wrote GM argument `%a`"), "{err}");
 }
+
+/// `--json` (and JSON by default off a terminal) prints one row of a tile per line: the 16x64
+/// softmax output is 20 lines, not over a thousand.
+#[test]
+fn json_output_has_one_row_per_line() {
+    let softmax = common::root().join("examples/softmax.as.pto");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pto"))
+        .args(["run", "--json", "--target", "a5", "--default-inputs", "-o", "y"])
+        .arg(&softmax)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 16 + 4, "{text}");
+    assert!(text.lines().nth(1).unwrap().contains("\"y\": {\"dtype\": \"f32\", \"shape\": [16, 64], \"data\": ["), "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(v["y"]["data"].as_array().map(Vec::len), Some(1024));
+}

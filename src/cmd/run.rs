@@ -7,7 +7,6 @@ use pto_ir::verify::Verified;
 use pto_lower::TargetId;
 use pto_sim::Sim;
 use pto_sim::kernel_io::{self, ArgKind, Input};
-use serde_json::json;
 use std::fmt::Write as _;
 
 /// Options of `pto run`.
@@ -294,7 +293,7 @@ pub(crate) fn finish(
     mut stderr: String,
     sync_diags: Vec<pto_ir::Diagnostic>,
 ) -> Outcome {
-    let mut results = serde_json::Map::new();
+    let mut results = Vec::new();
     let (mut previews, mut elided) = (Vec::new(), false);
     for (name, data) in all {
         let name = &name;
@@ -314,9 +313,7 @@ pub(crate) fn finish(
                 previews.push(text);
                 elided |= cut;
             }
-            None => {
-                results.insert(name.clone(), data.to_json());
-            }
+            None => results.push((name.clone(), data)),
         }
     }
     let stdout = if opts.output_dir.is_some() {
@@ -325,7 +322,7 @@ pub(crate) fn finish(
         let hint = if elided { "(first and last rows and columns shown; --json or --output-dir DIR for all values)\n" } else { "" };
         previews.join("\n") + hint
     } else {
-        serde_json::to_string_pretty(&json!(results)).unwrap_or_default() + "\n"
+        crate::json_out::outputs(&results)
     };
     // A kernel with hazards still writes its results, followed by the hazard list.
     let code = if sync_diags.iter().any(|d| d.is_error()) { 1 } else { 0 };
