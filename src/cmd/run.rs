@@ -134,6 +134,10 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Ok(loaded) => loaded,
         Err(failed) => return failed,
     };
+    if module.walk().is_empty() {
+        let name = sources.get(pto_ir::FileId(0)).map_or(opts.input.as_str(), |f| f.name.as_str());
+        return Outcome { stdout: String::new(), stderr: format!("error: `{name}` holds no program: nothing to run\n"), code: 1 };
+    }
     let computed = kernel_io::final_tiles(&module);
     let target = match resolve_target(&module, opts.target, &mut Default::default()) {
         Ok(t) => t,
