@@ -496,7 +496,7 @@ impl<'m> Sim<'m> {
         for a in &mut self.gm {
             a.pattern = !a.bound;
         }
-        let sizes = crate::defaults::size_defaults(self.m);
+        let sizes = crate::defaults::size_defaults(self.m, self.block.1);
         for (i, v) in self.m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Scalar(e), Val::Unset) = (v.def, self.m.types.get(v.ty), self.vals[i]) {
                 let size = sizes.get(&ValueId(i as u32)).copied();
