@@ -92,3 +92,28 @@ fn run_largest_sample(bencher: divan::Bencher, case: &str) {
         out
     });
 }
+
+/// Issue 23, acceptance 4: checking a 4-block mix kernel (`pto run --blocks 4`: the orders
+/// between its cores and blocks under `auto`, the pipes too under `always`) against
+/// `--sync-check=never`; target within 1.5x. `test4` is the shared TPushTPop sample (A5),
+/// `gm_slot_loop` the looping GM-slot pipe kernel of tests/hb (A2A3).
+#[divan::bench(args = ["test4/never", "test4/auto", "test4/always", "gm_slot_loop/never", "gm_slot_loop/auto", "gm_slot_loop/always"], sample_count = 20)]
+fn run_mix_kernel_on_4_blocks(bencher: divan::Bencher, case: &str) {
+    let (kernel, check) = case.split_once('/').unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (path, target) = match kernel {
+        "test4" => (root.join("../shared/corpus/ptoas-samples/TPushTPop/test4/kernel.pto"), TargetName::A5),
+        _ => (root.join("tests/hb/gm_slot_loop.pto"), TargetName::A2A3),
+    };
+    let sync_check = match check {
+        "never" => SyncCheck::Never,
+        "auto" => SyncCheck::Auto,
+        _ => SyncCheck::Always,
+    };
+    let opts = RunOptions { default_inputs: true, sync_check, blocks: 4, ..RunOptions::new(path.display().to_string(), target) };
+    bencher.bench(|| {
+        let out = run(&opts);
+        assert!(out.stdout.starts_with('{'), "{}", out.stderr);
+        out
+    });
+}

@@ -17,6 +17,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub mod cmd;
 pub mod golden_coverage;
+pub mod json_out;
 pub mod memory_map;
 #[cfg(feature = "mlir")]
 pub mod mlir;
@@ -24,6 +25,7 @@ pub mod op_info;
 pub mod preview;
 pub mod progress;
 pub mod render;
+pub mod sync_note;
 pub mod vector_report;
 pub mod workload;
 
@@ -129,9 +131,13 @@ pub enum ErrorFormat {
     Json,
 }
 
-/// Reads a file (`-` = stdin) into a source map.
+/// Reads a file (`-` = stdin) into a source map. Stdin that is a terminal is a usage error
+/// rather than a silent wait: a user who forgot the file is told so.
 pub fn read_input(path: &str, sources: &mut SourceMap) -> Result<FileId, String> {
     let (name, text) = if path == "-" {
+        if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            return Err("no input file: give a FILE, or pipe the program in (`-` reads stdin)".into());
+        }
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| format!("cannot read stdin: {e}"))?;
         ("<stdin>".to_string(), s)

@@ -199,7 +199,8 @@ enum Command {
         /// Print each output's dtype, shape and a numpy-like preview (the default on a terminal).
         #[arg(long, conflicts_with_all = ["json", "output_dir"])]
         preview: bool,
-        /// No progress bar (otherwise shown on a terminal when a run takes over a second).
+        /// No progress bar (otherwise shown on a terminal when a run takes over a second) and no
+        /// `SYNC_NOT_CHECKED` note.
         #[arg(long, short = 'q')]
         quiet: bool,
         /// Print each executed op to stderr.
@@ -382,6 +383,7 @@ fn main() -> ExitCode {
                 },
                 preview,
                 progress: !quiet && std::io::stderr().is_terminal(),
+                quiet,
                 sync_check: match (no_sync_check, sync_check) {
                     (true, _) | (_, SyncCheckArg::Never) => run::SyncCheck::Never,
                     (_, SyncCheckArg::Always) => run::SyncCheck::Always,

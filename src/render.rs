@@ -69,6 +69,18 @@ fn render_human(sources: &SourceMap, diags: &[Diagnostic]) -> String {
     out
 }
 
+/// A report's closing line for a human reader: `3 errors, 1 warning` (notes are not counted),
+/// or nothing when the report has neither (and for JSON output, whose lines are objects).
+pub fn count_line(diags: &[Diagnostic], format: ErrorFormat) -> String {
+    let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+    let warnings = diags.iter().filter(|d| d.severity == Severity::Warning).count();
+    if format == ErrorFormat::Json || errors + warnings == 0 {
+        return String::new();
+    }
+    let plural = |n: usize, what: &str| if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") };
+    format!("{}, {}\n", plural(errors, "error"), plural(warnings, "warning"))
+}
+
 /// One diagnostic as a JSON object (one line).
 pub fn render_json(sources: &SourceMap, d: &Diagnostic) -> String {
     let (file, line, col, end_line, end_col) = match sources.get(d.span.file) {

@@ -238,3 +238,26 @@ fn the_vector_cores_of_several_mix_blocks_meet_at_syncall() {
         }
     }
 }
+
+/// `--default-inputs` sizes a block-indexed view for every block: softmax_blocks' `%rows` is
+/// 16 per block (on 4 blocks, the last block's offset `3 * 16` plus its 16 rows), so every block's
+/// band is in the view and every row of `%y` sums to 1.
+#[test]
+fn default_inputs_cover_every_block_of_a_block_indexed_kernel() {
+    for blocks in ["1", "2", "4"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pto"))
+            .args(["run", "--json", "-q", "--target", "a5", "--default-inputs", "--blocks", blocks])
+            .arg(seed("softmax_blocks.pto"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{blocks} blocks: {}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rows = 16 * blocks.parse::<usize>().unwrap();
+        assert_eq!(v["y"]["shape"], json!([rows, 64]), "{blocks} blocks");
+        let y = data(&v, "y");
+        for r in 0..rows {
+            let sum: f64 = y[r * 64..(r + 1) * 64].iter().sum();
+            assert!((sum - 1.0).abs() < 1e-5, "{blocks} blocks, row {r}: {sum}");
+        }
+    }
+}

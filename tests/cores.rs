@@ -10,10 +10,6 @@ use serde_json::{Value, json};
 use std::path::Path;
 use std::process::Command;
 
-fn sample(rel: &str) -> std::path::PathBuf {
-    common::corpus_dir().join(rel)
-}
-
 /// `pto run` with `args`; (exit code, stdout JSON or Null, stderr).
 fn run(program: &Path, args: &[&str]) -> (i32, Value, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_pto")).arg("run").arg("--json").args(args).arg(program).output().unwrap();
@@ -66,9 +62,10 @@ fn with_inputs<'a>(args: &'a [String], extra: &[&'a str]) -> Vec<&'a str> {
 
 #[test]
 fn test4_matches_the_sequential_reference_on_both_targets_and_every_schedule() {
+    let Some(corpus) = common::corpus_dir() else { return };
     let dir = scratch_dir("cores", "test4");
     let (inputs, want) = test4_inputs(&dir);
-    let program = sample("TPushTPop/test4/kernel.pto");
+    let program = corpus.join("TPushTPop/test4/kernel.pto");
     for target in ["a5", "a2a3"] {
         let (code, out, err) = run(&program, &with_inputs(&inputs, &["--target", target]));
         assert_eq!(code, 0, "{target}: {err}");
@@ -84,10 +81,11 @@ fn test4_matches_the_sequential_reference_on_both_targets_and_every_schedule() {
 
 #[test]
 fn a3_test1_writes_the_product_into_the_gm_slot_buffer_and_both_aivs_pop_it() {
+    let Some(corpus) = common::corpus_dir() else { return };
     let dir = scratch_dir("cores", "a3test1");
     let (a, b) = (values(256, 3), values(256, 5));
     let inputs = input_args(&dir, &[("gm_a", tile("f32", 16, 16, &a)), ("gm_b", tile("f32", 16, 16, &b))]);
-    let program = sample("TPushTPop/a3/test1/kernel.pto");
+    let program = corpus.join("TPushTPop/a3/test1/kernel.pto");
     let (code, out, err) = run(&program, &with_inputs(&inputs, &["--target", "a2a3"]));
     assert_eq!(code, 0, "{err}");
     // Slot 0 of the A2A3 GM FIFO holds the 16x16 accumulator, row-major (NZ2ND).
@@ -118,10 +116,11 @@ fn printed(stderr: &str) -> Vec<Vec<f64>> {
 
 #[test]
 fn test1_up_down_split_gives_each_aiv_its_row_half() {
+    let Some(corpus) = common::corpus_dir() else { return };
     let dir = scratch_dir("cores", "test1");
     let (a, b) = (values(256, 3), values(256, 5));
     let inputs = input_args(&dir, &[("gm_a", tile("f32", 16, 16, &a)), ("gm_b", tile("f32", 16, 16, &b))]);
-    let (code, _, err) = run(&sample("TPushTPop/test1/kernel.pto"), &with_inputs(&inputs, &["--target", "a5"]));
+    let (code, _, err) = run(&corpus.join("TPushTPop/test1/kernel.pto"), &with_inputs(&inputs, &["--target", "a5"]));
     assert_eq!(code, 0, "{err}");
     let c = matmul(&a, &b, 16, 16, 16);
     // AIV0 runs first (in-order schedule): rows 0-7, then AIV1: rows 8-15.
@@ -130,11 +129,12 @@ fn test1_up_down_split_gives_each_aiv_its_row_half() {
 
 #[test]
 fn the_other_samples_run_and_the_round_trip_returns_its_input() {
+    let Some(corpus) = common::corpus_dir() else { return };
     let dir = scratch_dir("cores", "test3");
     let src = values(256, 7);
     let identity: Vec<f64> = (0..256).map(|i| if i / 16 == i % 16 { 1.0 } else { 0.0 }).collect();
     let inputs = input_args(&dir, &[("gm_src", tile("f32", 16, 16, &src)), ("gm_identity", tile("f32", 16, 16, &identity))]);
-    let (code, _, err) = run(&sample("TPushTPop/test3/kernel.pto"), &with_inputs(&inputs, &["--target", "a5"]));
+    let (code, _, err) = run(&corpus.join("TPushTPop/test3/kernel.pto"), &with_inputs(&inputs, &["--target", "a5"]));
     assert_eq!(code, 0, "{err}");
     // vector -> cube (src @ identity) -> vector.
     assert_eq!(printed(&err), vec![src], "{err}");
@@ -144,7 +144,7 @@ fn the_other_samples_run_and_the_round_trip_returns_its_input() {
         ("Sync/test_inject_sync_intra_pipe_barrier.pto", &["a2a3", "a5"][..]),
     ] {
         for t in targets {
-            let (code, _, err) = run(&sample(rel), &["--target", t, "--default-inputs"]);
+            let (code, _, err) = run(&corpus.join(rel), &["--target", t, "--default-inputs"]);
             assert_eq!(code, 0, "{rel} {t}: {err}");
         }
     }
@@ -152,9 +152,10 @@ fn the_other_samples_run_and_the_round_trip_returns_its_input() {
 
 #[test]
 fn trace_and_stats_name_the_cores() {
+    let Some(corpus) = common::corpus_dir() else { return };
     let out = Command::new(env!("CARGO_BIN_EXE_pto"))
         .args(["run", "--json", "--target", "a5", "--default-inputs", "--trace", "--stats"])
-        .arg(sample("TPushTPop/test1/kernel.pto"))
+        .arg(corpus.join("TPushTPop/test1/kernel.pto"))
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -351,17 +352,18 @@ fn blocks_give_the_sequential_result_whatever_the_thread_count() {
 
 #[test]
 fn a_mix_kernel_runs_on_several_blocks() {
+    let Some(corpus) = common::corpus_dir() else { return };
     let dir = scratch_dir("cores", "mixblocks");
     let (inputs, want) = test4_inputs(&dir);
     // Every block computes the same result into the same bytes (the sample is written for one
     // block): the values are the one block's, and the blocks' unordered accesses to `gm_out`
     // (each loads, adds and stores it) are a hazard whatever the values.
-    let (code, out, err) = run(&sample("TPushTPop/test4/kernel.pto"), &with_inputs(&inputs, &["--target", "a5", "--blocks", "2"]));
+    let test4 = corpus.join("TPushTPop/test4/kernel.pto");
+    let (code, out, err) = run(&test4, &with_inputs(&inputs, &["--target", "a5", "--blocks", "2"]));
     assert_eq!(code, 1, "{err}");
     assert_eq!(data(&out, "gm_out"), want);
     assert!(err.contains("of `%gm_out` that block 0 writes, with no `syncall` between them"), "{err}");
-    let (code, out, err) =
-        run(&sample("TPushTPop/test4/kernel.pto"), &with_inputs(&inputs, &["--target", "a5", "--blocks", "2", "--sync-check=never"]));
+    let (code, out, err) = run(&test4, &with_inputs(&inputs, &["--target", "a5", "--blocks", "2", "--sync-check=never"]));
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(data(&out, "gm_out"), want);
 }
@@ -626,6 +628,7 @@ fn gm_slot_forms_on_a_pipe_without_a_gm_buffer_are_located_errors() {
 /// every slot through the GM slot buffer).
 #[test]
 fn the_loop_samples_print_each_product_in_order_on_every_schedule() {
+    let Some(corpus) = common::corpus_dir() else { return };
     let dir = scratch_dir("cores", "loop4");
     let (a, b_all) = (values(256, 3), values(1024, 5));
     let products: Vec<Vec<f64>> = (0..4).map(|i| matmul(&a, &b_all[i * 256..(i + 1) * 256], 16, 16, 16)).collect();
@@ -637,7 +640,7 @@ fn the_loop_samples_print_each_product_in_order_on_every_schedule() {
     for schedule in &schedules {
         let mut args = with_inputs(&inputs, &["--target", "a5"]);
         args.extend_from_slice(schedule);
-        let (code, _, err) = run(&sample("TPushTPop/test2/kernel.pto"), &args);
+        let (code, _, err) = run(&corpus.join("TPushTPop/test2/kernel.pto"), &args);
         assert_eq!(code, 0, "{err}");
         // Each core's prints in its program order, the cores in block order (docs/cores.md).
         assert_eq!(printed(&err), [halves(0), halves(1)].concat(), "test2 {schedule:?}");
@@ -646,7 +649,7 @@ fn the_loop_samples_print_each_product_in_order_on_every_schedule() {
     for schedule in &schedules {
         let mut args = with_inputs(&gm_inputs, &["--target", "a2a3"]);
         args.extend_from_slice(schedule);
-        let (code, out, err) = run(&sample("TPushTPop/a3/test2/kernel.pto"), &args);
+        let (code, out, err) = run(&corpus.join("TPushTPop/a3/test2/kernel.pto"), &args);
         assert_eq!(code, 0, "{err}");
         // TILE_NO_SPLIT on A2A3: both AIVs pop every whole product.
         assert_eq!(printed(&err), [products.clone(), products.clone()].concat(), "a3/test2 {schedule:?}");
@@ -655,7 +658,7 @@ fn the_loop_samples_print_each_product_in_order_on_every_schedule() {
         // On A5 only AIV0 runs the vector function (PTOAS's no-split guard).
         let mut args = with_inputs(&gm_inputs, &["--target", "a5"]);
         args.extend_from_slice(schedule);
-        let (code, _, err) = run(&sample("TPushTPop/a3/test2/kernel.pto"), &args);
+        let (code, _, err) = run(&corpus.join("TPushTPop/a3/test2/kernel.pto"), &args);
         assert_eq!(code, 0, "{err}");
         assert_eq!(printed(&err), products, "a3/test2 on A5 {schedule:?}");
     }

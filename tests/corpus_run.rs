@@ -66,7 +66,7 @@ fn outcome(text: &str, name: &str) -> String {
 
 #[test]
 fn corpus_samples_run_or_say_why_not() {
-    let root = common::corpus_dir();
+    let Some(root) = common::corpus_dir() else { return };
     let files = common::pto_files(std::slice::from_ref(&root));
     let mut report = String::new();
     let mut ran = 0;

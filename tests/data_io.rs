@@ -54,6 +54,25 @@ fn gm_outputs_keep_the_shape_of_the_bound_array() {
     assert_eq!(v["c"]["data"][33].as_f64(), Some(34.0));
 }
 
+/// A GM output that was not passed in comes back in its tensor view's shape (32x32 for vadd's
+/// `%c`), on one block or several.
+#[test]
+fn unbound_gm_outputs_have_the_shape_of_their_view() {
+    for blocks in [1, 2] {
+        // Every block writes all of `%c` (a hazard between blocks, not this test's subject).
+        let opts = RunOptions {
+            default_inputs: true,
+            blocks,
+            sync_check: pto::cmd::run::SyncCheck::Never,
+            ..RunOptions::new(root().join("examples/vadd.pto").display().to_string(), TargetName::A5)
+        };
+        let out = run(&opts);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let v: Value = serde_json::from_str(&out.stdout).expect("JSON");
+        assert_eq!(v["c"]["shape"], serde_json::json!([32, 32]), "{blocks} blocks");
+    }
+}
+
 #[test]
 fn json_tiles_may_be_nested_lists() {
     let dir = scratch("nested");

@@ -92,14 +92,19 @@ fn comment_markers_inside_code_are_not_comments() {
 #[test]
 fn every_accepted_file_keeps_comments_and_is_idempotent() {
     let root = common::root();
-    let dirs = [
-        common::corpus_dir(),
-        root.join("tests/conformance"),
-        root.join("tests/isa-level1"),
-        root.join("examples"),
-        root.join("tests/diagnostics"),
-        root.join("tests/faults"),
-    ];
+    // The shared corpus too, when it is there.
+    let corpus = common::corpus_dir();
+    let dirs: Vec<_> = corpus
+        .iter()
+        .cloned()
+        .chain([
+            root.join("tests/conformance"),
+            root.join("tests/isa-level1"),
+            root.join("examples"),
+            root.join("tests/diagnostics"),
+            root.join("tests/faults"),
+        ])
+        .collect();
     let (mut checked, mut with_comments) = (0, 0);
     for path in common::pto_files(&dirs) {
         let text = std::fs::read_to_string(&path).unwrap();
@@ -123,8 +128,10 @@ fn every_accepted_file_keeps_comments_and_is_idempotent() {
         with_comments += usize::from(!comments(&text).is_empty());
     }
     eprintln!("{checked} formattings of {} files with comments checked", with_comments);
-    assert!(checked >= 1000, "only {checked} formattings checked");
-    assert!(with_comments > 100, "only {with_comments} files with comments");
+    // The repository's files alone, and with the shared corpus.
+    let (min_checked, min_commented) = if corpus.is_some() { (1000, 100) } else { (800, 100) };
+    assert!(checked >= min_checked, "only {checked} formattings checked");
+    assert!(with_comments > min_commented, "only {with_comments} files with comments");
 }
 
 #[test]

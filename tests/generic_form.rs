@@ -14,7 +14,10 @@ mod common;
 /// Every program: the files of the corpus, conformance, ISA Level-1 and example directories,
 /// then the op examples (and variants) of the PTOAS dialect inventory.
 fn programs() -> Vec<(String, String)> {
-    let dirs = [corpus_dir(), root().join("tests/conformance"), root().join("tests/isa-level1"), root().join("examples")];
+    let dirs: Vec<_> = corpus_dir()
+        .into_iter()
+        .chain([root().join("tests/conformance"), root().join("tests/isa-level1"), root().join("examples")])
+        .collect();
     let mut out: Vec<(String, String)> = pto_files(&dirs)
         .into_iter()
         .map(|p| (p.strip_prefix(root()).unwrap_or(&p).display().to_string(), std::fs::read_to_string(&p).expect("readable")))

@@ -9,6 +9,8 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hb")
 }
@@ -150,7 +152,9 @@ fn mutation_subjects() -> Vec<(PathBuf, Vec<String>, Vec<String>)> {
     out.push((root.join("tests/blocks/syncall_mix.pto"), vec!["--blocks".into(), "2".into()], both()));
     let peers = ["--ranks", "2", "--peer", "buf=next", "--peer", "sig=next"].map(String::from).to_vec();
     out.push((root.join("tests/comm/put_signal.pto"), peers, both()));
-    let corpus = root.join("../shared/corpus/ptoas-samples");
+    // The shared samples with pipes and FFTS, when the corpus is there (else the suite says it
+    // skips them).
+    let Some(corpus) = common::corpus_dir() else { return out };
     for rel in ["TPushTPop/test1", "TPushTPop/test2", "TPushTPop/test3", "TPushTPop/test4", "TPushTPop/a3/test1", "TPushTPop/a3/test2"] {
         let f = corpus.join(rel).join("kernel.pto");
         if f.exists() {
@@ -181,7 +185,10 @@ fn deleting_a_sync_op_between_cores_blocks_or_ranks_is_reported_by_run_and_verif
             }
             subjects += 1;
             for (i, line) in lines.iter().enumerate() {
-                let op = line.trim_start().split_once("= ").map_or(line.trim_start(), |(lhs, rhs)| if lhs.starts_with('%') { rhs } else { line.trim_start() });
+                let op = line
+                    .trim_start()
+                    .split_once("= ")
+                    .map_or(line.trim_start(), |(lhs, rhs)| if lhs.starts_with('%') { rhs } else { line.trim_start() });
                 let Some(&(_, kind)) = MUTATED.iter().find(|(prefix, _)| op.starts_with(prefix)) else { continue };
                 // The op and its continuation lines (`-> type`).
                 let end = (i + 1..lines.len()).find(|&j| !lines[j].trim_start().starts_with("->")).unwrap_or(lines.len());

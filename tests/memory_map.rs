@@ -127,7 +127,8 @@ fn memory_map(file: &Path) -> Option<(String, usize)> {
 
 #[test]
 fn the_largest_sample_has_no_overlapping_texts_and_round_ticks() {
-    let files = common::pto_files(&[common::corpus_dir()]);
+    let Some(corpus) = common::corpus_dir() else { return };
+    let files = common::pto_files(&[corpus]);
     assert!(files.len() > 50, "the corpus is there");
     let (file, (svg, tiles)) = files
         .iter()

@@ -148,8 +148,10 @@ fn run_prints_a_preview_on_request_and_json_otherwise() {
     assert_eq!(preview.status.code(), Some(0), "{}", String::from_utf8_lossy(&preview.stderr));
     let text = String::from_utf8_lossy(&preview.stdout);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[..2], ["c: f32 (1, 1024)", "[[-2.5  1.0 -4.0 ...  1.0 -4.0 -0.5]]"], "{text}");
-    assert!(lines[2].ends_with("--json or --output-dir DIR for all values)"), "{text}");
+    // `%c` was not passed in: its view's shape, 32x32.
+    assert_eq!(lines[..2], ["c: f32 (32, 32)", "[[-2.5  1.0 -4.0 ... -3.0  0.5  4.0]"], "{text}");
+    assert_eq!(lines[7], " [ 1.5 -3.5  0.0 ...  1.0 -4.0 -0.5]]", "{text}");
+    assert!(lines[8].ends_with("--json or --output-dir DIR for all values)"), "{text}");
     // Not on a terminal (as here) and without --preview: JSON, as before.
     let json = std::process::Command::new(pto).args(base).output().expect("runs");
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON on stdout");
@@ -176,4 +178,22 @@ fn output_may_name_a_gm_argument() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--output a: the kernel never wrote GM argument `%a`"), "{err}");
+}
+
+/// `--json` (and JSON by default off a terminal) prints one row of a tile per line: the 16x64
+/// softmax output is 20 lines, not over a thousand.
+#[test]
+fn json_output_has_one_row_per_line() {
+    let softmax = common::root().join("examples/softmax.as.pto");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pto"))
+        .args(["run", "--json", "--target", "a5", "--default-inputs", "-o", "y"])
+        .arg(&softmax)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 16 + 4, "{text}");
+    assert!(text.lines().nth(1).unwrap().contains("\"y\": {\"dtype\": \"f32\", \"shape\": [16, 64], \"data\": ["), "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(v["y"]["data"].as_array().map(Vec::len), Some(1024));
 }

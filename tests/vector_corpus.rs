@@ -112,7 +112,8 @@ fn close(a: &TileData, b: &TileData) -> bool {
 
 #[test]
 fn corpus_kernels_compute_the_same_with_vector_programs() {
-    let (here, corpus) = (common::root(), common::corpus_dir());
+    let Some(corpus) = common::corpus_dir() else { return };
+    let here = common::root();
     let files = common::pto_files(&[corpus.clone(), here.join("tests/conformance")]);
     let mut report = String::new();
     let mut failures = Vec::new();

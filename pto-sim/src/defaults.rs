@@ -6,9 +6,12 @@
 //!
 //! * it reaches (through integer casts) a `valid_row` / `valid_col` operand of `alloc_tile`:
 //!   that tile's row / column capacity (the smallest, when it sizes several tiles);
-//! * it reaches a `shape` operand of `make_tensor_view`: the furthest extent (constant offset plus
-//!   constant size; a dynamic offset counts as 0) that the view's `partition_view`s take along that dimension (the largest,
-//!   when it shapes several views).
+//! * it reaches a `shape` operand of `make_tensor_view`: the furthest extent (offset plus constant
+//!   size) that the view's `partition_view`s take along that dimension (the largest, when it
+//!   shapes several views). An offset counts at its largest over the blocks of the launch: a
+//!   constant, `get_block_idx` (the last block), `get_block_num`, and sums and products of those
+//!   through integer casts — so a block-indexed kernel's view covers every block's band; any other
+//!   dynamic offset counts as 0.
 //!
 //! A valid-shape use wins over a view-shape use.
 
@@ -36,8 +39,9 @@ fn argument_behind(m: &Module, mut v: ValueId) -> Option<ValueId> {
 }
 
 /// The default of each integer argument that sizes a tile's valid shape or a tensor view
-/// (see the module documentation); arguments not in the map default to 0.
-pub fn size_defaults(m: &Module) -> HashMap<ValueId, i64> {
+/// (see the module documentation) when the kernel runs on `blocks` blocks; arguments not in the
+/// map default to 0.
+pub fn size_defaults(m: &Module, blocks: i64) -> HashMap<ValueId, i64> {
     let mut valid: HashMap<ValueId, i64> = HashMap::new();
     let mut shape: HashMap<ValueId, i64> = HashMap::new();
     for data in &m.ops {
@@ -57,7 +61,7 @@ pub fn size_defaults(m: &Module) -> HashMap<ValueId, i64> {
             (Opcode::MakeTensorView, Payload::Segments(segs)) => {
                 let rank = segs.get(1).copied().unwrap_or(0) as usize;
                 let Some(&view) = data.results.first() else { continue };
-                let extents = partition_extents(m, view, rank);
+                let extents = partition_extents(m, view, rank, blocks);
                 for (d, &v) in data.operands.iter().skip(1).take(rank).enumerate() {
                     if let (Some(arg), Some(&extent)) = (argument_behind(m, v), extents.get(d))
                         && extent > 0
@@ -76,16 +80,17 @@ pub fn size_defaults(m: &Module) -> HashMap<ValueId, i64> {
     valid
 }
 
-/// Per dimension of `view`, the furthest extent (offset plus size, each a literal or an
-/// `arith.constant`; a dynamic offset counts as 0) its `partition_view`s take (0 where no size
-/// is constant).
-fn partition_extents(m: &Module, view: ValueId, rank: usize) -> Vec<i64> {
+/// Per dimension of `view`, the furthest extent (offset at its largest over `blocks` blocks,
+/// [`largest`], plus a constant size) its `partition_view`s take (0 where no size is constant).
+fn partition_extents(m: &Module, view: ValueId, rank: usize, blocks: i64) -> Vec<i64> {
     let mut extents = vec![0i64; rank];
     for data in m.ops.iter().filter(|d| matches!(d.opcode, Opcode::PartitionView) && d.operands.first() == Some(&view)) {
         let Payload::IndexLists(lists) = &data.payload else { continue };
         let mut dynamic = data.operands.iter().skip(1);
-        let resolved: Vec<Vec<Option<i64>>> =
-            lists.iter().map(|list| list.iter().map(|e| e.or_else(|| dynamic.next().and_then(|&v| constant(m, v)))).collect()).collect();
+        let resolved: Vec<Vec<Option<i64>>> = lists
+            .iter()
+            .map(|list| list.iter().map(|e| e.or_else(|| dynamic.next().and_then(|&v| largest(m, v, blocks, 8)))).collect())
+            .collect();
         let (Some(offsets), Some(sizes)) = (resolved.first(), resolved.get(1)) else { continue };
         for (d, extent) in extents.iter_mut().enumerate() {
             // A dynamic offset counts as 0: the view holds at least one partition.
@@ -96,6 +101,26 @@ fn partition_extents(m: &Module, view: ValueId, rank: usize) -> Vec<i64> {
         }
     }
     extents
+}
+
+/// The largest value `v` takes over the blocks `0..blocks` when it is built from constants,
+/// `get_block_idx`, `get_block_num`, integer casts, `addi` and `muli` of non-negative values
+/// (`depth` bounds the walk); `None` otherwise.
+fn largest(m: &Module, v: ValueId, blocks: i64, depth: u32) -> Option<i64> {
+    if let Some(c) = constant(m, v) {
+        return Some(c);
+    }
+    let ValueDef::OpResult(op, _) = m.values[v.index()].def else { return None };
+    let data = m.op(op);
+    let operand = |i: usize| data.operands.get(i).and_then(|&x| largest(m, x, blocks, depth.checked_sub(1)?)).filter(|&x| x >= 0);
+    match data.opcode {
+        Opcode::GetBlockIdx => Some(blocks.max(1) - 1),
+        Opcode::GetBlockNum => Some(blocks.max(1)),
+        Opcode::ArithIndexCast | Opcode::ArithIndexCastui | Opcode::ArithExtsi | Opcode::ArithExtui => operand(0),
+        Opcode::ArithAddi => operand(0)?.checked_add(operand(1)?),
+        Opcode::ArithMuli => operand(0)?.checked_mul(operand(1)?),
+        _ => None,
+    }
 }
 
 /// The value of `v` when an `arith.constant` defines it.

@@ -212,11 +212,28 @@ pub struct GmArray {
     pub pattern: bool,
     /// Written by the kernel (`tstore`): only written arrays are outputs.
     pub written: bool,
-    /// The (rows, cols) of the array bound to it, which outputs keep.
+    /// The (rows, cols) outputs keep: the bound array's, else the first dense row-major tensor
+    /// view made over it ([`row_major_shape`]).
     pub shape: Option<(usize, usize)>,
     /// The simulator's own memory (a pipe's FIFO slots, [`crate::tpipe`]), not a kernel
     /// argument: never an output, and not merged between blocks.
     pub internal: bool,
+}
+
+/// `(rows, cols)` of a dense row-major view of `shape` and `strides` (every stride the product
+/// of the dimensions after it): the last dimension and the product of the others, as numpy
+/// would reshape the array; `None` for any other view.
+pub fn row_major_shape(shape: &[i64], strides: &[i64]) -> Option<(usize, usize)> {
+    let (&cols, outer) = shape.split_last()?;
+    let mut expected: i64 = 1;
+    for (&d, &s) in shape.iter().zip(strides).rev() {
+        if s != expected || d < 0 {
+            return None;
+        }
+        expected = expected.checked_mul(d)?;
+    }
+    let rows = outer.iter().try_fold(1usize, |acc, &d| acc.checked_mul(usize::try_from(d).ok()?))?;
+    Some((rows, usize::try_from(cols).ok()?))
 }
 
 impl GmArray {

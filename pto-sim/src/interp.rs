@@ -500,7 +500,7 @@ impl<'m> Sim<'m> {
         for a in &mut self.gm {
             a.pattern = !a.bound;
         }
-        let sizes = crate::defaults::size_defaults(self.m);
+        let sizes = crate::defaults::size_defaults(self.m, self.block.1);
         for (i, v) in self.m.values.iter().enumerate() {
             if let (ValueDef::BlockArg(..), Type::Scalar(e), Val::Unset) = (v.def, self.m.types.get(v.ty), self.vals[i]) {
                 let size = sizes.get(&ValueId(i as u32)).copied();
@@ -1005,6 +1005,9 @@ impl<'m> Sim<'m> {
                 };
                 let (shape, strides) = (ints(self, shape)?, ints(self, strides)?);
                 let view = GmView::new(arg, &shape, &strides).map_err(|f| trap(m, op, f.0))?;
+                if let Some(a) = self.gm.get_mut(arg).filter(|a| a.shape.is_none()) {
+                    a.shape = crate::gm::row_major_shape(&shape, &strides);
+                }
                 self.set_result(op, Val::View(view));
             }
             Opcode::PartitionView | Opcode::Subview => {

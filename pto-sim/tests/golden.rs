@@ -125,7 +125,7 @@ fn run_case(case: &Value, target: &'static Target, check_legality: bool) -> Outc
 
 #[test]
 fn every_golden_case_matches_on_both_targets() {
-    let entries = case_files();
+    let Some(entries) = case_files() else { return };
     let cases = entries.len();
     let mut passed = 0;
     let mut failures = Vec::new();

@@ -39,9 +39,10 @@ const QUIRKS: &[(&str, &str)] = &[
 
 #[test]
 fn vector_level_matches_tile_semantics_on_every_golden_case_of_a_lowered_op() {
+    let Some(cases) = case_files() else { return };
     let mut compared = Vec::new();
     let mut failures = Vec::new();
-    for path in case_files() {
+    for path in cases {
         let case = load(&path);
         let name = case["case"].as_str().unwrap_or("").to_string();
         let op = case["op"].as_str().unwrap_or("");

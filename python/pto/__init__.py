@@ -405,8 +405,8 @@ def run(
     capacity or valid shape, in logical row/column order whatever the layout) or numbers
     (scalar arguments). ``default_inputs`` gives unbound arguments deterministic values.
 
-    Returns every GM array the kernel wrote (in the bound array's shape; 1-D when it was not
-    bound) and the tiles ``outputs`` names (default: every tile argument) as 2-D arrays of
+    Returns every GM array the kernel wrote (in the bound array's shape; when it was not bound,
+    in the shape of its tensor view: ``(rows, cols)`` of a row-major ``make_tensor_view``) and the tiles ``outputs`` names (default: every tile argument) as 2-D arrays of
     their valid region (``full=True``: whole capacity). The arrays own the simulator's buffers:
     no copy. ``exec="vector"`` runs the A2A3 vector programs (a2a3 only). ``blocks`` launches
     the kernel on that many blocks (``get_block_idx`` 0, 1, ..., ``get_block_num`` =

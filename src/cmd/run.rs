@@ -7,7 +7,6 @@ use pto_ir::verify::Verified;
 use pto_lower::TargetId;
 use pto_sim::Sim;
 use pto_sim::kernel_io::{self, ArgKind, Input};
-use serde_json::json;
 use std::fmt::Write as _;
 
 /// Options of `pto run`.
@@ -44,6 +43,8 @@ pub struct RunOptions {
     /// Show a progress bar on stderr when the run takes more than a second (the CLI sets it
     /// when stderr is a terminal).
     pub progress: bool,
+    /// `-q`: no progress bar and no `SYNC_NOT_CHECKED` note.
+    pub quiet: bool,
     /// Whether to check the kernel's synchronisation while it runs (docs/sync.md).
     pub sync_check: SyncCheck,
     /// Blocks to run the kernel on (`--blocks`, docs/cores.md).
@@ -95,6 +96,7 @@ impl RunOptions {
             matmul_order: pto_sim::family::MatmulOrder::Npu,
             preview: false,
             progress: false,
+            quiet: false,
             sync_check: SyncCheck::Auto,
             blocks: 1,
             schedule: pto_sim::cores::Schedule::InOrder,
@@ -136,6 +138,10 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Ok(loaded) => loaded,
         Err(failed) => return failed,
     };
+    if module.walk().is_empty() {
+        let name = sources.get(pto_ir::FileId(0)).map_or(opts.input.as_str(), |f| f.name.as_str());
+        return Outcome { stdout: String::new(), stderr: format!("error: `{name}` holds no program: nothing to run\n"), code: 1 };
+    }
     let computed = kernel_io::final_tiles(&module);
     let target = match resolve_target(&module, opts.target, &mut Default::default()) {
         Ok(t) => t,
@@ -185,12 +191,9 @@ pub fn run(opts: &RunOptions) -> Outcome {
             // Orders between cores, blocks and ranks are checked all the same: insertion never
             // adds them.
             sim.check_cross();
-            sync_notes.push(pto_ir::Diagnostic::note(
-                pto_ir::DiagClass::SyncNotChecked,
-                Default::default(),
-                "sync not checked: the program has no sync op, so it relies on automatic sync insertion \
-             (as `ptoas --enable-insert-sync`); `--sync-check=always` checks it as written",
-            ))
+            if !opts.quiet {
+                sync_notes.extend(crate::sync_note::not_checked(&sources, &lowered, target.id));
+            }
         }
         SyncCheck::Never => {}
     }
@@ -308,7 +311,7 @@ pub(crate) fn finish(
     stderr: String,
     sync_diags: Vec<pto_ir::Diagnostic>,
 ) -> Outcome {
-    let mut results = serde_json::Map::new();
+    let mut results = Vec::new();
     let (mut previews, mut elided) = (Vec::new(), false);
     for (name, data) in all {
         let name = &name;
@@ -328,9 +331,7 @@ pub(crate) fn finish(
                 previews.push(text);
                 elided |= cut;
             }
-            None => {
-                results.insert(name.clone(), data.to_json());
-            }
+            None => results.push((name.clone(), data)),
         }
     }
     let stdout = if opts.output_dir.is_some() {
@@ -339,13 +340,14 @@ pub(crate) fn finish(
         let hint = if elided { "(first and last rows and columns shown; --json or --output-dir DIR for all values)\n" } else { "" };
         previews.join("\n") + hint
     } else {
-        serde_json::to_string_pretty(&json!(results)).unwrap_or_default() + "\n"
+        crate::json_out::outputs(&results)
     };
     // A kernel with hazards still writes its results, followed by the hazard list.
     let code = if sync_diags.iter().any(|d| d.is_error()) { 1 } else { 0 };
     let (stdout, mut stderr) = if opts.diagnostics_only { (String::new(), String::new()) } else { (stdout, stderr) };
     if !sync_diags.is_empty() {
         stderr.push_str(&crate::render::render(sources, &sync_diags, opts.error_format));
+        stderr.push_str(&crate::render::count_line(&sync_diags, opts.error_format));
     }
     Outcome { stdout, stderr, code }
 }

@@ -76,7 +76,10 @@ fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::V
                 let mut copy = module.clone();
                 let mut notes = pto_ir::diag::Diagnostics::default();
                 match pto_lower::legalize::run(&mut copy, target, &mut notes) {
-                    Ok(_) => diags.0.extend(shown_notes(notes.0, opts.explain)),
+                    Ok(_) => {
+                        diags.0.extend(shown_notes(notes.0, opts.explain));
+                        diags.0.extend(memory_errors(module, target));
+                    }
                     Err(errors) => diags.0.extend(errors.0),
                 }
             }
@@ -94,6 +97,23 @@ fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::V
     };
     let out = Outcome { stdout, stderr: render(&sources, &diags.0, opts.error_format), code };
     (out, if code == 0 { Some((sources, verified)) } else { None })
+}
+
+/// Whether the tiles fit the target's buffers: the errors of the whole lowering (on a copy)
+/// that are about memory — overflow, overlapping tiles, bad addresses — so that `verify
+/// --target` reports what `lower` and `run` would (docs/cli.md). Other lowering errors are
+/// left to `lower`.
+fn memory_errors(module: &pto_ir::Module, target: &'static pto_lower::Target) -> Vec<pto_ir::Diagnostic> {
+    use pto_ir::diag::DiagClass;
+    let Ok(verified) = pto_ir::verify::Verified::new(module.clone()) else { return Vec::new() };
+    match pto_lower::run(verified, target, Default::default()) {
+        Ok(_) => Vec::new(),
+        Err(errors) => errors
+            .0
+            .into_iter()
+            .filter(|d| matches!(d.class, DiagClass::LegalBufferOverflow | DiagClass::LegalOverlappingTiles | DiagClass::LegalBadAddress))
+            .collect(),
+    }
 }
 
 /// Runs `pto verify --sync`: the checks of [`run`], then, when they pass, the sync check over
@@ -124,7 +144,8 @@ pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
         Ok((found, paths)) => {
             let code = if found.iter().any(|d| d.is_error()) { 1 } else { 0 };
             let stdout = if code == 0 { format!("{}sync: ok ({paths} paths)\n", plain.stdout) } else { String::new() };
-            Outcome { stdout, stderr: plain.stderr + &render(&sources, &found, opts.error_format), code }
+            let report = render(&sources, &found, opts.error_format) + &crate::render::count_line(&found, opts.error_format);
+            Outcome { stdout, stderr: plain.stderr + &report, code }
         }
     }
 }

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod kernel;
+pub mod shared;
 
 use std::path::{Path, PathBuf};
 
@@ -11,14 +12,16 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The PTOAS samples (`../shared/corpus/ptoas-samples`).
-pub fn corpus_dir() -> PathBuf {
-    root().join("../shared/corpus/ptoas-samples")
+/// The PTOAS samples (`$PTO_SHARED/corpus/ptoas-samples`), or `None` when they are not there
+/// (the suite then says once what it skips: [`shared::dir`]).
+pub fn corpus_dir() -> Option<PathBuf> {
+    shared::corpus()
 }
 
-/// The rows of `VERDICTS.tsv`: (file, PTOAS's verdict for a3, for a5).
-pub fn verdicts() -> Vec<(String, String, String)> {
-    let text = std::fs::read_to_string(corpus_dir().join("VERDICTS.tsv")).expect("VERDICTS.tsv is readable");
+/// The rows of `VERDICTS.tsv` in the corpus directory `corpus`: (file, PTOAS's verdict for a3,
+/// for a5).
+pub fn verdicts(corpus: &Path) -> Vec<(String, String, String)> {
+    let text = std::fs::read_to_string(corpus.join("VERDICTS.tsv")).expect("VERDICTS.tsv is readable");
     text.lines()
         .skip(1)
         .filter(|l| !l.trim().is_empty())

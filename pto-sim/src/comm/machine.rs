@@ -76,6 +76,8 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
     }
     let prepare = |r: u32| -> Result<Sim<'_>, Vec<Diagnostic>> {
         let mut sim = Sim::new(m, target)?;
+        // The block count first: the default inputs `setup` may give depend on it.
+        sim.block = (0, i64::from(blocks));
         (launch.setup)(&mut sim, r).map_err(|e| error(format!("rank {r}: {e}")))?;
         if launch.trace {
             sim.trace = Some(Vec::new());

@@ -221,8 +221,9 @@ fn run_group(
 ) -> Result<BlockRun, Vec<Diagnostic>> {
     let prepare = |actor: ActorId, index: usize| -> Result<Sim<'_>, Vec<Diagnostic>> {
         let mut sim = Sim::new(m, target)?;
-        (launch.setup)(&mut sim).map_err(|e| vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), e)])?;
+        // The block first: the default inputs `setup` may give depend on the block count.
         sim.block = (i64::from(actor.block), i64::from(n));
+        (launch.setup)(&mut sim).map_err(|e| vec![Diagnostic::error(DiagClass::SimTrap, Default::default(), e)])?;
         sim.subblock = actor.core.subblock();
         // The first core and pipe of this core's block in the scheduler's shared state.
         let first = actors.iter().position(|a| a.block == actor.block && a.rank == actor.rank).unwrap_or(0);
@@ -532,6 +533,7 @@ fn merge(acc: &mut [GmArray], initial: &[GmArray], next: &[GmArray]) {
             }
         }
         a.written = true;
+        a.shape = a.shape.or(n.shape);
     }
 }
 

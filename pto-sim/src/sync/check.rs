@@ -80,6 +80,10 @@ pub struct Checker {
     seen_misuse: FastSet<(OpId, OpId)>,
     /// Hazards beyond [`MAX_HAZARDS`].
     more: usize,
+    /// The pipe pair `(earlier, later)` of each hazard diagnostic, by its index in `diags`.
+    hazard_pipes: Vec<(usize, Pipe, Pipe)>,
+    /// The pipe pairs of flags set and never waited: the missing edges ([`rank`]).
+    unwaited: Vec<(Pipe, Pipe)>,
     diags: Vec<Diagnostic>,
     gm_names: Vec<String>,
 }
@@ -108,6 +112,8 @@ impl Checker {
             seen: FastSet::default(),
             seen_misuse: FastSet::default(),
             more: 0,
+            hazard_pipes: Vec::new(),
+            unwaited: Vec::new(),
             diags: Vec::new(),
             gm_names: Vec::new(),
         }
@@ -232,7 +238,8 @@ impl Checker {
     pub fn finish(&mut self, m: &Module) -> Vec<Diagnostic> {
         self.model.finish();
         self.collect(m);
-        let mut diags = std::mem::take(&mut self.diags);
+        let (pipes, unwaited) = (std::mem::take(&mut self.hazard_pipes), std::mem::take(&mut self.unwaited));
+        let mut diags = rank(std::mem::take(&mut self.diags), &pipes, &unwaited);
         if self.more > 0
             && let Some(last) = diags.iter_mut().rev().find(|d| d.class.as_str().starts_with("HAZARD_"))
         {
@@ -254,6 +261,7 @@ impl Checker {
                         continue;
                     }
                     let d = self.hazard(m, kind, space, start, end, &earlier, &later);
+                    self.hazard_pipes.push((self.diags.len(), earlier.actor.pipe, later.actor.pipe));
                     self.diags.push(d);
                 }
                 Finding::SetWhileSet { site, pending } => {
@@ -281,6 +289,7 @@ impl Checker {
                     );
                 }
                 Finding::Unpaired { src, dst, id, site } => {
+                    self.unwaited.push((src, dst));
                     self.diags.push(
                         Diagnostic::error(
                             DiagClass::SyncUnpaired,
@@ -432,6 +441,30 @@ impl Checker {
     }
 }
 
+/// The root cause first: `diags` (in the order found) stably sorted so that the hazards a missing
+/// edge explains — between the two pipes of a flag set and never waited (`unwaited`), i.e. the
+/// two ops the deleted `wait_flag` should have ordered — come first, then the flag and deadlock
+/// errors that name the edge, then the other hazards (which follow from the missing edge through
+/// the pipes ordered after it), then the rest. `hazard_pipes` gives each hazard's pipe pair by
+/// index.
+fn rank(diags: Vec<Diagnostic>, hazard_pipes: &[(usize, Pipe, Pipe)], unwaited: &[(Pipe, Pipe)]) -> Vec<Diagnostic> {
+    let mut keyed: Vec<(u8, Diagnostic)> = diags
+        .into_iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let key = match hazard_pipes.iter().find(|h| h.0 == i) {
+                Some(&(_, e, l)) if unwaited.contains(&(e, l)) => 0,
+                Some(_) => 2,
+                None if matches!(d.class, DiagClass::SyncUnpaired | DiagClass::SyncDeadlock) => 1,
+                None => 3,
+            };
+            (key, d)
+        })
+        .collect();
+    keyed.sort_by_key(|(k, _)| *k);
+    keyed.into_iter().map(|(_, d)| d).collect()
+}
+
 /// ` (iteration 3 of its loop)`, or nothing outside loops.
 fn iteration_text(_m: &Module, site: Site) -> String {
     match site.iteration {
@@ -488,4 +521,41 @@ fn decode(m: &Module, op: OpId, vals: &[Val]) -> Decoded {
     let tmp =
         if no_tmp { None } else { pto_lower::binding::bind(m, op).and_then(|(_, b)| b.iter().find(|b| b.slot == "tmp").map(|b| b.value)) };
     Decoded::Tile { tmp }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hazards_a_missing_edge_explains_come_first_then_its_flag_error_then_the_rest() {
+        let d = |class, msg: &str| Diagnostic::error(class, Default::default(), msg);
+        let found = vec![
+            d(DiagClass::HazardRaw, "M after MTE2: follows"),
+            d(DiagClass::SyncFlagMisuse, "misuse"),
+            d(DiagClass::HazardRaw, "MTE1 after MTE2: explained"),
+            d(DiagClass::SyncUnpaired, "MTE2 -> MTE1 never waited"),
+            d(DiagClass::HazardWar, "MTE1 after MTE2 again: explained"),
+        ];
+        let pipes = [(0, Pipe::Mte2, Pipe::M), (2, Pipe::Mte2, Pipe::Mte1), (4, Pipe::Mte2, Pipe::Mte1)];
+        let ranked: Vec<String> = rank(found, &pipes, &[(Pipe::Mte2, Pipe::Mte1)]).into_iter().map(|d| d.message).collect();
+        assert_eq!(
+            ranked,
+            [
+                "MTE1 after MTE2: explained",
+                "MTE1 after MTE2 again: explained",
+                "MTE2 -> MTE1 never waited",
+                "M after MTE2: follows",
+                "misuse"
+            ]
+        );
+    }
+
+    #[test]
+    fn without_a_missing_edge_hazards_keep_the_order_found() {
+        let d = |msg: &str| Diagnostic::error(DiagClass::HazardRaw, Default::default(), msg);
+        let ranked: Vec<String> =
+            rank(vec![d("a"), d("b")], &[(0, Pipe::V, Pipe::Mte3), (1, Pipe::Mte2, Pipe::V)], &[]).into_iter().map(|d| d.message).collect();
+        assert_eq!(ranked, ["a", "b"]);
+    }
 }

@@ -1,4 +1,4 @@
-//! Shared by the golden-vector tests: a golden case (`../shared/golden/cases/*.json` or the
+//! Shared by the golden-vector tests: a golden case (`$PTO_SHARED/golden/cases/*.json` or the
 //! repository's `tests/golden/cases/*.json`, format in `tests/golden/README.md`) as a DPS
 //! program, and a simulation of it with its inputs bound.
 
@@ -8,9 +8,15 @@ use pto_sim::{Sim, TileData};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// Every case file of `../shared/golden/cases`, sorted.
-pub fn case_files() -> Vec<PathBuf> {
-    files_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/golden/cases"))
+/// Where the shared material is, and the skip line when it is not there: the workspace's one
+/// helper (`tests/common/shared.rs`).
+#[path = "../../../tests/common/shared.rs"]
+pub mod shared;
+
+/// Every case file of `$PTO_SHARED/golden/cases`, sorted; `None` when the golden vectors are not
+/// there (the suite says so once: [`shared::dir`]).
+pub fn case_files() -> Option<Vec<PathBuf>> {
+    shared::golden().map(|dir| files_in(&dir))
 }
 
 /// Every case file of the repository's `tests/golden/<sub>` (`cases` or `oracle-deviations`), sorted.
