@@ -37,6 +37,7 @@ pub mod gm_ops;
 pub mod interp;
 pub mod json;
 pub mod kernel_io;
+pub mod launch;
 pub mod memory;
 pub mod minifloat;
 pub mod npy;

@@ -275,43 +275,25 @@ struct RunRequest {
     seed: Option<u64>,
 }
 
-/// Turns on the checks `pto run --sync-check=MODE` makes: the pipes of each core (`always`, or
-/// `auto` on a program with sync ops) and the orders between cores, blocks and ranks (every mode
-/// but `never`).
-fn enable_checks(s: &mut Sim, mode: &str, explicit_sync: bool) {
-    match mode {
-        "always" => s.check_sync(),
-        "auto" if explicit_sync => s.check_sync(),
-        "auto" => s.check_cross(),
-        _ => {}
-    }
-}
-
 /// Raises the run's sync errors (`HAZARD_*`, `SYNC_*`) as the CLI reports them; returns the
 /// warnings as text for `RuntimeWarning`s.
-fn sync_findings(py: Python<'_>, sources: &SourceMap, found: Vec<Diagnostic>) -> PyResult<Vec<String>> {
-    let mut unique: Vec<Diagnostic> = Vec::new();
-    for d in found {
-        if !unique.iter().any(|x| x.class == d.class && x.span == d.span && x.message == d.message) {
-            unique.push(d);
-        }
+fn sync_findings(py: Python<'_>, sources: &SourceMap, found: &[Diagnostic]) -> PyResult<Vec<String>> {
+    if found.iter().any(|d| d.is_error()) {
+        return Err(diagnostics_error(py, sources, found));
     }
-    if unique.iter().any(|d| d.is_error()) {
-        return Err(diagnostics_error(py, sources, &unique));
-    }
-    Ok(unique.iter().filter(|d| d.severity == Severity::Warning).map(|d| format!("{}: {}", d.class, d.message)).collect())
+    Ok(found.iter().filter(|d| d.severity == Severity::Warning).map(|d| format!("{}: {}", d.class, d.message)).collect())
 }
 
 /// One output: name, element type (PTO spelling), rows, cols, the bytes as a 1-D uint8 array
 /// (no copy: the array owns the simulator's buffer).
 type Output<'py> = (String, &'static str, usize, usize, Bound<'py, PyArray1<u8>>);
 
-/// Runs `module` (verified, lowered for `target`, simulated) with `request`. Each input value
-/// goes through `convert(value, kind, dtype)`, which returns a float for a scalar argument and
-/// `(uint8 array, rows, cols)` for a tile or GM argument. A mix kernel, or several blocks, runs
-/// on the cores machine as `pto run` does (docs/cores.md). Returns the outputs, what the kernel
-/// printed (`tprint`) and the run's sync warnings; sync errors (hazards, deadlocks) raise, as
-/// `pto run` reports them.
+/// Runs `module` (verified, lowered for `target`, simulated) with `request` through the one
+/// entry point `pto run` uses ([`pto_sim::launch::run`]): the same machine, checks and
+/// verdicts. Each input value goes through `convert(value, kind, dtype)`, which returns a float
+/// for a scalar argument and `(uint8 array, rows, cols)` for a tile or GM argument. Returns the
+/// outputs, what the kernel printed (`tprint`) and the run's sync warnings; sync errors
+/// (hazards, deadlocks) raise, as `pto run` reports them.
 fn run_inner<'py>(
     py: Python<'py>,
     module: &PyModule_,
@@ -323,16 +305,12 @@ fn run_inner<'py>(
     if request.exec_vector && t.id != pto_lower::TargetId::A2A3 {
         return Err(PyValueError::new_err("exec=\"vector\" models the A2A3 vector unit: use target=\"a2a3\""));
     }
+    let Some(sync_check) = pto_sim::launch::SyncCheck::parse(&request.sync_check) else {
+        return Err(PyValueError::new_err(format!("sync_check must be \"auto\", \"always\" or \"never\", not {:?}", request.sync_check)));
+    };
     let computed = kernel_io::final_tiles(&module.module);
     let (lowered, _) = module.lower_to(py, t, None)?;
-    if !matches!(request.sync_check.as_str(), "auto" | "always" | "never") {
-        return Err(PyValueError::new_err(format!("sync_check must be \"auto\", \"always\" or \"never\", not {:?}", request.sync_check)));
-    }
-    let explicit_sync = pto_sim::sync::has_explicit_sync(&lowered);
-    let schedule = request.seed.map_or(pto_sim::cores::Schedule::InOrder, pto_sim::cores::Schedule::Random);
     let mut sim = Sim::new(&lowered, t).map_err(|d| diagnostics_error(py, &module.sources, &d))?;
-    sim.exec_vector = request.exec_vector;
-    sim.max_steps = request.max_steps;
     let mut bound = Vec::new();
     // `NAME@RANK`: one rank's input (docs/comm.md).
     let mut rank_inputs = Vec::new();
@@ -358,80 +336,44 @@ fn run_inner<'py>(
     if request.default_inputs {
         sim.use_default_inputs();
     }
-    let to_py = |outputs: Vec<(String, pto_sim::TileData)>| -> Vec<Output<'py>> {
-        outputs.into_iter().map(|(name, d)| (name, d.dtype.name(), d.rows, d.cols, PyArray1::from_vec(py, d.bytes))).collect()
-    };
-    let mix = pto_sim::cores::Topology::new(&lowered, t).mix;
-    let multi = request.blocks > 1 || mix;
-    let several_ranks = request.ranks > 1 || !rank_inputs.is_empty() || !request.peers.is_empty();
-    if (multi || several_ranks) && request.full {
-        return Err(PyValueError::new_err("full=True reads one core's tiles: not available with blocks > 1, ranks > 1 or a mix kernel"));
+    let mut peers = Vec::new();
+    for (arg, peer) in &request.peers {
+        peers.push(
+            kernel_io::peer_binding(&lowered, arg, peer, request.ranks).map_err(|e| PyValueError::new_err(format!("peer {arg}: {e}")))?,
+        );
     }
-    // Each core's (rank's) simulation: its inputs and options.
-    let prepare = |s: &mut Sim, rank: Option<u32>| -> Result<(), String> {
-        kernel_io::bind_all(s, &bound, &rank_inputs, rank, request.default_inputs)?;
+    let configure = |s: &mut Sim| {
         s.exec_vector = request.exec_vector;
         s.max_steps = request.max_steps;
-        enable_checks(s, &request.sync_check, explicit_sync);
-        Ok(())
     };
-    if several_ranks || pto_sim::comm::ops::uses_comm(&lowered) {
-        let mut peers = Vec::new();
-        for (arg, peer) in &request.peers {
-            peers.push(
-                kernel_io::peer_binding(&lowered, arg, peer, request.ranks)
-                    .map_err(|e| PyValueError::new_err(format!("peer {arg}: {e}")))?,
-            );
-        }
-        let setup = |s: &mut Sim, rank: u32| prepare(s, Some(rank));
-        let tiles = kernel_io::launch_tiles(&lowered, computed.clone(), &request.outputs);
-        let launch = pto_sim::comm::RankLaunch {
-            ranks: request.ranks.max(1),
-            blocks: request.blocks.max(1),
-            schedule,
-            trace: false,
-            peers: &peers,
-            setup: &setup,
-            tiles: &tiles,
-        };
-        let ran = pto_sim::comm::machine::run(&lowered, t, &launch).map_err(|d| diagnostics_error(py, &module.sources, &d))?;
-        let outputs = kernel_io::rank_outputs(&lowered, &ran, computed, &request.outputs)
-            .map_err(|(name, e)| PyValueError::new_err(format!("output {name}: {e}")))?;
-        let warnings = sync_findings(py, &module.sources, ran.cores.iter().flat_map(|c| c.sync.iter().cloned()).collect())?;
-        let printed = ran.cores.iter().map(|c| c.printed.as_str()).collect();
-        return Ok((to_py(outputs), printed, warnings));
+    let launch = pto_sim::launch::Launch {
+        blocks: request.blocks,
+        ranks: request.ranks,
+        peers: &peers,
+        schedule: request.seed.map_or(pto_sim::cores::Schedule::InOrder, pto_sim::cores::Schedule::Random),
+        threads: request.threads,
+        trace: false,
+        sync_check,
+        bound: &bound,
+        rank_inputs: &rank_inputs,
+        default_inputs: request.default_inputs,
+        configure: &configure,
+        outputs: &request.outputs,
+        full: request.full,
+        computed,
+    };
+    if request.full && pto_sim::launch::machine_for(&lowered, t, &launch) != pto_sim::launch::Machine::Core {
+        return Err(PyValueError::new_err("full=True reads one core's tiles: not available with blocks > 1, ranks > 1 or a mix kernel"));
     }
-    if multi {
-        let setup = |s: &mut Sim| prepare(s, None);
-        let tiles = kernel_io::launch_tiles(&lowered, computed.clone(), &request.outputs);
-        let launch = pto_sim::cores::Launch {
-            blocks: request.blocks.max(1),
-            schedule,
-            threads: request.threads,
-            trace: false,
-            setup: &setup,
-            tiles: &tiles,
-        };
-        let ran =
-            pto_sim::cores::machine::run(&lowered, t, sim.gm_arrays(), &launch).map_err(|d| diagnostics_error(py, &module.sources, &d))?;
-        let outputs = kernel_io::machine_outputs(&lowered, &ran, computed, &request.outputs)
-            .map_err(|(name, e)| PyValueError::new_err(format!("output {name}: {e}")))?;
-        let found = ran.cores.iter().flat_map(|c| c.sync.iter().cloned()).chain(ran.warnings.iter().cloned()).collect();
-        let warnings = sync_findings(py, &module.sources, found)?;
-        let printed = ran.cores.iter().map(|c| c.printed.as_str()).collect();
-        return Ok((to_py(outputs), printed, warnings));
-    }
-    enable_checks(&mut sim, &request.sync_check, explicit_sync);
-    let ran = sim.run();
-    let mut found = sim.sync_diagnostics();
-    if let Err(d) = ran {
-        found.insert(0, d);
-        return Err(diagnostics_error(py, &module.sources, &found));
-    }
-    let warnings = sync_findings(py, &module.sources, found)?;
-    let outputs = kernel_io::outputs(&sim, &lowered, computed, &request.outputs, request.full)
-        .map_err(|(name, e)| PyValueError::new_err(format!("output {name}: {e}")))?;
-    Ok((to_py(outputs), std::mem::take(&mut sim.printed), warnings))
+    let ran = match pto_sim::launch::run(&lowered, t, sim, &launch) {
+        Ok(ran) => ran,
+        Err(pto_sim::launch::Failure::Output(name, e)) => return Err(PyValueError::new_err(format!("output {name}: {e}"))),
+        Err(pto_sim::launch::Failure::Stopped { diagnostics, .. }) => return Err(diagnostics_error(py, &module.sources, &diagnostics)),
+    };
+    let warnings = sync_findings(py, &module.sources, &ran.findings)?;
+    let outputs =
+        ran.outputs.into_iter().map(|(name, d)| (name, d.dtype.name(), d.rows, d.cols, PyArray1::from_vec(py, d.bytes))).collect();
+    Ok((outputs, ran.printed, warnings))
 }
 
 /// See [`run_inner`].

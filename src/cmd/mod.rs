@@ -5,6 +5,5 @@ pub mod fmt;
 pub mod lower;
 pub mod mlir;
 pub mod ops;
-pub mod ranks;
 pub mod run;
 pub mod verify;

@@ -7,6 +7,7 @@ use pto_ir::verify::Verified;
 use pto_lower::TargetId;
 use pto_sim::Sim;
 use pto_sim::kernel_io::{self, ArgKind, Input};
+use pto_sim::launch::{Failure, Launch, Machine};
 use std::fmt::Write as _;
 
 /// Options of `pto run`.
@@ -65,17 +66,8 @@ pub struct RunOptions {
     pub diagnostics_only: bool,
 }
 
-/// When `pto run` checks synchronisation (`--sync-check`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SyncCheck {
-    /// Programs with an explicit sync op; the others rely on automatic sync insertion, and the
-    /// run says once that they were not checked (the default).
-    Auto,
-    /// Every program (one without sync ops lists what an insertion pass must order).
-    Always,
-    /// Never (`--no-sync-check`).
-    Never,
-}
+/// When `pto run` checks synchronisation (`--sync-check`): the library's modes.
+pub use pto_sim::launch::SyncCheck;
 
 impl RunOptions {
     /// Runs `input` on `target` with no data bound, outputs by default, tile semantics and
@@ -109,12 +101,8 @@ impl RunOptions {
     }
 }
 
-/// `--trace` output: one line per executed op, `file:line:col  op  what it wrote`.
-fn trace_text(sources: &SourceMap, entries: &[pto_sim::TraceEntry]) -> String {
-    core_trace_text(sources, entries.iter().map(|e| (None, e)))
-}
-
-/// `--trace` output of a multi-core run: each line starts with its core (`b0.aiv1`).
+/// `--trace` output: one line per executed op, `file:line:col  op  what it wrote`; on several
+/// cores each line starts with its core (`b0.aiv1`).
 pub(crate) fn core_trace_text<'a>(sources: &SourceMap, entries: impl Iterator<Item = (Option<String>, &'a pto_sim::TraceEntry)>) -> String {
     let located: Vec<(String, &pto_sim::TraceEntry)> = entries
         .map(|(core, e)| match core {
@@ -181,21 +169,11 @@ pub fn run(opts: &RunOptions) -> Outcome {
     if opts.stats {
         sim.op_counts = Some(Vec::new());
     }
+    // A program without sync ops has its pipes unchecked under `auto`: one note says so.
     let explicit_sync = pto_sim::sync::has_explicit_sync(&lowered);
     let mut sync_notes = Vec::new();
-    let check_sync = matches!(opts.sync_check, SyncCheck::Always) || (opts.sync_check == SyncCheck::Auto && explicit_sync);
-    match opts.sync_check {
-        SyncCheck::Always => sim.check_sync(),
-        SyncCheck::Auto if explicit_sync => sim.check_sync(),
-        SyncCheck::Auto => {
-            // Orders between cores, blocks and ranks are checked all the same: insertion never
-            // adds them.
-            sim.check_cross();
-            if !opts.quiet {
-                sync_notes.extend(crate::sync_note::not_checked(&sources, &lowered, target.id));
-            }
-        }
-        SyncCheck::Never => {}
+    if opts.sync_check == SyncCheck::Auto && !explicit_sync && !opts.quiet {
+        sync_notes.extend(crate::sync_note::not_checked(&sources, &lowered, target.id));
     }
     let mut bound = Vec::new();
     // `NAME@RANK=PATH`: one rank's input (docs/comm.md).
@@ -246,61 +224,98 @@ pub fn run(opts: &RunOptions) -> Outcome {
     if opts.default_inputs {
         sim.use_default_inputs();
     }
-    // Several ranks, or a kernel with comm ops, on the rank machine: every rank's blocks (and
-    // their cores) share its GM.
-    let several_ranks = opts.ranks > 1 || !rank_inputs.is_empty() || !opts.peers.is_empty();
-    if several_ranks || pto_sim::comm::ops::uses_comm(&lowered) {
-        let check_cross = opts.sync_check != SyncCheck::Never;
-        let ranked =
-            crate::cmd::ranks::Ranked { bound: &bound, rank_inputs: &rank_inputs, check_sync, check_cross, computed, notes: sync_notes };
-        return crate::cmd::ranks::run(opts, &sources, &lowered, target, ranked);
-    }
-    if multi {
-        let setup = |s: &mut Sim| -> Result<(), String> {
-            kernel_io::bind_all(s, &bound, &[], None, opts.default_inputs)?;
-            s.exec_vector = opts.exec_vector;
-            s.max_steps = opts.max_steps;
-            s.matmul_order = opts.matmul_order;
-            if check_sync {
-                s.check_sync();
-            } else if opts.sync_check == SyncCheck::Auto {
-                s.check_cross();
-            }
-            Ok(())
+    let mut peers = Vec::new();
+    for spec in &opts.peers {
+        let Some((arg, peer)) = spec.split_once('=') else {
+            return Outcome::usage_error(format!("--peer `{spec}`: expected ARG=next|prev|local|RANK"));
         };
-        return run_cores(opts, &sources, &lowered, target, &sim, &setup, computed, sync_notes);
+        match kernel_io::peer_binding(&lowered, arg, peer, opts.ranks) {
+            Ok(p) => peers.push(p),
+            Err(e) => return Outcome::usage_error(format!("--peer `{spec}`: {e}")),
+        }
     }
+    let configure = |s: &mut Sim| {
+        s.exec_vector = opts.exec_vector;
+        s.max_steps = opts.max_steps;
+        s.matmul_order = opts.matmul_order;
+    };
+    let launch = Launch {
+        blocks: opts.blocks,
+        ranks: opts.ranks,
+        peers: &peers,
+        schedule: opts.schedule,
+        threads: opts.threads,
+        trace: opts.trace,
+        sync_check: opts.sync_check,
+        bound: &bound,
+        rank_inputs: &rank_inputs,
+        default_inputs: opts.default_inputs,
+        configure: &configure,
+        outputs: &opts.outputs,
+        full: opts.full,
+        computed,
+    };
+    let machine = pto_sim::launch::machine_for(&lowered, target, &launch);
     let bar = opts.progress.then(|| crate::progress::attach(&mut sim));
-    let ran = sim.run();
+    let ran = pto_sim::launch::run(&lowered, target, sim, &launch);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let mut sync_diags = sim.sync_diagnostics();
-    if let Err(d) = ran {
-        let mut out = fail(&sources, &[&[d][..], &sync_diags].concat());
-        if let Some(t) = &sim.trace {
-            out.stderr = trace_text(&sources, t) + &out.stderr;
+    let ran = match ran {
+        Ok(ran) => ran,
+        Err(Failure::Output(name, e)) => return Outcome::usage_error(format!("--output {name}: {e}")),
+        Err(Failure::Stopped { diagnostics, printed, trace }) => {
+            let mut out = fail(&sources, &diagnostics);
+            let traced = if opts.trace {
+                core_trace_text(&sources, trace.iter().map(|(a, e)| (a.map(|a| actor_name(a, machine, opts.blocks)), e)))
+            } else {
+                String::new()
+            };
+            out.stderr = printed + &traced + &out.stderr;
+            return out;
         }
-        out.stderr = sim.printed.clone() + &out.stderr;
-        return out;
-    }
-    let all = match kernel_io::outputs(&sim, &lowered, computed, &opts.outputs, opts.full) {
-        Ok(all) => all,
-        Err((name, e)) => return Outcome::usage_error(format!("--output {name}: {e}")),
     };
     // What `tprint` printed goes to stderr, so stdout stays the outputs' JSON (or preview).
-    let mut stderr = sim.printed.clone();
-    stderr.push_str(&sim.trace.as_ref().map(|t| trace_text(&sources, t)).unwrap_or_default());
-    if opts.stats {
-        stderr.push_str(&crate::vector_report::stats_table(&crate::vector_report::run_rows(
-            &sources,
-            &lowered,
-            sim.op_counts.as_deref().unwrap_or_default(),
-            &sim.vector_log,
-        )));
+    let mut stderr = ran.printed.clone();
+    if opts.trace {
+        stderr.push_str(&core_trace_text(&sources, ran.trace.iter().map(|(a, e)| (a.map(|a| actor_name(a, machine, opts.blocks)), e))));
     }
-    sync_diags.extend(sync_notes);
-    finish(opts, &sources, all, stderr, sync_diags)
+    if opts.stats {
+        match &ran.single {
+            Some(sim) => stderr.push_str(&crate::vector_report::stats_table(&crate::vector_report::run_rows(
+                &sources,
+                &lowered,
+                sim.op_counts.as_deref().unwrap_or_default(),
+                &sim.vector_log,
+            ))),
+            None => {
+                let other = if machine == Machine::Ranks { "rank" } else { "core" };
+                for &(actor, steps, waits) in &ran.cores {
+                    let _ = writeln!(
+                        stderr,
+                        "{:<8} {steps} ops executed, waited {waits} time(s) for another {other}",
+                        actor_name(actor, machine, opts.blocks)
+                    );
+                }
+            }
+        }
+    }
+    let mut diags = ran.findings;
+    diags.extend(sync_notes);
+    finish(opts, &sources, ran.outputs, stderr, diags)
+}
+
+/// A core's name in traces and statistics: `b0.aiv1` on one rank; `r1`, `r1.b0`, `r1.aic`,
+/// `r1.b0.aiv1` on the rank machine (the block when there are several, the core of a mix
+/// kernel).
+fn actor_name(a: pto_sim::cores::ActorId, machine: Machine, blocks: u32) -> String {
+    use pto_sim::cores::CoreKind;
+    if machine != Machine::Ranks {
+        return a.name();
+    }
+    let block = if blocks > 1 { format!(".b{}", a.block) } else { String::new() };
+    let core = if a.core == CoreKind::Whole { String::new() } else { format!(".{}", a.core.name()) };
+    format!("r{}{block}{core}", a.rank)
 }
 
 /// Writes the outputs (files, preview or JSON) and the diagnostics after a run.
@@ -350,56 +365,4 @@ pub(crate) fn finish(
         stderr.push_str(&crate::render::count_line(&sync_diags, opts.error_format));
     }
     Outcome { stdout, stderr, code }
-}
-
-/// Runs a mix kernel, or any kernel on several blocks, on the multi-core machine
-/// (docs/cores.md): every core's simulation is prepared by `setup`, GM starts from `proto`'s.
-#[allow(clippy::too_many_arguments)]
-fn run_cores(
-    opts: &RunOptions,
-    sources: &SourceMap,
-    lowered: &pto_ir::Module,
-    target: &'static pto_lower::Target,
-    proto: &Sim,
-    setup: &(dyn Fn(&mut Sim) -> Result<(), String> + Sync),
-    computed: Vec<String>,
-    notes: Vec<pto_ir::Diagnostic>,
-) -> Outcome {
-    let tiles = kernel_io::launch_tiles(lowered, computed.clone(), &opts.outputs);
-    let launch = pto_sim::cores::Launch {
-        blocks: opts.blocks.max(1),
-        schedule: opts.schedule,
-        threads: opts.threads,
-        trace: opts.trace,
-        setup,
-        tiles: &tiles,
-    };
-    let ran = match pto_sim::cores::machine::run(lowered, target, proto.gm_arrays(), &launch) {
-        Ok(r) => r,
-        Err(d) => return Outcome::diagnostics(sources, &d, opts.error_format),
-    };
-    let all = match kernel_io::machine_outputs(lowered, &ran, computed, &opts.outputs) {
-        Ok(all) => all,
-        Err((name, e)) => return Outcome::usage_error(format!("--output {name}: {e}")),
-    };
-    let mut stderr: String = ran.cores.iter().map(|c| c.printed.as_str()).collect();
-    if opts.trace {
-        stderr.push_str(&core_trace_text(sources, ran.trace.iter().map(|(a, e)| (Some(a.name()), e))));
-    }
-    if opts.stats {
-        for c in &ran.cores {
-            let _ = writeln!(stderr, "{:<8} {} ops executed, waited {} time(s) for another core", c.actor.name(), c.steps, c.waits);
-        }
-    }
-    let mut diags: Vec<pto_ir::Diagnostic> = Vec::new();
-    for c in &ran.cores {
-        for d in &c.sync {
-            if !diags.iter().any(|x| x.class == d.class && x.span == d.span && x.message == d.message) {
-                diags.push(d.clone());
-            }
-        }
-    }
-    diags.extend(ran.warnings);
-    diags.extend(notes);
-    finish(opts, sources, all, stderr, diags)
 }
