@@ -97,7 +97,7 @@ fn program_1000_with(bencher: divan::Bencher, check_sync: bool, barriers: bool) 
     sim.run().expect("runs");
     bencher.counter(divan::counter::ItemsCount::new(1000usize * 64 * 64)).bench_local(|| {
         if check_sync {
-            sim.check_sync();
+            pto_sim::sync::check(&mut sim);
         }
         sim.run().expect("runs");
         if check_sync {

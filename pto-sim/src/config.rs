@@ -26,7 +26,7 @@ pub struct Registers {
     /// The Scaling tile the vector quant register points at (`set_quant_vector`), if set.
     pub quant_vector: Option<TileView>,
     /// The img2col registers of sides A and B ([`crate::conv`]).
-    pub img2col: [crate::conv::Side; 2],
+    pub img2col: [crate::fmatrix::Side; 2],
 }
 
 /// pto-isa's scalar quant word for `scale` and output type `out` (`SET_QUANT_SCALAR_IMPL`):

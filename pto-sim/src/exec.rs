@@ -7,15 +7,14 @@
 //! once per op (cached), looks the opcode up here, and calls the entry. Adding an instruction is
 //! one entry, plus at most one family helper.
 
-use crate::family::Num;
 use crate::gm::GmArray;
-use crate::interp::Val;
 use crate::memory::{Fault, Memory};
+use crate::value::Num;
+use crate::value::Val;
 use crate::view::TileView;
 use pto_ir::attr::Attr;
 use pto_ir::ops::Opcode;
 use pto_lower::TargetId;
-use std::sync::OnceLock;
 
 /// What an instruction may change: the on-chip buffers and the GM arrays.
 pub struct Machine<'a> {
@@ -28,7 +27,7 @@ pub struct Machine<'a> {
     /// What the program printed (`tprint`).
     pub printed: &'a mut String,
     /// How matrix products accumulate (`Sim::matmul_order`).
-    pub matmul_order: crate::family::MatmulOrder,
+    pub matmul_order: MatmulOrder,
     /// The configuration registers (fixpipe quantization, FMATRIX / img2col).
     pub regs: &'a mut crate::config::Registers,
     /// Lines the op adds to its `--trace` entry: the state it changed that no operand shows
@@ -39,7 +38,7 @@ pub struct Machine<'a> {
     /// `talloc` returns a GM view of a FIFO slot).
     pub rebind: &'a mut Vec<(&'static str, Val)>,
     /// The TPipe FIFOs, one per `!pto.pipe` argument ([`Val::Pipe`] indexes them).
-    pub pipes: &'a mut [crate::tpipe::Fifo],
+    pub pipes: &'a mut [crate::fifo::Fifo],
 }
 
 /// One execution's operands, by slot, with the op's attributes and target.
@@ -56,7 +55,7 @@ pub struct Args<'a> {
     pub types: &'a pto_ir::types::TypeTable,
     /// The IMG2COL configurations of the run ([`Val::Conv`] indexes them), or why one's type
     /// does not spell a configuration.
-    pub configs: &'a [Result<crate::conv::ConvConfig, String>],
+    pub configs: &'a [Result<crate::fmatrix::ConvConfig, String>],
     /// The module, and the value bound to each slot (for the types of results).
     pub module: &'a pto_ir::module::Module,
     /// `(slot, value)` in the order of [`Args::operands`].
@@ -116,7 +115,7 @@ impl Args<'_> {
     }
 
     /// The IMG2COL configuration bound to `slot`.
-    pub fn conv(&self, slot: &str) -> Result<&crate::conv::ConvConfig, Fault> {
+    pub fn conv(&self, slot: &str) -> Result<&crate::fmatrix::ConvConfig, Fault> {
         match self.value(slot) {
             Some(Val::Conv(i)) => match self.configs.get(i as usize) {
                 Some(Ok(c)) => Ok(c),
@@ -184,23 +183,24 @@ impl Args<'_> {
     }
 }
 
+/// How a matrix product accumulates: TMATMUL.md leaves it implementation-defined, and the two
+/// models pto-isa offers differ in the last bits of f32 results (docs/design.md).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum MatmulOrder {
+    /// The NPU's `mad` / `mad_mx` (`npu/a5/TMatmul.hpp`, `npu/a2a3/TMatmul.hpp`): the
+    /// accumulator starts from what L0C holds (`cmatrixInitVal = 0`: `c_in`), from the bias
+    /// table (`cmatrixSource = 1`: `bias`) or from zero, and each product (scaled, for the MX
+    /// forms) is rounded to the accumulator type and added in `k` order.
+    #[default]
+    Npu,
+    /// pto-isa's CPU simulator (`cpu/TMatmul.hpp`): from zero, f32 products accumulate as a
+    /// fused multiply-add chain (MX forms: the scaled product in f64 added to the f32 sum and
+    /// rounded), then `c_in` is added, then `bias`.
+    CpuSim,
+}
+
 /// How one instruction executes.
 pub type Semantics = fn(&mut Machine<'_>, &Args<'_>) -> Result<(), Fault>;
-
-/// Every family's table.
-const TABLES: &[&[(Opcode, Semantics)]] = &[
-    crate::family::SEMANTICS,
-    crate::gather_sort::SEMANTICS,
-    crate::region::SEMANTICS,
-    crate::region::DEBUG_SEMANTICS,
-    crate::gm_ops::SEMANTICS,
-    crate::quant::SEMANTICS,
-    crate::fixpipe::SEMANTICS,
-    crate::fused_convert::SEMANTICS,
-    crate::placement::SEMANTICS,
-    crate::conv::SEMANTICS,
-    crate::tpipe::SEMANTICS,
-];
 
 /// A lookup table indexed by opcode from `(opcode, entry)` tables (each opcode in one table).
 pub(crate) fn opcode_index<F: Copy>(tables: &[&[(Opcode, F)]]) -> Vec<Option<F>> {
@@ -210,35 +210,4 @@ pub(crate) fn opcode_index<F: Copy>(tables: &[&[(Opcode, F)]]) -> Vec<Option<F>>
         index[op as usize] = Some(run);
     }
     index
-}
-
-fn index() -> &'static [Option<Semantics>] {
-    static INDEX: OnceLock<Vec<Option<Semantics>>> = OnceLock::new();
-    INDEX.get_or_init(|| opcode_index(TABLES))
-}
-
-/// How `op` executes with tile semantics, if the simulator executes it.
-pub fn semantics(op: Opcode) -> Option<Semantics> {
-    index().get(op as usize).copied().flatten()
-}
-
-/// Every instruction with tile semantics.
-pub fn executable() -> impl Iterator<Item = Opcode> {
-    TABLES.iter().copied().flatten().map(|&(op, _)| op)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn no_instruction_is_in_two_tables() {
-        let mut seen = std::collections::HashSet::new();
-        for op in executable() {
-            assert!(seen.insert(op), "{op:?} twice");
-        }
-        assert!(seen.len() > 80, "{} instructions", seen.len());
-        assert!(semantics(Opcode::TAdd).is_some());
-        assert!(semantics(Opcode::TLoad).is_none(), "tload moves GM data in the interpreter itself");
-    }
 }

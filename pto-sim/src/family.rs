@@ -17,14 +17,7 @@ use bytemuck::Zeroable;
 use pto_ir::types::{BLayout, SLayout};
 use std::ops::Range;
 
-/// A scalar operand.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub enum Num {
-    /// Integer.
-    I(i64),
-    /// Float.
-    F(f64),
-}
+pub use crate::value::Num;
 
 impl Num {
     fn to<T: Elem>(self) -> T {
@@ -1115,21 +1108,7 @@ pub fn copy_window(
     }, _ => Err(unsupported(dst)))
 }
 
-/// How a matrix product accumulates: TMATMUL.md leaves it implementation-defined, and the two
-/// models pto-isa offers differ in the last bits of f32 results (docs/design.md).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum MatmulOrder {
-    /// The NPU's `mad` / `mad_mx` (`npu/a5/TMatmul.hpp`, `npu/a2a3/TMatmul.hpp`): the
-    /// accumulator starts from what L0C holds (`cmatrixInitVal = 0`: `c_in`), from the bias
-    /// table (`cmatrixSource = 1`: `bias`) or from zero, and each product (scaled, for the MX
-    /// forms) is rounded to the accumulator type and added in `k` order.
-    #[default]
-    Npu,
-    /// pto-isa's CPU simulator (`cpu/TMatmul.hpp`): from zero, f32 products accumulate as a
-    /// fused multiply-add chain (MX forms: the scaled product in f64 added to the f32 sum and
-    /// rounded), then `c_in` is added, then `bias`.
-    CpuSim,
-}
+pub use crate::exec::MatmulOrder;
 
 impl MatmulOrder {
     /// From `npu` / `cpu-sim` (`pto run --matmul-order`).

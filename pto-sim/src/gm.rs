@@ -269,9 +269,16 @@ impl GmArray {
 /// record stays as small as the program whatever the trip counts.
 #[derive(Clone, Debug, Default)]
 pub struct Accessed {
-    /// `(array, write, op, bytes)`: the union of the bytes `op` read (or wrote) in `array`.
-    pub sets: Vec<(usize, bool, pto_ir::module::OpId, Vec<(u64, u64)>)>,
+    /// The union of the bytes each op read (or wrote) in each array.
+    pub sets: Vec<AccessSet>,
 }
+
+/// `(array, write, op, bytes)`: the bytes `op` read (or, `write`, wrote) in `array`.
+pub type AccessSet = (usize, bool, pto_ir::module::OpId, Vec<(u64, u64)>);
+
+/// Two accesses of different blocks that share a byte: `(op of the first, op of the second,
+/// whether the first writes, whether the second writes, the first shared bytes)`.
+pub type Conflict = (pto_ir::module::OpId, pto_ir::module::OpId, bool, bool, (u64, u64));
 
 impl Accessed {
     /// Records an access of `bytes` (normalized, [`crate::byteset`]) of array `arg` by `op`.
@@ -285,7 +292,7 @@ impl Accessed {
     /// The first access of `self` that meets a write of `other` in the same array (a write
     /// of `self` also meets `other`'s reads when `writes_too`): `(op of self, op of other,
     /// whether self's access writes, other's access writes, the first shared bytes)`.
-    pub fn conflict(&self, other: &Accessed, arg: usize) -> Option<(pto_ir::module::OpId, pto_ir::module::OpId, bool, bool, (u64, u64))> {
+    pub fn conflict(&self, other: &Accessed, arg: usize) -> Option<Conflict> {
         for (a, aw, aop, abytes) in &self.sets {
             if *a != arg {
                 continue;

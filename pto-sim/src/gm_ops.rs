@@ -12,8 +12,8 @@ use crate::elem::Elem;
 use crate::exec::{Args, Machine, Semantics};
 use crate::family::{read, unsupported, write};
 use crate::gm::{GmArray, GmView};
-use crate::interp::Val;
 use crate::memory::Fault;
+use crate::value::Val;
 use crate::view::TileView;
 use pto_ir::ops::Opcode;
 

@@ -20,27 +20,26 @@ use pto_ir::tile_rules::ViewFold;
 use pto_ir::types::{Dim, ElemType, TileDesc, Type};
 use pto_lower::Target;
 
-/// The run-time value of an IR value.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub enum Val {
-    /// Not computed (yet).
-    Unset,
-    /// A tile in memory.
-    Tile(TileView),
-    /// An integer or index scalar.
-    Int(i64),
-    /// A float scalar.
-    Float(f64),
-    /// A GM pointer argument (index into the GM arrays).
-    Ptr(usize),
-    /// A tensor or partition view of GM.
-    View(GmView),
-    /// An IMG2COL configuration argument (index into [`Sim`]'s configurations).
-    Conv(u32),
-    /// A `!pto.pipe` argument (index into [`Sim`]'s FIFOs).
-    Pipe(u32),
-    /// An `!pto.eventid_array<N>` (index into [`Sim`]'s event-id arrays).
-    EventIds(u32),
+pub use crate::value::Val;
+
+/// What watches the interpreter run: told of each op before it executes (with the operands'
+/// values), of each loop iteration and loop end, asked for its state at a loop head (the static
+/// check's fixpoint, [`crate::sync::paths`]) and for its findings at the end. The sync checker
+/// (`crate::sync::Checker`, a layer above the interpreter and the machine) is one; the
+/// interpreter knows only this interface.
+pub trait Observer: Send {
+    /// `op` is about to execute with operand values `vals`.
+    fn observe(&mut self, m: &Module, op: OpId, vals: &[Val]);
+    /// Loop `op` starts iteration `index` (from 0).
+    fn iteration(&mut self, op: OpId, index: u64);
+    /// Loop `op` ended.
+    fn loop_done(&mut self, op: OpId);
+    /// The observer's state abstracted for a loop fixpoint (equal states behave alike).
+    fn loop_state(&self) -> u64;
+    /// The end of the run: every finding, as located diagnostics.
+    fn finish(&mut self, m: &Module) -> Vec<Diagnostic>;
+    /// Starts afresh for another run on `target`, keeping what it learned of the module.
+    fn restart(&mut self, target: pto_lower::TargetId);
 }
 
 impl Val {
@@ -100,7 +99,7 @@ struct Snapshot {
 /// interpreter itself: GM moves, element access, reshapes, views and the sync ops, which order
 /// only). The coverage table (`pto ops --markdown`) reads it.
 pub fn executes(op: Opcode) -> bool {
-    crate::exec::semantics(op).is_some()
+    crate::tables::semantics(op).is_some()
         || crate::cores::ops::semantics(op).is_some()
         || crate::comm::ops::semantics(op).is_some()
         || op.spec().family == pto_ir::ops::Family::Sync
@@ -196,7 +195,7 @@ pub struct Sim<'m> {
     /// The loops being executed, innermost last (where a budget overrun is reported).
     loops: Vec<OpId>,
     /// The sync checker, when enabled ([`Sim::check_sync`]): each op is reported to it.
-    sync: Option<Box<crate::sync::Checker>>,
+    sync: Option<Box<dyn Observer>>,
     /// The event-id arrays declared so far ([`crate::sync::arrays`]).
     eventid_arrays: crate::sync::arrays::EventIdArrays,
     /// Chooses the outcome of `scf.if`s and of loops with a dynamic trip count instead of the
@@ -208,10 +207,10 @@ pub struct Sim<'m> {
     notes: Vec<String>,
     /// Tiles the running op placed anew ([`crate::exec::Machine::rebind`]).
     rebind: Vec<(&'static str, Val)>,
-    /// The IMG2COL configuration arguments, parsed from their types ([`crate::conv::parse`]).
-    configs: Vec<Result<crate::conv::ConvConfig, String>>,
+    /// The IMG2COL configuration arguments, parsed from their types ([`crate::fmatrix::parse`]).
+    configs: Vec<Result<crate::fmatrix::ConvConfig, String>>,
     /// One TPipe FIFO per `!pto.pipe` argument.
-    pub pipes: Vec<crate::tpipe::Fifo>,
+    pub pipes: Vec<crate::fifo::Fifo>,
     /// The GM bytes `tload` read and `tstore` wrote, when a multi-block run compares them with
     /// the other blocks' ([`crate::cores::machine`]).
     pub gm_accessed: Option<crate::gm::Accessed>,
@@ -329,7 +328,7 @@ impl<'m> Sim<'m> {
                 && ty.starts_with("!pto.fmatrix_config")
             {
                 sim.vals[i] = Val::Conv(sim.configs.len() as u32);
-                sim.configs.push(crate::conv::parse(ty));
+                sim.configs.push(crate::fmatrix::parse(ty));
             }
             if let (ValueDef::BlockArg(..), Type::Pipe) = (v.def, m.types.get(v.ty)) {
                 sim.vals[i] = Val::Pipe(sim.pipes.len() as u32);
@@ -361,7 +360,7 @@ impl<'m> Sim<'m> {
         // Each pipe's FIFO slots in GM (`talloc`, the GM-slot forms of `tpush`/`tpop`/`tfree`).
         for (fifo, name) in sim.pipes.iter_mut().zip(pipe_names) {
             fifo.slots.array = sim.gm.len();
-            sim.gm.push(crate::tpipe::slot_array(name));
+            sim.gm.push(crate::fifo::slot_array(name));
         }
         let placements = pto_lower::plan::assign(m, target).map_err(|d| d.0)?;
         for p in placements {
@@ -570,17 +569,25 @@ impl<'m> Sim<'m> {
         Ok(TileData { dtype: view.desc.dtype, rows, cols, bytes })
     }
 
-    /// Checks the kernel's synchronisation while it runs ([`crate::sync`]); the findings are
-    /// [`Sim::sync_diagnostics`] after the run.
-    pub fn check_sync(&mut self) {
-        match &mut self.sync {
-            // Another run of the same module: keep what the checker decoded.
-            Some(s) => s.restart(self.target.id),
-            None => {
-                let names = self.gm.iter().map(|a| a.name.clone()).collect();
-                self.sync = Some(Box::new(crate::sync::Checker::new(self.m, self.target.id, names)));
-            }
-        }
+    /// Installs `observer`, which sees every op of the run from now on (the sync checker:
+    /// `pto_sim::sync::check`); its findings are [`Sim::sync_diagnostics`] after the run.
+    pub fn observe_with(&mut self, observer: Box<dyn Observer>) {
+        self.sync = Some(observer);
+    }
+
+    /// The observer installed, if any (to restart it for another run of the same module).
+    pub fn observer_mut(&mut self) -> Option<&mut (dyn Observer + 'static)> {
+        self.sync.as_deref_mut()
+    }
+
+    /// The module this simulation runs.
+    pub fn module(&self) -> &'m Module {
+        self.m
+    }
+
+    /// The target it runs for.
+    pub fn target(&self) -> &'static Target {
+        self.target
     }
 
     /// Checks the orders between cores, blocks and ranks (GM accesses against pipe slots,
@@ -729,13 +736,13 @@ impl<'m> Sim<'m> {
                         return Err(trap(m, op, format!("waits for {}, and no other core is simulated", w.0)));
                     };
                     let len = self.trace.as_ref().map_or(0, Vec::len);
-                    link.block(&mut self.gm, op, w.0, len).map_err(|_| crate::cores::machine::stopped(m, op))?;
+                    link.block(&mut self.gm, op, w.0, len).map_err(|_| crate::cores::sched::stopped(m, op))?;
                 }
             }
         }
         if let Some(link) = self.core.link.clone() {
             let len = self.trace.as_ref().map_or(0, Vec::len);
-            link.preempt(&mut self.gm, len).map_err(|_| crate::cores::machine::stopped(m, op))?;
+            link.preempt(&mut self.gm, len).map_err(|_| crate::cores::sched::stopped(m, op))?;
         }
         Ok(())
     }
@@ -1040,7 +1047,7 @@ impl<'m> Sim<'m> {
             Opcode::TSync => {}
             _ if crate::sync::arrays::is_array_op(data.opcode) => self.exec_eventid_array(op)?,
             _ if spec.family == pto_ir::ops::Family::Sync && data.results.is_empty() => {}
-            _ if spec.syntax == pto_ir::ops::Syntax::Tile || crate::exec::semantics(data.opcode).is_some() => {
+            _ if spec.syntax == pto_ir::ops::Syntax::Tile || crate::tables::semantics(data.opcode).is_some() => {
                 self.exec_tile(op)?;
                 if let Some(list) = self.orphans.get(&op) {
                     for &(i, v) in list {
@@ -1421,7 +1428,7 @@ impl<'m> Sim<'m> {
             _ => {}
         }
         let not_yet = || trap(m, op, format!("`{}` is not executable by the simulator yet", data.opcode.full_name()));
-        let run = crate::exec::semantics(data.opcode).ok_or_else(not_yet)?;
+        let run = crate::tables::semantics(data.opcode).ok_or_else(not_yet)?;
         let (form, slots) = self
             .bound_slots(op)
             .ok_or_else(|| trap(m, op, format!("this form of `{}` is not executable by the simulator yet", data.opcode.full_name())))?;

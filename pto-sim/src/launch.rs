@@ -48,7 +48,7 @@ impl SyncCheck {
     /// Turns on what this mode checks on one core's simulation.
     pub fn enable(self, sim: &mut Sim, explicit_sync: bool) {
         if self.checks_pipes(explicit_sync) {
-            sim.check_sync();
+            crate::sync::check(sim);
         } else if self == SyncCheck::Auto {
             sim.check_cross();
         }

@@ -23,8 +23,8 @@ use crate::dispatch;
 use crate::elem::Elem;
 use crate::exec::{Args, Machine, Semantics};
 use crate::family::{storage, unsupported, write};
-use crate::interp::Val;
 use crate::memory::Fault;
+use crate::value::Val;
 use crate::view::{TileView, element, element_mut};
 use pto_ir::ops::Opcode;
 

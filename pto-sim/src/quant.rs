@@ -381,7 +381,7 @@ pub const SEMANTICS: &[(Opcode, Semantics)] = &[
     }),
     (Opcode::TQuantDn, |m, a| mx_op(m, a, 0)),
     (Opcode::TGetScaleAddr, |m, a| {
-        m.rebind.push(("dst", crate::interp::Val::Tile(scale_addr(&a.tile("src")?, &a.tile("dst")?))));
+        m.rebind.push(("dst", crate::value::Val::Tile(scale_addr(&a.tile("src")?, &a.tile("dst")?))));
         Ok(())
     }),
 ];

@@ -10,11 +10,11 @@
 //! blocked op and the signal it waits for.
 
 use super::{Peer, Ranks};
+use crate::cores::ActorId;
 use crate::cores::machine::{CoreReport, Schedule};
 use crate::cores::ops::CoreState;
 use crate::cores::sched::{End, Policy, Scheduler};
 use crate::cores::xpipe::BlockState;
-use crate::cores::{ActorId, CoreKind};
 use crate::gm::GmArray;
 use crate::interp::{Sim, TraceEntry};
 use pto_ir::diag::{DiagClass, Diagnostic};
@@ -202,13 +202,7 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
     Ok(RankRun { gm, cores, trace })
 }
 
-/// `rank 2`, `rank 2 block 1` when ranks have several blocks, with the core (`rank 2 aiv1`)
-/// for a mix kernel.
-pub fn actor_name(a: ActorId, blocks: u32) -> String {
-    let block = if blocks > 1 { format!(" block {}", a.block) } else { String::new() };
-    let core = if a.core == CoreKind::Whole { String::new() } else { format!(" {}", a.core.name()) };
-    format!("rank {}{block}{core}", a.rank)
-}
+pub use super::actor_name;
 
 /// `SYNC_DEADLOCK` at the first blocked op, with every blocked rank's op and wait.
 fn deadlock(m: &Module, actors: &[ActorId], blocks: u32, blocked: &[(usize, OpId, String)]) -> Diagnostic {

@@ -23,7 +23,7 @@
 use crate::cores::ops::{CoreCx, CoreSemantics, Stop};
 use crate::cores::xpipe::Wait;
 use crate::gm::{GmArray, GmView};
-use crate::interp::Val;
+use crate::value::Val;
 use pto_ir::ops::Opcode;
 use pto_ir::types::{ElemType, Type};
 use std::sync::OnceLock;

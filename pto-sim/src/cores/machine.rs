@@ -85,13 +85,8 @@ pub struct MachineRun {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// The diagnostic a core returns when its block stopped because of another core (replaced by
-/// the block's own report).
-pub fn stopped(m: &Module, op: OpId) -> Diagnostic {
-    Diagnostic::error(DiagClass::SyncDeadlock, m.op_span(op), STOPPED)
-}
-
-const STOPPED: &str = "stopped: another core of the block ended the run";
+use super::sched::STOPPED;
+pub use super::sched::stopped;
 
 /// What one block produced.
 struct BlockRun {

@@ -36,8 +36,8 @@ use super::topology::{C2V, Topology, V2C, split_of};
 use super::xpipe::{Piece, Split, Wait};
 use super::{ActorId, CoreKind};
 use crate::gm::{GmArray, GmView};
-use crate::interp::Val;
 use crate::memory::Memory;
+use crate::value::Val;
 use pto_ir::module::{Module, OpId};
 use pto_ir::ops::Opcode;
 use pto_lower::{Target, TargetId};
@@ -577,7 +577,7 @@ pub fn gm_access(m: &Module, core: &mut CoreState, op: OpId, arg: usize, bytes: 
             let (b, per) = (blocks.max(1) as usize, per_block.max(1) as usize);
             let kind = if per == 1 { CoreKind::Whole } else { super::block_cores(true)[h.core % per] };
             let other = ActorId { rank: (h.core / per / b) as u32, block: (h.core / per % b) as u32, core: kind };
-            let name = |a| crate::comm::machine::actor_name(a, blocks);
+            let name = |a| crate::comm::actor_name(a, blocks);
             let edges = if blocks > 1 { "signal or syncall" } else { "signal" };
             (name(core.actor), name(other), if blocks > 1 { "rank or block" } else { "rank" }, edges)
         }
@@ -707,7 +707,7 @@ fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let targets = set_targets(cx, &pipe, id);
     let me = cx.core.index;
     // A2A3 mode 2: the AIC's flag counts each AIV's sets apart (its wait needs one of each).
-    let from = if cx.target.id == TargetId::A2A3 && cx.core.actor.core != CoreKind::Aic { 1 + cx.subblock() as usize } else { 0 };
+    let from = if cx.target.id == TargetId::A2A3 && cx.core.actor.core != CoreKind::Aic { 1 + cx.subblock() } else { 0 };
     link.with_block(|b| {
         for &(core, id) in &targets {
             *b.flags.entry((core, id, from)).or_insert(0) += 1;

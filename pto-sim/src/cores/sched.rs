@@ -20,6 +20,8 @@
 
 use super::xpipe::BlockState;
 use crate::gm::GmArray;
+use pto_ir::diag::{DiagClass, Diagnostic};
+use pto_ir::module::Module;
 use pto_ir::module::OpId;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -260,6 +262,14 @@ impl Link {
         r
     }
 }
+
+/// The diagnostic a core returns when its block stopped because of another core (replaced by
+/// the block's own report).
+pub fn stopped(m: &Module, op: OpId) -> Diagnostic {
+    Diagnostic::error(DiagClass::SyncDeadlock, m.op_span(op), STOPPED)
+}
+
+pub(crate) const STOPPED: &str = "stopped: another core of the block ended the run";
 
 #[cfg(test)]
 mod tests {

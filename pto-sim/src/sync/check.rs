@@ -5,7 +5,7 @@
 use super::effects::{self, GM_BASE, SyncOp};
 use super::model::{Access, Actor, Event, Finding, HazardKind, Model, Pipe, Side, Space};
 use super::rules;
-use crate::interp::Val;
+use crate::value::Val;
 use pto_ir::diag::{DiagClass, Diagnostic};
 use pto_ir::module::{Module, OpId};
 use pto_ir::types::Loc;
@@ -521,6 +521,27 @@ fn decode(m: &Module, op: OpId, vals: &[Val]) -> Decoded {
     let tmp =
         if no_tmp { None } else { pto_lower::binding::bind(m, op).and_then(|(_, b)| b.iter().find(|b| b.slot == "tmp").map(|b| b.value)) };
     Decoded::Tile { tmp }
+}
+
+impl crate::interp::Observer for Checker {
+    fn observe(&mut self, m: &Module, op: OpId, vals: &[Val]) {
+        Checker::observe(self, m, op, vals)
+    }
+    fn iteration(&mut self, op: OpId, index: u64) {
+        Checker::iteration(self, op, index)
+    }
+    fn loop_done(&mut self, op: OpId) {
+        Checker::loop_done(self, op)
+    }
+    fn loop_state(&self) -> u64 {
+        Checker::loop_state(self)
+    }
+    fn finish(&mut self, m: &Module) -> Vec<Diagnostic> {
+        Checker::finish(self, m)
+    }
+    fn restart(&mut self, target: TargetId) {
+        Checker::restart(self, target)
+    }
 }
 
 #[cfg(test)]

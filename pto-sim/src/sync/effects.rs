@@ -22,7 +22,7 @@
 //! element for `tload`/`tstore`, and the whole array for the other ops that take a view.
 
 use super::model::{Access, Pipe, Space};
-use crate::interp::Val;
+use crate::value::Val;
 use crate::view::TileView;
 use pto_ir::attr::Attr;
 use pto_ir::module::{Module, OpId, Payload, Piece};

@@ -23,6 +23,20 @@ pub mod paths;
 use pto_ir::diag::{DiagClass, Diagnostic};
 use pto_ir::module::Module;
 
+/// Checks `sim`'s synchronisation while it runs: installs a [`Checker`] as its observer (or
+/// restarts the one it has, keeping what it decoded of the module); the findings are
+/// [`crate::Sim::sync_diagnostics`] after the run.
+pub fn check(sim: &mut crate::Sim<'_>) {
+    let target = sim.target().id;
+    if let Some(o) = sim.observer_mut() {
+        o.restart(target);
+        return;
+    }
+    let names = sim.gm_arrays().iter().map(|a| a.name.clone()).collect();
+    let checker = Checker::new(sim.module(), target, names);
+    sim.observe_with(Box::new(checker));
+}
+
 /// Paths `pto verify --sync` explores at most.
 pub const MAX_PATHS: usize = 512;
 
@@ -58,7 +72,7 @@ pub fn check_paths(m: &Module, target: &'static pto_lower::Target) -> Result<(Ve
         let mut sim = crate::Sim::new(m, target)?;
         sim.use_default_inputs();
         sim.max_steps = 10_000_000;
-        sim.check_sync();
+        check(&mut sim);
         sim.explorer = Some(e);
         let ran = sim.run();
         let diags = match ran {
