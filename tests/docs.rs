@@ -171,3 +171,16 @@ fn readme_says_how_to_install_and_its_venv_is_ignored() {
         }
     }
 }
+
+/// The user guide describes the tool as it is (issue 28): no claim that sync checking is future
+/// work or that block indices are always 0, and it points at the pages on sync and cores.
+#[test]
+fn user_guide_has_no_stale_statements() {
+    let guide = std::fs::read_to_string(root().join("docs/user-guide.md")).unwrap();
+    for stale in ["hazard checker is future work", "`get_block_idx`/`get_subblock_idx` are 0", "a missing one is not detected"] {
+        assert!(!guide.contains(stale), "docs/user-guide.md still says {stale:?}");
+    }
+    for link in ["(sync.md)", "(cores.md)", "SYNC_NOT_CHECKED", "--blocks"] {
+        assert!(guide.contains(link), "docs/user-guide.md does not mention {link}");
+    }
+}
