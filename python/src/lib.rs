@@ -294,6 +294,8 @@ fn run_inner<'py>(
     let computed = kernel_io::final_tiles(&module.module);
     let (lowered, _) = module.lower_to(py, t, None)?;
     let mut sim = Sim::new(&lowered, t).map_err(|d| diagnostics_error(py, &module.sources, &d))?;
+    // A missing input's advice names `inputs=` and `default_inputs=`, not the CLI's flags.
+    sim.front_end = pto_sim::advice::FrontEnd::Python;
     sim.exec_vector = request.exec_vector;
     sim.max_steps = request.max_steps;
     let mut bound = Vec::new();
@@ -333,6 +335,7 @@ fn run_inner<'py>(
     // Each core's (rank's) simulation: its inputs and options.
     let prepare = |s: &mut Sim, rank: Option<u32>| -> Result<(), String> {
         kernel_io::bind_all(s, &bound, &rank_inputs, rank, request.default_inputs)?;
+        s.front_end = pto_sim::advice::FrontEnd::Python;
         s.exec_vector = request.exec_vector;
         s.max_steps = request.max_steps;
         Ok(())
