@@ -274,7 +274,7 @@ fn deleting_a_sync_op_from_a_sample_is_reported_or_redundant() {
     for (kind, spellings) in kinds {
         let (mut reported, mut redundant) = (0, Vec::new());
         for f in &samples {
-            let text = std::fs::read_to_string(&f).unwrap();
+            let text = std::fs::read_to_string(f).unwrap();
             let lines: Vec<&str> = text.lines().collect();
             for (i, l) in lines.iter().enumerate() {
                 if !spellings.iter().any(|k| l.contains(k)) {
