@@ -22,6 +22,7 @@ pub mod memory_map;
 #[cfg(feature = "mlir")]
 pub mod mlir;
 pub mod op_info;
+pub mod operand_span;
 pub mod preview;
 pub mod progress;
 pub mod render;

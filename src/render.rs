@@ -7,10 +7,12 @@ use codespan_reporting::term::{Config, emit_into_string};
 use pto_ir::diag::{Diagnostic, Severity, SourceMap, Span};
 use serde_json::json;
 
-/// Renders diagnostics in the chosen format.
+/// Renders diagnostics in the chosen format, each about one operand located at that operand
+/// ([`crate::operand_span`]).
 pub fn render(sources: &SourceMap, diags: &[Diagnostic], format: ErrorFormat) -> String {
+    let diags: Vec<Diagnostic> = diags.iter().map(|d| crate::operand_span::narrowed(sources, d)).collect();
     match format {
-        ErrorFormat::Human => render_human(sources, diags),
+        ErrorFormat::Human => render_human(sources, &diags),
         ErrorFormat::Json => diags.iter().map(|d| render_json(sources, d) + "\n").collect(),
     }
 }

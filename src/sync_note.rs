@@ -30,7 +30,7 @@ pub fn not_checked(sources: &SourceMap, m: &Module, target: TargetId) -> Option<
     let op = second?;
     let names: Vec<&str> = pipes.iter().map(|p| p.name()).collect();
     let (last, rest) = names.split_last()?;
-    let span = entry_function(m).map(|f| header(sources, m.op_span(f))).unwrap_or_else(|| m.op_span(op));
+    let span = entry_function(m).map_or_else(|| m.op_span(op), |f| header(sources, m.op_span(f)));
     Some(
         Diagnostic::note(
             DiagClass::SyncNotChecked,
@@ -43,6 +43,15 @@ pub fn not_checked(sources: &SourceMap, m: &Module, target: TargetId) -> Option<
         )
         .with_note("`--sync-check=always` checks it as written; `-q` leaves this note out"),
     )
+}
+
+/// Where a note about the whole program points: the entry function's header, else the first
+/// op (a PTO-AS file), never the top of the file.
+pub fn program_span(sources: &SourceMap, m: &Module) -> Span {
+    match entry_function(m) {
+        Some(f) => header(sources, m.op_span(f)),
+        None => m.walk().first().map(|&op| m.op_span(op)).unwrap_or_default(),
+    }
 }
 
 /// The function `pto run` executes: the one marked `pto.entry`, else the first with a body.

@@ -76,10 +76,11 @@ pub fn no_program_reason(opcode: Opcode) -> &'static str {
     }
 }
 
-/// The ops a cost table lists: every op of the module in program order, except the module
-/// and the functions themselves.
+/// The ops a cost table lists: every op of the module in program order that does work on a
+/// pipe other than the scalar unit — not the module and functions, nor constants, declarations
+/// (`alloc_tile`, views), scalar arithmetic or control flow, which would only be filler rows.
 fn kernel_ops(m: &Module) -> Vec<OpId> {
-    m.walk().into_iter().filter(|&op| !matches!(m.op(op).opcode, Opcode::Module | Opcode::FuncFunc)).collect()
+    m.walk().into_iter().filter(|&op| !matches!(m.op(op).opcode.spec().pipe, Pipe::S | Pipe::None)).collect()
 }
 
 /// One row of the cost table: op, `line:col`, how many times it ran, and its total cost (or
@@ -108,6 +109,11 @@ pub fn stats_table(rows: &[CostRow]) -> String {
     }
     let label_w = op_w + at_w + 7;
     out.push_str(&format!("//   {:<label_w$} {:>8} {:>9} {:>5}\n", "total", total.instructions, total.repeats, total.scalar_ops));
+    // The total counts vector programs only: say which ops it leaves out.
+    let left_out: Vec<String> = rows.iter().filter(|r| r.3.is_err()).map(|(op, at, _, _)| format!("{op} ({at})")).collect();
+    if !left_out.is_empty() {
+        out.push_str(&format!("//   not in the total (no vector program): {}\n", left_out.join(", ")));
+    }
     out
 }
 

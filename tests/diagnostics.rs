@@ -189,3 +189,38 @@ fn exit_codes_follow_the_table_in_the_cli_reference() {
         assert!(cli.contains(row), "docs/cli.md lacks `{row}`");
     }
 }
+
+/// `pto verify --target a2a3 --error-format json FILE`: the diagnostics as JSON values.
+fn verify_json(file: &str) -> Vec<serde_json::Value> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pto"))
+        .args(["--error-format", "json", "verify", "--target", "a2a3", file])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    String::from_utf8_lossy(&out.stderr).lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect()
+}
+
+/// One cause, one diagnostic, its caret under the operand at fault (not the whole op).
+#[test]
+fn an_i8_add_on_a2a3_is_one_diagnostic_at_its_first_operand() {
+    let found = verify_json("tests/diagnostics/first_hour/i8_tadd_a2a3.pto");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let d = &found[0];
+    assert_eq!(d["class"], "LEGAL_UNSUPPORTED_TUPLE");
+    assert_eq!((d["line"].as_u64(), d["col"].as_u64(), d["end_col"].as_u64()), (Some(5), Some(11), Some(13)), "`%a`: {d}");
+    assert!(d["message"].as_str().unwrap().starts_with("`pto.tadd` ins[0] (src0), ins[1] (src1), results[0] (dst): tuple (i8,"), "{d}");
+}
+
+/// `tadds` (a scalar operand) written with two tiles: the caret at `%b`, and a "did you mean"
+/// naming `tadd`, whose operands these are.
+#[test]
+fn a_near_op_whose_operands_fit_is_suggested() {
+    let found = verify_json("tests/diagnostics/first_hour/tadds_for_tadd.pto");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let d = &found[0];
+    assert_eq!(d["class"], "STRUCT_TYPE_CLASS");
+    assert_eq!((d["line"].as_u64(), d["col"].as_u64()), (Some(4), Some(16)), "`%b`: {d}");
+    let notes: Vec<&str> = d["notes"].as_array().unwrap().iter().filter_map(|n| n.as_str()).collect();
+    assert!(notes.contains(&"did you mean `pto.tadd`? its operands fit these"), "{notes:?}");
+}

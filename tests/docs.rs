@@ -146,3 +146,41 @@ fn isa_tests_doc_has_a_row_for_every_issue_14_instruction() {
         );
     }
 }
+
+/// The README's first screen: how to put `pto` on `PATH`, and the virtual environment its
+/// Python section creates is ignored by git (not a pile of untracked files after the first hour).
+#[test]
+fn readme_says_how_to_install_and_its_venv_is_ignored() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let first_screen: String = readme.lines().take(16).collect::<Vec<_>>().join("\n");
+    assert!(first_screen.contains("`cargo install --path .` puts `pto` on your `PATH`"), "{first_screen}");
+    let venv = readme
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("python3 -m venv "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the README creates a virtual environment");
+    let out =
+        std::process::Command::new("git").args(["check-ignore", "-q", "--no-index"]).arg(format!("{venv}/")).current_dir(root()).output();
+    match out {
+        Ok(o) => assert_eq!(o.status.code(), Some(0), "`{venv}/` is not in .gitignore"),
+        Err(e) => {
+            // Without git, read .gitignore itself.
+            eprintln!("git not available ({e}): checking .gitignore by text");
+            let ignore = std::fs::read_to_string(root().join(".gitignore")).unwrap();
+            assert!(ignore.lines().any(|l| l.trim().trim_matches('/') == venv), "`{venv}` is not in .gitignore");
+        }
+    }
+}
+
+/// The user guide describes the tool as it is (issue 28): no claim that sync checking is future
+/// work or that block indices are always 0, and it points at the pages on sync and cores.
+#[test]
+fn user_guide_has_no_stale_statements() {
+    let guide = std::fs::read_to_string(root().join("docs/user-guide.md")).unwrap();
+    for stale in ["hazard checker is future work", "`get_block_idx`/`get_subblock_idx` are 0", "a missing one is not detected"] {
+        assert!(!guide.contains(stale), "docs/user-guide.md still says {stale:?}");
+    }
+    for link in ["(sync.md)", "(cores.md)", "SYNC_NOT_CHECKED", "--blocks"] {
+        assert!(guide.contains(link), "docs/user-guide.md does not mention {link}");
+    }
+}

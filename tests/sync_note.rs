@@ -41,3 +41,24 @@ fn a_one_pipe_pto_as_snippet_gets_no_note() {
         assert_eq!(notes("examples/softmax.as.pto", &["--target", target]), Vec::<Value>::new(), "{target}");
     }
 }
+
+/// `pto verify --sync` on a program without sync ops says so once, at the entry function's
+/// header (a PTO-AS file: its first op), never at 1:1.
+#[test]
+fn verify_sync_notes_point_at_the_program_not_the_top_of_the_file() {
+    for (file, line, col) in [("examples/vadd.pto", 6, 3), ("examples/softmax.as.pto", 6, 1)] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pto"))
+            .args(["--error-format", "json", "verify", "--sync", "--target", "a5", file])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let notes: Vec<Value> = String::from_utf8_lossy(&out.stderr).lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        assert_eq!(notes.len(), 1, "{file}: {notes:?}");
+        assert_eq!(
+            (notes[0]["class"].as_str(), notes[0]["line"].as_u64(), notes[0]["col"].as_u64()),
+            (Some("SYNC_NOT_CHECKED"), Some(line), Some(col)),
+            "{file}"
+        );
+    }
+}

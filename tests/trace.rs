@@ -27,7 +27,7 @@ fn a_level1_program_names_results_as_the_source_does() {
     let text = trace("examples/softmax.as.pto", TargetName::A2A3);
     // Bufferization moved %m into %m_buf; the trace keeps the source's name.
     assert!(
-        text.lines().any(|l| l.starts_with("examples/softmax.as.pto:5:1") && l.contains("pto.trowmax") && l.contains("%m = f32 16x1 [")),
+        text.lines().any(|l| l.starts_with("examples/softmax.as.pto:6:1") && l.contains("pto.trowmax") && l.contains("%m = f32 16x1 [")),
         "{text}"
     );
     assert!(text.contains("%scratch0 at UB+"), "the inserted scratch tile is placed in UB:\n{text}");

@@ -123,3 +123,22 @@ fn a_long_vector_run_keeps_one_record_per_op() {
     let x = sim.read_tile("x").expect("reads");
     assert_eq!(&x.bytes[..4], &20000.0f32.to_le_bytes());
 }
+
+/// `pto run --exec vector --stats` on softmax: the total says which ops it leaves out (the
+/// three without an A2A3 vector program), and constants and declarations get no rows.
+#[test]
+fn run_stats_name_the_ops_the_total_leaves_out() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pto"))
+        .args(["run", "--json", "-q", "--target", "a2a3", "--default-inputs", "--exec", "vector", "--stats", "examples/softmax.as.pto"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("//   not in the total (no vector program): pto.trowexpandsub (7:1), pto.texp (8:1), pto.trowexpanddiv (10:1)\n"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("arith.constant") && !stderr.contains("pto.alloc_tile"), "filler rows:\n{stderr}");
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("//   pto.")).count(), 5, "{stderr}");
+}

@@ -1801,23 +1801,10 @@ fn suggest(name: &str) -> Option<String> {
     let bare = name.strip_prefix("pto.").unwrap_or(name);
     let mut best: Option<(usize, String)> = None;
     for s in ops::all() {
-        let d = edit_distance(bare, s.name);
+        let d = ops::edit_distance(bare, s.name);
         if d <= 2 && best.as_ref().is_none_or(|b| d < b.0) {
             best = Some((d, if name.starts_with("pto.") || s.dialect != ops::Dialect::Pto { s.full_name() } else { s.name.to_string() }));
         }
     }
     best.map(|b| b.1)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

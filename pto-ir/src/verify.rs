@@ -13,7 +13,7 @@
 use crate::attr::{Attr, EnumKind};
 use crate::diag::{DiagClass, Diagnostic, Diagnostics, Span};
 use crate::module::{Level, Module, OpId, ValueDef, ValueId};
-use crate::ops::bind::{Mismatch, arity_text, match_form, segments};
+use crate::ops::bind::{Mismatch, arity_text, kinds_fit, match_form, segments};
 use crate::ops::{Opcode, SameGroup, Slot, Syntax};
 use crate::tile_rules::{alignment_help, check_level1_tile, check_tile};
 use crate::types::{Dim, Type};
@@ -252,11 +252,15 @@ impl Verifier<'_> {
         let name = self.m.op(op).opcode.full_name();
         let actual = format!("{} ({})", ty.class_name(), ty);
         let span = self.m.op_span(op);
+        let near = fitting_neighbour(self.m, op);
         let d = self.err(DiagClass::StructTypeClass, span, format!("`{name}` {at} must be {}", slot.kind.describe()));
         d.op = Some(name);
         d.operand = Some(at);
         d.expected = Some(slot.kind.describe().to_string());
         d.actual = Some(actual);
+        if let Some(near) = near {
+            d.notes.push(format!("did you mean `{near}`? its operands fit these"));
+        }
     }
 
     /// A `dtype`, `valid` or `shape` group: every present operand agrees with the first.
@@ -474,4 +478,27 @@ impl Diagnostic {
         self.actual = Some(actual);
         self
     }
+}
+
+/// An op named like `op` (edit distance 1 or 2: `tadds` for `tadd`) of the same dialect and
+/// syntax whose operand pattern takes `op`'s operands, the closest first: what a user who wrote
+/// `tadds %a, %b` with two tiles meant.
+fn fitting_neighbour(m: &Module, op: OpId) -> Option<String> {
+    let data = m.op(op);
+    let spec = data.opcode.spec();
+    let (ins, outs, _) = segments(data);
+    let mut best: Option<(usize, String)> = None;
+    for other in crate::ops::all() {
+        if other.dialect != spec.dialect || other.syntax != spec.syntax || other.name == spec.name {
+            continue;
+        }
+        let d = crate::ops::edit_distance(spec.name, other.name);
+        if d == 0 || d > 2 || best.as_ref().is_some_and(|b| b.0 <= d) {
+            continue;
+        }
+        if kinds_fit(m, other.opcode, ins, outs) {
+            best = Some((d, other.full_name()));
+        }
+    }
+    best.map(|b| b.1)
 }

@@ -222,6 +222,9 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
         }
     }
 
+    // Operands whose tuple the rule rejects; those failing the same way (an i8 `tadd`: src0,
+    // src1 and dst) are one cause, reported once at the first of them.
+    let mut failed: Vec<(&Bound, String, String)> = Vec::new();
     for b in &bound {
         let Some(r) = rule.operand(b.slot) else { continue };
         let ty = m.value_type(b.value);
@@ -233,18 +236,29 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
             }
             _ => continue,
         };
-        if ok {
+        if !ok {
+            failed.push((b, r.text(), actual));
+        }
+    }
+    for (i, (b, expected, actual)) in failed.iter().enumerate() {
+        if failed[..i].iter().any(|(_, e, a)| e == expected && a == actual) {
             continue;
         }
+        let same: Vec<String> =
+            failed[i + 1..].iter().filter(|(_, e, a)| e == expected && a == actual).map(|(o, _, _)| o.position.to_string()).collect();
+        let positions = std::iter::once(b.position.to_string()).chain(same.iter().cloned()).collect::<Vec<_>>().join(", ");
         let mut d = Diagnostic::error(
             DiagClass::LegalUnsupportedTuple,
             span,
-            format!("`{name}` {}: tuple ({actual}) is not supported on {}", b.position, table.name),
+            format!("`{name}` {positions}: tuple ({actual}) is not supported on {}", table.name),
         )
         .with_op(name.clone())
         .with_operand(b.position.to_string())
-        .with_expected(r.text(), actual)
+        .with_expected(expected.clone(), actual.clone())
         .with_note(sources.clone());
+        if !same.is_empty() {
+            d = d.with_note(format!("the same tuple is rejected for {}: one cause, reported once", same.join(", ")));
+        }
         let fixes = |alt: &TileDesc| slot_accepts(m, op, &bound, &rule, b.slot, b.value, alt);
         if let Some((alt, keys)) = layout_fix(m, b.value, table, &fixes) {
             d = d.with_note(format!("help: with {keys} this operand is legal on {} ({})", table.name, tuple_text(&alt)));

@@ -28,6 +28,8 @@ pub struct Machine<'a> {
     pub printed: &'a mut String,
     /// How matrix products accumulate (`Sim::matmul_order`).
     pub matmul_order: MatmulOrder,
+    /// Whose words a trap about a missing input uses (`Sim::front_end`).
+    pub front_end: crate::advice::FrontEnd,
     /// The configuration registers (fixpipe quantization, FMATRIX / img2col).
     pub regs: &'a mut crate::config::Registers,
     /// Lines the op adds to its `--trace` entry: the state it changed that no operand shows

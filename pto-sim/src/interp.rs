@@ -177,6 +177,8 @@ pub struct Sim<'m> {
     pub max_gm_bytes: usize,
     /// How matrix products accumulate ([`crate::family::MatmulOrder`]; `pto run --matmul-order`).
     pub matmul_order: crate::family::MatmulOrder,
+    /// Whose words a trap about a missing input uses (the CLI's flags or Python's arguments).
+    pub front_end: crate::advice::FrontEnd,
     /// What `get_block_idx` and `get_block_num` return: (0, 1) unless the kernel runs on several
     /// blocks ([`crate::cores::machine::run`]).
     pub block: (i64, i64),
@@ -302,6 +304,7 @@ impl<'m> Sim<'m> {
             max_steps: DEFAULT_MAX_STEPS,
             max_gm_bytes: DEFAULT_MAX_GM_BYTES,
             matmul_order: Default::default(),
+            front_end: Default::default(),
             block: (0, 1),
             steps: 0,
             checkpoint: 0,
@@ -651,7 +654,8 @@ impl<'m> Sim<'m> {
                     m,
                     op,
                     format!(
-                        "reads tile argument `%{name}`, which has no input and no op wrote (give `--input {name}=FILE`, or use `--default-inputs`)"
+                        "reads tile argument `%{name}`, which has no input and no op wrote ({})",
+                        self.front_end.give(name, crate::advice::Missing::Data)
                     ),
                 ));
             }
@@ -843,7 +847,7 @@ impl<'m> Sim<'m> {
                 Err(trap(
                     self.m,
                     op,
-                    format!("argument `%{name}` has no value (give one with `--input {name}=N`, or use `--default-inputs`)"),
+                    format!("argument `%{name}` has no value ({})", self.front_end.give(name, crate::advice::Missing::Number)),
                 ))
             }
             other => Err(trap(self.m, op, format!("`%{}` is not an integer ({other:?})", self.m.values[v.index()].name))),
@@ -1373,7 +1377,8 @@ impl<'m> Sim<'m> {
                 m,
                 op,
                 format!(
-                    "loads from GM argument `%{name}`, which has no input and nothing stored to (give `--input {name}=FILE`, or use `--default-inputs`)"
+                    "loads from GM argument `%{name}`, which has no input and nothing stored to ({})",
+                    self.front_end.give(&name, crate::advice::Missing::Data)
                 ),
             ));
         }
@@ -1456,6 +1461,7 @@ impl<'m> Sim<'m> {
                 rebind: &mut self.rebind,
                 pipes: &mut self.pipes,
                 matmul_order: self.matmul_order,
+                front_end: self.front_end,
             },
             &args,
         );

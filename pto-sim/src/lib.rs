@@ -19,6 +19,7 @@
 #![allow(clippy::result_large_err)]
 #![deny(missing_docs)]
 
+pub mod advice;
 pub mod byteset;
 pub mod comm;
 pub mod config;

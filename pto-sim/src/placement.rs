@@ -90,8 +90,9 @@ fn tprefetch(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
     }
     if !gm.bound && !gm.written && !gm.pattern {
         return Err(Fault(format!(
-            "prefetches from GM argument `%{0}`, which has no input and nothing stored to (give `--input {0}=FILE`, or use `--default-inputs`)",
-            gm.name
+            "prefetches from GM argument `%{}`, which has no input and nothing stored to ({})",
+            gm.name,
+            m.front_end.give(&gm.name, crate::advice::Missing::Data)
         )));
     }
     let fold = pto_ir::tile_rules::ViewFold::of(&dst.desc);

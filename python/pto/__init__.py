@@ -18,6 +18,7 @@ located diagnostics and print like the CLI. docs/python.md has the whole API.
 
 from __future__ import annotations
 
+import errno as _errno
 import json as _json
 import os as _os
 import sys as _sys
@@ -311,9 +312,24 @@ def _convert(name: str, value: Any, kind: str, elem: str) -> Any:
 # --- the API ------------------------------------------------------------------------------------
 
 
+def _looks_like_a_path(s: str) -> bool:
+    """One word with a path separator or a PTO file suffix (``examples/nope.pto``): never program
+    text, which has spaces between its tokens."""
+    word = s.strip()
+    if not word or any(c.isspace() for c in word):
+        return False
+    return "/" in word or _os.sep in word or word.endswith((".pto", ".mlir", ".mlirbc"))
+
+
 def parse(text_or_path: Union[str, "_os.PathLike[str]"], *, name: Optional[str] = None) -> Module:
     """Reads a PTO module: a path to a ``.pto`` file, or the text itself (any form the CLI
-    reads: PTO-AS, Level-1 SSA, Level-2/3 DPS, PTOAS's MLIR files). Raises ``ParseError``."""
+    reads: PTO-AS, Level-1 SSA, Level-2/3 DPS, PTOAS's MLIR files). Raises ``ParseError``, and
+    ``FileNotFoundError`` for a path-like string (one word with a ``/`` or a ``.pto`` suffix)
+    that names no file."""
+    if isinstance(text_or_path, str) and _looks_like_a_path(text_or_path) and not _os.path.isfile(text_or_path):
+        raise FileNotFoundError(
+            _errno.ENOENT, "no such file (pto.parse takes a path to a .pto file, or the program text itself)", text_or_path
+        )
     if isinstance(text_or_path, _os.PathLike) or ("\n" not in text_or_path and _os.path.isfile(text_or_path)):
         path = _os.fspath(text_or_path)
         with open(path, encoding="utf-8") as f:
@@ -478,3 +494,8 @@ def run(
         else:
             result[name] = arr.reshape(rows, cols)
     return result
+
+
+def __dir__() -> List[str]:
+    """``dir(pto)``: the public API (``__all__``), not the modules and typing names it imports."""
+    return sorted(__all__)

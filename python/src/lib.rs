@@ -343,6 +343,8 @@ fn run_inner<'py>(
         );
     }
     let configure = |s: &mut Sim| {
+        // A missing input's advice names `inputs=` and `default_inputs=`, not the CLI's flags.
+        s.front_end = pto_sim::advice::FrontEnd::Python;
         s.exec_vector = request.exec_vector;
         s.max_steps = request.max_steps;
     };

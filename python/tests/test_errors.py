@@ -3,12 +3,13 @@
 import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import pto
-from conftest import EXAMPLES, REPO
+from conftest import EXAMPLES, REPO, run_python
 
 
 def test_parse_error_is_located() -> None:
@@ -91,9 +92,31 @@ def test_python_39_syntax_compiles() -> None:
     src = (REPO / "python" / "pto" / "__init__.py").read_text()
     ast.parse(src, feature_version=(3, 9))
     assert sys.version_info >= (3, 9)
-    subprocess.run([sys.executable, "-c", "import pto"], check=True)
+    r = run_python("-c", "import pto")
+    assert r.returncode == 0, r.stderr
+
+
+def test_the_suite_runs_from_the_python_directory() -> None:
+    """``pytest`` started in python/ (the README's package directory) passes too."""
+    pytest_bin = Path(sys.executable).with_name("pytest")
+    if not pytest_bin.exists():
+        pytest.skip("no pytest script beside this Python")
+    test = "tests/test_errors.py::test_python_39_syntax_compiles"
+    r = subprocess.run([str(pytest_bin), "-q", "-p", "no:cacheprovider", test], capture_output=True, text=True, cwd=REPO / "python")
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_typed_usage_runs() -> None:
-    r = subprocess.run([sys.executable, str(REPO / "python" / "tests" / "typed_usage.py")], capture_output=True, text=True)
+    r = run_python(str(REPO / "python" / "tests" / "typed_usage.py"))
     assert r.returncode == 0 and r.stdout.strip() == "typed usage ok", r.stderr
+
+
+def test_a_missing_input_is_advised_in_python_terms() -> None:
+    m = pto.parse(EXAMPLES / "vadd.pto")
+    with pytest.raises(pto.SimTrap) as e:
+        pto.run(m, "a2a3", {"b": np.ones((32, 32), np.float32)})
+    text = str(e.value)
+    assert 'pass `inputs={"a": array}`, or `default_inputs=True`' in text, text
+    assert "--input" not in text and "--default-inputs" not in text, text
+    with pytest.raises(pto.SimTrap, match=r'inputs=\{"a": array\}'):
+        pto.run(m, "a2a3", {"b": np.ones((32, 32), np.float32)}, blocks=2)

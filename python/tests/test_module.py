@@ -53,7 +53,7 @@ def test_levels_and_lower() -> None:
     assert {t["tile"] for t in plan["memory"]} == {"%ta", "%tb", "%tc"}
     assert all(t["bytes"] == 32 * 32 * 4 for t in plan["memory"])
     vec = pto.lower(pto.parse(EXAMPLES / "softmax.as.pto"), "a2a3", emit="vector")
-    assert "// pto.trowmax at 5:1: " in vec and "vcadd.f32" in vec
+    assert "// pto.trowmax at 6:1: " in vec and "vcadd.f32" in vec
     with pytest.raises(ValueError, match="unknown pass"):
         pto.lower(m, "a2a3", stop_after="nope")
     with pytest.raises(ValueError, match="unknown target"):
@@ -98,3 +98,17 @@ def test_repr_html_shows_text_and_memory_map() -> None:
     bad = pto.parse(EXAMPLES / "colargmax.dps.pto")._repr_html_()
     assert "<svg" not in bad and "LEGAL_TMP_TOO_SMALL" in bad and "pto.tcolargmax" in bad
     assert re.search(r"<pto.Module '.*vadd.pto': Level 2, 19 ops>", repr(m))
+
+
+def test_a_path_that_names_no_file_is_a_clear_error() -> None:
+    for path in ("examples/nope.pto", str(EXAMPLES / "nope.pto"), "nope.pto"):
+        with pytest.raises(FileNotFoundError, match="no such file .pto.parse takes a path"):
+            pto.parse(path)
+    # Program text is still program text, however short.
+    assert pto.parse(".arg %a : !pto.tile<16x16xf32>").level == 1
+
+
+def test_dir_shows_the_public_api_only() -> None:
+    names = dir(pto)
+    assert names == sorted(pto.__all__)
+    assert not {"np", "npt", "Any", "Dict"} & set(names)

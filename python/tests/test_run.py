@@ -1,14 +1,12 @@
 """pto.run against numpy: the examples, every dtype mapping, a PTOAS-style golden flow."""
 
-import subprocess
-import sys
 from typing import Any, Dict
 
 import numpy as np
 import pytest
 
 import pto
-from conftest import EXAMPLES, REPO
+from conftest import EXAMPLES, REPO, run_python
 
 RNG = np.random.default_rng(17)
 TARGETS = ["a2a3", "a5"]
@@ -176,7 +174,7 @@ c = pto.run(m, "a5", {"a": a, "b": b}, outputs=["c"])["c"]
 assert c.dtype == np.uint16 and (c == 0x4040).all(), c  # 3.0
 print("ok")
 """
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    r = run_python("-c", code)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
 
 

@@ -125,7 +125,7 @@ pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
         return out;
     }
     if !pto_sim::sync::has_explicit_sync(verified.module()) {
-        return not_checked(&sources, plain, opts);
+        return not_checked(&sources, verified.module(), plain, opts);
     }
     let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome::diagnostics(sources, d, opts.error_format);
     let target = match resolve_target(verified.module(), opts.target, &mut Default::default()) {
@@ -137,7 +137,7 @@ pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
         Err(d) => return fail(&sources, &d.0),
     };
     if !pto_sim::sync::has_explicit_sync(&lowered) {
-        return not_checked(&sources, plain, opts);
+        return not_checked(&sources, &lowered, plain, opts);
     }
     match pto_sim::sync::check_paths(&lowered, target) {
         Err(d) => fail(&sources, &d),
@@ -150,11 +150,12 @@ pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
     }
 }
 
-/// `pto verify`'s outcome with the note that sync was not checked.
-fn not_checked(sources: &SourceMap, plain: Outcome, opts: &VerifyOptions) -> Outcome {
+/// `pto verify`'s outcome with the note that sync was not checked, at the entry function's
+/// header (or, in a file without functions, its first op), never at 1:1.
+fn not_checked(sources: &SourceMap, m: &pto_ir::Module, plain: Outcome, opts: &VerifyOptions) -> Outcome {
     let note = pto_ir::Diagnostic::note(
         pto_ir::DiagClass::SyncNotChecked,
-        Default::default(),
+        crate::sync_note::program_span(sources, m),
         "sync not checked: the program has no sync op, so it relies on automatic sync insertion",
     );
     Outcome { stderr: plain.stderr + &render(sources, &[note], opts.error_format), ..plain }

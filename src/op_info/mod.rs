@@ -84,21 +84,8 @@ pub fn close_names(name: &str) -> Vec<String> {
     scored.into_iter().take(8).map(|(_, n)| n).collect()
 }
 
-/// Levenshtein distance over characters.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
+/// Levenshtein distance over characters (the op table's: [`pto_ir::ops::edit_distance`]).
+pub use pto_ir::ops::edit_distance;
 
 /// Collects what `pto ops NAME` shows about `op` (asked for as `asked`, with the attributes its
 /// mode suffixes select).

@@ -83,6 +83,18 @@ pub fn match_form(m: &Module, op: OpId) -> Result<FormMatch, Mismatch> {
     Err(broken_presence(data, ins.len(), outs.len()).unwrap_or(Mismatch::Arity))
 }
 
+/// Whether some form of `opcode` takes `ins` and `outs` by arity and slot kind (conditional
+/// operands not considered): would these operands fit that op instead.
+pub fn kinds_fit(m: &Module, opcode: crate::ops::Opcode, ins: &[ValueId], outs: &[ValueId]) -> bool {
+    let free = |_: &Slot| None;
+    let fits =
+        |vals: &[ValueId], idx: &[usize], slots: &[Slot]| vals.iter().zip(idx).all(|(&v, &s)| slots[s].kind.accepts(m.value_type(v)));
+    opcode.parsed().forms.iter().any(|f| match (assign(&f.ins, ins.len(), &free), assign(&f.outs, outs.len(), &free)) {
+        (Some(a), Some(b)) => fits(ins, &a, &f.ins) && fits(outs, &b, &f.outs),
+        _ => false,
+    })
+}
+
 /// The `present` constraint naming `slot`, if any.
 fn presence_of(data: &OpData, slot: &Slot) -> Option<&'static Presence> {
     data.opcode.parsed().present.iter().find(|p| p.slot == slot.name)

@@ -20,6 +20,12 @@ use crate::types::Type;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+/// The Levenshtein distance between two op names ("did you mean": the reader's unknown op, the
+/// verifier's misspelled op, `pto ops NAME`), counted by `strsim`.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    strsim::levenshtein(a, b)
+}
+
 /// Every entry, indexed by `Opcode as usize`.
 pub fn all() -> &'static [OpSpec] {
     table::OPS
