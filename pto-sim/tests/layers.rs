@@ -13,7 +13,23 @@ use std::path::Path;
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "values and memories",
-        &["byteset", "config", "data", "defaults", "elem", "fifo", "fmatrix", "gm", "json", "memory", "minifloat", "npy", "value", "view"],
+        &[
+            "advice",
+            "byteset",
+            "config",
+            "data",
+            "defaults",
+            "elem",
+            "fifo",
+            "fmatrix",
+            "gm",
+            "json",
+            "memory",
+            "minifloat",
+            "npy",
+            "value",
+            "view",
+        ],
     ),
     (
         "semantics tables",
