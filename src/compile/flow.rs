@@ -1,0 +1,148 @@
+//! Structured control flow: `scf.for` as a C `for`, `scf.if` as `if`/`else`, `scf.while` as
+//! `while (true)` with a break; values carried through them are variables declared before the
+//! construct and assigned by its `scf.yield` / `scf.condition`.
+
+use super::{Emitter, cpp};
+use pto_ir::module::{BlockId, OpId, ValueId};
+use pto_ir::ops::Opcode;
+
+impl Emitter<'_> {
+    pub(super) fn control_flow(&mut self, op: OpId) {
+        match self.m.op(op).opcode {
+            Opcode::ScfFor => self.scf_for(op),
+            Opcode::ScfIf => self.scf_if(op),
+            Opcode::ScfWhile => self.scf_while(op),
+            // Terminators are handled by their parent.
+            Opcode::ScfYield | Opcode::ScfCondition => {}
+            _ => self.unsupported(op, "only scf.for, scf.if and scf.while are written"),
+        }
+    }
+
+    /// Declares a carried variable for each of `values` (uninitialised when `init` is empty);
+    /// every value in `alias` (block arguments, results) gets the same name.
+    fn carried(&mut self, op: OpId, values: &[ValueId], init: &[ValueId], alias: &[&[ValueId]]) -> Option<Vec<String>> {
+        let mut names = Vec::new();
+        for (i, &v) in values.iter().enumerate() {
+            let ty = self.m.value_type(v).clone();
+            let Some(t) = cpp::value_type(&ty) else {
+                self.unsupported(op, format!("a value of type `{ty}` carried through control flow"));
+                return None;
+            };
+            let n = self.name(v);
+            match init.get(i) {
+                Some(&x) => {
+                    let x = self.expr(x);
+                    self.line(format!("{t} {n} = {x};"));
+                }
+                None => self.line(format!("{t} {n};")),
+            }
+            for list in alias {
+                if let Some(&a) = list.get(i) {
+                    self.names.insert(a, n.clone());
+                }
+            }
+            names.push(n);
+        }
+        Some(names)
+    }
+
+    /// The ops of `b` but its terminator; returns the terminator's operands.
+    fn body_until_terminator(&mut self, b: BlockId) -> Vec<ValueId> {
+        let ops = self.m.block(b).ops.clone();
+        let (last, rest) = match ops.split_last() {
+            Some((&l, r)) if matches!(self.m.op(l).opcode, Opcode::ScfYield | Opcode::ScfCondition) => (Some(l), r.to_vec()),
+            _ => (None, ops),
+        };
+        for op in rest {
+            self.op_in_block(op);
+        }
+        last.map(|l| self.m.op(l).operands.clone()).unwrap_or_default()
+    }
+
+    /// Assigns `values` to `targets` (through temporaries when several, so a swap works).
+    fn assign(&mut self, targets: &[String], values: &[ValueId]) {
+        let exprs: Vec<String> = values.iter().map(|&v| self.expr(v)).collect();
+        if targets.len() > 1 {
+            let mut temps = Vec::new();
+            for (t, e) in targets.iter().zip(&exprs) {
+                let tmp = format!("{t}_next");
+                self.line(format!("auto {tmp} = {e};"));
+                temps.push((t.clone(), tmp));
+            }
+            for (t, tmp) in temps {
+                self.line(format!("{t} = {tmp};"));
+            }
+        } else {
+            for (t, e) in targets.iter().zip(&exprs) {
+                if t != e {
+                    self.line(format!("{t} = {e};"));
+                }
+            }
+        }
+    }
+
+    fn scf_for(&mut self, op: OpId) {
+        let data = self.m.op(op).clone();
+        let Some(&region) = data.regions.first() else { return };
+        let body = self.m.region(region).blocks[0];
+        let args = self.m.block(body).args.clone();
+        if data.operands.len() < 3 || args.is_empty() {
+            return self.unsupported(op, "a malformed scf.for");
+        }
+        let (lb, ub, step) = (self.expr(data.operands[0]), self.expr(data.operands[1]), self.expr(data.operands[2]));
+        let Some(vars) = self.carried(op, &data.results, &data.operands[3..], &[&args[1..]]) else { return };
+        let iv = self.name(args[0]);
+        let ty = cpp::value_type(self.m.value_type(args[0])).unwrap_or_else(|| "int32_t".to_string());
+        self.line(format!("for ({ty} {iv} = {lb}; {iv} < {ub}; {iv} += {step}) {{"));
+        self.indent += 1;
+        let yielded = self.body_until_terminator(body);
+        self.assign(&vars, &yielded);
+        self.indent -= 1;
+        self.line("}");
+    }
+
+    fn scf_if(&mut self, op: OpId) {
+        let data = self.m.op(op).clone();
+        let Some(vars) = self.carried(op, &data.results, &[], &[]) else { return };
+        let cond = self.expr(data.operands[0]);
+        self.line(format!("if ({cond}) {{"));
+        for (i, &r) in data.regions.iter().enumerate() {
+            if i == 1 {
+                self.line("} else {");
+            }
+            if let Some(&b) = self.m.region(r).blocks.first() {
+                self.indent += 1;
+                let yielded = self.body_until_terminator(b);
+                self.assign(&vars, &yielded);
+                self.indent -= 1;
+            }
+        }
+        self.line("}");
+    }
+
+    fn scf_while(&mut self, op: OpId) {
+        let data = self.m.op(op).clone();
+        let (Some(&before), Some(&after)) = (data.regions.first(), data.regions.get(1)) else {
+            return self.unsupported(op, "a malformed scf.while");
+        };
+        let (bb, ab) = (self.m.region(before).blocks[0], self.m.region(after).blocks[0]);
+        let (bargs, aargs) = (self.m.block(bb).args.clone(), self.m.block(ab).args.clone());
+        let Some(loop_vars) = self.carried(op, &bargs, &data.operands, &[]) else { return };
+        let Some(results) = self.carried(op, &data.results, &[], &[]) else { return };
+        let Some(after_vars) = self.carried(op, &aargs, &[], &[]) else { return };
+        self.line("while (true) {");
+        self.indent += 1;
+        let cond = self.body_until_terminator(bb);
+        let Some((&c, passed)) = cond.split_first() else {
+            return self.unsupported(op, "an scf.while without scf.condition");
+        };
+        self.assign(&results, passed);
+        self.assign(&after_vars, passed);
+        let c = self.expr(c);
+        self.line(format!("if (!{c}) break;"));
+        let yielded = self.body_until_terminator(ab);
+        self.assign(&loop_vars, &yielded);
+        self.indent -= 1;
+        self.line("}");
+    }
+}
