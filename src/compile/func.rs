@@ -50,6 +50,39 @@ pub fn check_entries(m: &Module, funcs: &[OpId]) -> Result<(), Diagnostics> {
     if errors.is_empty() { Ok(()) } else { Err(Diagnostics(errors)) }
 }
 
+/// The functions in an order where every callee comes before its callers (C++ needs a
+/// function declared before a call), otherwise in module order.
+pub fn callees_first(m: &Module, funcs: &[OpId]) -> Vec<OpId> {
+    fn visit(m: &Module, f: OpId, funcs: &[OpId], done: &mut Vec<OpId>, active: &mut Vec<OpId>) {
+        if done.contains(&f) || active.contains(&f) {
+            return;
+        }
+        active.push(f);
+        let mut stack = vec![f];
+        while let Some(o) = stack.pop() {
+            for &r in &m.op(o).regions {
+                for &b in &m.region(r).blocks {
+                    for &x in &m.block(b).ops {
+                        if let Payload::Call { callee } = &m.op(x).payload
+                            && let Some(&g) = funcs.iter().find(|&&g| func_name(m, g) == callee)
+                        {
+                            visit(m, g, funcs, done, active);
+                        }
+                        stack.push(x);
+                    }
+                }
+            }
+        }
+        active.pop();
+        done.push(f);
+    }
+    let mut done = Vec::new();
+    for &f in funcs {
+        visit(m, f, funcs, &mut done, &mut Vec::new());
+    }
+    done
+}
+
 /// The symbol name of a function.
 pub fn func_name(m: &Module, f: OpId) -> &str {
     match &m.op(f).payload {

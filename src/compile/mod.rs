@@ -35,6 +35,7 @@ use std::collections::HashMap;
 pub fn compile(m: &Module, target: &Target) -> Result<String, Diagnostics> {
     let funcs = func::functions(m);
     func::check_entries(m, &funcs)?;
+    let funcs = func::callees_first(m, &funcs);
     let topo = Topology::new(m, target);
     pipes::check(m, &topo)?;
     let mut e = Emitter::new(m, target, topo);

@@ -77,6 +77,21 @@ pub fn check(m: &Module, topo: &Topology) -> Result<(), Diagnostics> {
     }
     for o in m.walk() {
         let data = m.op(o);
+        if matches!(data.opcode, Opcode::TPopFromAic | Opcode::TPopFromAiv) && data.operands.len() == 2 {
+            let static_valid = data.results.first().and_then(|&r| m.value_type(r).tile()).is_some_and(|t| {
+                t.valid_rows != pto_ir::types::Dim::Dynamic || t.valid_cols != pto_ir::types::Dim::Dynamic
+            });
+            if static_valid {
+                errors.push(
+                    Diagnostic::error(
+                        DiagClass::CompilePipe,
+                        m.op_span(o),
+                        "expects tile result to have dynamic validShape (?, ?) when valid_row/valid_col operands are provided",
+                    )
+                    .with_op(data.opcode.full_name()),
+                );
+            }
+        }
         if !is_init(data.opcode) {
             continue;
         }

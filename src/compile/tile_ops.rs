@@ -92,6 +92,7 @@ impl Emitter<'_> {
         if let Some(name) = column.strip_prefix("rule:") {
             return match name {
                 "tmov" => self.tmov(op),
+                "tmrgsort" => self.tmrgsort(op),
                 _ => self.unsupported(op, format!("unknown family rule `{name}`")),
             };
         }
@@ -166,6 +167,38 @@ impl Emitter<'_> {
         }
         let templ = if targs.len() > 2 || fp.is_some() || pre.is_some() { format!("<{}>", targs.join(", ")) } else { String::new() };
         self.line(format!("{callee}{templ}({});", args.join(", ")));
+    }
+}
+
+impl Emitter<'_> {
+    /// `TMRGSORT`: the list form `TMRGSORT(dst, src, blockLen)`, or the merge of 2 to 4 lists
+    /// `TMRGSORT<Dst, Tmp, Src0.., exhausted>(dst, executed, tmp, src0, ...)`, where (as in
+    /// PTOAS's operand order) the last `ins` operand is the scratch tile.
+    fn tmrgsort(&mut self, op: OpId) {
+        let data = self.m.op(op);
+        let (ins, outs) = (data.ins().to_vec(), data.outs().to_vec());
+        let exhausted = matches!(op_attr(self.m, op, "exhausted"), Some(pto_ir::Attr::Bool(true)) | Some(pto_ir::Attr::Unit));
+        let text = match (ins.as_slice(), outs.as_slice()) {
+            ([src, block_len], [dst]) if !self.m.value_type(*block_len).tile().is_some() => {
+                let (d, s, b) = (self.expr(*dst), self.expr(*src), self.expr(*block_len));
+                format!("TMRGSORT({d}, {s}, {b})")
+            }
+            ([srcs @ .., tmp], [dst, executed]) if (2..=4).contains(&srcs.len()) => {
+                let mut targs = Vec::new();
+                for &t in [*dst, *tmp].iter().chain(srcs) {
+                    match self.tile_desc(t) {
+                        Some(d) => targs.push(cpp::tile(&d)),
+                        None => return self.unsupported(op, "a merge-sort operand that is not a tile"),
+                    }
+                }
+                targs.push(exhausted.to_string());
+                let mut args = vec![self.expr(*dst), self.expr(*executed), self.expr(*tmp)];
+                args.extend(srcs.iter().map(|&s| self.expr(s)));
+                format!("TMRGSORT<{}>({})", targs.join(", "), args.join(", "))
+            }
+            _ => return self.unsupported(op, "a tmrgsort that is neither the list form nor a merge of 2 to 4 lists with a scratch tile"),
+        };
+        self.line(format!("{text};"));
     }
 }
 
