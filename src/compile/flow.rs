@@ -94,10 +94,10 @@ impl Emitter<'_> {
         let iv = self.name(args[0]);
         let ty = cpp::value_type(self.m.value_type(args[0])).unwrap_or_else(|| "int32_t".to_string());
         self.line(format!("for ({ty} {iv} = {lb}; {iv} < {ub}; {iv} += {step}) {{"));
-        self.indent += 1;
+        self.enter_scope();
         let yielded = self.body_until_terminator(body);
         self.assign(&vars, &yielded);
-        self.indent -= 1;
+        self.leave_scope();
         self.line("}");
     }
 
@@ -111,10 +111,10 @@ impl Emitter<'_> {
                 self.line("} else {");
             }
             if let Some(&b) = self.m.region(r).blocks.first() {
-                self.indent += 1;
+                self.enter_scope();
                 let yielded = self.body_until_terminator(b);
                 self.assign(&vars, &yielded);
-                self.indent -= 1;
+                self.leave_scope();
             }
         }
         self.line("}");
@@ -131,7 +131,7 @@ impl Emitter<'_> {
         let Some(results) = self.carried(op, &data.results, &[], &[]) else { return };
         let Some(after_vars) = self.carried(op, &aargs, &[], &[]) else { return };
         self.line("while (true) {");
-        self.indent += 1;
+        self.enter_scope();
         let cond = self.body_until_terminator(bb);
         let Some((&c, passed)) = cond.split_first() else {
             return self.unsupported(op, "an scf.while without scf.condition");
@@ -142,7 +142,7 @@ impl Emitter<'_> {
         self.line(format!("if (!{c}) break;"));
         let yielded = self.body_until_terminator(ab);
         self.assign(&loop_vars, &yielded);
-        self.indent -= 1;
+        self.leave_scope();
         self.line("}");
     }
 }

@@ -29,6 +29,22 @@ pub fn is_entry(m: &Module, funcs: &[OpId], f: OpId) -> bool {
     explicit_entry(m, f) || funcs.iter().filter(|&&g| has_body(m, g)).count() == 1
 }
 
+/// A program written as top-level statements (PTO-AS short form, `.arg` tiles) has no kernel
+/// function to write: an error at its first statement.
+pub fn check_loose_statements(m: &Module, funcs: &[OpId]) -> Result<(), Diagnostics> {
+    let Some(body) = m.body else { return Ok(()) };
+    let top = m.region(body).blocks.first().map(|&b| m.block(b).ops.clone()).unwrap_or_default();
+    let loose = top.iter().copied().find(|&o| !matches!(m.op(o).opcode, Opcode::Module | Opcode::FuncFunc));
+    match loose {
+        Some(o) if funcs.is_empty() || m.op(o).opcode != Opcode::Module => Err(Diagnostics(vec![Diagnostic::error(
+            DiagClass::CompileUnsupported,
+            m.op_span(o),
+            "a program of top-level statements has no kernel function for `pto compile` to write: put them in a `func.func` whose arguments are GM pointers",
+        )])),
+        _ => Ok(()),
+    }
+}
+
 /// `ptoas`'s entry checks: `pto.entry` only on definitions, entries return nothing.
 pub fn check_entries(m: &Module, funcs: &[OpId]) -> Result<(), Diagnostics> {
     let mut errors = Vec::new();
@@ -101,6 +117,8 @@ impl Emitter<'_> {
         self.lines.clear();
         self.func_pipe = None;
         self.indent = 1;
+        self.scopes = vec![0];
+        self.tensors.clear();
         let funcs = functions(m);
         let ret = match results.first() {
             None => "void".to_string(),

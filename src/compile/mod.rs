@@ -34,6 +34,7 @@ use std::collections::HashMap;
 /// Compiles a lowered module to C++.
 pub fn compile(m: &Module, target: &Target) -> Result<String, Diagnostics> {
     let funcs = func::functions(m);
+    func::check_loose_statements(m, &funcs)?;
     func::check_entries(m, &funcs)?;
     let funcs = func::callees_first(m, &funcs);
     let topo = Topology::new(m, target);
@@ -87,7 +88,11 @@ struct Emitter<'m> {
     next_gt: u32,
     /// Views of GM values, and the `GlobalTensor` variable built for each.
     views: HashMap<ValueId, View>,
-    tensors: HashMap<ValueId, String>,
+    tensors: HashMap<ValueId, (String, u32)>,
+    /// Open C++ scopes (ids), innermost last: a `GlobalTensor` declared in a scope is reused
+    /// only while that scope is open.
+    scopes: Vec<u32>,
+    next_scope: u32,
     /// The `TPipe` of each pipe-init op: (variable, type token).
     pipes: HashMap<OpId, (String, String)>,
     /// The pipe of the function being emitted.
@@ -114,6 +119,8 @@ impl<'m> Emitter<'m> {
             local: HashMap::new(),
             views: HashMap::new(),
             tensors: HashMap::new(),
+            scopes: vec![0],
+            next_scope: 1,
             pipes: HashMap::new(),
             func_pipe: None,
             consts: Vec::new(),
@@ -139,6 +146,19 @@ impl<'m> Emitter<'m> {
         let n = self.fresh();
         self.names.insert(v, n.clone());
         n
+    }
+
+    /// Opens a C++ block scope (one more indentation level).
+    fn enter_scope(&mut self) {
+        self.indent += 1;
+        self.scopes.push(self.next_scope);
+        self.next_scope += 1;
+    }
+
+    /// Closes the innermost C++ block scope.
+    fn leave_scope(&mut self) {
+        self.indent -= 1;
+        self.scopes.pop();
     }
 
     /// Appends a body line at the current indentation.

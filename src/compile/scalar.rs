@@ -104,17 +104,45 @@ impl Emitter<'_> {
                 let id = self.expr(id);
                 format!("{f}({}, {}, (event_t) {id})", pipes.0, pipes.1)
             }
-            Opcode::Barrier if args.len() == 1 => format!("pipe_barrier({})", args[0]),
+            Opcode::Barrier => match data.attr("pipe").and_then(|a| a.enum_value("pipe")) {
+                Some(p) => format!("pipe_barrier({p})"),
+                None => return self.unsupported(op, "a barrier without its pipe"),
+            },
+            Opcode::RecordEvent | Opcode::WaitEvent if args.len() == 3 => {
+                let f = if data.opcode == Opcode::RecordEvent { "set_flag" } else { "wait_flag" };
+                match (op_kind_pipe(&args[0]), op_kind_pipe(&args[1])) {
+                    (Some(a), Some(b)) => format!("{f}({a}, {b}, {})", args[2]),
+                    _ => return self.unsupported(op, format!("no pipe for the op kinds `{}` / `{}`", args[0], args[1])),
+                }
+            }
+            Opcode::BarrierSync if args.len() == 1 => match op_kind_pipe(&args[0]) {
+                // A5 has no vector barrier (ptoas drops it).
+                Some("PIPE_V") if self.target.id == pto_lower::TargetId::A5 => return,
+                Some(p) => format!("pipe_barrier({p})"),
+                None => return self.unsupported(op, format!("no pipe for the op kind `{}`", args[0])),
+            },
             Opcode::TSync => return,
             _ => {
-                return self.unsupported(
-                    op,
-                    "only set_flag / wait_flag (and their _dyn forms) and barrier are written; record_event / wait_event need the sync lowering",
-                );
+                return self.unsupported(op, "this sync op has no C++ spelling yet");
             }
         };
         self.line(format!("{text};"));
     }
+}
+
+/// The pipe an op kind (`pipe_event_type`) runs on, as `ptoas`'s `pto-lowering-sync-to-pipe`
+/// maps it: loads on MTE2, vector stores on MTE3, accumulator stores on FIX, L1 -> L0 moves on
+/// MTE1, matmuls on M, vector ops on V.
+fn op_kind_pipe(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "TLOAD" => "PIPE_MTE2",
+        "TSTORE_VEC" | "TMOV_V2M" => "PIPE_MTE3",
+        "TSTORE_ACC" | "TMOV_M2V" => "PIPE_FIX",
+        "TMOV_M2L" | "TMOV_M2B" | "TMOV_M2S" => "PIPE_MTE1",
+        "TMATMUL" => "PIPE_M",
+        "TVEC" | "TVECWAIT_EVENT" => "PIPE_V",
+        _ => return None,
+    })
 }
 
 /// The two pipes of a `_dyn` sync op's `args`.

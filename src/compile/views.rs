@@ -152,11 +152,16 @@ impl Emitter<'_> {
             n
         };
         self.views.insert(r, View { ptr, elem: parent.elem, shape: sizes, strides: parent.strides.clone(), layout: parent.layout });
+        // The GlobalTensor where the partition is made, as `ptoas` does: it is then in scope
+        // for every use.
+        self.tensor(r);
     }
 
     /// The `GlobalTensor` variable of GM view `v`, declared on first use.
     pub(super) fn tensor(&mut self, v: ValueId) -> Option<String> {
-        if let Some(t) = self.tensors.get(&v) {
+        if let Some((t, scope)) = self.tensors.get(&v)
+            && self.scopes.contains(scope)
+        {
             return Some(t.clone());
         }
         let view = self.views.get(&v)?.clone();
@@ -186,7 +191,8 @@ impl Emitter<'_> {
         self.line(format!("GTStride_{k} {vt} = GTStride_{k}({});", dyns(&strides)));
         self.line(format!("using GT_{k} = GlobalTensor<{}, GTShape_{k}, GTStride_{k}, GT_{k}_layout>;", cpp::elem(view.elem)));
         self.line(format!("GT_{k} {vg} = GT_{k}({}, {vs}, {vt});", view.ptr));
-        self.tensors.insert(v, vg.clone());
+        let scope = self.scopes.last().copied().unwrap_or(0);
+        self.tensors.insert(v, (vg.clone(), scope));
         Some(vg)
     }
 }
