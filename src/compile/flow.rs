@@ -19,14 +19,39 @@ impl Emitter<'_> {
     }
 
     /// Declares a carried variable for each of `values` (uninitialised when `init` is empty);
-    /// every value in `alias` (block arguments, results) gets the same name.
-    fn carried(&mut self, op: OpId, values: &[ValueId], init: &[ValueId], alias: &[&[ValueId]]) -> Option<Vec<String>> {
+    /// every value in `alias` (block arguments, results) gets the same name. A tile or GM view
+    /// (no C++ value to assign) may be carried when every incoming value (`init`, `incoming`,
+    /// or the position's own alias) is one and the same: the carried values then stand for it.
+    /// Such positions get an empty name, which [`Self::assign`] skips.
+    fn carried(
+        &mut self,
+        op: OpId,
+        values: &[ValueId],
+        init: &[ValueId],
+        alias: &[&[ValueId]],
+        incoming: &[Vec<ValueId>],
+    ) -> Option<Vec<String>> {
         let mut names = Vec::new();
         for (i, &v) in values.iter().enumerate() {
             let ty = self.m.value_type(v).clone();
+            let aliases: Vec<ValueId> = alias.iter().filter_map(|l| l.get(i).copied()).collect();
             let Some(t) = cpp::value_type(&ty) else {
-                self.unsupported(op, format!("a value of type `{ty}` carried through control flow"));
-                return None;
+                let mut sources: Vec<ValueId> = init.get(i).copied().into_iter().collect();
+                sources.extend(incoming.get(i).into_iter().flatten().copied().filter(|s| !aliases.contains(s) && *s != v));
+                sources.dedup();
+                match sources.as_slice() {
+                    [one] => {
+                        for target in std::iter::once(v).chain(aliases) {
+                            self.alias_value(target, *one);
+                        }
+                        names.push(String::new());
+                        continue;
+                    }
+                    _ => {
+                        self.unsupported(op, format!("a value of type `{ty}` carried through control flow (different values on different paths)"));
+                        return None;
+                    }
+                }
             };
             let n = self.name(v);
             match init.get(i) {
@@ -36,14 +61,36 @@ impl Emitter<'_> {
                 }
                 None => self.line(format!("{t} {n};")),
             }
-            for list in alias {
-                if let Some(&a) = list.get(i) {
-                    self.names.insert(a, n.clone());
-                }
+            for a in aliases {
+                self.names.insert(a, n.clone());
             }
             names.push(n);
         }
         Some(names)
+    }
+
+    /// Makes `target` stand for `source`: same name, view, GlobalTensor and tile.
+    fn alias_value(&mut self, target: ValueId, source: ValueId) {
+        if let Some(n) = self.names.get(&source).cloned() {
+            self.names.insert(target, n);
+        }
+        if let Some(view) = self.views.get(&source).cloned() {
+            self.views.insert(target, view);
+        }
+        if let Some(t) = self.tensors.get(&source).cloned() {
+            self.tensors.insert(target, t);
+        }
+        if let Some(d) = self.local.get(&source).copied() {
+            self.local.insert(target, d);
+        }
+    }
+
+    /// The operands of a block's `scf.yield` / `scf.condition`, without emitting anything.
+    fn terminator_operands(&self, b: BlockId) -> Vec<ValueId> {
+        match self.m.block(b).ops.last() {
+            Some(&l) if matches!(self.m.op(l).opcode, Opcode::ScfYield | Opcode::ScfCondition) => self.m.op(l).operands.clone(),
+            _ => Vec::new(),
+        }
     }
 
     /// The ops of `b` but its terminator; returns the terminator's operands.
@@ -64,7 +111,7 @@ impl Emitter<'_> {
         let exprs: Vec<String> = values.iter().map(|&v| self.expr(v)).collect();
         if targets.len() > 1 {
             let mut temps = Vec::new();
-            for (t, e) in targets.iter().zip(&exprs) {
+            for (t, e) in targets.iter().zip(&exprs).filter(|(t, _)| !t.is_empty()) {
                 let tmp = format!("{t}_next");
                 self.line(format!("auto {tmp} = {e};"));
                 temps.push((t.clone(), tmp));
@@ -74,7 +121,7 @@ impl Emitter<'_> {
             }
         } else {
             for (t, e) in targets.iter().zip(&exprs) {
-                if t != e {
+                if !t.is_empty() && t != e {
                     self.line(format!("{t} = {e};"));
                 }
             }
@@ -90,7 +137,8 @@ impl Emitter<'_> {
             return self.unsupported(op, "a malformed scf.for");
         }
         let (lb, ub, step) = (self.expr(data.operands[0]), self.expr(data.operands[1]), self.expr(data.operands[2]));
-        let Some(vars) = self.carried(op, &data.results, &data.operands[3..], &[&args[1..]]) else { return };
+        let yielded: Vec<Vec<ValueId>> = self.terminator_operands(body).into_iter().map(|v| vec![v]).collect();
+        let Some(vars) = self.carried(op, &data.results, &data.operands[3..], &[&args[1..]], &yielded) else { return };
         let iv = self.name(args[0]);
         let ty = cpp::value_type(self.m.value_type(args[0])).unwrap_or_else(|| "int32_t".to_string());
         self.line(format!("for ({ty} {iv} = {lb}; {iv} < {ub}; {iv} += {step}) {{"));
@@ -103,7 +151,17 @@ impl Emitter<'_> {
 
     fn scf_if(&mut self, op: OpId) {
         let data = self.m.op(op).clone();
-        let Some(vars) = self.carried(op, &data.results, &[], &[]) else { return };
+        let mut incoming: Vec<Vec<ValueId>> = vec![Vec::new(); data.results.len()];
+        for &r in &data.regions {
+            if let Some(&b) = self.m.region(r).blocks.first() {
+                for (i, v) in self.terminator_operands(b).into_iter().enumerate() {
+                    if let Some(list) = incoming.get_mut(i) {
+                        list.push(v);
+                    }
+                }
+            }
+        }
+        let Some(vars) = self.carried(op, &data.results, &[], &[], &incoming) else { return };
         let cond = self.expr(data.operands[0]);
         self.line(format!("if ({cond}) {{"));
         for (i, &r) in data.regions.iter().enumerate() {
@@ -127,9 +185,9 @@ impl Emitter<'_> {
         };
         let (bb, ab) = (self.m.region(before).blocks[0], self.m.region(after).blocks[0]);
         let (bargs, aargs) = (self.m.block(bb).args.clone(), self.m.block(ab).args.clone());
-        let Some(loop_vars) = self.carried(op, &bargs, &data.operands, &[]) else { return };
-        let Some(results) = self.carried(op, &data.results, &[], &[]) else { return };
-        let Some(after_vars) = self.carried(op, &aargs, &[], &[]) else { return };
+        let Some(loop_vars) = self.carried(op, &bargs, &data.operands, &[], &[]) else { return };
+        let Some(results) = self.carried(op, &data.results, &[], &[], &[]) else { return };
+        let Some(after_vars) = self.carried(op, &aargs, &[], &[], &[]) else { return };
         self.line("while (true) {");
         self.enter_scope();
         let cond = self.body_until_terminator(bb);

@@ -121,6 +121,14 @@ impl Emitter<'_> {
                 Some(p) => format!("pipe_barrier({p})"),
                 None => return self.unsupported(op, format!("no pipe for the op kind `{}`", args[0])),
             },
+            Opcode::GetBuf | Opcode::RlsBuf if args.len() >= 2 => {
+                let f = if data.opcode == Opcode::GetBuf { "get_buf" } else { "rls_buf" };
+                let mode = data.attr("mode").and_then(|a| cpp::attr_token(a, None, true)).map(|t| t.1).unwrap_or_else(|| "0".to_string());
+                match op_kind_pipe(&args[0]) {
+                    Some(p) => format!("{f}({p}, {}, {mode})", args[1]),
+                    None => return self.unsupported(op, format!("no pipe for the op kind `{}`", args[0])),
+                }
+            }
             Opcode::TSync => return,
             _ => {
                 return self.unsupported(op, "this sync op has no C++ spelling yet");
