@@ -1,4 +1,5 @@
-//! `pto compile` against the PTOAS lit tests of `../shared/corpus/ptoas-basic`: every `// RUN:`
+//! `pto compile` against the PTOAS lit tests of `$PTO_SHARED/corpus/ptoas-basic` (`../shared`
+//! when `PTO_SHARED` is not set): every `// RUN:`
 //! line that `ptoas` itself passes (FILECHECK.tsv) is run with `ptoas` replaced by
 //! `pto compile` and checked by LLVM's FileCheck, as lit would. The runs that cannot pass are
 //! listed in [`EXPECTED_FAILURES`] with the reason (docs/compile.md repeats the list); the test
@@ -96,6 +97,11 @@ fn parse_run(line: &str, file: &Path) -> Run {
     Run { negated, args, stream, check }
 }
 
+/// The shared material: `$PTO_SHARED`, else `../shared` beside the repository.
+fn shared() -> PathBuf {
+    std::env::var_os("PTO_SHARED").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+}
+
 fn filecheck() -> Option<PathBuf> {
     let fixed = PathBuf::from("/usr/lib/llvm-19/bin/FileCheck");
     if fixed.exists() {
@@ -146,7 +152,7 @@ fn execute(fc: &Path, file: &Path, run: &Run) -> Outcome {
 
 #[test]
 fn ptoas_lit_runs_pass_with_pto_compile() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ptoas-basic");
+    let corpus = shared().join("corpus/ptoas-basic");
     let Ok(table) = std::fs::read_to_string(corpus.join("FILECHECK.tsv")) else {
         eprintln!("SKIPPED: the ptoas-basic corpus is not at {} — pto compile's FileCheck runs were NOT checked", corpus.display());
         return;
@@ -209,7 +215,7 @@ const SAMPLE_FAILURES: &[(&str, &str, &str)] = &[
 /// was run), except [`SAMPLE_FAILURES`]; whatever fails does so with a located diagnostic.
 #[test]
 fn ptoas_samples_compile() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ptoas-samples");
+    let corpus = shared().join("corpus/ptoas-samples");
     let Ok(table) = std::fs::read_to_string(corpus.join("VERDICTS.tsv")) else {
         eprintln!("SKIPPED: the ptoas-samples corpus is not at {} — pto compile was NOT run on it", corpus.display());
         return;

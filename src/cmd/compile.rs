@@ -46,14 +46,21 @@ fn level_check(m: &pto_ir::Module, level: PtoLevel) -> Vec<Diagnostic> {
         let d = m.op(op);
         let span = m.op_span(op);
         if d.opcode == Opcode::TAssign && level != PtoLevel::Level3 {
-            out.push(Diagnostic::error(DiagClass::StructPlacement, span, "pto.tassign is only supported when --pto-level=level3").with_op("pto.tassign"));
+            out.push(
+                Diagnostic::error(DiagClass::StructPlacement, span, "pto.tassign is only supported when --pto-level=level3")
+                    .with_op("pto.tassign"),
+            );
         }
         if d.opcode == Opcode::AllocTile {
             let has_addr = matches!(&d.payload, pto_ir::Payload::Segments(s) if s.first() == Some(&1));
             if level == PtoLevel::Level3 && !has_addr {
                 out.push(
-                    Diagnostic::error(DiagClass::StructPlacement, span, "--pto-level=level3 requires an address on every alloc_tile (`alloc_tile addr = %a`)")
-                        .with_op("pto.alloc_tile"),
+                    Diagnostic::error(
+                        DiagClass::StructPlacement,
+                        span,
+                        "--pto-level=level3 requires an address on every alloc_tile (`alloc_tile addr = %a`)",
+                    )
+                    .with_op("pto.alloc_tile"),
                 );
             }
             if level != PtoLevel::Level3 && has_addr {

@@ -76,7 +76,8 @@ pub fn tile(t: &TileDesc) -> String {
         SLayout::ColMajor => "SLayout::ColMajor",
     };
     let pad = ["PadValue::Null", "PadValue::Zero", "PadValue::Max", "PadValue::Min"].get(t.pad as usize).unwrap_or(&"PadValue::Null");
-    let compact = ["CompactMode::Null", "CompactMode::Normal", "CompactMode::RowPlusOne"].get(t.compact as usize).unwrap_or(&"CompactMode::Null");
+    let compact =
+        ["CompactMode::Null", "CompactMode::Normal", "CompactMode::RowPlusOne"].get(t.compact as usize).unwrap_or(&"CompactMode::Null");
     format!(
         "Tile<{}, {}, {}, {}, {bl}, {}, {}, {sl}, {}, {pad}, {compact}>",
         tile_kind(t.loc),

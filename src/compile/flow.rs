@@ -48,7 +48,10 @@ impl Emitter<'_> {
                         continue;
                     }
                     _ => {
-                        self.unsupported(op, format!("a value of type `{ty}` carried through control flow (different values on different paths)"));
+                        self.unsupported(
+                            op,
+                            format!("a value of type `{ty}` carried through control flow (different values on different paths)"),
+                        );
                         return None;
                     }
                 }

@@ -55,11 +55,19 @@ pub fn check_entries(m: &Module, funcs: &[OpId]) -> Result<(), Diagnostics> {
         };
         let name = func_name(m, f);
         if explicit_entry(m, f) && !has_body(m, f) {
-            errors.push(Diagnostic::error(DiagClass::CompileEntry, m.op_span(f), format!("`pto.entry` is only valid on function definitions (@{name})")));
+            errors.push(Diagnostic::error(
+                DiagClass::CompileEntry,
+                m.op_span(f),
+                format!("`pto.entry` is only valid on function definitions (@{name})"),
+            ));
         } else if is_entry(m, funcs, f) && results != 0 {
             errors.push(
-                Diagnostic::error(DiagClass::CompileEntry, m.op_span(f), format!("PTO entry functions must return void: @{name} returns {results} value(s)"))
-                    .with_op("func.func"),
+                Diagnostic::error(
+                    DiagClass::CompileEntry,
+                    m.op_span(f),
+                    format!("PTO entry functions must return void: @{name} returns {results} value(s)"),
+                )
+                .with_op("func.func"),
             );
         }
     }

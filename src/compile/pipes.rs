@@ -78,9 +78,11 @@ pub fn check(m: &Module, topo: &Topology) -> Result<(), Diagnostics> {
     for o in m.walk() {
         let data = m.op(o);
         if matches!(data.opcode, Opcode::TPopFromAic | Opcode::TPopFromAiv) && data.operands.len() == 2 {
-            let static_valid = data.results.first().and_then(|&r| m.value_type(r).tile()).is_some_and(|t| {
-                t.valid_rows != pto_ir::types::Dim::Dynamic || t.valid_cols != pto_ir::types::Dim::Dynamic
-            });
+            let static_valid = data
+                .results
+                .first()
+                .and_then(|&r| m.value_type(r).tile())
+                .is_some_and(|t| t.valid_rows != pto_ir::types::Dim::Dynamic || t.valid_cols != pto_ir::types::Dim::Dynamic);
             if static_valid {
                 errors.push(
                     Diagnostic::error(

@@ -156,7 +156,9 @@ fn op_kind_pipe(kind: &str) -> Option<&'static str> {
 /// The two pipes of a `_dyn` sync op's `args`.
 fn pipe_pair(args: Option<&Attr>) -> (String, String) {
     let names: Vec<String> = match args {
-        Some(Attr::Array(a)) => a.iter().filter_map(|x| if let Attr::Enum(e) = x { Some(e.value_name().to_string()) } else { None }).collect(),
+        Some(Attr::Array(a)) => {
+            a.iter().filter_map(|x| if let Attr::Enum(e) = x { Some(e.value_name().to_string()) } else { None }).collect()
+        }
         _ => Vec::new(),
     };
     (names.first().cloned().unwrap_or_default(), names.get(1).cloned().unwrap_or_default())
@@ -170,7 +172,7 @@ fn binary(op: &str, args: &[String], e: ElemType) -> Option<String> {
     Some(match op {
         "neg" => format!("-{a}"),
         "ceildiv" => format!("({a} + {b} - 1) / {b}", b = b?),
-        "uceildiv" => format!("({} + ({u}) {b} - 1) / ({u}) {b}", format!("({u}) {a}"), b = b?),
+        "uceildiv" => format!("(({u}) {a} + ({u}) {b} - 1) / ({u}) {b}", b = b?),
         "floordiv" => {
             let b = b?;
             format!("{a} / {b} - ((({a} % {b}) != 0) && (({a} < 0) != ({b} < 0)))")

@@ -179,7 +179,7 @@ impl Emitter<'_> {
         let (ins, outs) = (data.ins().to_vec(), data.outs().to_vec());
         let exhausted = matches!(op_attr(self.m, op, "exhausted"), Some(pto_ir::Attr::Bool(true)) | Some(pto_ir::Attr::Unit));
         let text = match (ins.as_slice(), outs.as_slice()) {
-            ([src, block_len], [dst]) if !self.m.value_type(*block_len).tile().is_some() => {
+            ([src, block_len], [dst]) if self.m.value_type(*block_len).tile().is_none() => {
                 let (d, s, b) = (self.expr(*dst), self.expr(*src), self.expr(*block_len));
                 format!("TMRGSORT({d}, {s}, {b})")
             }
