@@ -35,7 +35,8 @@ fn layout_token(v: &str) -> Option<&'static str> {
     }
 }
 
-/// The layout pto-isa's conventions give static 5-D extents (see the module docs).
+/// The layout pto-isa's conventions give static 5-D extents: NZ for the fractal pattern, DN
+/// when the two minor dimensions are column-major (and not also row-major), else ND.
 fn infer_layout(shape: &[Ext], strides: &[Ext], elem: ElemType) -> &'static str {
     let s: Option<Vec<i64>> = shape.iter().map(|e| if let Ext::Static(n) = e { Some(*n) } else { None }).collect();
     let t: Option<Vec<i64>> = strides.iter().map(|e| if let Ext::Static(n) = e { Some(*n) } else { None }).collect();
@@ -44,9 +45,10 @@ fn infer_layout(shape: &[Ext], strides: &[Ext], elem: ElemType) -> &'static str 
     if s[2] == 16 && s[2] * s[3] * bytes == 512 && t[4] == 1 && t[3] == s[4] {
         return "pto::Layout::NZ";
     }
-    let row = t[4] == 1 && (0..4).all(|i| t[i] == t[i + 1] * s[i + 1]);
-    let col = t[0] == 1 && (0..4).all(|i| t[i + 1] == t[i] * s[i]);
-    if !row && col { "pto::Layout::DN" } else { "pto::Layout::ND" }
+    // The two minor dimensions decide (a 1-row or 1-column view is both: ND).
+    let row = t[4] == 1 && t[3] == s[4];
+    let col = t[3] == 1 && t[4] == s[3];
+    if col && !row { "pto::Layout::DN" } else { "pto::Layout::ND" }
 }
 
 impl Emitter<'_> {
@@ -209,6 +211,7 @@ mod tests {
     fn layouts_from_strides() {
         assert_eq!(infer_layout(&st(&[1, 1, 1, 32, 32]), &st(&[1024, 1024, 1024, 32, 1]), ElemType::F32), "pto::Layout::ND");
         assert_eq!(infer_layout(&st(&[1, 1, 1, 16, 32]), &st(&[512, 512, 512, 1, 16]), ElemType::F32), "pto::Layout::DN");
+        assert_eq!(infer_layout(&st(&[1, 1, 1, 1, 16]), &st(&[16, 16, 16, 16, 1]), ElemType::F16), "pto::Layout::ND");
         assert_eq!(infer_layout(&st(&[1, 1, 16, 16, 16]), &st(&[4096, 4096, 256, 16, 1]), ElemType::F16), "pto::Layout::NZ");
     }
 }
