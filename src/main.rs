@@ -1,7 +1,7 @@
 //! The `pto` command: maps flags to the library's subcommand options. No logic lives here.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use pto::cmd::{fmt, lower, mlir, ops, run, verify};
+use pto::cmd::{compile, fmt, lower, mlir, ops, run, verify};
 use pto::{ErrorFormat, Outcome, TargetName};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -38,6 +38,16 @@ impl FormArg {
             FormArg::Ssa => pto_ir::TextForm::Ssa,
         }
     }
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum LevelArg {
+    /// Treated as level2, as ptoas does.
+    Level1,
+    /// Tile buffers without addresses (memory is planned).
+    Level2,
+    /// Every alloc_tile has an address; pto.tassign is allowed.
+    Level3,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -169,6 +179,36 @@ enum Command {
         /// List every tile whose layout `legalize` rewrites (otherwise one summary note).
         #[arg(long)]
         explain: bool,
+    },
+    /// Lower for a target and print the pto-isa C++ `ptoas` emits (takes `ptoas`'s flags).
+    Compile {
+        /// Input file (`-` for stdin).
+        #[arg(default_value = "-")]
+        file: String,
+        /// Target profile: a2a3 (alias a3, a2) or a5 [default: the module's `pto.target_arch`, else a2a3].
+        #[arg(long, value_parser = TargetName::parse)]
+        target: Option<TargetName>,
+        /// ptoas-compatible alias of --target (`a3` = a2a3).
+        #[arg(long = "pto-arch", value_parser = TargetName::parse, conflicts_with = "target")]
+        pto_arch: Option<TargetName>,
+        /// What the input may contain, as ptoas checks it: level1, level2 (default) or level3.
+        #[arg(long = "pto-level", value_enum, default_value_t = LevelArg::Level2)]
+        pto_level: LevelArg,
+        /// Accepted for ptoas compatibility; pto does not insert synchronisation yet (a warning says so).
+        #[arg(long = "enable-insert-sync")]
+        enable_insert_sync: bool,
+        /// Write the C++ here (`-` for stdout, the default).
+        #[arg(short, long)]
+        output: Option<String>,
+        /// Accepted for ptoas compatibility: pto always uses the layout a view names, else infers it.
+        #[arg(long = "disable-infer-layout", hide = true)]
+        disable_infer_layout: bool,
+        /// Accepted for ptoas compatibility: no effect.
+        #[arg(long = "emit-addptr-trace", hide = true)]
+        emit_addptr_trace: bool,
+        /// Accepted for ptoas compatibility: no effect.
+        #[arg(long = "pto-insert-sync-debug", hide = true)]
+        pto_insert_sync_debug: Option<u32>,
     },
     /// Lower for a target and run on the simulator.
     Run {
@@ -334,6 +374,18 @@ fn main() -> ExitCode {
                 error_format,
             })
         }
+        Command::Compile { file, target, pto_arch, pto_level, enable_insert_sync, output, .. } => compile::run(&compile::CompileOptions {
+            input: file,
+            target: target.or(pto_arch),
+            level: match pto_level {
+                LevelArg::Level1 => compile::PtoLevel::Level1,
+                LevelArg::Level2 => compile::PtoLevel::Level2,
+                LevelArg::Level3 => compile::PtoLevel::Level3,
+            },
+            insert_sync: enable_insert_sync,
+            output,
+            error_format,
+        }),
         Command::Run {
             file,
             target,

@@ -160,6 +160,16 @@ diag_classes! {
     /// A module that cannot be written as MLIR (a type with no MLIR spelling, an attribute name
     /// `pto` reserves, a module MLIR's verifier rejects).
     MlirExport = "MLIR_EXPORT",
+    /// `pto compile`: an op or construct the C++ emitter has no pto-isa spelling for (the op
+    /// table's `cpp` column is empty and the op has no ISA page, a tile carried through a loop).
+    CompileUnsupported = "COMPILE_UNSUPPORTED",
+    /// `pto compile`: a kernel entry that `ptoas` rejects (an entry function that returns a
+    /// value, `pto.entry` on a declaration).
+    CompileEntry = "COMPILE_ENTRY",
+    /// `pto compile`: a cube/vector pipe whose consumer buffer is not a `reserve_buffer` or
+    /// `import_reserved_buffer` while its `flag_base` is not explicit, or peer pipe inits that
+    /// disagree on splitting.
+    CompilePipe = "COMPILE_PIPE",
 }
 
 impl fmt::Display for DiagClass {

@@ -29,6 +29,7 @@ pub struct Material {
 }
 
 static CORPUS_ONCE: Once = Once::new();
+static BASIC_ONCE: Once = Once::new();
 static GOLDEN_ONCE: Once = Once::new();
 
 /// The PTOAS samples with `VERDICTS.tsv`.
@@ -37,6 +38,14 @@ pub static CORPUS: Material = Material {
     what: "the PTOAS sample corpus",
     origin: "hw-native-sys/PTOAS at commit a56b18c3 (test/samples, with ptoas's verdicts in VERDICTS.tsv)",
     once: &CORPUS_ONCE,
+};
+
+/// The PTOAS lit tests of `test/basic` with `FILECHECK.tsv`.
+pub static BASIC: Material = Material {
+    sub: "corpus/ptoas-basic",
+    what: "the PTOAS lit tests",
+    origin: "hw-native-sys/PTOAS at commit a56b18c3 (test/basic, with ptoas's verdicts and FileCheck results)",
+    once: &BASIC_ONCE,
 };
 
 /// The golden vectors of the pto-isa CPU simulator.
@@ -103,6 +112,11 @@ pub fn dir(m: &Material) -> Option<PathBuf> {
 /// The corpus directory, if present (see [`dir`]).
 pub fn corpus() -> Option<PathBuf> {
     dir(&CORPUS)
+}
+
+/// The PTOAS lit tests directory, if present (see [`dir`]).
+pub fn basic() -> Option<PathBuf> {
+    dir(&BASIC)
 }
 
 /// The golden-vector cases directory, if present (see [`dir`]).

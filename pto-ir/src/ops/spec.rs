@@ -297,6 +297,12 @@ pub struct OpSpec {
     /// Text format of a PTOAS op without a tile signature (see [`FormatItem`]); empty when
     /// the op's [`Syntax`] alone describes it.
     pub format: &'static str,
+    /// How `pto compile` writes the op in C++ (the pto-isa call `ptoas` emits): a call pattern
+    /// per operand form, separated by `|` (`TCI<T(dst), E(start), @#descending=0>($dst, $start)`),
+    /// the name of a rule of the compiler's family module (`rule:tmov`), or, for scalar ops, the
+    /// C++ operator. Empty: `PAGE(outs..., ins...)` from [`OpSpec::page`]. The pattern language
+    /// is documented in docs/compile.md and implemented in `src/compile/rule.rs`.
+    pub cpp: &'static str,
 }
 
 impl OpSpec {
@@ -317,6 +323,7 @@ impl OpSpec {
         page: "",
         doc: "",
         format: "",
+        cpp: "",
     };
 
     /// `dialect.name`.

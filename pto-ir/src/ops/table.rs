@@ -209,7 +209,7 @@ op_table! {
     TPartArgMin "tpartargmin" Partial PART_ARG { same: S_PART_ARG, page: "TPARTARGMIN", doc: "(value, index) of the elementwise min of two (value, index) tile pairs over possibly different valid regions" }
 
     // ---- Gather / scatter (5) ----
-    TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { attrs: "maskPattern:mask_pattern?, cmpMode:cmp?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
+    TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { cpp: "TGATHER($dst, $src, $indices, $tmp?) | TGATHER<T($dst), T($src), @maskPattern>($dst, $src) | TGATHER<T($dst), T($src), T($cdst), T($tmp), @cmpMode=eq, 0>($dst, $src, $k, $cdst, $tmp)", attrs: "maskPattern:mask_pattern?, cmpMode:cmp?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
     TGatherB "tgatherb" GatherScatter "src:tile, offsets:tile -> dst:tile" { page: "TGATHERB", doc: "block gather: one u32 byte offset per 32-byte dst block" }
     TScatter "tscatter" GatherScatter "src:tile, indices:tile -> dst:tile" { same: S_DT_UN, page: "TSCATTER", doc: "dst_flat[idx[i,j]] = src[i,j]" }
     MGather "mgather" GatherScatter "mem:view, indices:tile -> dst:tile" { attrs: "coalesce:coalesce?, gatherOob:gather_oob?", modes: MGATHER_MODES, pipe: Pipe::Mte2, page: "MGATHER", doc: "gather from a GM table into a tile (coalesce row: dst[r,:] = mem[idx[r],:]; elem: dst[r,c] = mem_flat[idx[r,c]])" }
@@ -217,14 +217,14 @@ op_table! {
 
     // ---- Sort (2) ----
     TSort32 "tsort32" Sort "src:tile, idx:tile, tmp:tile? -> dst:tile" { same: S_DT_UN, tmp: TMP_OPT, page: "TSORT32", doc: "sort each 32-element block descending with its u32 index" }
-    TMrgSort "tmrgsort" Sort "src:tile, blockLen:scalar -> dst:tile | src0:tile, src1:tile, src2:tile?, src3:tile?, tmp:tile? -> dst:tile, executed:vector" { attrs: "exhausted:bool?", same: "dtype(src,dst) dtype(src0,src1,src2,src3,tmp,dst)", tmp: TMP_OPT, page: "TMRGSORT", doc: "merge descending (value, index) lists" }
+    TMrgSort "tmrgsort" Sort "src:tile, blockLen:scalar -> dst:tile | src0:tile, src1:tile, src2:tile?, src3:tile?, tmp:tile? -> dst:tile, executed:vector" { cpp: "rule:tmrgsort", attrs: "exhausted:bool?", same: "dtype(src,dst) dtype(src0,src1,src2,src3,tmp,dst)", tmp: TMP_OPT, page: "TMRGSORT", doc: "merge descending (value, index) lists" }
 
     // ---- Conversion / quant (5) ----
-    TCvt "tcvt" Convert UN_TMP { attrs: CVT, same: "valid(src,dst)", tmp: TMP_OPT, page: "TCVT", doc: "dst = convert(src) with rounding mode and saturation" }
+    TCvt "tcvt" Convert UN_TMP { cpp: "TCVT($dst, $src, $tmp?, @rmode=CAST_RINT, @sat_mode?)", attrs: CVT, same: "valid(src,dst)", tmp: TMP_OPT, page: "TCVT", doc: "dst = convert(src) with rounding mode and saturation" }
     TQuant "tquant" Convert "src:tile, scale:tile, offset:tile?, tmp:tile? -> dst:tile | src:tile, max:tile, scaling:tile -> dst:tile, exp:tile" { attrs: "quant_type:quant_type?, mx_alg:mx_alg?, grp_axis:int?, interleave:bool?", same: "dtype(src,scale,offset,tmp) dtype(src,max,scaling) valid(src,dst) present(offset,quant_type=INT8_ASYM)", tmp: TMP_REQ, page: "TQUANT", doc: "quantize: f32 to i8 (INT8_SYM) or ui8 (INT8_ASYM, with a per-row offset) with a per-row scale; or MX FP8/FP4 with E8M0 exponents per 32-element group (second form, A5)" }
     TQuantDn "tquant_dn" Convert MX_QUANT { attrs: "mx_alg:mx_alg!, interleave:bool?", same: "dtype(src,max,scaling) valid(src,dst)", page: "TQUANT_DN", doc: "MX quantization with groups of 32 rows (grp_axis 0); exp is (M/32)xN E8M0 (A5)" }
     TQuantHif4 "tquant_hif4" Convert MX_QUANT { same: "dtype(src,max,scaling)", page: "TQUANT_HIF4", doc: "HiFloat4 quantization of bf16 with three-level exponents (A6 only: no A2A3 or A5 implementation)" }
-    TDequant "tdequant" Convert "src:tile, scale:tile, offset:tile -> dst:tile" { same: "dtype(scale,offset,dst) valid(src,dst)", page: "TDEQUANT", doc: "dst = (src - offset[row]) * scale[row], i8/i16 to f32" }
+    TDequant "tdequant" Convert "src:tile, scale:tile, offset:tile -> dst:tile" { cpp: "TDEQUANT<T($dst), T($src), T($scale)>($dst, $src, $scale, $offset)", same: "dtype(scale,offset,dst) valid(src,dst)", page: "TDEQUANT", doc: "dst = (src - offset[row]) * scale[row], i8/i16 to f32" }
 
     // ---- Matmul (9 pages; PTOAS adds the mx.acc / mx.bias and gemv.mx variants) ----
     TMatmul "tmatmul" Matmul "a:tile, b:tile -> c:tile" { format: "opt( -> $r )", pipe: Pipe::M, page: "TMATMUL", doc: "c = a x b" }
@@ -243,15 +243,15 @@ op_table! {
     TGetScaleAddr "tget_scale_addr" AssignConfig "src:tile -> dst:tile" { same: "shape(src,dst) valid(src,dst)", page: "TGET_SCALE_ADDR", pipe: Pipe::S, doc: "bind dst (a scaling tile) at src's address >> SHIFT_MX_ADDR (A5)" }
 
     // ---- Memory GM <-> tile (5) ----
-    TLoad "tload" Memory "src:view, offsets:scalar* -> dst:tile" { attrs: "pad_mode:padmode?, init_out_buffer:bool?, layout:layout?", format: "opt( pad_mode = $<padmode> ) opt( pad_value = $v : $t ) opt( left_padding_num = $v : $t ) opt( init_out_buffer = $bool ) opt( right_padding_num = $v : $t ) opt( init_condition = $v : $t ) opt( -> $r )", pipe: Pipe::Mte2, page: "TLOAD", doc: "load a GM view into a tile (from element offset [r, c] when given: PTO-AS `%v[%r, %c]`; in DPS form the scalars of PTOAS's `pad_value = ..` groups instead, see `Payload::TailGroups`)" }
-    TStore "tstore" Memory "src:tile, preQuantScalar:scalar? -> dst:view, offsets:scalar*" { attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, stPhase:st_phase?", format: "opt( -> $r )", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM view (at element offset [r, c] when given)" }
+    TLoad "tload" Memory "src:view, offsets:scalar* -> dst:tile" { cpp: "TLOAD($dst, $src)", attrs: "pad_mode:padmode?, init_out_buffer:bool?, layout:layout?", format: "opt( pad_mode = $<padmode> ) opt( pad_value = $v : $t ) opt( left_padding_num = $v : $t ) opt( init_out_buffer = $bool ) opt( right_padding_num = $v : $t ) opt( init_condition = $v : $t ) opt( -> $r )", pipe: Pipe::Mte2, page: "TLOAD", doc: "load a GM view into a tile (from element offset [r, c] when given: PTO-AS `%v[%r, %c]`; in DPS form the scalars of PTOAS's `pad_value = ..` groups instead, see `Payload::TailGroups`)" }
+    TStore "tstore" Memory "src:tile, preQuantScalar:scalar? -> dst:view, offsets:scalar*" { cpp: "TSTORE($dst, $src, $preQuantScalar?)", attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, stPhase:st_phase?", format: "opt( -> $r )", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM view (at element offset [r, c] when given)" }
     TStoreFp "tstore_fp" Memory "src:tile, fp:tile -> dst:view, offsets:scalar*" { aliases: &["tstore.fp"], pipe: Pipe::Fix, page: "TSTORE_FP", doc: "store an Acc tile through the fixpipe with a quant tile" }
     TPrefetch "tprefetch" Memory "src:view -> dst:tile" { pipe: Pipe::Mte2, page: "TPREFETCH", doc: "prefetch GM data" }
     TPrefetchAsync "tprefetch_async" Memory "src:view, session:session -> event:async_event" { syntax: Syntax::Paren, same: "flat(src)", pipe: Pipe::None, page: "TPREFETCH_ASYNC", doc: "asynchronous GM -> L2 prefetch into the session's scratchpad" }
 
     // ---- Move / layout (16) ----
-    TMov "tmov" Move "src:tile, tmp:tile? -> dst:tile | src:tile, fp:tile, preQuantScalar:scalar? -> dst:tile | src:tile, preQuantScalar:scalar -> dst:tile" { attrs: "accToVecMode:acc_to_vec_mode?, reluPreMode:relu_pre_mode?", format: "opt( -> $r )", aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v", "tmov.s2d"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
-    TMovFp "tmov.fp" Move "src:tile, fp:tile -> dst:tile" { aliases: &["tmov_fp"], pipe: Pipe::Fix, page: "TMOV_FP", doc: "move an Acc tile through the fixpipe with a quant tile" }
+    TMov "tmov" Move "src:tile, tmp:tile? -> dst:tile | src:tile, fp:tile, preQuantScalar:scalar? -> dst:tile | src:tile, preQuantScalar:scalar -> dst:tile" { cpp: "rule:tmov", attrs: "accToVecMode:acc_to_vec_mode?, reluPreMode:relu_pre_mode?", format: "opt( -> $r )", aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v", "tmov.s2d"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
+    TMovFp "tmov.fp" Move "src:tile, fp:tile -> dst:tile" { cpp: "TMOV_FP<T($dst), T($src), T($fp)>($dst, $src, $fp)", aliases: &["tmov_fp"], pipe: Pipe::Fix, page: "TMOV_FP", doc: "move an Acc tile through the fixpipe with a quant tile" }
     TExtract "textract" Move "src:tile, row:scalar, col:scalar -> dst:tile" { page: "TEXTRACT", pipe: Pipe::Mte1, doc: "dst = src[row.., col..]" }
     TExtractFp "textract_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TEXTRACT_FP", doc: "extract through the fixpipe" }
     TInsert "tinsert" Move "src:tile, row:scalar, col:scalar -> dst:tile" { page: "TINSERT", doc: "dst[row.., col..] = src" }
@@ -268,10 +268,10 @@ op_table! {
     TSubview "tsubview" Move "src:tile, row:scalar, col:scalar -> dst:tile" { same: "dtype(src,dst)", page: "TSUBVIEW", pipe: Pipe::None, doc: "dst aliases src's storage starting at (row, col)" }
 
     // ---- Generation / misc (5) ----
-    TCi "tci" Generate "start:scalar, tmp:tile? -> dst:tile" { attrs: "descending:bool?", tmp: TMP_OPT, page: "TCI", doc: "dst[k] = start + k (or start - k)" }
-    TTri "ttri" Generate "diagonal:scalar? -> dst:tile" { attrs: "upperOrLower:int?, isUpperOrLower:int?", page: "TTRI", doc: "triangular mask tile (`upperOrLower` is PTOAS's spelling, `isUpperOrLower` the page's)" }
-    TRandom "trandom" Generate "key:tile, counter:tile -> dst:tile | key0:scalar, key1:scalar, counter0:scalar, counter1:scalar, counter2:scalar, counter3:scalar -> dst:tile" { attrs: "rounds:int?", page: "TRANDOM", doc: "random numbers from a key (2 words) and a counter (4 words): the page's tiles or PTOAS's six integers" }
-    THistogram "thistogram" Generate "src:tile, idx:tile -> dst:tile" { attrs: "isMSB:bool?", page: "THISTOGRAM", doc: "per-row 256-bin histogram of one byte of each src element, filtered by idx" }
+    TCi "tci" Generate "start:scalar, tmp:tile? -> dst:tile" { cpp: "TCI<T($dst), E($start), @#descending=0>($dst, $start)", attrs: "descending:bool?", tmp: TMP_OPT, page: "TCI", doc: "dst[k] = start + k (or start - k)" }
+    TTri "ttri" Generate "diagonal:scalar? -> dst:tile" { cpp: "TTRI<T($dst), @#upperOrLower=0>($dst, $diagonal?)", attrs: "upperOrLower:int?, isUpperOrLower:int?", page: "TTRI", doc: "triangular mask tile (`upperOrLower` is PTOAS's spelling, `isUpperOrLower` the page's)" }
+    TRandom "trandom" Generate "key:tile, counter:tile -> dst:tile | key0:scalar, key1:scalar, counter0:scalar, counter1:scalar, counter2:scalar, counter3:scalar -> dst:tile" { cpp: "TRANDOM<@rounds=10>($dst, $key, $counter) | PTOAS__TRANDOM<@rounds=10>($dst, $key0, $key1, $counter0, $counter1, $counter2, $counter3)", attrs: "rounds:int?", page: "TRANDOM", doc: "random numbers from a key (2 words) and a counter (4 words): the page's tiles or PTOAS's six integers" }
+    THistogram "thistogram" Generate "src:tile, idx:tile -> dst:tile" { cpp: "THISTOGRAM<@isMSB=true>($dst, $src, $idx)", attrs: "isMSB:bool?", page: "THISTOGRAM", doc: "per-row 256-bin histogram of one byte of each src element, filtered by idx" }
     TPrint "tprint" Generate "src:tile -> | src:view -> " { page: "TPRINT", pipe: Pipe::S, doc: "print a tile or view (debug)" }
 
     // ---- Sync / event (2) ----
@@ -379,36 +379,36 @@ op_table! {
 
     // ---- MLIR arith ----
     ArithConstant "constant" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithConstant, pipe: Pipe::S, doc: "a constant" }
-    ArithAddi "addi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "integer add" }
-    ArithSubi "subi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "integer subtract" }
-    ArithMuli "muli" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "integer multiply" }
-    ArithDivsi "divsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed integer divide" }
-    ArithDivui "divui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned integer divide" }
-    ArithRemsi "remsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed remainder" }
-    ArithRemui "remui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned remainder" }
-    ArithCeildivsi "ceildivsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed ceiling divide" }
-    ArithCeildivui "ceildivui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned ceiling divide" }
-    ArithFloordivsi "floordivsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed floor divide" }
-    ArithAndi "andi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "bitwise and" }
-    ArithOri "ori" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "bitwise or" }
-    ArithXori "xori" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "bitwise xor" }
-    ArithShli "shli" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "shift left" }
-    ArithShrsi "shrsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "arithmetic shift right" }
-    ArithShrui "shrui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "logical shift right" }
-    ArithMaxsi "maxsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed max" }
-    ArithMinsi "minsi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed min" }
-    ArithMaxui "maxui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned max" }
-    ArithMinui "minui" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned min" }
-    ArithAddf "addf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float add" }
-    ArithSubf "subf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float subtract" }
-    ArithMulf "mulf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float multiply" }
-    ArithDivf "divf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float divide" }
-    ArithRemf "remf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float remainder" }
-    ArithMaximumf "maximumf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float max (NaN-propagating)" }
-    ArithMinimumf "minimumf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float min (NaN-propagating)" }
-    ArithMaxnumf "maxnumf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float max (NaN-ignoring)" }
-    ArithMinnumf "minnumf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float min (NaN-ignoring)" }
-    ArithNegf "negf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float negate" }
+    ArithAddi "addi" Arith "" { cpp: "+", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "integer add" }
+    ArithSubi "subi" Arith "" { cpp: "-", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "integer subtract" }
+    ArithMuli "muli" Arith "" { cpp: "*", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "integer multiply" }
+    ArithDivsi "divsi" Arith "" { cpp: "/", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed integer divide" }
+    ArithDivui "divui" Arith "" { cpp: "u/", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned integer divide" }
+    ArithRemsi "remsi" Arith "" { cpp: "%", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed remainder" }
+    ArithRemui "remui" Arith "" { cpp: "u%", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned remainder" }
+    ArithCeildivsi "ceildivsi" Arith "" { cpp: "ceildiv", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed ceiling divide" }
+    ArithCeildivui "ceildivui" Arith "" { cpp: "uceildiv", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned ceiling divide" }
+    ArithFloordivsi "floordivsi" Arith "" { cpp: "floordiv", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed floor divide" }
+    ArithAndi "andi" Arith "" { cpp: "&", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "bitwise and" }
+    ArithOri "ori" Arith "" { cpp: "|", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "bitwise or" }
+    ArithXori "xori" Arith "" { cpp: "^", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "bitwise xor" }
+    ArithShli "shli" Arith "" { cpp: "<<", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "shift left" }
+    ArithShrsi "shrsi" Arith "" { cpp: ">>", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "arithmetic shift right" }
+    ArithShrui "shrui" Arith "" { cpp: "u>>", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "logical shift right" }
+    ArithMaxsi "maxsi" Arith "" { cpp: "max", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed max" }
+    ArithMinsi "minsi" Arith "" { cpp: "min", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "signed min" }
+    ArithMaxui "maxui" Arith "" { cpp: "umax", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned max" }
+    ArithMinui "minui" Arith "" { cpp: "umin", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "unsigned min" }
+    ArithAddf "addf" Arith "" { cpp: "+", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float add" }
+    ArithSubf "subf" Arith "" { cpp: "-", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float subtract" }
+    ArithMulf "mulf" Arith "" { cpp: "*", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float multiply" }
+    ArithDivf "divf" Arith "" { cpp: "/", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float divide" }
+    ArithRemf "remf" Arith "" { cpp: "fmod", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float remainder" }
+    ArithMaximumf "maximumf" Arith "" { cpp: "fmax", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float max (NaN-propagating)" }
+    ArithMinimumf "minimumf" Arith "" { cpp: "fmin", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float min (NaN-propagating)" }
+    ArithMaxnumf "maxnumf" Arith "" { cpp: "fmax", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float max (NaN-ignoring)" }
+    ArithMinnumf "minnumf" Arith "" { cpp: "fmin", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float min (NaN-ignoring)" }
+    ArithNegf "negf" Arith "" { cpp: "neg", dialect: Dialect::Arith, syntax: Syntax::ArithBinary, pipe: Pipe::S, doc: "float negate" }
     ArithCmpi "cmpi" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCmp, pipe: Pipe::S, doc: "integer compare" }
     ArithCmpf "cmpf" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithCmp, pipe: Pipe::S, doc: "float compare" }
     ArithSelect "select" Arith "" { dialect: Dialect::Arith, syntax: Syntax::ArithSelect, pipe: Pipe::S, doc: "c ? a : b" }

@@ -1,0 +1,263 @@
+//! `pto compile` on kernels of this repository (the corpus-independent half; the PTOAS lit
+//! runs are `tests/compile_filecheck.rs`): the C++ it writes for tiles, views, instructions,
+//! control flow, sync, sections and pipes, its errors, and byte-identical output run to run.
+
+use std::path::Path;
+use std::process::Command;
+
+fn pto(args: &[&str], input: Option<&str>) -> (String, String, i32) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pto"));
+    cmd.args(args);
+    let out = match input {
+        Some(text) => {
+            use std::io::Write;
+            let mut child = cmd
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("runs pto");
+            child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+            child.wait_with_output().expect("pto finishes")
+        }
+        None => cmd.output().expect("runs pto"),
+    };
+    (String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into(), out.status.code().unwrap_or(-1))
+}
+
+fn compile(text: &str, args: &[&str]) -> (String, String, i32) {
+    let mut all = vec!["compile", "-"];
+    all.extend_from_slice(args);
+    pto(&all, Some(text))
+}
+
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name).display().to_string()
+}
+
+#[test]
+fn vadd_has_the_kernel_ptoas_writes() {
+    let (out, err, code) = pto(&["compile", &example("vadd.pto")], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("#include \"pto/pto-inst.hpp\"\nusing namespace pto;\n"), "{out}");
+    assert!(out.contains("__global__ AICORE void vadd(__gm__ float* v1, __gm__ float* v2, __gm__ float* v3) {"), "{out}");
+    let tile = "Tile<TileType::Vec, float, 32, 32, BLayout::RowMajor, 32, 32, SLayout::NoneBox, 512, PadValue::Null, CompactMode::Null>";
+    assert_eq!(out.matches(tile).count(), 3, "{out}");
+    assert!(out.contains("using GTShape_0 = pto::Shape<1, 1, 1, 32, 32>;"), "{out}");
+    assert!(out.contains("using GTStride_0 = pto::Stride<1024, 1024, 1024, 32, 1>;"), "{out}");
+    assert!(out.contains("constexpr pto::Layout GT_0_layout = pto::Layout::ND;"), "{out}");
+    for call in ["TLOAD(", "TADD(", "TSTORE("] {
+        assert!(out.contains(call), "{call} in {out}");
+    }
+    assert!(out.trim_end().ends_with("return;\n}"), "{out}");
+}
+
+/// The TASSIGN addresses are plan-memory's: the three tiles at 0, 4096 and 8192 of UB.
+#[test]
+fn tile_addresses_come_from_memory_planning() {
+    let (out, err, code) = pto(&["compile", &example("vadd.pto")], None);
+    assert_eq!(code, 0, "{err}");
+    let addr = |tile_var: &str| -> i64 {
+        let line = out.lines().find(|l| l.trim_start().starts_with(&format!("TASSIGN({tile_var}, "))).expect("a TASSIGN");
+        let var = line.trim().trim_start_matches(&format!("TASSIGN({tile_var}, ")).trim_end_matches(");").to_string();
+        let decl =
+            out.lines().find(|l| l.trim().starts_with("int64_t ") && l.contains(&format!(" {var} = "))).expect("the address constant");
+        decl.trim().trim_end_matches(';').rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let tiles: Vec<String> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with("Tile<"))
+        .map(|l| l.trim().trim_end_matches(';').rsplit(' ').next().unwrap().to_string())
+        .collect();
+    let addrs: Vec<i64> = tiles.iter().map(|t| addr(t)).collect();
+    assert_eq!(addrs, [0, 4096, 8192]);
+}
+
+#[test]
+fn two_runs_are_byte_identical() {
+    let kernel = pto::workload::tadd_tmax_kernel(200);
+    let first = compile(&kernel, &["--pto-arch=a3"]);
+    let second = compile(&kernel, &["--pto-arch=a3"]);
+    assert_eq!(first.2, 0, "{}", first.1);
+    assert_eq!(first.0, second.0);
+    assert!(first.0.matches("TADD(").count() == 200 && first.0.matches("TMAX(").count() == 200);
+    let vadd = std::fs::read_to_string(example("vadd.pto")).unwrap();
+    for (name, text) in [("vadd.pto", vadd.as_str()), ("FLOW", FLOW)] {
+        let a = compile(text, &["--pto-arch", "a3"]);
+        let b = compile(text, &["--pto-arch", "a3"]);
+        assert_eq!(a.2, 0, "{name}: {}", a.1);
+        assert_eq!(a.0, b.0, "{name}");
+    }
+}
+
+const LEVEL1: &str = r#"module {
+  func.func @softmax_row(%p: !pto.ptr<f32>, %q: !pto.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c64 = arith.constant 64 : index
+    %v = pto.make_tensor_view %p, shape = [%c16, %c64], strides = [%c64, %c1] : !pto.tensor_view<?x?xf32>
+    %w = pto.make_tensor_view %q, shape = [%c16, %c64], strides = [%c64, %c1] : !pto.tensor_view<?x?xf32>
+    %pv = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c16, %c64] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x64xf32>
+    %pw = pto.partition_view %w, offsets = [%c0, %c0], sizes = [%c16, %c64] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x64xf32>
+    %a = pto.tload %pv : !pto.partition_tensor_view<16x64xf32> -> !pto.tile<16x64xf32>
+    %m = pto.trowmax %a : !pto.tile<16x64xf32> -> !pto.tile<16x1xf32, blayout=col_major>
+    %d = pto.trowexpandsub %a, %m : !pto.tile<16x64xf32>, !pto.tile<16x1xf32, blayout=col_major> -> !pto.tile<16x64xf32>
+    %e = pto.texp %d : !pto.tile<16x64xf32> -> !pto.tile<16x64xf32>
+    pto.tstore %e, %pw : (!pto.tile<16x64xf32>, !pto.partition_tensor_view<16x64xf32>) -> ()
+    return
+  }
+}
+"#;
+
+/// A Level-1 SSA kernel: bufferized, given its scratch tile (TROWMAX on A2A3) and placed.
+#[test]
+fn level1_programs_compile_after_bufferization() {
+    let (out, err, code) = compile(LEVEL1, &["--target", "a2a3"]);
+    assert_eq!(code, 0, "{err}");
+    for call in ["TLOAD(", "TROWEXPANDSUB(", "TEXP(", "TSTORE("] {
+        assert!(out.contains(call), "{call} in {out}");
+    }
+    let rowmax = out.lines().find(|l| l.contains("TROWMAX(")).expect("TROWMAX");
+    assert_eq!(rowmax.matches(", ").count(), 2, "dst, src and the inserted scratch: {rowmax}");
+    let (out5, err5, code5) = compile(LEVEL1, &["--target", "a5"]);
+    assert_eq!(code5, 0, "{err5}");
+    let rowmax5 = out5.lines().find(|l| l.contains("TROWMAX(")).expect("TROWMAX");
+    assert_eq!(rowmax5.matches(", ").count(), 1, "A5 needs no scratch: {rowmax5}");
+}
+
+#[test]
+fn short_form_programs_have_no_kernel_to_compile() {
+    let (out, err, code) = pto(&["compile", &example("softmax.as.pto")], None);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(err.contains("COMPILE_UNSUPPORTED") && err.contains("softmax.as.pto:"), "{err}");
+}
+
+const FLOW: &str = r#"module {
+  func.func @flow(%p: !pto.ptr<f32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %f = arith.constant 1.5 : f32
+    %v = pto.make_tensor_view %p, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf32>
+    %t = pto.alloc_tile : !pto.tile_buf<vec, 32x32xf32>
+    %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (index) {
+      %x = arith.addi %acc, %i : index
+      %lt = arith.cmpi slt, %x, %c32 : index
+      scf.if %lt {
+        %pv = pto.partition_view %v, offsets = [%x, %c0], sizes = [%c1, %c32] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x32xf32>
+        pto.tadds ins(%t, %f : !pto.tile_buf<vec, 32x32xf32>, f32) outs(%t : !pto.tile_buf<vec, 32x32xf32>)
+      }
+      scf.yield %x : index
+    }
+    pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]
+    pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]
+    pto.barrier <PIPE_ALL>
+    return
+  }
+}
+"#;
+
+#[test]
+fn scalars_control_flow_and_sync() {
+    let (out, err, code) = compile(FLOW, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("float v") && out.contains(" = 1.5f;"), "{out}");
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    let for_line = lines.iter().find(|l| l.starts_with("for (int32_t ")).expect("a for loop");
+    assert!(for_line.contains(" < v2; ") && for_line.contains(" += "), "{for_line}");
+    assert!(lines.iter().any(|l| l.starts_with("if (") && l.ends_with(") {")), "{out}");
+    assert!(lines.iter().any(|l| l.contains(" < ") && l.starts_with("bool ")), "{out}");
+    // The loop-carried value is assigned by the yield.
+    assert!(lines.iter().any(|l| l.starts_with("int32_t ") && l.contains(" + ")), "{out}");
+    assert!(out.contains("TADDS("), "{out}");
+    // A partition at a run-time row: pointer arithmetic, then its GlobalTensor.
+    assert!(lines.iter().any(|l| l.starts_with("__gm__ float* ") && l.contains(" * 32")), "{out}");
+    assert!(out.contains("set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);"), "{out}");
+    assert!(out.contains("wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);"), "{out}");
+    assert!(out.contains("pipe_barrier(PIPE_ALL);"), "{out}");
+}
+
+#[test]
+fn sections_are_guarded_by_the_core_macros() {
+    let text = r#"module {
+  func.func @mix() {
+    pto.section.cube {
+      %a = pto.alloc_tile : !pto.tile_buf<mat, 16x16xf16, blayout=col_major, slayout=row_major>
+    }
+    pto.section.vector {
+      %b = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf16>
+      pto.tprint ins(%b : !pto.tile_buf<vec, 16x16xf16>)
+    }
+    return
+  }
+}
+"#;
+    let (out, err, code) = compile(text, &[]);
+    assert_eq!(code, 0, "{err}");
+    let cube = out.find("#if defined(__DAV_CUBE__)").expect("cube guard");
+    let vec = out.find("#if defined(__DAV_VEC__)").expect("vector guard");
+    assert!(cube < vec);
+    assert!(out[vec..].contains("set_mask_norm();") && out[vec..].contains("TPRINT("), "{out}");
+    assert_eq!(out.matches("#endif").count(), 2, "{out}");
+}
+
+#[test]
+fn entries_returning_values_are_rejected_with_a_location() {
+    let text = "module {\n  func.func @k(%a: i32) -> i32 attributes {pto.entry} {\n    return %a : i32\n  }\n}\n";
+    let (out, err, code) = compile(text, &[]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(err.contains("COMPILE_ENTRY") && err.contains("PTO entry functions must return void") && err.contains("<stdin>:2:"), "{err}");
+}
+
+#[test]
+fn ops_without_a_cpp_form_are_located_errors() {
+    let text = "module {\n  func.func @k() {\n    pto.trap\n    return\n  }\n}\n";
+    let (_, err, code) = compile(text, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("COMPILE_UNSUPPORTED") && err.contains("<stdin>:3:"), "{err}");
+}
+
+#[test]
+fn insert_sync_is_accepted_and_says_it_inserts_nothing() {
+    let (out, err, code) = pto(&["compile", &example("vadd.pto"), "--enable-insert-sync"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("does not insert synchronisation yet"), "{err}");
+    assert!(!out.contains("set_flag"), "{out}");
+}
+
+#[test]
+fn output_file_and_level_checks() {
+    let dir = std::env::temp_dir().join(format!("pto-compile-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("vadd.cpp");
+    let (out, err, code) = pto(&["compile", &example("vadd.pto"), "-o", path.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.is_empty());
+    assert!(std::fs::read_to_string(&path).unwrap().contains("TADD("));
+    // Level 3 needs addresses.
+    let (_, err, code) = pto(&["compile", &example("vadd.pto"), "--pto-level=level3"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("level3 requires an address"), "{err}");
+}
+
+#[test]
+fn enum_arguments_are_hoisted_constants() {
+    let text = r#"module {
+  func.func @cvt() {
+    %src = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+    %dst = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf16>
+    pto.tcvt ins(%src {rmode = #pto<round_mode FLOOR>} : !pto.tile_buf<vec, 16x16xf32>) outs(%dst : !pto.tile_buf<vec, 16x16xf16>)
+    return
+  }
+}
+"#;
+    let (out, err, code) = compile(text, &["--pto-arch=a5"]);
+    assert_eq!(code, 0, "{err}");
+    let decl = out.lines().find(|l| l.contains("RoundMode::CAST_FLOOR")).expect("the round mode constant");
+    let var = decl.trim().split(' ').nth(1).unwrap();
+    assert!(decl.trim().starts_with("RoundMode "), "{decl}");
+    assert!(out.contains(&format!(", {var});")), "{out}");
+}
