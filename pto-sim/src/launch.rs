@@ -176,16 +176,7 @@ pub fn run<'m>(lowered: &'m Module, target: &'static Target, mut proto: Sim<'m>,
         };
         let ran = crate::comm::machine::run(lowered, target, &ranked).map_err(stopped)?;
         let outputs = output(kernel_io::rank_outputs(lowered, &ran, launch.computed.clone(), launch.outputs))?;
-        let findings = unique(ran.cores.iter().flat_map(|c| c.sync.iter().cloned()));
-        return Ok(Ran {
-            outputs,
-            printed: ran.cores.iter().map(|c| c.printed.as_str()).collect(),
-            trace: ran.trace.into_iter().map(|(a, e)| (Some(a), e)).collect(),
-            findings,
-            cores: ran.cores.iter().map(|c| (c.actor, c.steps, c.waits)).collect(),
-            single: None,
-            machine: Machine::Ranks,
-        });
+        return Ok(from_cores(outputs, &ran.cores, ran.trace, &[], machine));
     }
     if machine == Machine::Cores {
         let setup = |s: &mut Sim| prepare(s, None);
@@ -200,16 +191,7 @@ pub fn run<'m>(lowered: &'m Module, target: &'static Target, mut proto: Sim<'m>,
         };
         let ran = crate::cores::machine::run(lowered, target, proto.gm_arrays(), &cores).map_err(stopped)?;
         let outputs = output(kernel_io::machine_outputs(lowered, &ran, launch.computed.clone(), launch.outputs))?;
-        let findings = unique(ran.cores.iter().flat_map(|c| c.sync.iter().cloned()).chain(ran.warnings.iter().cloned()));
-        return Ok(Ran {
-            outputs,
-            printed: ran.cores.iter().map(|c| c.printed.as_str()).collect(),
-            trace: ran.trace.into_iter().map(|(a, e)| (Some(a), e)).collect(),
-            findings,
-            cores: ran.cores.iter().map(|c| (c.actor, c.steps, c.waits)).collect(),
-            single: None,
-            machine: Machine::Cores,
-        });
+        return Ok(from_cores(outputs, &ran.cores, ran.trace, &ran.warnings, machine));
     }
     (launch.configure)(&mut proto);
     launch.sync_check.enable(&mut proto, explicit_sync);
@@ -233,6 +215,26 @@ pub fn run<'m>(lowered: &'m Module, target: &'static Target, mut proto: Sim<'m>,
         single: Some(proto),
         machine: Machine::Core,
     })
+}
+
+/// A machine run's result: what its cores printed, traced and found (with `more` findings of
+/// the machine itself), in the shape every machine gives.
+fn from_cores<'m>(
+    outputs: Vec<(String, TileData)>,
+    cores: &[crate::cores::machine::CoreReport],
+    trace: Vec<(ActorId, TraceEntry)>,
+    more: &[Diagnostic],
+    machine: Machine,
+) -> Ran<'m> {
+    Ran {
+        outputs,
+        printed: cores.iter().map(|c| c.printed.as_str()).collect(),
+        trace: trace.into_iter().map(|(a, e)| (Some(a), e)).collect(),
+        findings: unique(cores.iter().flat_map(|c| c.sync.iter().cloned()).chain(more.iter().cloned())),
+        cores: cores.iter().map(|c| (c.actor, c.steps, c.waits)).collect(),
+        single: None,
+        machine,
+    }
 }
 
 /// Each diagnostic once (the cores of a block report a shared finding each).

@@ -18,8 +18,9 @@
 //! Accesses: each tile operand in `ins` is read and each in `outs` written, over the tile's
 //! whole storage (`addr .. addr + rows*cols*elem`); a `tmp` operand is read and written; ops
 //! that read their destination (`tmuladddst`, `taxpy`, `tfusedmuladd*`, `tinsert`,
-//! `tfillpad_inplace`) also read it. A GM view is the byte range between its first and last
-//! element for `tload`/`tstore`, and the whole array for the other ops that take a view.
+//! `tfillpad_inplace`) also read it. A GM view is the exact bytes of the window for
+//! `tload`/`tstore` (one range per row, [`crate::gm::GmView::window_bytes`]), and the whole array
+//! for the other ops that take a view.
 
 use super::model::{Access, Pipe, Space};
 use crate::value::Val;
@@ -173,18 +174,13 @@ pub fn accesses(m: &Module, op: OpId, vals: &[Val], tmp: Option<pto_ir::ValueId>
                 [r, c] => (int(r), int(c)),
                 _ => (0, 0),
             };
+            // The window's exact bytes: one range per row (a strided window is not its hull).
             let fold = pto_ir::tile_rules::ViewFold::of(&tile.desc);
-            let size = tile.elem_size() as i64;
-            let first = view.index(r0, c0, fold);
-            let last = view.index(r0 + tile.vrows.max(1) - 1, c0 + tile.vcols.max(1) - 1, fold);
-            let access = match (first, last) {
-                (Ok(a), Ok(b)) => {
-                    let (lo, hi) = (a.min(b).max(0) as u64, a.max(b).max(0) as u64);
-                    Access { space: Space(GM_BASE + view.arg as u32), start: lo * size as u64, end: (hi + 1) * size as u64, write: !load }
-                }
-                _ => gm_whole(view.arg, !load),
-            };
-            out.push(access);
+            let space = Space(GM_BASE + view.arg as u32);
+            match view.window_bytes((r0, c0), (tile.vrows, tile.vcols), fold, tile.elem_size()) {
+                Ok(bytes) => out.extend(bytes.into_iter().map(|(start, end)| Access { space, start, end, write: !load })),
+                Err(_) => out.push(gm_whole(view.arg, !load)),
+            }
             return;
         }
     }
