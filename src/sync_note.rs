@@ -36,12 +36,13 @@ pub fn not_checked(sources: &SourceMap, m: &Module, target: TargetId) -> Option<
             DiagClass::SyncNotChecked,
             span,
             format!(
-                "sync not checked: the kernel's ops run on {} and {last} with no sync op, so it relies on automatic sync \
+                "pipe sync not checked: the kernel's ops run on {} and {last} with no sync op, so it relies on automatic sync \
                  insertion (as `ptoas --enable-insert-sync`)",
                 rest.join(", ")
             ),
         )
-        .with_note("`--sync-check=always` checks it as written; `-q` leaves this note out"),
+        .with_note("orders between cores, blocks and ranks are checked all the same (insertion never adds them)")
+        .with_note("`--sync-check=always` checks the pipes as written; `-q` leaves this note out"),
     )
 }
 
