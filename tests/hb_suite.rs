@@ -116,14 +116,15 @@ const MUTATED: &[(&str, &str)] = &[
     ("pto.comm.twait", "twait"),
 ];
 
-/// Whether `pto run --sync-check=always` and `pto verify --sync` of `text` (with `args`) report
+/// Whether `pto run` (the default checks: orders between cores, blocks and ranks always, the
+/// pipes of a kernel with sync ops) and `pto verify --sync` of `text` (with `args`) report
 /// anything (a non-zero exit).
 fn reported(text: &str, target: &str, args: &[String]) -> (bool, bool) {
     let path = std::env::temp_dir().join(format!("pto-hb-mutant-{}.pto", std::process::id()));
     std::fs::write(&path, text).unwrap();
     let pto = || Command::new(env!("CARGO_BIN_EXE_pto"));
     let run = pto()
-        .args(["run", "--json", "--default-inputs", "--sync-check=always", "--target", target])
+        .args(["run", "--json", "--default-inputs", "--target", target])
         .arg(&path)
         .args(args)
         .output()
@@ -169,8 +170,8 @@ fn mutation_subjects() -> Vec<(PathBuf, Vec<String>, Vec<String>)> {
 
 /// docs/sync.md's mutation test, extended to the orders between cores, blocks and ranks:
 /// deleting any one wait, set, FFTS set or wait, tpop, tfree, syncall or twait of a kernel that
-/// runs clean is reported by both `pto run --sync-check=always` and `pto verify --sync`, or by
-/// neither (then nothing depended on it: redundant). Prints the counts.
+/// runs clean is reported by both `pto run` and `pto verify --sync`, or by neither (then nothing
+/// depended on it: redundant). Prints the counts.
 #[test]
 fn deleting_a_sync_op_between_cores_blocks_or_ranks_is_reported_by_run_and_verify_or_redundant() {
     let mut counts: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
