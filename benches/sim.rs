@@ -192,3 +192,37 @@ fn prepare_1000_ops(bencher: divan::Bencher) {
         (sim.gm_arrays().len(), topology.mix)
     });
 }
+
+/// Issue 29: `tload` + `tstore` of a 64x256 f32 ND window, 200 times (one slice copy per row
+/// where GM and the tile are both contiguous); ns per element moved.
+#[divan::bench(sample_count = 20)]
+fn tload_tstore_64x256_f32(bencher: divan::Bencher) {
+    let text = "func.func @copy(%a: !pto.ptr<f32>, %o: !pto.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %c200 = arith.constant 200 : index
+  %va = pto.make_tensor_view %a, shape = [%c64, %c256], strides = [%c256, %c1] : !pto.tensor_view<?x?xf32>
+  %vo = pto.make_tensor_view %o, shape = [%c64, %c256], strides = [%c256, %c1] : !pto.tensor_view<?x?xf32>
+  %pa = pto.partition_view %va, offsets = [%c0, %c0], sizes = [%c64, %c256] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<64x256xf32>
+  %po = pto.partition_view %vo, offsets = [%c0, %c0], sizes = [%c64, %c256] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<64x256xf32>
+  %t = pto.alloc_tile : !pto.tile_buf<vec, 64x256xf32>
+  scf.for %i = %c0 to %c200 step %c1 {
+    pto.tload ins(%pa : !pto.partition_tensor_view<64x256xf32>) outs(%t : !pto.tile_buf<vec, 64x256xf32>)
+    pto.tstore ins(%t : !pto.tile_buf<vec, 64x256xf32>) outs(%po : !pto.partition_tensor_view<64x256xf32>)
+  }
+  return
+}
+";
+    let (m, _) = pto_asm::parse(text, pto_ir::FileId(0)).expect("parses");
+    let target = Target::get(TargetId::A2A3);
+    let verified = pto_ir::verify::Verified::new(m).expect("verifies");
+    let (lowered, _) = pto_lower::run(verified, target, Default::default()).expect("lowers");
+    bencher.counter(divan::counter::ItemsCount::new(200usize * 2 * 64 * 256)).bench_local(|| {
+        let mut sim = Sim::new(&lowered, target).expect("places");
+        sim.use_default_inputs();
+        sim.run().expect("runs");
+        sim
+    });
+}

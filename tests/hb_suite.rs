@@ -123,12 +123,7 @@ fn reported(text: &str, target: &str, args: &[String]) -> (bool, bool) {
     let path = std::env::temp_dir().join(format!("pto-hb-mutant-{}.pto", std::process::id()));
     std::fs::write(&path, text).unwrap();
     let pto = || Command::new(env!("CARGO_BIN_EXE_pto"));
-    let run = pto()
-        .args(["run", "--json", "--default-inputs", "--target", target])
-        .arg(&path)
-        .args(args)
-        .output()
-        .unwrap();
+    let run = pto().args(["run", "--json", "--default-inputs", "--target", target]).arg(&path).args(args).output().unwrap();
     let verify = pto().args(["verify", "--sync", "--target", target]).arg(&path).args(args).output().unwrap();
     let _ = std::fs::remove_file(&path);
     (run.status.code() != Some(0), verify.status.code() != Some(0))

@@ -263,6 +263,80 @@ impl GmArray {
     }
 }
 
+/// Moves a tile's valid region between its storage and the window of `view` at `(r0, c0)`
+/// (`load`: GM to tile, else tile to GM), as `tload` / `tstore` do. Where a run of elements is
+/// contiguous both in the tile and in GM — the rows of a row-major ND tile over a view whose
+/// innermost stride is 1, the columns of a column-major DN tile over a view whose row stride is
+/// 1 — it is one slice copy (the array grown to its last element first, as an element-by-element
+/// copy would have grown it); anything else, or a run whose ends are not both valid, goes
+/// element by element, so the bytes and any fault are exactly those of that copy.
+#[allow(clippy::too_many_arguments)]
+pub fn transfer(
+    gm: &mut GmArray,
+    view: &GmView,
+    (r0, c0): (usize, usize),
+    tile: &crate::view::TileView,
+    storage: &mut [u8],
+    fold: ViewFold,
+    load: bool,
+    limit: usize,
+) -> Result<(), Fault> {
+    use pto_ir::types::{BLayout, SLayout};
+    let size = tile.elem_size();
+    let (rows, cols) = (tile.desc.rows as usize, tile.desc.cols as usize);
+    let inner = |d: usize| if d + view.rank < MAX_RANK { 0 } else { view.strides[d + view.rank - MAX_RANK] };
+    // (runs, run length, whether a run is a row): the runs contiguous in both places.
+    let runs = match (tile.desc.slayout, tile.desc.blayout, fold) {
+        (SLayout::NoneBox, BLayout::RowMajor, ViewFold::Rows | ViewFold::Flat) if inner(4) == 1 => Some((tile.vrows, tile.vcols, true)),
+        (SLayout::NoneBox, BLayout::ColMajor, ViewFold::Cols) if inner(3) == 1 => Some((tile.vcols, tile.vrows, false)),
+        _ => None,
+    };
+    let mut done = 0;
+    if let Some((count, len, row)) = runs.filter(|&(_, len, _)| len > 0) {
+        for k in 0..count {
+            let (r, c) = if row { (k, 0) } else { (0, k) };
+            let first = view.index(r0 + r, c0 + c, fold)?;
+            let last = first.checked_add(len as i64 - 1).ok_or_else(|| Fault("the GM address overflows".into()))?;
+            // Both ends valid (the last grows the array): the run in between is too.
+            if gm.element(first, limit).is_err() || gm.element(last, limit).is_err() {
+                break;
+            }
+            let g = &mut gm.bytes[first as usize * size..(last as usize + 1) * size];
+            let at = (if row { r * cols } else { c * rows }) * size;
+            let t =
+                storage.get_mut(at..at + len * size).ok_or_else(|| Fault(format!("a run of {len} elements outside the tile's storage")))?;
+            if load {
+                t.copy_from_slice(g);
+            } else {
+                g.copy_from_slice(t);
+            }
+            done = k + 1;
+        }
+        if done == count {
+            return Ok(());
+        }
+    }
+    // Element by element, from the first run not copied (the whole window without runs).
+    let (from_r, from_c) = match runs {
+        Some((_, _, true)) => (done, 0),
+        Some((_, _, false)) => (0, done),
+        None => (0, 0),
+    };
+    for r in from_r..tile.vrows {
+        for c in from_c..tile.vcols {
+            let at = view.index(r0 + r, c0 + c, fold)?;
+            let g = gm.element(at, limit)?;
+            let t = crate::view::element_mut(storage, tile, r, c)?;
+            if load {
+                t.copy_from_slice(g);
+            } else {
+                g.copy_from_slice(t);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The exact bytes of GM arrays a simulation read and wrote, per (array, read or write, op):
 /// what a multi-block run compares between blocks (blocks without `syncall` are unordered, so
 /// a byte one block writes and another reads or writes is a hazard). Keyed by op, so the

@@ -1400,19 +1400,7 @@ impl<'m> Sim<'m> {
         let gm = &mut self.gm[view.arg];
         let storage = self.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize).map_err(|f| trap(m, op, f.0))?;
         tile.valid_inside().map_err(|f| trap(m, op, f.0))?;
-        for r in 0..tile.vrows {
-            for c in 0..tile.vcols {
-                let at = view.index(r0 + r, c0 + c, fold).map_err(|f| trap(m, op, f.0))?;
-                let g = gm.element(at, self.max_gm_bytes).map_err(|f| trap(m, op, f.0))?;
-                let t = crate::view::element_mut(storage, &tile, r, c).map_err(|f| trap(m, op, f.0))?;
-                if load {
-                    t.copy_from_slice(g);
-                } else {
-                    g.copy_from_slice(t);
-                }
-            }
-        }
-        Ok(())
+        crate::gm::transfer(gm, &view, (r0, c0), &tile, storage, fold, load, self.max_gm_bytes).map_err(|f| trap(m, op, f.0))
     }
 
     fn exec_tile(&mut self, op: OpId) -> Result<(), Diagnostic> {
