@@ -47,8 +47,12 @@ const DISAGREEMENTS: &[(&str, &str, &str)] = &[
         "the references disagree: pto-isa npu/a2a3/TExtract.hpp:465-489 implements vec -> vec, ptoas's A2A3 lowering rejects it",
     ),
     ("tgemv_mx_emitc.pto", "a5", "pto plans the scaling tiles into FB (4352 of 4096 bytes); ptoas does not plan them"),
-    ("tmov_forms_emitc.pto", "a2a3", "op form: tmov to a destination that is not a tile"),
-    ("tmov_forms_emitc.pto", "a5", "op form: tmov to a destination that is not a tile"),
+    (
+        "tmov_forms_emitc.pto",
+        "a2a3",
+        "the references disagree: pto-isa's A2A3 acc -> mat tmov takes an NZ destination and converts f32 to f16/bf16 only (npu/a2a3/common.hpp), ptoas accepts f32 ND",
+    ),
+    ("tmov_forms_emitc.pto", "a5", "op form: `tmov ins(%src, %fp)` binds %fp as the scratch operand (form 0), not the fp form"),
     ("tpush_tpop_frontend_mixed_split_a5.pto", "a5", "split usage across the two ends of one pipe is not checked"),
 ];
 
