@@ -32,7 +32,7 @@ const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
     ("tgemv_mx_emitc.pto", "", "the scaling tiles need 4352 bytes of FB, which holds 4096"),
     // Not read by pto yet.
     ("tci_i16_emitc.pto", "A3", "memref.reinterpret_cast is not in pto's op table"),
-    ("tmov_forms_emitc.pto", "", "pto reads the generic form's operandSegmentSizes of tmov as ins then outs"),
+    ("tmov_forms_emitc.pto", "", "`tmov ins(%src, %fp)` binds %fp as the plain form's scratch, not as the fp form"),
     // pto's operand pattern for tmrgsort fills optional slots left to right, so a 3-way merge
     // written with its scratch (src0, src1, src2, tmp) reads as a 4-way merge, and
     // insert-scratch adds a scratch tile: the second call lists 4 sources.
