@@ -26,3 +26,40 @@ fn tiles_that_do_not_fit_fail_verify_with_a_target() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("ok (Level2"), "{stdout}");
 }
+
+/// The rules `ptoas` applies that `pto verify` now applies too, and the ones it relaxed, each on
+/// a small file of `tests/verify/ptoas_rules` (tests/basic_verdicts.rs measures them on the
+/// PTOAS lit tests): (file, target, exit code, the first diagnostic's headline starts with).
+#[test]
+fn ptoas_rules_on_small_files() {
+    let dir = "tests/verify/ptoas_rules";
+    let cases: &[(&str, &str, i32, &str)] = &[
+        ("entry_returns_value.pto", "a5", 1, "error[COMPILE_ENTRY]: PTO entry functions must return void: @kernel"),
+        ("pipe_without_gm_slots.pto", "a2a3", 1, "error[STRUCT_BAD_ATTRIBUTE]: `pto.aic_initialize_pipe` needs a `gm_slot_buffer` on a2a3"),
+        ("pipe_without_gm_slots.pto", "a5", 0, ""),
+        ("l2l_pipe_unpaired.pto", "a5", 1, "error[STRUCT_BAD_ATTRIBUTE]: `pto.initialize_l2l_pipe` without `flag_base`"),
+        ("pop_static_valid.pto", "a5", 1, "error[STRUCT_BAD_ATTRIBUTE]: `pto.tpop_from_aic` with valid_row/valid_col"),
+        ("dn_column_vector.pto", "a5", 0, "warning[STRUCT_TILE_SHAPE]: tile type breaks a static tile rule: col-major columns"),
+        ("module_arch_rejects.pto", "a2a3", 1, "error[LEGAL_UNSUPPORTED_TUPLE]: `pto.tinsert`"),
+        ("module_arch_rejects.pto", "a5", 1, "warning[LEGAL_TARGET_CONFLICT]"),
+        ("module_arch_left_only.pto", "a5", 0, "warning[LEGAL_TARGET_CONFLICT]"),
+        ("tmov_generic_quant.pto", "a5", 0, ""),
+    ];
+    for &(file, target, code, headline) in cases {
+        let path = format!("{dir}/{file}");
+        let (got, stdout, stderr) = verify(&["--target", target, &path]);
+        assert_eq!(got, code, "{file} [{target}]: {stdout}{stderr}");
+        assert!(stderr.starts_with(headline), "{file} [{target}]: {stderr}");
+        if code == 0 && headline.is_empty() {
+            assert!(stderr.is_empty(), "{file} [{target}]: {stderr}");
+        }
+    }
+    // The module's own target rejects the op: the error names the module's target and the op.
+    let (_, _, stderr) = verify(&["--target", "a5", &format!("{dir}/module_arch_rejects.pto")]);
+    assert!(stderr.contains("error[LEGAL_TARGET_CONFLICT]: the module is for a2a3"), "{stderr}");
+    assert!(stderr.contains("a2a3 rejects this op: `pto.tinsert`"), "{stderr}");
+    assert!(stderr.contains("module_arch_rejects.pto:3:1"), "{stderr}");
+    // The DN warning says which reference says what.
+    let (_, _, stderr) = verify(&["--target", "a5", &format!("{dir}/dn_column_vector.pto")]);
+    assert!(stderr.contains("ptoas accepts this tile type") && stderr.contains("pto_tile.hpp:1522"), "{stderr}");
+}

@@ -107,7 +107,19 @@ impl Verifier<'_> {
                 let msg = format!("tile type breaks a static tile rule: {}", bad.rule);
                 let ty = self.m.ty(v.ty).to_string();
                 let alignment = bad.rule.ends_with("must be 32-byte aligned");
-                let d = self.err(DiagClass::StructTileShape, span, msg);
+                let d = if bad.rule == crate::tile_rules::COL_MAJOR_ALIGNMENT && matches!(self.m.ty(v.ty), Type::TileBuf(_)) {
+                    self.diags.push(Diagnostic::warning(DiagClass::StructTileShape, span, msg));
+                    let last = self.diags.0.len() - 1;
+                    let d = &mut self.diags.0[last];
+                    d.notes.push(
+                        "the references disagree: ptoas accepts this tile type (its verifier has no such rule), pto-isa's \
+                         `struct Tile` static_asserts it (include/pto/common/pto_tile.hpp:1522), so the C++ for it does not compile"
+                            .into(),
+                    );
+                    d
+                } else {
+                    self.err(DiagClass::StructTileShape, span, msg)
+                };
                 d.expected = Some(bad.expected);
                 d.actual = Some(bad.actual);
                 d.notes.push(format!("in type {ty}"));

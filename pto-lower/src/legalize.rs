@@ -45,6 +45,7 @@ pub fn run(module: &mut Module, target: &Target, notes: &mut Diagnostics) -> Res
     let table = legality::table(target.id);
     let inferred = crate::layout::infer_level1_layouts(module, table);
     let changed = fix_layouts(module, target, notes)?;
+    check_module_arch(module, target)?;
     // The table's verdicts first (an op the target lacks says more than the size of its tiles).
     let mut diags = check_module(module, table);
     diags.0.extend(check_tile_sizes(module, target).0);
@@ -75,13 +76,38 @@ fn fixed_for(target: &Target, d: &TileDesc) -> Option<TileDesc> {
     (fixed != *d).then_some(fixed)
 }
 
+/// When the module's `pto.target_arch` names another target than `target`, the module (its
+/// layouts already fixed for `target`) must also pass that target's table, as `ptoas` runs its
+/// op verifiers against the module's `pto.target_arch` at parse time (`PTO.cpp:245-297`:
+/// `getVerifierTargetArch`), after its parser gave `left` tiles the `--pto-arch` layout, and
+/// lowers for `--pto-arch` (`tools/ptoas/ptoas.cpp:998-1001` overrides the attribute after
+/// parsing). Where `ptoas`'s verifiers for the module's target do not check the layouts that
+/// target fixes ([`Target::ptoas_verifies_fixed_layouts`]), the check sees them as that target
+/// fixes them. The first op the module's target rejects makes a `LEGAL_TARGET_CONFLICT` error.
+fn check_module_arch(m: &Module, target: &Target) -> Result<(), Diagnostics> {
+    let Ok(Some(arch)) = crate::target::module_arch(m) else { return Ok(()) };
+    if arch.id == target.id {
+        return Ok(());
+    }
+    let own = Target::get(arch.id);
+    let mut seen = m.clone();
+    if !own.ptoas_verifies_fixed_layouts {
+        fix_layouts(&mut seen, own, &mut Diagnostics::default())?;
+    }
+    let rejected = check_module(&seen, legality::table(arch.id));
+    match rejected.0.into_iter().find(|d| d.is_error()) {
+        Some(first) => Err(Diagnostics(vec![crate::target::conflict_error(&arch, target, &first)])),
+        None => Ok(()),
+    }
+}
+
 /// Gives every tile at a location whose layout `target` fixes that layout (see the module
 /// docs), adding a `LEGAL_LAYOUT_REWRITTEN` note per rewritten tile definition (allocation,
 /// function argument or SSA result; values that only carry a tile through `scf` are not
 /// listed again).
 ///
-/// When the module's `pto.target_arch` names another target than `target` and a tile must be
-/// rewritten, the program was written for that other target: `LEGAL_TARGET_CONFLICT` (error).
+/// The module's `pto.target_arch`, when it names another target, is checked afterwards
+/// ([`check_module_arch`]).
 pub fn fix_layouts(m: &mut Module, target: &Target, notes: &mut Diagnostics) -> Result<Changed, Diagnostics> {
     let fixes = |t: &Type| -> Option<Type> {
         match t {
@@ -102,7 +128,6 @@ pub fn fix_layouts(m: &mut Module, target: &Target, notes: &mut Diagnostics) -> 
             defined.extend(data.results.iter().copied());
         }
     }
-    let mut rewritten = Vec::new();
     for v in defined {
         let ty = m.value_type(v);
         let (Some(old), Some(new)) = (ty.tile(), fixes(ty)) else { continue };
@@ -123,10 +148,6 @@ pub fn fix_layouts(m: &mut Module, target: &Target, notes: &mut Diagnostics) -> 
             )
             .with_expected(layout_name(new.blayout, new.slayout), layout_name(old.blayout, old.slayout)),
         );
-        rewritten.push(m.value_span(v));
-    }
-    if let Some(error) = rewritten.first().and_then(|&span| crate::target::conflict_error(m, target, span)) {
-        return Err(Diagnostics(vec![error]));
     }
     Ok(if m.retype(fixes).is_empty() { Changed::No } else { Changed::Yes })
 }

@@ -71,6 +71,17 @@ pub struct Target {
     /// The layouts pto-isa fixes on every target ([`Loc::fixed_layout`], the MX scale tiles)
     /// apply as well ([`Target::fixed_layout`]).
     pub fixed_layouts: [FixedLayout; 3],
+    /// Whether a cube<->vector pipe passes its slots through GM: on A2A3 PTOAS lowers
+    /// `aic/aiv_initialize_pipe` to `initialize_l2g2l_pipe`, which needs the init's
+    /// `gm_slot_buffer` (`lib/PTO/Transforms/PTOLowerFrontendPipeOpsPass.cpp:35-40`); on A5 to
+    /// `initialize_l2l_pipe`, core to core.
+    pub pipes_through_gm: bool,
+    /// Whether `ptoas`'s op verifiers for this target check the layouts of the tiles at the
+    /// locations the target fixes, which matters when a module naming this target is compiled
+    /// for the other ([`crate::legalize`]'s module-arch check): A5's do (`PTO.cpp:2527-2541`
+    /// for the matmuls, `4095-4097` for textract), A2A3's matmul verifier does not
+    /// (`PTO.cpp:2483-2516`; its textract verifier does, `4047-4055`, which pto leaves out).
+    pub ptoas_verifies_fixed_layouts: bool,
 }
 
 const KIB: u64 = 1024;
@@ -100,6 +111,8 @@ pub static A2A3: Target = Target {
         fixed(Loc::Right, BLayout::RowMajor, SLayout::ColMajor),
         fixed(Loc::Acc, BLayout::ColMajor, SLayout::RowMajor),
     ],
+    pipes_through_gm: true,
+    ptoas_verifies_fixed_layouts: false,
 };
 
 /// Ascend A5.
@@ -126,6 +139,8 @@ pub static A5: Target = Target {
         fixed(Loc::Right, BLayout::RowMajor, SLayout::ColMajor),
         fixed(Loc::Acc, BLayout::ColMajor, SLayout::RowMajor),
     ],
+    pipes_through_gm: false,
+    ptoas_verifies_fixed_layouts: true,
 };
 
 impl Target {
@@ -206,8 +221,9 @@ pub fn module_arch(m: &Module) -> Result<Option<ModuleArch>, Diagnostic> {
 ///
 /// A request that contradicts the module's attribute wins, as `ptoas --pto-arch` does for the
 /// code it emits, with a `LEGAL_TARGET_CONFLICT` warning naming both (the second value); the
-/// `legalize` pass makes the conflict an error when the program depends on it, i.e. when a
-/// tile's layout must change for the requested target ([`conflict_error`]).
+/// `legalize` pass makes the conflict an error when the program depends on it, i.e. when the
+/// module's own target rejects an op once the layouts are fixed for the requested one
+/// ([`conflict_error`]).
 pub fn resolve(m: &Module, requested: Option<TargetId>) -> Result<(&'static Target, Option<Diagnostic>), Diagnostics> {
     let arch = module_arch(m).map_err(|d| Diagnostics(vec![d]))?;
     Ok(match (requested, arch) {
@@ -233,17 +249,19 @@ fn conflict_message(arch: &ModuleArch, target: &Target) -> String {
     )
 }
 
-/// The error for a program compiled for `target` against its module's `pto.target_arch` when
-/// the difference matters: `rewritten` is a tile (its definition) whose layout, written for the
-/// module's target, would have to change. `None` when the module agrees with `target`.
-pub fn conflict_error(m: &Module, target: &Target, rewritten: Span) -> Option<Diagnostic> {
-    let arch = module_arch(m).ok().flatten().filter(|a| a.id != target.id)?;
-    Some(
-        Diagnostic::error(DiagClass::LegalTargetConflict, arch.span, conflict_message(&arch, target))
-            .with_expected(format!("--target {}", Target::get(arch.id).name), format!("--target {}", target.name))
-            .with_label(rewritten, format!("this tile has the layout {} fixes; {} needs another", Target::get(arch.id).name, target.name))
-            .with_note("drop --target to use the module's target, or change the module's `pto.target_arch`"),
-    )
+/// The error for a program compiled for `target` whose module's `pto.target_arch` names
+/// another target that rejects one of its ops (`rejected`: that target's diagnostic, after the
+/// layouts were fixed for `target`).
+pub fn conflict_error(arch: &ModuleArch, target: &Target, rejected: &Diagnostic) -> Diagnostic {
+    let module_target = Target::get(arch.id).name;
+    Diagnostic::error(DiagClass::LegalTargetConflict, arch.span, conflict_message(arch, target))
+        .with_expected(format!("--target {module_target}"), format!("--target {}", target.name))
+        .with_label(rejected.span, format!("{module_target} rejects this op: {}", rejected.message))
+        .with_note(format!(
+            "ptoas checks ops against the module's `pto.target_arch` ({module_target}) once its parser gave the tiles {}'s layouts, and lowers for --pto-arch ({})",
+            target.name, target.name
+        ))
+        .with_note("drop --target to use the module's target, or change the module's `pto.target_arch`")
 }
 
 #[cfg(test)]

@@ -65,6 +65,10 @@ fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::V
     };
     diags.0.append(&mut verified.warnings.0);
     let module = verified.module();
+    // The kernel entries `ptoas` would emit must return nothing (as `pto compile` checks).
+    if let Err(e) = crate::compile::check_entries(module, &crate::compile::functions(module)) {
+        diags.0.extend(e.0);
+    }
     let mut checked_for = None;
     let wants_target = opts.target.is_some() || matches!(pto_lower::target::module_arch(module), Ok(Some(_)) | Err(_));
     if wants_target && !diags.has_errors() {
@@ -72,6 +76,7 @@ fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::V
             Err(e) => diags.0.extend(e.0),
             Ok(target) => {
                 checked_for = Some(target.name);
+                diags.0.extend(pto_sim::cores::topology::check_target(module, target));
                 // Legalize a copy: rewrites are notes, what it cannot fix is an error.
                 let mut copy = module.clone();
                 let mut notes = pto_ir::diag::Diagnostics::default();

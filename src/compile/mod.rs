@@ -18,6 +18,7 @@
 pub mod cpp;
 mod flow;
 mod func;
+pub use func::{check_entries, functions};
 mod pipes;
 mod prologue;
 pub mod rule;

@@ -112,6 +112,10 @@ impl<'i> Builder<'i, '_> {
             return Err(err(format!("`{SEGMENTS}` {s:?} does not add up to the {n} operands")));
         }
         match opcode.spec().syntax {
+            Syntax::Tile if !opcode.spec().ods.is_empty() && segments.is_some() => {
+                let segments = segments.unwrap_or_default();
+                parts.data.num_ins = ods_order(&mut parts.data.operands, opcode, &segments).map_err(err)?;
+            }
             Syntax::Tile => {
                 parts.data.num_ins = opcode.default_ins(n, parts.result_types.len()) as u32;
                 // A scalar result is PTOAS's DPS `outs : T` (`tgetval`). An op written with
@@ -334,4 +338,27 @@ fn segment_list(a: &Attr) -> Result<Vec<u32>, String> {
         _ => Vec::new(),
     };
     items.iter().map(|&i| u32::try_from(i).map_err(|_| format!("`{SEGMENTS}` holds a negative count {i}"))).collect()
+}
+
+/// Puts the operands of an op whose ODS order is not `ins` then `outs` ([`OpSpec::ods`]) in
+/// slot order, reading `segments` (the generic form's `operandSegmentSizes`) against the ODS
+/// names; returns how many are `ins`.
+///
+/// [`OpSpec::ods`]: pto_ir::ops::OpSpec::ods
+fn ods_order(operands: &mut Vec<pto_ir::module::ValueId>, opcode: Opcode, segments: &[u32]) -> Result<u32, String> {
+    let names: Vec<&str> = opcode.spec().ods.split_whitespace().collect();
+    if names.len() != segments.len() {
+        return Err(format!("`{SEGMENTS}` has {} entries; the op's operand groups are {}", segments.len(), names.join(", ")));
+    }
+    let forms = &opcode.parsed().forms;
+    let is_out = |name: &str| forms.iter().any(|f| f.outs.iter().any(|s| s.name == name));
+    let (mut ins, mut outs) = (Vec::new(), Vec::new());
+    let mut next = operands.iter().copied();
+    for (name, &count) in names.iter().zip(segments) {
+        let group: Vec<_> = next.by_ref().take(count as usize).collect();
+        if is_out(name) { outs.extend(group) } else { ins.extend(group) }
+    }
+    let num_ins = ins.len() as u32;
+    *operands = ins.into_iter().chain(outs).collect();
+    Ok(num_ins)
 }

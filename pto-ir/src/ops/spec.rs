@@ -303,6 +303,10 @@ pub struct OpSpec {
     /// C++ operator. Empty: `PAGE(outs..., ins...)` from [`OpSpec::page`]. The pattern language
     /// is documented in docs/compile.md and implemented in `src/compile/rule.rs`.
     pub cpp: &'static str,
+    /// The operand order of PTOAS's ODS definition when it is not the slots' `ins` then `outs`
+    /// (slot names separated by spaces, `src dst fp preQuantScalar` for `tmov`); empty
+    /// otherwise. The generic form's `operandSegmentSizes` count operands in this order.
+    pub ods: &'static str,
 }
 
 impl OpSpec {
@@ -324,6 +328,7 @@ impl OpSpec {
         doc: "",
         format: "",
         cpp: "",
+        ods: "",
     };
 
     /// `dialect.name`.

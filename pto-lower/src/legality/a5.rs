@@ -656,11 +656,6 @@ static ROWS: &[Row] = &[
             ),
             eq("src", Rows, "dst", Rows, "mat-source tmov keeps the static shape").when_loc("src", &[Loc::Mat]),
             eq("src", Cols, "dst", Cols, "mat-source tmov keeps the static shape").when_loc("src", &[Loc::Mat]),
-            check(
-                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16, F32]), (I32, &[I32])] },
-                "A5 plain acc -> mat/vec tmov converts f32 to f16/bf16/f32 and keeps i32 (pto-isa npu/a5/common.hpp:147-175)",
-            )
-            .when_loc("src", &[Loc::Acc]),
             same_dtype("src", "dst", "mat -> left/right moves copy elements (pto-isa npu/a5/TMov.hpp:244-246)")
                 .when_loc("dst", &[Loc::Left, Loc::Right]),
             check(
@@ -671,6 +666,34 @@ static ROWS: &[Row] = &[
             SCALING_SAME_DTYPE,
         ],
         source: "PTOAS verifier (tmov pairs); pto-isa notes §2.4 (A5 left Nz, right Zn); pto-isa npu/a5/TMov.hpp, npu/a5/common.hpp",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TMov]),
+        form: Some(0),
+        checks: &[check(
+            CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16, F32]), (I32, &[I32])] },
+            "A5 plain acc -> mat/vec tmov converts f32 to f16/bf16/f32 and keeps i32 (pto-isa npu/a5/common.hpp:166-175)",
+        )
+        .when_loc("src", &[Loc::Acc])],
+        inherit_checks: true,
+        source: "pto-isa npu/a5/common.hpp:140-175 (CheckTMovAccValid without quantisation)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TMov]),
+        form: Some(2),
+        checks: &[check(
+            CheckKind::DtypeMap {
+                from: "src",
+                to: "dst",
+                map: &[(F32, &[I8, U8, HiF8, F16, BF16, F8E4M3, F32]), (I32, &[I8, U8, F16, BF16])],
+            },
+            "A5 acc -> mat/vec tmov with a pre-quantisation scalar (pto-isa npu/a5/common.hpp:150-165)",
+        )
+        .when_loc("src", &[Loc::Acc])],
+        inherit_checks: true,
+        source: "pto-isa npu/a5/common.hpp:140-165 (CheckTMovAccValid with quantisation)",
         ..Row::DEFAULT
     },
     Row {

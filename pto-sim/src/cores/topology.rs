@@ -326,11 +326,78 @@ fn slots_of(m: &Module, init: OpId) -> (u64, u64) {
 }
 
 /// The static errors of the module's cube/vector pipes, reported by `pto verify` and before a
-/// run: a `reserve_buffer` that a pipe uses as its consumer buffer must hold the pipe's
-/// `slot_num x slot_size` bytes (the slots are laid out from its base; PTOAS's
-/// `pto-resolve-reserved-buffers` sizes them so), or the slots past its end overlap whatever
-/// the planner put there.
+/// run:
+///
+/// * a `reserve_buffer` that a pipe uses as its consumer buffer must hold the pipe's
+///   `slot_num x slot_size` bytes (the slots are laid out from its base; PTOAS's
+///   `pto-resolve-reserved-buffers` sizes them so), or the slots past its end overlap whatever
+///   the planner put there;
+/// * an `initialize_l2l_pipe` / `initialize_l2g2l_pipe` without `flag_base` takes a local
+///   address from `reserve_buffer` / `import_reserved_buffer` (else nothing pairs it with its
+///   peer: `PTOResolveReservedBuffersPass.cpp:139-158`);
+/// * a `tpop_from_aic` / `tpop_from_aiv` with `valid_row`/`valid_col` operands yields a tile
+///   whose valid shape is dynamic (`?x?`), as PTOAS's verifier requires (`PTO.cpp:10537-10559`).
 pub fn check(m: &Module) -> Vec<Diagnostic> {
+    let mut out = consumer_buffer_sizes(m);
+    out.extend(init_sources(m));
+    out.extend(pop_valid_shapes(m));
+    out
+}
+
+/// Low-level pipe inits whose local address names no reserved buffer and that have no
+/// explicit `flag_base` (see [`check`]).
+fn init_sources(m: &Module) -> Vec<Diagnostic> {
+    let reserved = |v: ValueId| match m.values[v.index()].def {
+        ValueDef::OpResult(def, _) => matches!(m.op(def).opcode, Opcode::ReserveBuffer | Opcode::ImportReservedBuffer),
+        _ => false,
+    };
+    m.walk()
+        .into_iter()
+        .filter(|&o| matches!(m.op(o).opcode, Opcode::InitializeL2lPipe | Opcode::InitializeL2g2lPipe))
+        .filter(|&o| op_attr(m, o, "flag_base").is_none())
+        .filter(|&o| !init_addresses(m, o).into_iter().flatten().flatten().any(reserved))
+        .map(|o| {
+            let name = m.op(o).opcode.full_name();
+            Diagnostic::error(
+                DiagClass::StructBadAttribute,
+                m.op_span(o),
+                format!("`{name}` without `flag_base` needs its local address from `pto.reserve_buffer` or `pto.import_reserved_buffer`, which pair it with its peer"),
+            )
+            .with_op(name)
+            .with_expected("a local address from reserve_buffer / import_reserved_buffer, or flag_base = N", "neither")
+        })
+        .collect()
+}
+
+/// Pops with explicit valid extents whose tile type has a static valid shape (see [`check`]).
+fn pop_valid_shapes(m: &Module) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for o in m.walk() {
+        let data = m.op(o);
+        if !matches!(data.opcode, Opcode::TPopFromAic | Opcode::TPopFromAiv) || data.operands.is_empty() {
+            continue;
+        }
+        let Some(&r) = data.results.first() else { continue };
+        let Some(t) = m.value_type(r).tile() else { continue };
+        if matches!((t.valid_rows, t.valid_cols), (pto_ir::types::Dim::Dynamic, pto_ir::types::Dim::Dynamic)) {
+            continue;
+        }
+        let name = data.opcode.full_name();
+        out.push(
+            Diagnostic::error(
+                DiagClass::StructBadAttribute,
+                m.op_span(o),
+                format!("`{name}` with valid_row/valid_col operands yields a tile whose valid shape those operands set: it must be dynamic (v_row=?, v_col=?)"),
+            )
+            .with_op(name)
+            .with_expected("valid shape ?x?", format!("valid shape {}x{}", t.valid_rows, t.valid_cols)),
+        );
+    }
+    out
+}
+
+/// Consumer buffers smaller than their pipe's slots (see [`check`]).
+fn consumer_buffer_sizes(m: &Module) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let reserves: Vec<OpId> = m.walk().into_iter().filter(|&o| m.op(o).opcode == Opcode::ReserveBuffer).collect();
     let mut reported: Vec<OpId> = Vec::new();
@@ -374,6 +441,31 @@ pub fn check(m: &Module) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// What a target asks of the pipes: where cube<->vector pipes pass through GM
+/// ([`Target::pipes_through_gm`], A2A3), every `aic_initialize_pipe` / `aiv_initialize_pipe`
+/// needs a `gm_slot_buffer`, as `ptoas` requires when it lowers them
+/// (`PTOLowerFrontendPipeOpsPass.cpp:35-40`). `pto run` would run such a pipe core to core,
+/// which the target cannot do.
+pub fn check_target(m: &Module, target: &Target) -> Vec<Diagnostic> {
+    if !target.pipes_through_gm {
+        return Vec::new();
+    }
+    m.walk()
+        .into_iter()
+        .filter(|&o| matches!(m.op(o).opcode, Opcode::AicInitializePipe | Opcode::AivInitializePipe) && init_gm_slots(m, o).is_none())
+        .map(|o| {
+            let name = m.op(o).opcode.full_name();
+            Diagnostic::error(
+                DiagClass::StructBadAttribute,
+                m.op_span(o),
+                format!("`{name}` needs a `gm_slot_buffer` on {}: its cube<->vector pipe passes through GM there", target.name),
+            )
+            .with_op(name)
+            .with_expected("gm_slot_buffer = %buf : !pto.ptr<...>".to_string(), "no gm_slot_buffer".to_string())
+        })
+        .collect()
 }
 
 /// The `split` attribute of a pipe data op (0 no split, 1 up-down, 2 left-right).
