@@ -30,8 +30,11 @@ fn lower(module: &Module, target: &'static Target, insert_sync: bool) -> Option<
     pto_lower::run(verified, target, opts).ok().map(|(m, _)| m)
 }
 
+/// The GM arrays a run leaves: (name, bytes).
+type Outputs = Vec<(String, Vec<u8>)>;
+
 /// GM after a run with default inputs, and the sync findings when `checked`.
-fn run(m: &Module, target: &'static Target, checked: bool) -> Option<(Vec<(String, Vec<u8>)>, Vec<String>)> {
+fn run(m: &Module, target: &'static Target, checked: bool) -> Option<(Outputs, Vec<String>)> {
     let mut sim = Sim::new(m, target).ok()?;
     sim.use_default_inputs();
     if checked {
@@ -171,4 +174,84 @@ fn the_sync_test_programs_without_their_sync_are_ordered_again() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked >= 30, "only {checked} programs lowered");
+}
+
+/// `pto lower --insert-sync`: the output has the pair, one note counts it; `--explain` lists
+/// each pair with its two ops, pipes and bytes; `--stop-after insert-sync` prints the same.
+#[test]
+fn lower_insert_sync_prints_the_pairs_and_explains_them() {
+    use pto::cmd::lower::{Emit, LowerOptions, run};
+    let dir = std::env::temp_dir().join(format!("pto-insert-sync-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("k.pto");
+    std::fs::write(
+        &file,
+        "func.func @k(%src: !pto.ptr<f32>, %dst: !pto.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %vs = pto.make_tensor_view %src, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+  %ps = pto.partition_view %vs, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>
+  %vd = pto.make_tensor_view %dst, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+  %pd = pto.partition_view %vd, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>
+  %a = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+  %c = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+  pto.tload ins(%ps : !pto.partition_tensor_view<16x16xf32>) outs(%a : !pto.tile_buf<vec, 16x16xf32>)
+  pto.texp ins(%a : !pto.tile_buf<vec, 16x16xf32>) outs(%c : !pto.tile_buf<vec, 16x16xf32>)
+  pto.tstore ins(%c : !pto.tile_buf<vec, 16x16xf32>) outs(%pd : !pto.partition_tensor_view<16x16xf32>)
+  return
+}
+",
+    )
+    .unwrap();
+    let opts = |explain: bool, stop_after: Option<&str>| LowerOptions {
+        input: file.display().to_string(),
+        insert_sync: true,
+        target: Some(pto::TargetName::A2A3),
+        stop_after: stop_after.map(str::to_string),
+        print_after_all: false,
+        emit: Emit::Dps,
+        memory_map: None,
+        stats: false,
+        explain,
+        error_format: pto::ErrorFormat::Human,
+    };
+    let plain = run(&opts(false, None));
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    for line in ["pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]", "pto.wait_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>]"] {
+        assert!(plain.stdout.contains(line), "{line} missing:\n{}", plain.stdout);
+    }
+    assert_eq!(plain.stderr.matches("note[SYNC_INSERTED]").count(), 1, "{}", plain.stderr);
+    assert!(plain.stderr.contains("insert-sync inserted 2 flag pair(s)"), "{}", plain.stderr);
+    let explained = run(&opts(true, None));
+    assert_eq!(explained.stderr.matches("note[SYNC_INSERTED]").count(), 2, "{}", explained.stderr);
+    assert!(
+        explained.stderr.contains("orders `pto.texp` on PIPE_V after `pto.tload` on PIPE_MTE2: vec[0..1024) read after a write"),
+        "{}",
+        explained.stderr
+    );
+    let stopped = run(&opts(false, Some("insert-sync")));
+    assert_eq!(stopped.stdout, plain.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The proof: unordered output (here the program lowered without the pass) is a
+/// `SYNC_INSERT_FAILED` internal error naming the program, with the checker's findings after it.
+#[test]
+fn the_proof_rejects_unordered_output_naming_the_program() {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sync/raw_per_pipe_pair.pto")).unwrap();
+    let mut sources = SourceMap::default();
+    let fid = sources.add("raw.pto".to_string(), text.clone());
+    let (mut module, _) = pto_asm::parse(&text, fid).unwrap();
+    let sync: Vec<_> = module.walk().into_iter().filter(|&op| pto_lower::sync::pipes::is_explicit_sync(module.op(op).opcode)).collect();
+    for b in &mut module.blocks {
+        b.ops.retain(|op| !sync.contains(op));
+    }
+    let target = Target::get(TargetId::A2A3);
+    let unordered = lower(&module, target, false).unwrap();
+    let err = pto::cmd::lower::prove_sync(&unordered, target, "raw.pto").unwrap_err();
+    assert_eq!(err[0].class, pto_ir::diag::DiagClass::SyncInsertFailed);
+    assert!(err[0].message.contains("`raw.pto`"), "{}", err[0].message);
+    assert!(err[1..].iter().any(|d| d.class == pto_ir::diag::DiagClass::HazardRaw));
+    pto::cmd::lower::prove_sync(&lower(&module, target, true).unwrap(), target, "raw.pto").unwrap();
 }
