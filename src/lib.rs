@@ -100,13 +100,27 @@ pub fn resolve_target(
 
 /// The notes and warnings of the lowering a command shows: every one with `--explain`;
 /// otherwise the `LEGAL_LAYOUT_REWRITTEN` notes are folded into one summary note (at the first
-/// rewritten tile) that says how many tiles were rewritten and that `--explain` lists them.
+/// rewritten tile) that says how many tiles were rewritten and that `--explain` lists them, and
+/// the `SYNC_INSERTED` notes of `insert-sync` into one that counts them.
 pub fn shown_notes(diags: Vec<pto_ir::Diagnostic>, explain: bool) -> Vec<pto_ir::Diagnostic> {
     use pto_ir::diag::DiagClass;
     if explain {
         return diags;
     }
+    let (inserted, diags): (Vec<_>, Vec<_>) =
+        diags.into_iter().partition(|d| d.class == DiagClass::SyncInserted && d.severity == pto_ir::diag::Severity::Note);
     let (layout, mut rest): (Vec<_>, Vec<_>) = diags.into_iter().partition(|d| d.class == DiagClass::LegalLayoutRewritten);
+    if let Some(first) = inserted.first() {
+        let n = inserted.len();
+        rest.insert(
+            0,
+            pto_ir::Diagnostic::note(
+                DiagClass::SyncInserted,
+                first.span,
+                format!("insert-sync inserted {n} flag pair(s) and barrier(s), proven by `pto verify --sync` (`--explain` lists each)"),
+            ),
+        );
+    }
     if let Some(first) = layout.first() {
         let n = layout.len();
         let tiles = if n == 1 { "1 tile".to_string() } else { format!("{n} tiles") };

@@ -161,9 +161,13 @@ enum Command {
         /// ptoas-compatible alias of --target (`a3` = a2a3).
         #[arg(long = "pto-arch", value_parser = TargetName::parse, conflicts_with = "target")]
         pto_arch: Option<TargetName>,
-        /// Stop after this pass: legalize, insert-scratch, bufferize, plan-memory.
-        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["legalize", "insert-scratch", "bufferize", "plan-memory"]))]
+        /// Stop after this pass: legalize, insert-scratch, bufferize, plan-memory, insert-sync.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["legalize", "insert-scratch", "bufferize", "plan-memory", "insert-sync"]))]
         stop_after: Option<String>,
+        /// Insert set_flag / wait_flag / barrier between the pipes of each core (functions
+        /// without a sync op), and prove the result with the static sync checker.
+        #[arg(long)]
+        insert_sync: bool,
         /// Print the IR after every pass to stderr.
         #[arg(long)]
         print_after_all: bool,
@@ -355,7 +359,7 @@ fn main() -> ExitCode {
                 verify::VerifyOptions { input: file, target: target.or(pto_arch), explain, error_format, blocks, ranks, peers, inputs };
             if sync { verify::run_with_sync(&opts) } else { verify::run(&opts) }
         }
-        Command::Lower { file, target, pto_arch, stop_after, print_after_all, emit, memory_map, stats, explain } => {
+        Command::Lower { file, target, pto_arch, stop_after, insert_sync, print_after_all, emit, memory_map, stats, explain } => {
             let target = target.or(pto_arch);
             let emit = match emit {
                 EmitArg::Dps => lower::Emit::Dps,
@@ -365,6 +369,7 @@ fn main() -> ExitCode {
             lower::run(&lower::LowerOptions {
                 input: file,
                 target,
+                insert_sync: insert_sync || stop_after.as_deref() == Some("insert-sync"),
                 stop_after,
                 print_after_all,
                 emit,

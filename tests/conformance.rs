@@ -163,7 +163,7 @@ fn run_lower_check(rel: &str, text: &str, sources: &SourceMap, module: Option<&p
         trace.push_str(&format!("// ----- after {pass} -----\n{text}"));
     };
     let after_pass: Option<pto_lower::PassObserver> = if print_all { Some(&mut record) } else { None };
-    let result = pto_lower::run(verified, target, pto_lower::PipelineOptions { stop_after, after_pass });
+    let result = pto_lower::run(verified, target, pto_lower::PipelineOptions { stop_after, after_pass, insert_sync: false });
     let want = expectations(text, Some(target_name));
     let (diags, lowered) = match result {
         Ok((m, w)) => (w.0, Some(m)),

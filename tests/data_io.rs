@@ -243,6 +243,7 @@ fn lower_emit_json_carries_attributes_as_json_values() {
     use pto::cmd::lower::{Emit, LowerOptions};
     let out = pto::cmd::lower::run(&LowerOptions {
         input: root().join("tests/conformance/isa-examples/tcmps.dps.pto").display().to_string(),
+        insert_sync: false,
         target: Some(TargetName::A5),
         stop_after: None,
         print_after_all: false,

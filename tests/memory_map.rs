@@ -107,6 +107,7 @@ fn memory_map(file: &Path) -> Option<(String, usize)> {
     let svg_path = std::env::temp_dir().join(format!("pto-memory-map-{}-{}.svg", std::process::id(), file.file_stem()?.to_string_lossy()));
     let out = lower(&LowerOptions {
         input: file.display().to_string(),
+        insert_sync: false,
         target: Some(TargetName::A2A3),
         stop_after: None,
         print_after_all: false,

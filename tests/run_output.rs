@@ -73,6 +73,7 @@ fn stats_list_every_pipe_op_with_the_reason_it_has_no_vector_program() {
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     let lowered = pto::cmd::lower::run(&LowerOptions {
         input: file,
+        insert_sync: false,
         target: Some(TargetName::A2A3),
         stop_after: None,
         print_after_all: false,

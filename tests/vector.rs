@@ -13,6 +13,7 @@ fn root() -> &'static Path {
 fn lower_vector(file: &str, target: TargetName) -> pto::Outcome {
     lower(&LowerOptions {
         input: root().join(file).display().to_string(),
+        insert_sync: false,
         target: Some(target),
         stop_after: None,
         print_after_all: false,

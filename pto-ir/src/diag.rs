@@ -121,6 +121,12 @@ diag_classes! {
     SyncFlagMisuse = "SYNC_FLAG_MISUSE",
     /// A note: the program has no explicit sync op, so its sync was not checked.
     SyncNotChecked = "SYNC_NOT_CHECKED",
+    /// A note of `pto lower --insert-sync`: a flag pair or barrier it inserted, with the two ops
+    /// and the bytes that force it (a warning for a `barrier <PIPE_ALL>` inside a loop).
+    SyncInserted = "SYNC_INSERTED",
+    /// An internal error: the sync `pto lower --insert-sync` inserted does not pass the static
+    /// checker (`pto verify --sync`).
+    SyncInsertFailed = "SYNC_INSERT_FAILED",
     /// A (dtype, layout, location, shape) tuple the target does not support.
     LegalUnsupportedTuple = "LEGAL_UNSUPPORTED_TUPLE",
     /// A note: `legalize` gave a tile the layout its target fixes for its location (A2A3

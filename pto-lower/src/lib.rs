@@ -10,7 +10,9 @@
 //! 3. [`bufferize`] — Level-1 SSA tile values to Level-2 buffers (`alloc_tile` + `ins/outs`),
 //!    reusing a dead input's buffer for the output where the op allows in-place execution;
 //! 4. [`plan`] (`plan-memory`) — liveness-based placement of every tile in its buffer
-//!    (Level 3: `alloc_tile addr = ...`).
+//!    (Level 3: `alloc_tile addr = ...`);
+//! 5. [`sync::insert`] (`insert-sync`, only when asked) — `set_flag` / `wait_flag` / `barrier`
+//!    between the pipes of a core, for functions without an explicit sync op.
 //!
 //! The target is always an explicit argument ([`Target`]); [`target::resolve`] chooses it from
 //! the command line and the module's `pto.target_arch`.
@@ -28,6 +30,7 @@ pub mod liveness;
 pub mod pipeline;
 pub mod plan;
 pub mod scratch;
+pub mod sync;
 pub mod target;
 pub mod vector;
 

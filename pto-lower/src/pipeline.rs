@@ -25,7 +25,11 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("insert-scratch", crate::scratch::run),
     ("bufferize", crate::bufferize::run),
     ("plan-memory", crate::plan::run),
+    ("insert-sync", crate::sync::insert::run),
 ];
+
+/// Passes that run only when asked for ([`PipelineOptions::insert_sync`]).
+pub const OPTIONAL: &[&str] = &["insert-sync"];
 
 /// Called with (pass name, module) after every pass that ran.
 pub type PassObserver<'a> = &'a mut dyn FnMut(&str, &Module);
@@ -37,6 +41,8 @@ pub struct PipelineOptions<'a> {
     pub stop_after: Option<&'a str>,
     /// Called with (pass name, module) after every pass that ran.
     pub after_pass: Option<PassObserver<'a>>,
+    /// Run `insert-sync` (also when `stop_after` names it).
+    pub insert_sync: bool,
 }
 
 /// Runs the pipeline on a verified module. Returns the lowered module and any warnings.
@@ -44,6 +50,9 @@ pub fn run(input: Verified, target: &Target, mut opts: PipelineOptions<'_>) -> R
     let mut warnings = input.warnings.clone();
     let mut module = input.into_module();
     for (name, pass) in PASSES {
+        if OPTIONAL.contains(name) && !(opts.insert_sync || opts.stop_after == Some(name)) {
+            continue;
+        }
         pass(&mut module, target, &mut warnings)?;
         let diags = verify(&module);
         if diags.has_errors() {

@@ -89,7 +89,7 @@ impl PyModule_ {
     /// Verify and run the lowering pipeline (up to `stop_after`).
     fn lower_to(&self, py: Python<'_>, target: &'static Target, stop_after: Option<&str>) -> PyResult<(pto_ir::Module, Vec<Diagnostic>)> {
         let verified = Verified::new(self.module.clone()).map_err(|d| diagnostics_error(py, &self.sources, &d.0))?;
-        let opts = pto_lower::PipelineOptions { stop_after, after_pass: None };
+        let opts = pto_lower::PipelineOptions { stop_after, after_pass: None, insert_sync: false };
         let (lowered, notes) = pto_lower::run(verified, target, opts).map_err(|d| diagnostics_error(py, &self.sources, &d.0))?;
         Ok((lowered, notes.0))
     }

@@ -31,6 +31,8 @@ pub struct LowerOptions {
     pub target: Option<TargetName>,
     /// Stop after this pass.
     pub stop_after: Option<String>,
+    /// Run `insert-sync` and prove its output ([`prove_sync`]).
+    pub insert_sync: bool,
     /// Print the IR after every pass (to stderr).
     pub print_after_all: bool,
     /// Output format.
@@ -90,7 +92,7 @@ pub fn run(opts: &LowerOptions) -> Outcome {
     let result = pto_lower::run(
         verified,
         target,
-        pto_lower::PipelineOptions { stop_after: opts.stop_after.as_deref(), after_pass: Some(&mut after) },
+        pto_lower::PipelineOptions { stop_after: opts.stop_after.as_deref(), after_pass: Some(&mut after), insert_sync: opts.insert_sync },
     );
     let (lowered, more) = match result {
         Ok(ok) => ok,
@@ -100,6 +102,10 @@ pub fn run(opts: &LowerOptions) -> Outcome {
             return out;
         }
     };
+    let inserted = opts.insert_sync && opts.stop_after.as_deref().is_none_or(|p| p == "insert-sync");
+    if inserted && let Err(diags) = prove_sync(&lowered, target, &opts.input) {
+        return fail(&sources, &diags);
+    }
     warnings.0.extend(shown_notes(more.0, opts.explain));
     if let Some(path) = &opts.memory_map
         && let Err(e) = std::fs::write(path, crate::memory_map::svg(&lowered, target))
@@ -128,6 +134,29 @@ pub fn run(opts: &LowerOptions) -> Outcome {
         String::new()
     };
     Outcome { stdout, stderr: trace + &stats + &render(&sources, &warnings.0, opts.error_format), code: 0 }
+}
+
+/// The proof of `insert-sync`: the static checker (`pto verify --sync`) on its output. A
+/// finding is a bug of the pass: a `SYNC_INSERT_FAILED` error naming the program, with the
+/// checker's findings after it.
+pub fn prove_sync(lowered: &Module, target: &'static Target, program: &str) -> Result<(), Vec<pto_ir::Diagnostic>> {
+    let findings = match pto_sim::sync::check_paths(lowered, target) {
+        Ok((found, _)) => found.into_iter().filter(|d| d.severity == pto_ir::diag::Severity::Error).collect::<Vec<_>>(),
+        Err(diags) => diags,
+    };
+    if findings.is_empty() {
+        return Ok(());
+    }
+    let mut out = vec![pto_ir::Diagnostic::error(
+        pto_ir::diag::DiagClass::SyncInsertFailed,
+        Default::default(),
+        format!(
+            "internal error: the sync insert-sync inserted in `{program}` does not pass `pto verify --sync` ({} finding(s) follow); please report it",
+            findings.len()
+        ),
+    )];
+    out.extend(findings);
+    Err(out)
 }
 
 /// The A2A3 vector program of every tile op of a planned module, or a `LEGAL_VECTOR_OUT_OF_TILE`

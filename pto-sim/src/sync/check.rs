@@ -513,13 +513,10 @@ fn decode(m: &Module, op: OpId, vals: &[Val]) -> Decoded {
             _ => effects::sync_op(m, op, vals).map_or(Decoded::Nothing, Decoded::Sync),
         };
     }
-    let memory = spec.syntax == pto_ir::ops::Syntax::Tile || matches!(data.opcode, Opcode::TGetVal | Opcode::TSetVal | Opcode::TPrint);
-    if !memory {
+    if !pto_lower::sync::pipes::is_memory_op(data.opcode) {
         return Decoded::Nothing;
     }
-    let no_tmp = spec.tmp.a2a3 == pto_ir::ops::TmpRule::Forbidden && spec.tmp.a5 == pto_ir::ops::TmpRule::Forbidden;
-    let tmp =
-        if no_tmp { None } else { pto_lower::binding::bind(m, op).and_then(|(_, b)| b.iter().find(|b| b.slot == "tmp").map(|b| b.value)) };
+    let tmp = pto_lower::sync::pipes::tmp_of(m, op);
     Decoded::Tile { tmp }
 }
 

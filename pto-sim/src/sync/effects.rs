@@ -93,62 +93,9 @@ pub fn op_kind_pipe(kind: &str) -> Option<&'static str> {
     })
 }
 
-/// Whether the op reads its destination too.
-fn reads_dst(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::TMulAddDst
-            | Opcode::TAxpy
-            | Opcode::TFusedMulAdd
-            | Opcode::TFusedMulAddRelu
-            | Opcode::TInsert
-            | Opcode::TInsertFp
-            | Opcode::TFillPadInplace
-    )
-}
-
 /// The pipe tile op `op` runs on, given its operands' locations and whether it has a `tmp`.
 pub fn pipe_of(m: &Module, op: OpId, target: TargetId, has_tmp: bool, loc: &dyn Fn(pto_ir::ValueId) -> Option<Loc>) -> Option<Pipe> {
-    let data = m.op(op);
-    let src = data.ins().first().and_then(|&v| loc(v));
-    let dst = data.outs().first().and_then(|&v| loc(v));
-    let l0 = |l: Option<Loc>| matches!(l, Some(Loc::Left | Loc::Right | Loc::Bias | Loc::Scaling | Loc::ScaleLeft | Loc::ScaleRight));
-    let a5 = target == TargetId::A5;
-    Some(match data.opcode {
-        Opcode::TMov => match (src, dst) {
-            (Some(Loc::Vec), Some(Loc::Vec)) => Pipe::V,
-            (Some(Loc::Mat), d) if l0(d) => Pipe::Mte1,
-            (Some(Loc::Acc | Loc::Vec), Some(Loc::Mat | Loc::Vec)) => Pipe::Fix,
-            _ => Pipe::Mte1,
-        },
-        Opcode::TExtract => match (src, dst) {
-            (Some(Loc::Mat), d) if l0(d) => Pipe::Mte1,
-            (Some(Loc::Vec | Loc::Acc), Some(Loc::Mat)) => Pipe::Fix,
-            _ => Pipe::V,
-        },
-        Opcode::TInsert => match (src, dst) {
-            (Some(Loc::Vec), Some(Loc::Vec)) if a5 => Pipe::V,
-            (Some(Loc::Vec), Some(Loc::Mat)) if a5 => Pipe::Mte3,
-            _ => Pipe::Fix,
-        },
-        Opcode::TStore if src == Some(Loc::Acc) => Pipe::Fix,
-        Opcode::TCi => {
-            if has_tmp {
-                Pipe::V
-            } else {
-                Pipe::S
-            }
-        }
-        Opcode::TScatter | Opcode::TShl | Opcode::TShr => {
-            if a5 {
-                Pipe::V
-            } else {
-                Pipe::S
-            }
-        }
-        Opcode::TFillPad | Opcode::TFillPadInplace | Opcode::TFillPadExpand | Opcode::TExpands if dst == Some(Loc::Mat) => Pipe::Mte2,
-        other => return pipe_of_table(other.spec().pipe),
-    })
+    pto_lower::sync::pipes::pipe_of(m, op, target, has_tmp, loc).and_then(pipe_of_table)
 }
 
 /// The bytes of a tile.
@@ -184,25 +131,11 @@ pub fn accesses(m: &Module, op: OpId, vals: &[Val], tmp: Option<pto_ir::ValueId>
             return;
         }
     }
-    if data.opcode == Opcode::TSetVal {
-        if let Some(t) = tile_of(&data.operands[..1]) {
-            out.push(tile_access(&t, true));
-        }
-        return;
-    }
-    for (&v, write) in data.ins().iter().map(|v| (v, false)).chain(data.outs().iter().map(|v| (v, true))) {
-        match vals[v.index()] {
-            Val::Tile(t) => {
-                let rmw = Some(v) == tmp || (write && reads_dst(data.opcode));
-                out.push(tile_access(&t, write || rmw));
-                if rmw {
-                    out.push(tile_access(&t, false));
-                }
-            }
-            Val::View(g) => out.push(gm_whole(g.arg, write)),
-            _ => {}
-        }
-    }
+    pto_lower::sync::pipes::operand_accesses(m, op, tmp, |v, write| match vals[v.index()] {
+        Val::Tile(t) => out.push(tile_access(&t, write)),
+        Val::View(g) => out.push(gm_whole(g.arg, write)),
+        _ => {}
+    });
 }
 
 /// The bytes a `tsync` waits for: the storage of its tile operands and the GM arrays of its
@@ -307,20 +240,5 @@ pub fn sync_op(m: &Module, op: OpId, vals: &[Val]) -> Option<SyncOp> {
 /// Whether `m` has an explicit intra-core sync op anywhere (else it relies on automatic sync
 /// insertion, and `pto run` does not check it unless asked).
 pub fn has_explicit_sync(m: &Module) -> bool {
-    m.ops.iter().any(|d| {
-        matches!(
-            d.opcode,
-            Opcode::SetFlag
-                | Opcode::WaitFlag
-                | Opcode::SetFlagDyn
-                | Opcode::WaitFlagDyn
-                | Opcode::Barrier
-                | Opcode::RecordEvent
-                | Opcode::WaitEvent
-                | Opcode::BarrierSync
-                | Opcode::GetBuf
-                | Opcode::RlsBuf
-                | Opcode::TSync
-        )
-    })
+    m.ops.iter().any(|d| pto_lower::sync::pipes::is_explicit_sync(d.opcode))
 }

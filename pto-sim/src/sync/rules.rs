@@ -19,10 +19,18 @@ use pto_lower::TargetId;
 
 /// Which pipes complete their accesses in order on `target`.
 pub fn same_pipe(target: TargetId) -> SamePipe {
-    match target {
-        TargetId::A2A3 => SamePipe::in_order(&[Pipe::S]),
-        TargetId::A5 => SamePipe::in_order(&[Pipe::S, Pipe::V, Pipe::M, Pipe::Mte1, Pipe::Fix]),
-    }
+    use pto_ir::ops::Pipe as P;
+    let all = [
+        (P::S, Pipe::S),
+        (P::V, Pipe::V),
+        (P::M, Pipe::M),
+        (P::Mte1, Pipe::Mte1),
+        (P::Mte2, Pipe::Mte2),
+        (P::Mte3, Pipe::Mte3),
+        (P::Fix, Pipe::Fix),
+    ];
+    let in_order: Vec<Pipe> = all.iter().filter(|(p, _)| !pto_lower::sync::pipes::needs_barrier(target, *p)).map(|&(_, q)| q).collect();
+    SamePipe::in_order(&in_order)
 }
 
 /// Event ids per pipe pair.

@@ -1,0 +1,142 @@
+//! The pipe of each op and the operands it reads and writes, shared by the `insert-sync` pass
+//! and pto-sim's sync checker (`pto-sim/src/sync/effects.rs`, which cites the source of each
+//! refinement of the op table's `pipe` column).
+
+use crate::target::TargetId;
+use pto_ir::module::{Module, OpId, ValueId};
+use pto_ir::ops::{Opcode, Pipe, Syntax, TmpRule};
+use pto_ir::types::Loc;
+
+/// Whether the op reads its destination too.
+pub fn reads_dst(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::TMulAddDst
+            | Opcode::TAxpy
+            | Opcode::TFusedMulAdd
+            | Opcode::TFusedMulAddRelu
+            | Opcode::TInsert
+            | Opcode::TInsertFp
+            | Opcode::TFillPadInplace
+    )
+}
+
+/// Whether `op` accesses memory on a pipe: tile ops, `tgetval` / `tsetval`, `tprint`.
+pub fn is_memory_op(op: Opcode) -> bool {
+    op.spec().syntax == Syntax::Tile || matches!(op, Opcode::TGetVal | Opcode::TSetVal | Opcode::TPrint)
+}
+
+/// The value bound to the op's scratch (`tmp`) slot, if it has one.
+pub fn tmp_of(m: &Module, op: OpId) -> Option<ValueId> {
+    let spec = m.op(op).opcode.spec();
+    if spec.tmp.a2a3 == TmpRule::Forbidden && spec.tmp.a5 == TmpRule::Forbidden {
+        return None;
+    }
+    crate::binding::bind(m, op).and_then(|(_, b)| b.iter().find(|b| b.slot == "tmp").map(|b| b.value))
+}
+
+/// The pipe tile op `op` runs on, given its operands' locations and whether it has a `tmp`:
+/// the op table's `pipe`, refined where the hardware pipe depends on the operands or the
+/// target (`None` for an op on no pipe).
+pub fn pipe_of(m: &Module, op: OpId, target: TargetId, has_tmp: bool, loc: &dyn Fn(ValueId) -> Option<Loc>) -> Option<Pipe> {
+    let data = m.op(op);
+    let src = data.ins().first().and_then(|&v| loc(v));
+    let dst = data.outs().first().and_then(|&v| loc(v));
+    let l0 = |l: Option<Loc>| matches!(l, Some(Loc::Left | Loc::Right | Loc::Bias | Loc::Scaling | Loc::ScaleLeft | Loc::ScaleRight));
+    let a5 = target == TargetId::A5;
+    let pipe = match data.opcode {
+        Opcode::TMov => match (src, dst) {
+            (Some(Loc::Vec), Some(Loc::Vec)) => Pipe::V,
+            (Some(Loc::Mat), d) if l0(d) => Pipe::Mte1,
+            (Some(Loc::Acc | Loc::Vec), Some(Loc::Mat | Loc::Vec)) => Pipe::Fix,
+            _ => Pipe::Mte1,
+        },
+        Opcode::TExtract => match (src, dst) {
+            (Some(Loc::Mat), d) if l0(d) => Pipe::Mte1,
+            (Some(Loc::Vec | Loc::Acc), Some(Loc::Mat)) => Pipe::Fix,
+            _ => Pipe::V,
+        },
+        Opcode::TInsert => match (src, dst) {
+            (Some(Loc::Vec), Some(Loc::Vec)) if a5 => Pipe::V,
+            (Some(Loc::Vec), Some(Loc::Mat)) if a5 => Pipe::Mte3,
+            _ => Pipe::Fix,
+        },
+        Opcode::TStore if src == Some(Loc::Acc) => Pipe::Fix,
+        Opcode::TCi if has_tmp => Pipe::V,
+        Opcode::TCi => Pipe::S,
+        Opcode::TScatter | Opcode::TShl | Opcode::TShr if a5 => Pipe::V,
+        Opcode::TScatter | Opcode::TShl | Opcode::TShr => Pipe::S,
+        Opcode::TFillPad | Opcode::TFillPadInplace | Opcode::TFillPadExpand | Opcode::TExpands if dst == Some(Loc::Mat) => Pipe::Mte2,
+        other => other.spec().pipe,
+    };
+    (pipe != Pipe::None).then_some(pipe)
+}
+
+/// Calls `f(value, write)` for each tile or view operand access of memory op `op`, in operand
+/// order: `ins` read, `outs` written, the `tmp` read and written, a destination the op also
+/// reads (`tmuladddst`...) written then read; `tsetval` writes its tile.
+pub fn operand_accesses(m: &Module, op: OpId, tmp: Option<ValueId>, mut f: impl FnMut(ValueId, bool)) {
+    let data = m.op(op);
+    if data.opcode == Opcode::TSetVal {
+        if let Some(&t) = data.operands.first() {
+            f(t, true);
+        }
+        return;
+    }
+    for (&v, write) in data.ins().iter().map(|v| (v, false)).chain(data.outs().iter().map(|v| (v, true))) {
+        let rmw = Some(v) == tmp || (write && reads_dst(data.opcode));
+        f(v, write || rmw);
+        if rmw {
+            f(v, false);
+        }
+    }
+}
+
+/// Whether `target` needs `pipe_barrier(P)` between two dependent ops of pipe `p` (the pipes
+/// it does not keep in order; pto-sim's `sync/rules.rs` gives the sources): A2A3 every pipe but
+/// the scalar one, A5 only MTE2 and MTE3.
+pub fn needs_barrier(target: TargetId, p: Pipe) -> bool {
+    match target {
+        TargetId::A2A3 => p != Pipe::S,
+        TargetId::A5 => matches!(p, Pipe::Mte2 | Pipe::Mte3),
+    }
+}
+
+/// The event ids a (source, destination) pipe pair may use: 8 (`EVENT_ID0..7`, pto-isa
+/// `EVENT_ID_MAX 8`), except A2A3's `PIPE_M` -> `PIPE_FIX`, which keeps to `EVENT_ID0..2`
+/// (ptoas#112/#118).
+pub fn event_ids(target: TargetId, src: Pipe, dst: Pipe) -> u32 {
+    if target == TargetId::A2A3 && src == Pipe::M && dst == Pipe::Fix { 3 } else { 8 }
+}
+
+/// The `PIPE_x` name of a pipe.
+pub fn pipe_name(p: Pipe) -> &'static str {
+    match p {
+        Pipe::V => "PIPE_V",
+        Pipe::M => "PIPE_M",
+        Pipe::Mte1 => "PIPE_MTE1",
+        Pipe::Mte2 => "PIPE_MTE2",
+        Pipe::Mte3 => "PIPE_MTE3",
+        Pipe::Fix => "PIPE_FIX",
+        Pipe::S => "PIPE_S",
+        Pipe::None => "PIPE_NONE",
+    }
+}
+
+/// Whether op `op` is an explicit intra-core sync op (the family `Sync` ops that order pipes).
+pub fn is_explicit_sync(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::SetFlag
+            | Opcode::WaitFlag
+            | Opcode::SetFlagDyn
+            | Opcode::WaitFlagDyn
+            | Opcode::Barrier
+            | Opcode::RecordEvent
+            | Opcode::WaitEvent
+            | Opcode::BarrierSync
+            | Opcode::GetBuf
+            | Opcode::RlsBuf
+            | Opcode::TSync
+    )
+}

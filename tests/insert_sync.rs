@@ -1,0 +1,257 @@
+//! `pto lower --insert-sync` over the shared samples (issue 24): every sample without a sync op
+//! that runs with default inputs on a target (one core; mix kernels are left out, below) is
+//! lowered with `insert-sync`, and
+//!
+//! * the proof holds: `pto verify --sync`'s checker finds nothing on any path;
+//! * the output runs with the dynamic checker on (`--sync-check=always`) without a finding, and
+//!   leaves GM byte for byte as the run of the program without sync;
+//! * deleting one inserted `wait_flag` is reported by `pto verify --sync` (on A2A3, up to
+//!   [`MUTANTS_PER_RUN`] waits per sample spread over the program, to keep the test fast;
+//!   every one must be reported unless some path of the program traps in the simulator, so
+//!   that the checker could not see it: those are counted and printed).
+//!
+//! The counts are printed (`--nocapture`).
+
+use pto_ir::diag::{Severity, SourceMap};
+use pto_ir::module::Module;
+use pto_ir::ops::Opcode;
+use pto_ir::verify::Verified;
+use pto_lower::{Target, TargetId};
+use pto_sim::Sim;
+
+mod common;
+
+/// Inserted waits deleted per (sample, target).
+const MUTANTS_PER_RUN: usize = 2;
+
+fn lower(module: &Module, target: &'static Target, insert_sync: bool) -> Option<Module> {
+    let verified = Verified::new(module.clone()).ok()?;
+    let opts = pto_lower::PipelineOptions { insert_sync, ..Default::default() };
+    pto_lower::run(verified, target, opts).ok().map(|(m, _)| m)
+}
+
+/// The GM arrays a run leaves: (name, bytes).
+type Outputs = Vec<(String, Vec<u8>)>;
+
+/// GM after a run with default inputs, and the sync findings when `checked`.
+fn run(m: &Module, target: &'static Target, checked: bool) -> Option<(Outputs, Vec<String>)> {
+    let mut sim = Sim::new(m, target).ok()?;
+    sim.use_default_inputs();
+    if checked {
+        pto_sim::sync::check(&mut sim);
+    }
+    sim.run().ok()?;
+    let findings =
+        if checked { sim.sync_diagnostics().into_iter().map(|d| format!("{}: {}", d.class, d.message)).collect() } else { vec![] };
+    Some((sim.gm_outputs().into_iter().map(|(n, d)| (n, d.bytes.clone())).collect(), findings))
+}
+
+fn static_errors(m: &Module, target: &'static Target) -> Vec<String> {
+    static_check(m, target).0
+}
+
+/// `pto verify --sync`'s errors, and whether some path stopped at a trap (unchecked).
+fn static_check(m: &Module, target: &'static Target) -> (Vec<String>, bool) {
+    match pto_sim::sync::check_paths(m, target) {
+        Ok((found, _)) => (
+            found.iter().filter(|d| d.severity == Severity::Error).map(|d| format!("{}: {}", d.class, d.message)).collect(),
+            found.iter().any(|d| d.message.contains("stopped at a trap")),
+        ),
+        Err(d) => (d.into_iter().map(|d| d.message).collect(), false),
+    }
+}
+
+/// The module without the `k`-th `wait_flag` in program order.
+fn without_wait(m: &Module, k: usize) -> Module {
+    let mut out = m.clone();
+    let wait = m.walk().into_iter().filter(|&op| m.op(op).opcode == Opcode::WaitFlag).nth(k).expect("k < waits");
+    for b in &mut out.blocks {
+        b.ops.retain(|&op| op != wait);
+    }
+    out
+}
+
+#[test]
+fn inserted_sync_is_proven_runs_clean_and_every_sampled_wait_is_needed() {
+    let Some(root) = common::corpus_dir() else { return };
+    let files = common::pto_files(std::slice::from_ref(&root));
+    let (mut runs, mut mutants, mut mix, mut unseen) = (0, 0, 0, Vec::new());
+    let mut failures = Vec::new();
+    for f in &files {
+        let rel = f.strip_prefix(&root).unwrap().display().to_string();
+        let text = std::fs::read_to_string(f).expect("readable");
+        let mut sources = SourceMap::default();
+        let fid = sources.add(rel.clone(), text.clone());
+        let Ok((module, _)) = pto_asm::parse(&text, fid) else { continue };
+        if pto_sim::sync::has_explicit_sync(&module) {
+            continue;
+        }
+        for id in [TargetId::A2A3, TargetId::A5] {
+            let target = Target::get(id);
+            let Some(plain) = lower(&module, target, false) else { continue };
+            if pto_sim::cores::Topology::new(&plain, target).mix {
+                mix += 1;
+                continue;
+            }
+            let Some((expected, _)) = run(&plain, target, false) else { continue };
+            let name = format!("{rel} ({id:?})");
+            let Some(synced) = lower(&module, target, true) else {
+                failures.push(format!("{name}: insert-sync failed to lower"));
+                continue;
+            };
+            runs += 1;
+            let (proof, trapped) = static_check(&synced, target);
+            if !proof.is_empty() {
+                failures.push(format!("{name}: verify --sync reports the inserted sync: {proof:?}"));
+                continue;
+            }
+            match run(&synced, target, true) {
+                Some((got, findings)) if findings.is_empty() && got == expected => {}
+                Some((got, findings)) => failures
+                    .push(format!("{name}: run with --sync-check=always: findings {findings:?}, outputs equal: {}", got == expected)),
+                None => failures.push(format!("{name}: the output with sync does not run")),
+            }
+            let waits = synced.walk().into_iter().filter(|&op| synced.op(op).opcode == Opcode::WaitFlag).count();
+            let picks: Vec<usize> = if id == TargetId::A5 {
+                vec![]
+            } else if waits <= MUTANTS_PER_RUN {
+                (0..waits).collect()
+            } else {
+                (0..MUTANTS_PER_RUN).map(|i| i * (waits - 1) / (MUTANTS_PER_RUN - 1)).collect()
+            };
+            for k in picks {
+                mutants += 1;
+                if !static_errors(&without_wait(&synced, k), target).is_empty() {
+                    continue;
+                }
+                let what = format!("{name}: deleting inserted wait_flag #{k} of {waits} is not reported");
+                if trapped { unseen.push(what) } else { failures.push(what) }
+            }
+        }
+    }
+    println!("insert-sync: {runs} (sample, target) runs, {mutants} deleted waits, {mix} mix kernels left out");
+    println!("not reported, on a program with a path the simulator traps on (unchecked): {unseen:#?}");
+    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(runs >= 150, "only {runs} runs");
+}
+
+/// The programs of `tests/sync/` (straight-line code, branches, static, dynamic and nested
+/// loops, zero-trip loops, both cube and vector pipes) with every sync op deleted: the pass
+/// orders each of them again, proven on every path on both targets, and on A2A3 inserts
+/// something (each has dependent ops; A5 keeps the vector pipe in order, so
+/// `same_pipe_vector.pto` needs nothing there).
+#[test]
+fn the_sync_test_programs_without_their_sync_are_ordered_again() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sync");
+    let mut files: Vec<_> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "pto")).collect();
+    files.sort();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let mut sources = SourceMap::default();
+        let fid = sources.add(f.display().to_string(), text.clone());
+        let (mut module, _) = pto_asm::parse(&text, fid).expect("parses");
+        let sync: Vec<_> = module.walk().into_iter().filter(|&op| pto_lower::sync::pipes::is_explicit_sync(module.op(op).opcode)).collect();
+        for b in &mut module.blocks {
+            b.ops.retain(|op| !sync.contains(op));
+        }
+        for id in [TargetId::A2A3, TargetId::A5] {
+            let target = Target::get(id);
+            let name = format!("{} ({id:?})", f.file_name().unwrap().to_string_lossy());
+            let Some(synced) = lower(&module, target, true) else { continue };
+            checked += 1;
+            let inserted = synced.walk().into_iter().filter(|&op| pto_lower::sync::pipes::is_explicit_sync(synced.op(op).opcode)).count();
+            if inserted == 0 && id == TargetId::A2A3 {
+                failures.push(format!("{name}: nothing inserted"));
+            }
+            let proof = static_errors(&synced, target);
+            if !proof.is_empty() {
+                failures.push(format!("{name}: {proof:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked >= 30, "only {checked} programs lowered");
+}
+
+/// `pto lower --insert-sync`: the output has the pair, one note counts it; `--explain` lists
+/// each pair with its two ops, pipes and bytes; `--stop-after insert-sync` prints the same.
+#[test]
+fn lower_insert_sync_prints_the_pairs_and_explains_them() {
+    use pto::cmd::lower::{Emit, LowerOptions, run};
+    let dir = std::env::temp_dir().join(format!("pto-insert-sync-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("k.pto");
+    std::fs::write(
+        &file,
+        "func.func @k(%src: !pto.ptr<f32>, %dst: !pto.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %vs = pto.make_tensor_view %src, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+  %ps = pto.partition_view %vs, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>
+  %vd = pto.make_tensor_view %dst, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+  %pd = pto.partition_view %vd, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>
+  %a = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+  %c = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+  pto.tload ins(%ps : !pto.partition_tensor_view<16x16xf32>) outs(%a : !pto.tile_buf<vec, 16x16xf32>)
+  pto.texp ins(%a : !pto.tile_buf<vec, 16x16xf32>) outs(%c : !pto.tile_buf<vec, 16x16xf32>)
+  pto.tstore ins(%c : !pto.tile_buf<vec, 16x16xf32>) outs(%pd : !pto.partition_tensor_view<16x16xf32>)
+  return
+}
+",
+    )
+    .unwrap();
+    let opts = |explain: bool, stop_after: Option<&str>| LowerOptions {
+        input: file.display().to_string(),
+        insert_sync: true,
+        target: Some(pto::TargetName::A2A3),
+        stop_after: stop_after.map(str::to_string),
+        print_after_all: false,
+        emit: Emit::Dps,
+        memory_map: None,
+        stats: false,
+        explain,
+        error_format: pto::ErrorFormat::Human,
+    };
+    let plain = run(&opts(false, None));
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    for line in ["pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]", "pto.wait_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>]"] {
+        assert!(plain.stdout.contains(line), "{line} missing:\n{}", plain.stdout);
+    }
+    assert_eq!(plain.stderr.matches("note[SYNC_INSERTED]").count(), 1, "{}", plain.stderr);
+    assert!(plain.stderr.contains("insert-sync inserted 2 flag pair(s)"), "{}", plain.stderr);
+    let explained = run(&opts(true, None));
+    assert_eq!(explained.stderr.matches("note[SYNC_INSERTED]").count(), 2, "{}", explained.stderr);
+    assert!(
+        explained.stderr.contains("orders `pto.texp` on PIPE_V after `pto.tload` on PIPE_MTE2: vec[0..1024) read after a write"),
+        "{}",
+        explained.stderr
+    );
+    let stopped = run(&opts(false, Some("insert-sync")));
+    assert_eq!(stopped.stdout, plain.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The proof: unordered output (here the program lowered without the pass) is a
+/// `SYNC_INSERT_FAILED` internal error naming the program, with the checker's findings after it.
+#[test]
+fn the_proof_rejects_unordered_output_naming_the_program() {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sync/raw_per_pipe_pair.pto")).unwrap();
+    let mut sources = SourceMap::default();
+    let fid = sources.add("raw.pto".to_string(), text.clone());
+    let (mut module, _) = pto_asm::parse(&text, fid).unwrap();
+    let sync: Vec<_> = module.walk().into_iter().filter(|&op| pto_lower::sync::pipes::is_explicit_sync(module.op(op).opcode)).collect();
+    for b in &mut module.blocks {
+        b.ops.retain(|op| !sync.contains(op));
+    }
+    let target = Target::get(TargetId::A2A3);
+    let unordered = lower(&module, target, false).unwrap();
+    let err = pto::cmd::lower::prove_sync(&unordered, target, "raw.pto").unwrap_err();
+    assert_eq!(err[0].class, pto_ir::diag::DiagClass::SyncInsertFailed);
+    assert!(err[0].message.contains("`raw.pto`"), "{}", err[0].message);
+    assert!(err[1..].iter().any(|d| d.class == pto_ir::diag::DiagClass::HazardRaw));
+    pto::cmd::lower::prove_sync(&lower(&module, target, true).unwrap(), target, "raw.pto").unwrap();
+}
