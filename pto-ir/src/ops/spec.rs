@@ -303,6 +303,10 @@ pub struct OpSpec {
     /// C++ operator. Empty: `PAGE(outs..., ins...)` from [`OpSpec::page`]. The pattern language
     /// is documented in docs/compile.md and implemented in `src/compile/rule.rs`.
     pub cpp: &'static str,
+    /// The A2A3 vector intrinsic a tile op without a vector program (`pto_lower::vector`) runs
+    /// over its valid elements, repeat after repeat (`vexp`): what the cycle model
+    /// (`pto_lower::cost`) times it as. Empty: the op's family decides.
+    pub vop: &'static str,
 }
 
 impl OpSpec {
@@ -324,6 +328,7 @@ impl OpSpec {
         doc: "",
         format: "",
         cpp: "",
+        vop: "",
     };
 
     /// `dialect.name`.
