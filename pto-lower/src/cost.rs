@@ -18,7 +18,7 @@
 
 use crate::vector::ir::{Mask, Op, Program};
 use pto_ir::ops::{Family, Opcode};
-use pto_ir::types::ElemType;
+use pto_ir::types::{ElemType, Loc};
 
 /// One A2A3 vector intrinsic's timing: `head + slope × repeats + tail` when issued alone.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -125,6 +125,23 @@ pub enum Path {
 }
 
 impl Path {
+    /// The path from a `src` buffer to a `dst` buffer (`None`: GM), if a DMA path joins them.
+    pub fn between(src: Option<Loc>, dst: Option<Loc>) -> Option<Path> {
+        use Loc::*;
+        Some(match (src, dst) {
+            (None, Some(Vec)) => Path::GmToUb,
+            (None, Some(_)) => Path::GmToL1,
+            (Some(Vec), None) => Path::UbToGm,
+            (Some(Acc), None) => Path::L0cToGm,
+            (Some(_), None) => Path::L1ToGm,
+            (Some(Vec), Some(Vec)) => Path::UbToUb,
+            (Some(Acc), Some(_)) => Path::L0cToL1,
+            (Some(Mat), Some(Right)) => Path::L1ToL0b,
+            (Some(Mat), Some(_)) => Path::L1ToL0a,
+            _ => return None,
+        })
+    }
+
     /// Bytes per cycle and cycles of latency per DMA call (docs/performance-model.md).
     pub fn constants(self) -> (f64, f64) {
         // pto-isa's arch_config.hpp bandwidths are GiB/s at 1.85 GHz: bytes/cycle = bw × 2^30 / 1.85e9.
