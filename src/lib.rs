@@ -17,6 +17,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub mod cmd;
 pub mod compile;
+pub mod cycles_report;
 pub mod golden_coverage;
 pub mod json_out;
 pub mod memory_map;

@@ -259,6 +259,10 @@ enum Command {
         /// With `--exec vector`: print the vector cost of every executed tile op to stderr.
         #[arg(long)]
         stats: bool,
+        /// Time the run with the cycle model (docs/performance-model.md): total cycles, busy
+        /// cycles and utilisation per pipe on stderr (with --json: a `%cycles` entry on stdout).
+        #[arg(long)]
+        cycles: bool,
         /// Stop with SIM_BUDGET after this many executed ops and loop iterations.
         #[arg(long, default_value_t = pto_sim::interp::DEFAULT_MAX_STEPS)]
         max_steps: u64,
@@ -406,6 +410,7 @@ fn main() -> ExitCode {
             default_inputs,
             exec,
             stats,
+            cycles,
             max_steps,
             matmul_order,
             sync_check,
@@ -433,6 +438,8 @@ fn main() -> ExitCode {
                 default_inputs,
                 exec_vector,
                 stats,
+                cycles,
+                json_cycles: json,
                 max_steps,
                 matmul_order: match matmul_order {
                     MatmulOrderArg::Npu => pto_sim::family::MatmulOrder::Npu,

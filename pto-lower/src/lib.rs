@@ -23,6 +23,7 @@
 
 pub mod binding;
 pub mod bufferize;
+pub mod cost;
 pub mod layout;
 pub mod legality;
 pub mod legalize;

@@ -40,6 +40,11 @@ pub trait Observer: Send {
     fn finish(&mut self, m: &Module) -> Vec<Diagnostic>;
     /// Starts afresh for another run on `target`, keeping what it learned of the module.
     fn restart(&mut self, target: pto_lower::TargetId);
+    /// Whether this observer checks the kernel's synchronisation (the sync checker): with one
+    /// installed the interpreter also checks GM accesses between cores.
+    fn checks_sync(&self) -> bool {
+        false
+    }
 }
 
 impl Val {
@@ -196,8 +201,9 @@ pub struct Sim<'m> {
     pub op_counts: Option<Vec<u64>>,
     /// The loops being executed, innermost last (where a budget overrun is reported).
     loops: Vec<OpId>,
-    /// The sync checker, when enabled ([`Sim::check_sync`]): each op is reported to it.
-    sync: Option<Box<dyn Observer>>,
+    /// The observers installed ([`Sim::observe_with`]: the sync checker, the timeline): each
+    /// op is reported to every one, in installation order.
+    observers: Vec<Box<dyn Observer>>,
     /// The event-id arrays declared so far ([`crate::sync::arrays`]).
     eventid_arrays: crate::sync::arrays::EventIdArrays,
     /// Chooses the outcome of `scf.if`s and of loops with a dynamic trip count instead of the
@@ -311,7 +317,7 @@ impl<'m> Sim<'m> {
             progress: None,
             op_counts: None,
             loops: Vec::new(),
-            sync: None,
+            observers: Vec::new(),
             explorer: None,
             eventid_arrays: Default::default(),
             regs: Default::default(),
@@ -572,15 +578,21 @@ impl<'m> Sim<'m> {
         Ok(TileData { dtype: view.desc.dtype, rows, cols, bytes })
     }
 
-    /// Installs `observer`, which sees every op of the run from now on (the sync checker:
-    /// `pto_sim::sync::check`); its findings are [`Sim::sync_diagnostics`] after the run.
+    /// Adds `observer`, which sees every op of the run from now on, after those installed
+    /// before (the sync checker: `pto_sim::sync::check`; the timeline:
+    /// `pto_sim::timeline::Timeline`); their findings are [`Sim::sync_diagnostics`] after the run.
     pub fn observe_with(&mut self, observer: Box<dyn Observer>) {
-        self.sync = Some(observer);
+        self.observers.push(observer);
     }
 
-    /// The observer installed, if any (to restart it for another run of the same module).
+    /// The sync checker installed, if any (to restart it for another run of the same module).
     pub fn observer_mut(&mut self) -> Option<&mut (dyn Observer + 'static)> {
-        self.sync.as_deref_mut()
+        self.observers.iter_mut().find(|o| o.checks_sync()).map(|o| &mut **o)
+    }
+
+    /// Whether a sync checker is installed.
+    fn checking_sync(&self) -> bool {
+        self.observers.iter().any(|o| o.checks_sync())
     }
 
     /// The module this simulation runs.
@@ -603,14 +615,14 @@ impl<'m> Sim<'m> {
 
     /// Whether GM accesses are checked against other cores, blocks and ranks.
     pub fn checks_cross(&self) -> bool {
-        self.cross || self.sync.is_some()
+        self.cross || self.checking_sync()
     }
 
     /// The sync checker's findings at the end of the run (hazards, deadlocks, unpaired flags,
     /// misuse); empty when not checking.
     pub fn sync_diagnostics(&mut self) -> Vec<Diagnostic> {
         let m = self.m;
-        self.sync.as_mut().map(|s| s.finish(m)).unwrap_or_default()
+        self.observers.iter_mut().flat_map(|o| o.finish(m)).collect()
     }
 
     /// Runs the entry function (the one marked `pto.entry`, else the first with a body), or
@@ -728,7 +740,7 @@ impl<'m> Sim<'m> {
                 core: &mut self.core,
                 target: self.target,
                 ranks: &self.ranks,
-                check_gm: self.cross || self.sync.is_some(),
+                check_gm: self.cross || self.observers.iter().any(|o| o.checks_sync()),
             };
             match run(&mut cx) {
                 Ok(()) => break,
@@ -778,8 +790,8 @@ impl<'m> Sim<'m> {
                     if !self.unwritten_args.is_empty() {
                         self.check_arguments_written(op)?;
                     }
-                    if let Some(sync) = &mut self.sync {
-                        sync.observe(self.m, op, &self.vals);
+                    for o in &mut self.observers {
+                        o.observe(self.m, op, &self.vals);
                     }
                     self.exec_op(op)?;
                     if let Some(v) = self.returned.take() {
@@ -1117,8 +1129,8 @@ impl<'m> Sim<'m> {
         self.loops.push(op);
         let result = self.exec_for_iterations(op);
         self.loops.pop();
-        if let Some(sync) = &mut self.sync {
-            sync.loop_done(op);
+        for o in &mut self.observers {
+            o.loop_done(op);
         }
         result
     }
@@ -1144,8 +1156,8 @@ impl<'m> Sim<'m> {
                 break;
             }
             self.count_step(op)?;
-            if let Some(sync) = &mut self.sync {
-                sync.iteration(op, (i.wrapping_sub(lb) as u64) / step as u64);
+            for o in &mut self.observers {
+                o.iteration(op, (i.wrapping_sub(lb) as u64) / step as u64);
             }
             self.vals[args[0].index()] = Val::Int(i);
             for (a, v) in args[1..].iter().zip(&iters) {
@@ -1168,7 +1180,7 @@ impl<'m> Sim<'m> {
     /// and the carried values (`crate::sync::paths`).
     fn explore_iteration(&mut self, op: OpId, done: u64, index: u64, carried: &[Val], natural: bool) -> bool {
         let Some(e) = &mut self.explorer else { return natural };
-        let sync = self.sync.as_ref().map_or(0, |s| s.loop_state()) ^ {
+        let sync = self.observers.iter().fold(0, |h, o| h ^ o.loop_state()) ^ {
             use std::hash::{Hash, Hasher};
             let mut h = std::collections::hash_map::DefaultHasher::new();
             self.eventid_arrays.hash(&mut h);
@@ -1210,8 +1222,8 @@ impl<'m> Sim<'m> {
         self.loops.push(op);
         let result = self.exec_while_iterations(op);
         self.loops.pop();
-        if let Some(sync) = &mut self.sync {
-            sync.loop_done(op);
+        for o in &mut self.observers {
+            o.loop_done(op);
         }
         result
     }
@@ -1223,8 +1235,8 @@ impl<'m> Sim<'m> {
         let mut args: Vec<Val> = data.operands.iter().map(|v| self.vals[v.index()]).collect();
         for n in 0u64.. {
             self.count_step(op)?;
-            if let Some(sync) = &mut self.sync {
-                sync.iteration(op, n);
+            for o in &mut self.observers {
+                o.iteration(op, n);
             }
             for (a, v) in m.block(before).args.iter().zip(&args) {
                 self.vals[a.index()] = *v;
@@ -1383,7 +1395,7 @@ impl<'m> Sim<'m> {
             ));
         }
         gm.written |= !load;
-        let cross = (self.cross || self.sync.is_some()) && self.core.link.is_some();
+        let cross = (self.cross || self.observers.iter().any(|o| o.checks_sync())) && self.core.link.is_some();
         if (cross || self.gm_accessed.is_some()) && tile.vrows > 0 && tile.vcols > 0 {
             // The exact bytes of the window, for GM hazards between cores (`crate::cores::hb`)
             // and between blocks (`crate::cores::machine`).

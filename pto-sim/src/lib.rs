@@ -49,6 +49,7 @@ pub mod quant;
 pub mod region;
 pub mod sync;
 pub mod tables;
+pub mod timeline;
 pub mod tpipe;
 pub mod value;
 pub mod vector;

@@ -34,6 +34,12 @@ pub struct RunOptions {
     pub exec_vector: bool,
     /// Print the vector cost of every executed tile op to stderr (needs `exec_vector`).
     pub stats: bool,
+    /// Time the run with the cycle model and report the totals per pipe (`--cycles`,
+    /// docs/performance-model.md); one core only.
+    pub cycles: bool,
+    /// With `cycles`: the totals as a `%cycles` entry of the JSON on stdout (`--json`) instead
+    /// of a table on stderr.
+    pub json_cycles: bool,
     /// Ops (and loop iterations) a run may execute before it stops with `SIM_BUDGET`.
     pub max_steps: u64,
     /// How matrix products accumulate (`--matmul-order`).
@@ -84,6 +90,8 @@ impl RunOptions {
             default_inputs: false,
             exec_vector: false,
             stats: false,
+            cycles: false,
+            json_cycles: false,
             max_steps: pto_sim::interp::DEFAULT_MAX_STEPS,
             matmul_order: pto_sim::family::MatmulOrder::Npu,
             preview: false,
@@ -234,10 +242,15 @@ pub fn run(opts: &RunOptions) -> Outcome {
             Err(e) => return Outcome::usage_error(format!("--peer `{spec}`: {e}")),
         }
     }
+    let timelines = std::sync::Mutex::new(Vec::new());
     let configure = |s: &mut Sim| {
         s.exec_vector = opts.exec_vector;
         s.max_steps = opts.max_steps;
         s.matmul_order = opts.matmul_order;
+        if opts.cycles {
+            let t = pto_sim::timeline::Timeline::install(s);
+            timelines.lock().unwrap_or_else(|e| e.into_inner()).push(t);
+        }
     };
     let launch = Launch {
         blocks: opts.blocks,
@@ -300,9 +313,28 @@ pub fn run(opts: &RunOptions) -> Outcome {
             }
         }
     }
+    let mut cycles_json = None;
+    if opts.cycles {
+        let timelines = timelines.into_inner().unwrap_or_else(|e| e.into_inner());
+        match (machine, timelines.as_slice()) {
+            (Machine::Core, [t]) => {
+                let summary = t.lock().unwrap_or_else(|e| e.into_inner()).summary();
+                if opts.json_cycles {
+                    cycles_json = Some(crate::cycles_report::json(&summary));
+                } else {
+                    stderr.push_str(&crate::cycles_report::table(&summary));
+                }
+            }
+            _ => stderr.push_str("note: --cycles times single-core runs only; this run used several cores, blocks or ranks\n"),
+        }
+    }
     let mut diags = ran.findings;
     diags.extend(sync_notes);
-    finish(opts, &sources, ran.outputs, stderr, diags)
+    let mut out = finish(opts, &sources, ran.outputs, stderr, diags);
+    if let Some(c) = cycles_json {
+        out.stdout = crate::cycles_report::with_json(&out.stdout, &c);
+    }
+    out
 }
 
 /// A core's name in traces and statistics: `b0.aiv1` on one rank; `r1`, `r1.b0`, `r1.aic`,

@@ -31,6 +31,7 @@ pub struct Material {
 static CORPUS_ONCE: Once = Once::new();
 static BASIC_ONCE: Once = Once::new();
 static GOLDEN_ONCE: Once = Once::new();
+static COSTMODEL_ONCE: Once = Once::new();
 
 /// The PTOAS samples with `VERDICTS.tsv`.
 pub static CORPUS: Material = Material {
@@ -54,6 +55,14 @@ pub static GOLDEN: Material = Material {
     what: "the pto-isa golden vectors",
     origin: "hw-native-sys/pto-isa at commit 3186c381 (vectors of its CPU simulator)",
     once: &GOLDEN_ONCE,
+};
+
+/// The cycle counts of pto-isa's cost-model tests (`cycles-train.tsv`).
+pub static COSTMODEL: Material = Material {
+    sub: "costmodel",
+    what: "the cost-model cycle counts",
+    origin: "hw-native-sys/pto-isa at commit 3186c381 (tests/costmodel, about half of the cases)",
+    once: &COSTMODEL_ONCE,
 };
 
 /// The environment variable naming the shared directory.
@@ -122,4 +131,9 @@ pub fn basic() -> Option<PathBuf> {
 /// The golden-vector cases directory, if present (see [`dir`]).
 pub fn golden() -> Option<PathBuf> {
     dir(&GOLDEN)
+}
+
+/// The cost-model cycle counts directory, if present (see [`dir`]).
+pub fn costmodel() -> Option<PathBuf> {
+    dir(&COSTMODEL)
 }

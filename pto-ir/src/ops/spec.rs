@@ -307,6 +307,10 @@ pub struct OpSpec {
     /// (slot names separated by spaces, `src dst fp preQuantScalar` for `tmov`); empty
     /// otherwise. The generic form's `operandSegmentSizes` count operands in this order.
     pub ods: &'static str,
+    /// The A2A3 vector intrinsic a tile op without a vector program (`pto_lower::vector`) runs
+    /// over its valid elements, repeat after repeat (`vexp`): what the cycle model
+    /// (`pto_lower::cost`) times it as. Empty: the op's family decides.
+    pub vop: &'static str,
 }
 
 impl OpSpec {
@@ -329,6 +333,7 @@ impl OpSpec {
         format: "",
         cpp: "",
         ods: "",
+        vop: "",
     };
 
     /// `dialect.name`.

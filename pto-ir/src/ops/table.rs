@@ -127,20 +127,20 @@ op_table! {
     TAddDeqRelu "tadddeqrelu" Ternary "src0:tile, src1:tile, scale:scalar, tmp:tile? -> dst:tile" { tmp: TMP_OPT, page: "TAddDeqRelu", doc: "dst = relu(dequant(src0 + src1, scale))" }
 
     // ---- Unary math (8) ----
-    TAbs "tabs" Unary UN { same: S_UN, page: "TABS", doc: "dst = |src|" }
-    TNeg "tneg" Unary UN { same: S_UN, page: "TNEG", doc: "dst = -src" }
-    TExp "texp" Unary UN { same: S_UN, page: "TEXP", doc: "dst = exp(src)" }
-    TLog "tlog" Unary UN { same: S_UN, page: "TLOG", doc: "dst = ln(src)" }
-    TSqrt "tsqrt" Unary UN { same: S_UN, page: "TSQRT", doc: "dst = sqrt(src)" }
-    TRsqrt "trsqrt" Unary UN_TMP { same: S_UN, tmp: TMP_OPT, page: "TRSQRT", doc: "dst = 1 / sqrt(src)" }
-    TRecip "trecip" Unary UN { same: S_UN, page: "TRECIP", doc: "dst = 1 / src" }
-    TRelu "trelu" Unary UN { same: S_UN, page: "TRELU", doc: "dst = max(src, 0)" }
+    TAbs "tabs" Unary UN { vop: "vabs", same: S_UN, page: "TABS", doc: "dst = |src|" }
+    TNeg "tneg" Unary UN { vop: "vmuls", same: S_UN, page: "TNEG", doc: "dst = -src" }
+    TExp "texp" Unary UN { vop: "vexp", same: S_UN, page: "TEXP", doc: "dst = exp(src)" }
+    TLog "tlog" Unary UN { vop: "vln", same: S_UN, page: "TLOG", doc: "dst = ln(src)" }
+    TSqrt "tsqrt" Unary UN { vop: "vsqrt", same: S_UN, page: "TSQRT", doc: "dst = sqrt(src)" }
+    TRsqrt "trsqrt" Unary UN_TMP { vop: "vrsqrt", same: S_UN, tmp: TMP_OPT, page: "TRSQRT", doc: "dst = 1 / sqrt(src)" }
+    TRecip "trecip" Unary UN { vop: "vdiv", same: S_UN, page: "TRECIP", doc: "dst = 1 / src" }
+    TRelu "trelu" Unary UN { vop: "vrelu", same: S_UN, page: "TRELU", doc: "dst = max(src, 0)" }
 
     // ---- Tile-scalar (19) ----
     TAdds "tadds" TileScalar TS { same: S_UN, page: "TADDS", doc: "dst = src + scalar" }
     TSubs "tsubs" TileScalar TS { same: S_UN, page: "TSUBS", doc: "dst = src - scalar" }
     TMuls "tmuls" TileScalar TS { same: S_UN, page: "TMULS", doc: "dst = src * scalar" }
-    TDivs "tdivs" TileScalar "src:tile, scalar:scalar -> dst:tile | scalar:scalar, src:tile -> dst:tile" { same: S_UN, page: "TDIVS", doc: "dst = src / scalar, or scalar / src when the scalar comes first" }
+    TDivs "tdivs" TileScalar "src:tile, scalar:scalar -> dst:tile | scalar:scalar, src:tile -> dst:tile" { vop: "vector_dup+vdiv", same: S_UN, page: "TDIVS", doc: "dst = src / scalar, or scalar / src when the scalar comes first" }
     TMins "tmins" TileScalar TS { same: S_UN, page: "TMINS", doc: "dst = min(src, scalar)" }
     TMaxs "tmaxs" TileScalar TS { same: S_UN, page: "TMAXS", doc: "dst = max(src, scalar)" }
     TRems "trems" TileScalar TS_TMP { same: S_UN, tmp: TMP_REQ, page: "TREMS", doc: "dst = remainder(src, scalar)" }
@@ -183,7 +183,7 @@ op_table! {
     TColArgMin "tcolargmin" ArgReduce ARG { tmp: TMP_REQ, page: "TCOLARGMIN", doc: "per column, row index of the min (ties: first)" }
 
     // ---- Expand / broadcast (16) ----
-    TRowExpand "trowexpand" Expand UN { same: S_DT_UN, page: "TROWEXPAND", doc: "dst[i,j] = src[i,0]" }
+    TRowExpand "trowexpand" Expand UN { vop: "row:vector_dup", same: S_DT_UN, page: "TROWEXPAND", doc: "dst[i,j] = src[i,0]" }
     TColExpand "tcolexpand" Expand UN { same: S_DT_UN, page: "TCOLEXPAND", doc: "dst[i,j] = src[0,j]" }
     TRowExpandAdd "trowexpandadd" Expand BIN { same: S_DT_BIN, page: "TROWEXPANDADD", doc: "dst[i,j] = src0[i,j] + src1[i]" }
     TRowExpandSub "trowexpandsub" Expand BIN_TMP { same: S_DT_BIN, tmp: TMP_ROWEXP, page: "TROWEXPANDSUB", doc: "dst[i,j] = src0[i,j] - src1[i]" }
@@ -220,7 +220,7 @@ op_table! {
     TMrgSort "tmrgsort" Sort "src:tile, blockLen:scalar -> dst:tile | src0:tile, src1:tile, src2:tile?, src3:tile?, tmp:tile? -> dst:tile, executed:vector" { cpp: "rule:tmrgsort", attrs: "exhausted:bool?", same: "dtype(src,dst) dtype(src0,src1,src2,src3,tmp,dst)", tmp: TMP_OPT, page: "TMRGSORT", doc: "merge descending (value, index) lists" }
 
     // ---- Conversion / quant (5) ----
-    TCvt "tcvt" Convert UN_TMP { cpp: "TCVT($dst, $src, $tmp?, @rmode=CAST_RINT, @sat_mode?)", attrs: CVT, same: "valid(src,dst)", tmp: TMP_OPT, page: "TCVT", doc: "dst = convert(src) with rounding mode and saturation" }
+    TCvt "tcvt" Convert UN_TMP { vop: "vconv", cpp: "TCVT($dst, $src, $tmp?, @rmode=CAST_RINT, @sat_mode?)", attrs: CVT, same: "valid(src,dst)", tmp: TMP_OPT, page: "TCVT", doc: "dst = convert(src) with rounding mode and saturation" }
     TQuant "tquant" Convert "src:tile, scale:tile, offset:tile?, tmp:tile? -> dst:tile | src:tile, max:tile, scaling:tile -> dst:tile, exp:tile" { attrs: "quant_type:quant_type?, mx_alg:mx_alg?, grp_axis:int?, interleave:bool?", same: "dtype(src,scale,offset,tmp) dtype(src,max,scaling) valid(src,dst) present(offset,quant_type=INT8_ASYM)", tmp: TMP_REQ, page: "TQUANT", doc: "quantize: f32 to i8 (INT8_SYM) or ui8 (INT8_ASYM, with a per-row offset) with a per-row scale; or MX FP8/FP4 with E8M0 exponents per 32-element group (second form, A5)" }
     TQuantDn "tquant_dn" Convert MX_QUANT { attrs: "mx_alg:mx_alg!, interleave:bool?", same: "dtype(src,max,scaling) valid(src,dst)", page: "TQUANT_DN", doc: "MX quantization with groups of 32 rows (grp_axis 0); exp is (M/32)xN E8M0 (A5)" }
     TQuantHif4 "tquant_hif4" Convert MX_QUANT { same: "dtype(src,max,scaling)", page: "TQUANT_HIF4", doc: "HiFloat4 quantization of bf16 with three-level exponents (A6 only: no A2A3 or A5 implementation)" }
@@ -256,7 +256,7 @@ op_table! {
     TExtractFp "textract_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TEXTRACT_FP", doc: "extract through the fixpipe" }
     TInsert "tinsert" Move "src:tile, row:scalar, col:scalar -> dst:tile" { page: "TINSERT", doc: "dst[row.., col..] = src" }
     TInsertFp "tinsert_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TINSERT_FP", doc: "insert through the fixpipe" }
-    TTrans "ttrans" Move UN_TMP { same: S_DT_UN, tmp: TMP_REQ, page: "TTRANS", doc: "dst = transpose(src)" }
+    TTrans "ttrans" Move UN_TMP { vop: "vnchwconv", same: S_DT_UN, tmp: TMP_REQ, page: "TTRANS", doc: "dst = transpose(src)" }
     TReshape "treshape" Move UN { page: "TRESHAPE", syntax: Syntax::Cast, pipe: Pipe::None, doc: "reinterpret a tile with another shape (same bytes)" }
     TImg2Col "timg2col" Move "src:tile, pos_m:scalar?, pos_k:scalar? -> dst:tile" { attrs: "fmatrix_mode:fmatrix_mode?", same: "dtype(src,dst)", page: "TIMG2COL", pipe: Pipe::Mte1, doc: "im2col: load a (pos_m, pos_k) window of a Mat feature map into a Left tile" }
     TFillPad "tfillpad" Move UN { page: "TFILLPAD", doc: "copy src and fill dst outside src's valid region with the pad value" }

@@ -342,7 +342,8 @@ impl Instr {
         !matches!(self.op, Op::ScalarReduce { .. })
     }
 
-    fn mnemonic(&self) -> String {
+    /// The intrinsic's name (`vadd`, `vcgmax`, `copy_ubuf_to_ubuf`): what the cycle model keys on.
+    pub fn mnemonic(&self) -> String {
         let cmp = |k: CmpKind| k.name();
         match self.op {
             Op::Bin(k) => format!("v{}", format!("{k:?}").to_lowercase()),

@@ -539,6 +539,9 @@ impl crate::interp::Observer for Checker {
     fn restart(&mut self, target: TargetId) {
         Checker::restart(self, target)
     }
+    fn checks_sync(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

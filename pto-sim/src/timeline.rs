@@ -1,0 +1,319 @@
+//! # The timeline
+//!
+//! An observer of the run ([`crate::interp::Observer`]) that schedules every executed op on its
+//! pipe of its core with the cycle model (`pto_lower::cost`, docs/performance-model.md): each
+//! pipe is an in-order queue; an op starts when its pipe is free and its sync edges hold —
+//! `wait_flag` not before the matching `set_flag` has executed on its pipe, `barrier
+//! <PIPE_ALL>` not before every pipe has drained (and no pipe goes on before it). A program
+//! without sync ops is timed as if each op waited for the last writer of what it reads (what
+//! Perf-Sim does until sync insertion lands).
+//!
+//! The observer shares its [`State`] with whoever installed it ([`Timeline::install`]), who
+//! reads the [`Summary`] after the run. One core (the single-core machine) for now.
+
+use crate::interp::{Observer, Sim};
+use crate::sync::effects::{self, SyncOp};
+use crate::sync::model::{Access, PIPES, Pipe};
+use crate::value::Val;
+use pto_ir::diag::Diagnostic;
+use pto_ir::module::{Module, OpId, ValueId};
+use pto_ir::ops::Opcode;
+use pto_ir::types::Loc;
+use pto_lower::TargetId;
+use pto_lower::cost::{self, OpShape, Path, Shape, Work};
+use pto_lower::vector::{self, Placed, ir::Scalar};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+/// One scheduled op.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpEvent {
+    /// The op.
+    pub op: OpId,
+    /// Its pipe.
+    pub pipe: Pipe,
+    /// First cycle.
+    pub start: f64,
+    /// Modelled cycles.
+    pub cycles: f64,
+    /// For a `wait_flag`: the event of the `set_flag` it waited for.
+    pub after_set: Option<usize>,
+}
+
+impl OpEvent {
+    /// One past the last cycle.
+    pub fn end(&self) -> f64 {
+        self.start + self.cycles
+    }
+}
+
+/// What the timeline has scheduled so far.
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    /// Every scheduled op, in program order.
+    pub events: Vec<OpEvent>,
+    /// When each pipe is next free (index: [`Pipe::ALL`] order).
+    free: [f64; PIPES],
+    /// Cycles each pipe is busy.
+    busy: [f64; PIPES],
+    /// Flags set and not yet waited for: `(src, dst, id)` → the setting events, oldest first.
+    flags: HashMap<(Pipe, Pipe, i64), VecDeque<usize>>,
+    /// The last write of each byte range (programs without sync ops), with its end.
+    writes: Vec<(Access, f64)>,
+}
+
+/// Per-pipe totals of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Cycles from the first op's start to the last op's end.
+    pub total: u64,
+    /// Each pipe that ran something: its busy cycles.
+    pub pipes: Vec<(Pipe, u64)>,
+}
+
+impl Summary {
+    /// `busy / total` of a pipe (0 for an empty run).
+    pub fn utilisation(&self, busy: u64) -> f64 {
+        if self.total == 0 { 0.0 } else { busy as f64 / self.total as f64 }
+    }
+}
+
+impl State {
+    /// The totals.
+    pub fn summary(&self) -> Summary {
+        let total = self.events.iter().map(OpEvent::end).fold(0.0, f64::max).round() as u64;
+        let pipes = Pipe::ALL.iter().zip(&self.busy).filter(|(_, b)| **b > 0.0).map(|(p, b)| (*p, b.round() as u64)).collect();
+        Summary { total, pipes }
+    }
+
+    fn push(&mut self, op: OpId, pipe: Pipe, ready: f64, cycles: f64, after_set: Option<usize>) -> usize {
+        let i = pipe as usize;
+        let start = ready.max(self.free[i]);
+        self.free[i] = start + cycles;
+        self.busy[i] += cycles;
+        self.events.push(OpEvent { op, pipe, start, cycles, after_set });
+        self.events.len() - 1
+    }
+
+    fn sync(&mut self, op: OpId, s: SyncOp, pipe_of_op: Option<Pipe>) {
+        match s {
+            SyncOp::Flag { set, src, dst, id } => {
+                let (Some(src), Some(dst)) = (Pipe::from_name(&src), Pipe::from_name(&dst)) else { return };
+                if set {
+                    let e = self.push(op, src, 0.0, cost::SYNC_CYCLES, None);
+                    self.flags.entry((src, dst, id)).or_default().push_back(e);
+                } else {
+                    let set = self.flags.get_mut(&(src, dst, id)).and_then(VecDeque::pop_front);
+                    let ready = set.map_or(0.0, |e| self.events[e].end());
+                    self.push(op, dst, ready, cost::SYNC_CYCLES, set);
+                }
+            }
+            SyncOp::Barrier(name) if name == "PIPE_ALL" => {
+                let drained = self.free.iter().copied().fold(0.0, f64::max);
+                let e = self.push(op, Pipe::S, drained, cost::SYNC_CYCLES, None);
+                let after = self.events[e].end();
+                self.free = [after; PIPES];
+            }
+            SyncOp::Barrier(name) => {
+                if let Some(p) = Pipe::from_name(&name).or(pipe_of_op) {
+                    self.push(op, p, 0.0, cost::SYNC_CYCLES, None);
+                }
+            }
+            SyncOp::Buf { pipe, .. } => {
+                if let Some(p) = Pipe::from_name(&pipe).or(pipe_of_op) {
+                    self.push(op, p, 0.0, cost::SYNC_CYCLES, None);
+                }
+            }
+        }
+    }
+
+    /// When the last writer of what `accesses` read has finished.
+    fn reads_ready(&self, accesses: &[Access]) -> f64 {
+        let overlaps = |a: &Access, b: &Access| a.space == b.space && a.start < b.end && b.start < a.end;
+        let mut ready: f64 = 0.0;
+        for r in accesses.iter().filter(|a| !a.write) {
+            for (w, end) in &self.writes {
+                if overlaps(r, w) {
+                    ready = ready.max(*end);
+                }
+            }
+        }
+        ready
+    }
+
+    fn record_writes(&mut self, accesses: &[Access], end: f64) {
+        for w in accesses.iter().filter(|a| a.write) {
+            self.writes.retain(|(old, _)| !(old.space == w.space && w.start <= old.start && old.end <= w.end));
+            self.writes.push((*w, end));
+        }
+    }
+}
+
+/// The timeline observer.
+pub struct Timeline {
+    state: Arc<Mutex<State>>,
+    /// Whether the program orders its pipes itself (else each op waits for its data).
+    explicit_sync: bool,
+    target: TargetId,
+    accesses: Vec<Access>,
+}
+
+impl Timeline {
+    /// Installs a timeline on `sim`; the returned state fills as it runs.
+    pub fn install(sim: &mut Sim<'_>) -> Arc<Mutex<State>> {
+        let state = Arc::new(Mutex::new(State::default()));
+        let explicit_sync = effects::has_explicit_sync(sim.module());
+        let t = Timeline { state: state.clone(), explicit_sync, target: sim.target().id, accesses: Vec::new() };
+        sim.observe_with(Box::new(t));
+        state
+    }
+}
+
+fn tile(vals: &[Val], v: ValueId) -> Option<crate::view::TileView> {
+    match vals.get(v.index()) {
+        Some(Val::Tile(t)) => Some(*t),
+        _ => None,
+    }
+}
+
+fn loc(vals: &[Val], v: ValueId) -> Option<Loc> {
+    tile(vals, v).map(|t| t.loc)
+}
+
+/// The work of tile op `op`: its vector program when it has one on these operands, else what
+/// its family does ([`cost::work_of`]).
+fn work(m: &Module, op: OpId, vals: &[Val]) -> Work {
+    let data = m.op(op);
+    if vector::is_lowered(data.opcode) {
+        let place = |v: ValueId| tile(vals, v).map(|t| Placed { addr: t.addr, vrows: t.vrows as u32, vcols: t.vcols as u32 });
+        let value = |v: ValueId| match vals.get(v.index()) {
+            Some(Val::Int(i)) => Some(Scalar::Int(*i)),
+            Some(Val::Float(f)) => Some(Scalar::Float(*f)),
+            _ => None,
+        };
+        if let Ok(prog) = vector::tile_op(m, op, place, value).and_then(|t| vector::lower(&t)) {
+            return Work::Vector(prog);
+        }
+    }
+    let (ins, outs) = (data.ins(), data.outs());
+    let main = ins.iter().chain(outs.iter()).find_map(|&v| tile(vals, v));
+    let dst = outs.iter().find_map(|&v| tile(vals, v));
+    let src = match main {
+        Some(t) => Shape { dtype: t.desc.dtype, rows: t.vrows as u64, cols: t.vcols as u64 },
+        None => Shape { dtype: pto_ir::types::ElemType::U8, rows: 0, cols: 0 },
+    };
+    let first_loc = |vs: &[ValueId]| vs.first().and_then(|&v| loc(vals, v));
+    let path = Path::between(first_loc(ins), first_loc(outs));
+    let mkn = match (ins.first().and_then(|&v| tile(vals, v)), ins.get(1).and_then(|&v| tile(vals, v))) {
+        (Some(a), Some(b)) if data.opcode.spec().family == pto_ir::ops::Family::Matmul => {
+            Some((a.vrows as u64, a.vcols as u64, b.vcols as u64))
+        }
+        _ => None,
+    };
+    let dst_dtype = dst.map_or(src.dtype, |t| t.desc.dtype);
+    cost::work_of(&OpShape { opcode: data.opcode, src, dst_dtype, path, calls: 1, mkn })
+}
+
+impl Observer for Timeline {
+    fn observe(&mut self, m: &Module, op: OpId, vals: &[Val]) {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let loc = |v: ValueId| loc(vals, v);
+        let pipe = effects::pipe_of(m, op, self.target, false, &loc);
+        if let Some(s) = effects::sync_op(m, op, vals) {
+            st.sync(op, s, pipe);
+            return;
+        }
+        let w = work(m, op, vals);
+        let cycles = w.cycles();
+        let pipe = match (pipe, &w) {
+            (Some(p), _) => p,
+            (None, Work::Scalar) => Pipe::S,
+            _ => return,
+        };
+        if cycles <= 0.0 || m.op(op).opcode == Opcode::Module {
+            return;
+        }
+        self.accesses.clear();
+        let ready = if self.explicit_sync {
+            0.0
+        } else {
+            effects::accesses(m, op, vals, None, &mut self.accesses);
+            st.reads_ready(&self.accesses)
+        };
+        let e = st.push(op, pipe, ready, cycles, None);
+        if !self.explicit_sync {
+            let end = st.events[e].end();
+            st.record_writes(&self.accesses, end);
+        }
+    }
+    fn iteration(&mut self, _op: OpId, _index: u64) {}
+    fn loop_done(&mut self, _op: OpId) {}
+    fn loop_state(&self) -> u64 {
+        0
+    }
+    fn finish(&mut self, _m: &Module) -> Vec<Diagnostic> {
+        Vec::new()
+    }
+    fn restart(&mut self, target: TargetId) {
+        self.target = target;
+        *self.state.lock().unwrap_or_else(|e| e.into_inner()) = State::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(i: usize) -> OpId {
+        OpId(i as u32)
+    }
+
+    fn flag(set: bool, src: Pipe, dst: Pipe) -> SyncOp {
+        SyncOp::Flag { set, src: src.name().into(), dst: dst.name().into(), id: 0 }
+    }
+
+    #[test]
+    fn a_wait_never_starts_before_its_set() {
+        let mut st = State::default();
+        st.push(op(0), Pipe::Mte2, 0.0, 300.0, None);
+        st.sync(op(1), flag(true, Pipe::Mte2, Pipe::V), None);
+        st.sync(op(2), flag(false, Pipe::Mte2, Pipe::V), None);
+        st.push(op(3), Pipe::V, 0.0, 50.0, None);
+        let (set, wait, add) = (&st.events[1], &st.events[2], &st.events[3]);
+        assert_eq!(wait.after_set, Some(1));
+        assert!(wait.start >= set.end() && set.start >= 300.0);
+        assert!(add.start >= wait.end());
+        let s = st.summary();
+        assert!(s.pipes.iter().all(|&(_, busy)| s.total >= busy));
+        assert_eq!(s.total, 302 + 50);
+    }
+
+    #[test]
+    fn pipe_all_serialises_every_pipe() {
+        let mut st = State::default();
+        st.push(op(0), Pipe::Mte2, 0.0, 300.0, None);
+        st.push(op(1), Pipe::V, 0.0, 100.0, None);
+        st.sync(op(2), SyncOp::Barrier("PIPE_ALL".into()), None);
+        st.push(op(3), Pipe::Mte3, 0.0, 10.0, None);
+        st.push(op(4), Pipe::V, 0.0, 10.0, None);
+        let barrier = &st.events[2];
+        assert!(barrier.start >= 300.0);
+        assert!(st.events[3..].iter().all(|e| e.start >= barrier.end()));
+        // Without the barrier the two pipes overlap.
+        let mut free = State::default();
+        free.push(op(0), Pipe::Mte2, 0.0, 300.0, None);
+        free.push(op(1), Pipe::V, 0.0, 100.0, None);
+        assert_eq!(free.summary().total, 300);
+    }
+
+    #[test]
+    fn without_sync_ops_a_reader_waits_for_the_last_writer() {
+        let mut st = State::default();
+        let ub = |start, end, write| Access { space: crate::sync::model::Space(0), start, end, write };
+        let e = st.push(op(0), Pipe::Mte2, 0.0, 300.0, None);
+        let end = st.events[e].end();
+        st.record_writes(&[ub(0, 256, true)], end);
+        assert_eq!(st.reads_ready(&[ub(128, 512, false)]), 300.0);
+        assert_eq!(st.reads_ready(&[ub(256, 512, false)]), 0.0, "no overlap, no wait");
+    }
+}

@@ -1,0 +1,74 @@
+//! `pto run --cycles` (docs/performance-model.md): the timeline's totals on real kernels —
+//! the total is at least each pipe's busy cycles, the `%cycles` JSON entry agrees with the
+//! table, and the result does not depend on `--threads`.
+
+use pto::TargetName;
+use pto::cmd::run::{RunOptions, run};
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `%cycles` entry of `pto run --cycles --json` on `file`.
+fn cycles(file: &str, threads: Option<usize>) -> serde_json::Value {
+    let out = run(&RunOptions {
+        default_inputs: true,
+        cycles: true,
+        json_cycles: true,
+        quiet: true,
+        threads,
+        ..RunOptions::new(root().join(file).display().to_string(), TargetName::A2A3)
+    });
+    assert_eq!(out.code, 0, "{file}: {}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON on stdout");
+    v["%cycles"].clone()
+}
+
+const KERNELS: &[&str] = &["examples/vadd.pto", "examples/softmax.as.pto", "tests/sync/cube_path.pto", "tests/sync/ping_pong.pto"];
+
+#[test]
+fn the_total_is_at_least_each_pipes_busy_cycles() {
+    for file in KERNELS {
+        let c = cycles(file, None);
+        let total = c["total"].as_u64().expect("a total");
+        assert!(total > 0, "{file}: something ran");
+        let pipes = c["pipes"].as_object().expect("pipes");
+        assert!(!pipes.is_empty());
+        for (pipe, p) in pipes {
+            let busy = p["busy"].as_u64().unwrap();
+            assert!(total >= busy, "{file}: {pipe} busy {busy} > total {total}");
+            let u = p["utilisation"].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&u), "{file}: {pipe} utilisation {u}");
+        }
+    }
+}
+
+#[test]
+fn a_load_compute_store_kernel_without_sync_runs_its_stages_in_data_order() {
+    // vadd: two loads on MTE2, the add on V waits for both, the store on MTE3 for the add.
+    let c = cycles("examples/vadd.pto", None);
+    let busy = |p: &str| c["pipes"][p]["busy"].as_u64().unwrap();
+    assert_eq!(c["total"].as_u64().unwrap(), busy("PIPE_MTE2") + busy("PIPE_V") + busy("PIPE_MTE3"));
+}
+
+#[test]
+fn the_result_is_the_same_for_any_thread_count() {
+    for file in KERNELS {
+        assert_eq!(cycles(file, Some(1)), cycles(file, Some(2)), "{file}");
+    }
+}
+
+#[test]
+fn the_table_goes_to_stderr_without_json() {
+    let out = run(&RunOptions {
+        default_inputs: true,
+        cycles: true,
+        quiet: true,
+        output_dir: Some(std::env::temp_dir().join("pto-cycles-test").display().to_string()),
+        ..RunOptions::new(root().join("examples/vadd.pto").display().to_string(), TargetName::A2A3)
+    });
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.starts_with("cycles: "), "{}", out.stderr);
+    assert!(out.stderr.contains("PIPE_MTE2"), "{}", out.stderr);
+}
