@@ -199,7 +199,7 @@ impl CrossHb {
                 }
             }
             // Neighbours left in the same state become one segment again.
-            let keys: Vec<u64> = map.range(start.saturating_sub(1).min(start)..=end).map(|(k, _)| *k).collect();
+            let keys: Vec<u64> = map.range(start..=end).map(|(k, _)| *k).collect();
             let mut prev: Option<u64> = map.range(..start).next_back().map(|(k, _)| *k);
             for k in keys {
                 if let Some(p) = prev
