@@ -276,6 +276,10 @@ enum Command {
         /// Do not check synchronisation (same as `--sync-check=never`).
         #[arg(long, conflicts_with = "sync_check")]
         no_sync_check: bool,
+        /// Run the kernel as `ptoas --enable-insert-sync` compiles it: each function without a
+        /// sync op gets the sync `pto lower --insert-sync` inserts (docs/sync.md).
+        #[arg(long)]
+        insert_sync: bool,
         /// Run the kernel on N blocks (`get_block_num`), in parallel (docs/cores.md).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=65536))]
         blocks: u32,
@@ -415,6 +419,7 @@ fn main() -> ExitCode {
             matmul_order,
             sync_check,
             no_sync_check,
+            insert_sync,
             blocks,
             schedule,
             seed,
@@ -453,6 +458,7 @@ fn main() -> ExitCode {
                     (_, SyncCheckArg::Always) => run::SyncCheck::Always,
                     (_, SyncCheckArg::Auto) => run::SyncCheck::Auto,
                 },
+                insert_sync,
                 blocks,
                 schedule: match schedule {
                     ScheduleArg::InOrder => pto_sim::cores::Schedule::InOrder,

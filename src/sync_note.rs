@@ -42,7 +42,10 @@ pub fn not_checked(sources: &SourceMap, m: &Module, target: TargetId) -> Option<
             ),
         )
         .with_note("orders between cores, blocks and ranks are checked all the same (insertion never adds them)")
-        .with_note("`--sync-check=always` checks the pipes as written; `-q` leaves this note out"),
+        .with_note(
+            "`--insert-sync` runs it with the sync `pto lower --insert-sync` inserts, and checks that; `--sync-check=always` checks \
+             the pipes as written; `-q` leaves this note out",
+        ),
     )
 }
 

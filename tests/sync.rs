@@ -227,6 +227,19 @@ fn a_program_without_sync_ops_is_not_checked_unless_asked() {
     assert_eq!(found(&always.stderr).len(), 3, "{}", always.stderr);
     let never = run_file(&path, TargetName::A2A3, SyncCheck::Never);
     assert_eq!((never.code, never.stderr.as_str()), (0, ""));
+    // The first hazard says the kernel relies on insertion, and how to run it with pto's.
+    let hint = "the kernel has no sync op: it relies on sync insertion (as `ptoas --enable-insert-sync`); `--insert-sync` runs it";
+    assert_eq!(always.stderr.matches(hint).count(), 1, "{}", always.stderr);
+    // `--insert-sync`: the same outputs, every pipe ordered, nothing to report.
+    let inserted = run(&RunOptions {
+        default_inputs: true,
+        sync_check: SyncCheck::Always,
+        insert_sync: true,
+        error_format: ErrorFormat::Json,
+        ..RunOptions::new(path.clone(), TargetName::A2A3)
+    });
+    assert_eq!((inserted.code, inserted.stderr.as_str()), (0, ""));
+    assert_eq!(inserted.stdout, never.stdout);
     let _ = std::fs::remove_file(dir);
 }
 

@@ -32,6 +32,14 @@ impl FrontEnd {
             (FrontEnd::Python, Missing::Number) => format!("pass `inputs={{\"{name}\": number}}`, or `default_inputs=True`"),
         }
     }
+
+    /// How this front end asks for sync insertion before a run.
+    pub fn insert_sync(self) -> &'static str {
+        match self {
+            FrontEnd::Cli => "`--insert-sync`",
+            FrontEnd::Python => "`insert_sync=True`",
+        }
+    }
 }
 
 #[cfg(test)]
@@ -42,5 +50,6 @@ mod tests {
     fn each_front_end_names_its_own_way_to_give_an_input() {
         assert_eq!(FrontEnd::Cli.give("a", Missing::Data), "give `--input a=FILE`, or use `--default-inputs`");
         assert_eq!(FrontEnd::Python.give("n", Missing::Number), "pass `inputs={\"n\": number}`, or `default_inputs=True`");
+        assert_eq!(FrontEnd::Python.insert_sync(), "`insert_sync=True`");
     }
 }

@@ -6,6 +6,7 @@
 //! findings the same way whichever machine ran. So one kernel gets one verdict, whatever
 //! front end or flags select the machine.
 
+use crate::advice::FrontEnd;
 use crate::cores::{ActorId, Schedule, Topology};
 use crate::data::TileData;
 use crate::interp::{Sim, TraceEntry};
@@ -71,6 +72,8 @@ pub struct Launch<'a> {
     pub trace: bool,
     /// What to check.
     pub sync_check: SyncCheck,
+    /// Who runs it: the words of the advice a finding carries ([`FrontEnd`]).
+    pub front_end: FrontEnd,
     /// Inputs of every core and rank.
     pub bound: &'a [Bound],
     /// Inputs of one rank (`NAME@RANK`).
@@ -176,7 +179,9 @@ pub fn run<'m>(lowered: &'m Module, target: &'static Target, mut proto: Sim<'m>,
         };
         let ran = crate::comm::machine::run(lowered, target, &ranked).map_err(stopped)?;
         let outputs = output(kernel_io::rank_outputs(lowered, &ran, launch.computed.clone(), launch.outputs))?;
-        return Ok(from_cores(outputs, &ran.cores, ran.trace, &[], machine));
+        let mut ran = from_cores(outputs, &ran.cores, ran.trace, &[], machine);
+        insertion_hint(&mut ran.findings, launch, explicit_sync);
+        return Ok(ran);
     }
     if machine == Machine::Cores {
         let setup = |s: &mut Sim| prepare(s, None);
@@ -191,7 +196,9 @@ pub fn run<'m>(lowered: &'m Module, target: &'static Target, mut proto: Sim<'m>,
         };
         let ran = crate::cores::machine::run(lowered, target, proto.gm_arrays(), &cores).map_err(stopped)?;
         let outputs = output(kernel_io::machine_outputs(lowered, &ran, launch.computed.clone(), launch.outputs))?;
-        return Ok(from_cores(outputs, &ran.cores, ran.trace, &ran.warnings, machine));
+        let mut ran = from_cores(outputs, &ran.cores, ran.trace, &ran.warnings, machine);
+        insertion_hint(&mut ran.findings, launch, explicit_sync);
+        return Ok(ran);
     }
     (launch.configure)(&mut proto);
     launch.sync_check.enable(&mut proto, explicit_sync);
@@ -199,7 +206,8 @@ pub fn run<'m>(lowered: &'m Module, target: &'static Target, mut proto: Sim<'m>,
         proto.trace = Some(Vec::new());
     }
     let ran = proto.run();
-    let findings = proto.sync_diagnostics();
+    let mut findings = proto.sync_diagnostics();
+    insertion_hint(&mut findings, launch, explicit_sync);
     let trace = proto.trace.take().unwrap_or_default().into_iter().map(|e| (None, e)).collect();
     if let Err(d) = ran {
         let diagnostics = std::iter::once(d).chain(findings).collect();
@@ -215,6 +223,21 @@ pub fn run<'m>(lowered: &'m Module, target: &'static Target, mut proto: Sim<'m>,
         single: Some(proto),
         machine: Machine::Core,
     })
+}
+
+/// Under `--sync-check=always`, a program without sync ops relies on sync insertion (as
+/// `ptoas --enable-insert-sync` compiles it): its first hazard says so and how to run it with the
+/// sync pto's insertion pass inserts.
+fn insertion_hint(findings: &mut [Diagnostic], launch: &Launch<'_>, explicit_sync: bool) {
+    if launch.sync_check != SyncCheck::Always || explicit_sync {
+        return;
+    }
+    if let Some(first) = findings.iter_mut().find(|d| d.class.as_str().starts_with("HAZARD_")) {
+        first.notes.push(format!(
+            "the kernel has no sync op: it relies on sync insertion (as `ptoas --enable-insert-sync`); {} runs it with the sync `pto lower --insert-sync` inserts",
+            launch.front_end.insert_sync()
+        ));
+    }
 }
 
 /// A machine run's result: what its cores printed, traced and found (with `more` findings of

@@ -413,6 +413,7 @@ def run(
     peers: Optional[Mapping[str, Union[str, int]]] = None,
     sync_check: Literal["auto", "always", "never"] = "auto",
     seed: Optional[int] = None,
+    insert_sync: bool = False,
 ) -> Dict[str, npt.NDArray[Any]]:
     """``pto run``: lower ``module`` for ``target`` and execute it on the simulator.
 
@@ -446,6 +447,9 @@ def run(
     ``HazardError`` (``HAZARD_*``), ``DeadlockError`` (``SYNC_DEADLOCK``) or ``SyncError``
     (other ``SYNC_*``); its warnings are ``RuntimeWarning``s. ``seed`` interleaves the cores
     at random from that seed (``--schedule random --seed``); default: in order.
+    ``insert_sync=True`` runs the kernel as ``ptoas --enable-insert-sync`` compiles it
+    (``pto run --insert-sync``): each function without a sync op gets the sync that
+    ``pto lower --insert-sync`` inserts, so ``sync_check="always"`` checks that sync.
     """
     if exec not in ("tile", "vector"):
         raise ValueError(f'exec must be "tile" or "vector", not {exec!r}')
@@ -478,6 +482,7 @@ def run(
             [(arg, str(peer)) for arg, peer in (peers or {}).items()],
             sync_check,
             seed,
+            bool(insert_sync),
         )
     except _native.DiagnosticsError as e:
         raise _error(e) from None

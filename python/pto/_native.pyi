@@ -44,5 +44,6 @@ def run(
     peers: Sequence[Tuple[str, str]] = (),
     sync_check: str = "auto",
     seed: Optional[int] = None,
+    insert_sync: bool = False,
 ) -> Tuple[List[Tuple[str, str, int, int, npt.NDArray[np.uint8]]], str, List[str]]: ...
 def rust_api_run_seconds(module: Module, target: str, inputs: Sequence[Tuple[str, bytes, int, int]], iterations: int) -> float: ...

@@ -87,9 +87,15 @@ impl PyModule_ {
     }
 
     /// Verify and run the lowering pipeline (up to `stop_after`).
-    fn lower_to(&self, py: Python<'_>, target: &'static Target, stop_after: Option<&str>) -> PyResult<(pto_ir::Module, Vec<Diagnostic>)> {
+    fn lower_to(
+        &self,
+        py: Python<'_>,
+        target: &'static Target,
+        stop_after: Option<&str>,
+        insert_sync: bool,
+    ) -> PyResult<(pto_ir::Module, Vec<Diagnostic>)> {
         let verified = Verified::new(self.module.clone()).map_err(|d| diagnostics_error(py, &self.sources, &d.0))?;
-        let opts = pto_lower::PipelineOptions { stop_after, after_pass: None, insert_sync: false };
+        let opts = pto_lower::PipelineOptions { stop_after, after_pass: None, insert_sync };
         let (lowered, notes) = pto_lower::run(verified, target, opts).map_err(|d| diagnostics_error(py, &self.sources, &d.0))?;
         Ok((lowered, notes.0))
     }
@@ -221,7 +227,7 @@ fn lower(py: Python<'_>, module: &PyModule_, target: Option<&str>, stop_after: O
     if emit == "vector" && stop_after.is_some_and(|p| p != "plan-memory") {
         return Err(PyValueError::new_err("emit=\"vector\" needs placed tiles: it cannot stop before plan-memory"));
     }
-    let (lowered, notes) = module.lower_to(py, t, stop_after)?;
+    let (lowered, notes) = module.lower_to(py, t, stop_after, false)?;
     warnings.0.extend(pto::shown_notes(notes, false));
     Ok(match emit {
         "json" => pto::cmd::lower::json_dump(&lowered, t).into_pyobject(py)?.into_any().unbind(),
@@ -238,7 +244,7 @@ fn lower(py: Python<'_>, module: &PyModule_, target: Option<&str>, stop_after: O
 #[pyo3(signature = (module, target=None))]
 fn memory_map(py: Python<'_>, module: &PyModule_, target: Option<&str>) -> PyResult<String> {
     let t = module.resolve(py, target, &mut Default::default())?;
-    let (lowered, _) = module.lower_to(py, t, None)?;
+    let (lowered, _) = module.lower_to(py, t, None, false)?;
     Ok(pto::memory_map::svg(&lowered, t))
 }
 
@@ -273,6 +279,8 @@ struct RunRequest {
     sync_check: String,
     /// `None`: in order; `Some(seed)`: `--schedule random --seed`.
     seed: Option<u64>,
+    /// Run functions without sync ops with the sync the insertion pass inserts (`--insert-sync`).
+    insert_sync: bool,
 }
 
 /// Raises the run's sync errors (`HAZARD_*`, `SYNC_*`) as the CLI reports them; returns the
@@ -309,7 +317,7 @@ fn run_inner<'py>(
         return Err(PyValueError::new_err(format!("sync_check must be \"auto\", \"always\" or \"never\", not {:?}", request.sync_check)));
     };
     let computed = kernel_io::final_tiles(&module.module);
-    let (lowered, _) = module.lower_to(py, t, None)?;
+    let (lowered, _) = module.lower_to(py, t, None, request.insert_sync)?;
     let mut sim = Sim::new(&lowered, t).map_err(|d| diagnostics_error(py, &module.sources, &d))?;
     let mut bound = Vec::new();
     // `NAME@RANK`: one rank's input (docs/comm.md).
@@ -356,6 +364,7 @@ fn run_inner<'py>(
         threads: request.threads,
         trace: false,
         sync_check,
+        front_end: pto_sim::advice::FrontEnd::Python,
         bound: &bound,
         rank_inputs: &rank_inputs,
         default_inputs: request.default_inputs,
@@ -380,7 +389,7 @@ fn run_inner<'py>(
 
 /// See [`run_inner`].
 #[pyfunction]
-#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false, blocks=1, threads=None, ranks=1, peers=Vec::new(), sync_check="auto".to_string(), seed=None))]
+#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false, blocks=1, threads=None, ranks=1, peers=Vec::new(), sync_check="auto".to_string(), seed=None, insert_sync=false))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -399,6 +408,7 @@ fn run<'py>(
     peers: Vec<(String, String)>,
     sync_check: String,
     seed: Option<u64>,
+    insert_sync: bool,
 ) -> PyResult<(Vec<Output<'py>>, String, Vec<String>)> {
     let request = RunRequest {
         inputs,
@@ -413,6 +423,7 @@ fn run<'py>(
         peers,
         sync_check,
         seed,
+        insert_sync,
     };
     run_inner(py, module, target, request, convert)
 }
@@ -432,7 +443,7 @@ fn rust_api_run_seconds(
     let start = std::time::Instant::now();
     for _ in 0..iterations {
         let computed = kernel_io::final_tiles(&module.module);
-        let (lowered, _) = module.lower_to(py, t, None)?;
+        let (lowered, _) = module.lower_to(py, t, None, false)?;
         let mut sim = Sim::new(&lowered, t).map_err(|d| diagnostics_error(py, &module.sources, &d))?;
         for (name, bytes, rows, cols) in &inputs {
             let kind = kernel_io::argument_kind(&sim, name).map_err(|e| PyValueError::new_err(e.to_string()))?;

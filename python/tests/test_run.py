@@ -427,3 +427,17 @@ def test_mix_kernel_on_two_ranks_computes_on_each() -> None:
     out = pto.run(m, "a5", {"a": a, "b": b, "dst": np.zeros((16, 16), np.float32)}, ranks=2)
     for r in range(2):
         assert np.allclose(out[f"dst@{r}"], a @ b, rtol=1e-6, atol=1e-5), f"rank {r}"
+
+
+def test_insert_sync_runs_a_kernel_without_sync_ops_as_ptoas_compiles_it() -> None:
+    m = pto.parse(EXAMPLES / "vadd.pto")
+    a = RNG.standard_normal((32, 32)).astype(np.float32)
+    b = RNG.standard_normal((32, 32)).astype(np.float32)
+    inputs = {"a": a, "b": b, "c": np.zeros_like(a)}
+    # As written, its pipes are unordered: `always` raises, and says how to run it with insertion.
+    with pytest.raises(pto.HazardError, match="HAZARD_RAW") as raised:
+        pto.run(m, "a2a3", inputs, sync_check="always")
+    assert any("`insert_sync=True` runs it" in n for n in raised.value.diagnostics[0]["notes"])
+    # With the sync pto inserts, the same check passes and the result is the same.
+    out = pto.run(m, "a2a3", inputs, sync_check="always", insert_sync=True)
+    assert np.array_equal(out["c"], a + b)

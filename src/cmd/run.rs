@@ -54,6 +54,9 @@ pub struct RunOptions {
     pub quiet: bool,
     /// Whether to check the kernel's synchronisation while it runs (docs/sync.md).
     pub sync_check: SyncCheck,
+    /// Run each function without a sync op with the sync the insertion pass inserts
+    /// (`--insert-sync`, as `ptoas --enable-insert-sync`).
+    pub insert_sync: bool,
     /// Blocks to run the kernel on (`--blocks`, docs/cores.md).
     pub blocks: u32,
     /// How the cores of a block interleave (`--schedule`, `--seed`).
@@ -98,6 +101,7 @@ impl RunOptions {
             progress: false,
             quiet: false,
             sync_check: SyncCheck::Auto,
+            insert_sync: false,
             blocks: 1,
             schedule: pto_sim::cores::Schedule::InOrder,
             threads: None,
@@ -150,7 +154,8 @@ pub fn run(opts: &RunOptions) -> Outcome {
     if opts.exec_vector && target.id != TargetId::A2A3 {
         return Outcome::usage_error("`--exec vector` and `--stats` model the A2A3 vector unit: use `--target a2a3`");
     }
-    let (lowered, _) = match pto_lower::run(verified, target, Default::default()) {
+    let pipeline = pto_lower::PipelineOptions { insert_sync: opts.insert_sync, ..Default::default() };
+    let (lowered, _) = match pto_lower::run(verified, target, pipeline) {
         Ok(ok) => ok,
         Err(d) => return fail(&sources, &d.0),
     };
@@ -260,6 +265,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         threads: opts.threads,
         trace: opts.trace,
         sync_check: opts.sync_check,
+        front_end: pto_sim::advice::FrontEnd::Cli,
         bound: &bound,
         rank_inputs: &rank_inputs,
         default_inputs: opts.default_inputs,
