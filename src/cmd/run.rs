@@ -40,6 +40,9 @@ pub struct RunOptions {
     /// With `cycles`: the totals as a `%cycles` entry of the JSON on stdout (`--json`) instead
     /// of a table on stderr.
     pub json_cycles: bool,
+    /// Write the timeline to this file (`--timeline`): Chrome trace JSON for `.json`, a picture
+    /// for `.svg` (docs/performance-model.md); one core only.
+    pub timeline: Option<String>,
     /// Ops (and loop iterations) a run may execute before it stops with `SIM_BUDGET`.
     pub max_steps: u64,
     /// How matrix products accumulate (`--matmul-order`).
@@ -92,6 +95,7 @@ impl RunOptions {
             stats: false,
             cycles: false,
             json_cycles: false,
+            timeline: None,
             max_steps: pto_sim::interp::DEFAULT_MAX_STEPS,
             matmul_order: pto_sim::family::MatmulOrder::Npu,
             preview: false,
@@ -128,6 +132,11 @@ pub(crate) fn core_trace_text<'a>(sources: &SourceMap, entries: impl Iterator<It
 
 /// Runs `pto run`.
 pub fn run(opts: &RunOptions) -> Outcome {
+    if let Some(path) = &opts.timeline
+        && let Err(e) = crate::timeline_trace::Format::of(path)
+    {
+        return Outcome::usage_error(format!("--timeline {path}: {e}"));
+    }
     let mut sources = SourceMap::default();
     let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome::diagnostics(sources, d, opts.error_format);
     let (_, module, _) = match load_module(&opts.input, &mut sources, opts.error_format) {
@@ -247,7 +256,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         s.exec_vector = opts.exec_vector;
         s.max_steps = opts.max_steps;
         s.matmul_order = opts.matmul_order;
-        if opts.cycles {
+        if opts.cycles || opts.timeline.is_some() {
             let t = pto_sim::timeline::Timeline::install(s);
             timelines.lock().unwrap_or_else(|e| e.into_inner()).push(t);
         }
@@ -314,18 +323,29 @@ pub fn run(opts: &RunOptions) -> Outcome {
         }
     }
     let mut cycles_json = None;
-    if opts.cycles {
+    if opts.cycles || opts.timeline.is_some() {
         let timelines = timelines.into_inner().unwrap_or_else(|e| e.into_inner());
         match (machine, timelines.as_slice()) {
             (Machine::Core, [t]) => {
-                let summary = t.lock().unwrap_or_else(|e| e.into_inner()).summary();
-                if opts.json_cycles {
-                    cycles_json = Some(crate::cycles_report::json(&summary));
-                } else {
-                    stderr.push_str(&crate::cycles_report::table(&summary));
+                let state = t.lock().unwrap_or_else(|e| e.into_inner());
+                if opts.cycles {
+                    let summary = state.summary();
+                    if opts.json_cycles {
+                        cycles_json = Some(crate::cycles_report::json(&summary));
+                    } else {
+                        stderr.push_str(&crate::cycles_report::table(&summary));
+                    }
+                }
+                if let Some(path) = &opts.timeline {
+                    let cores = [("rank 0 block 0 core".to_string(), &*state)];
+                    if let Err(e) = crate::timeline_trace::write(path, &lowered, &sources, &cores) {
+                        return Outcome { stdout: String::new(), stderr: format!("error: --timeline {path}: {e}\n"), code: 2 };
+                    }
                 }
             }
-            _ => stderr.push_str("note: --cycles times single-core runs only; this run used several cores, blocks or ranks\n"),
+            _ => {
+                stderr.push_str("note: --cycles and --timeline time single-core runs only; this run used several cores, blocks or ranks\n")
+            }
         }
     }
     let mut diags = ran.findings;
