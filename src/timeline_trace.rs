@@ -163,7 +163,10 @@ impl Format {
 pub fn write(path: &str, m: &Module, sources: &SourceMap, cores: &[(String, &State)]) -> Result<(), String> {
     let text = match Format::of(path)? {
         Format::Chrome => chrome_json(m, sources, cores),
-        Format::Svg => return Err("SVG pictures are not written yet".into()),
+        Format::Svg => match cores {
+            [(name, st)] => crate::timeline_svg::svg(m, sources, st, &format!("{name}: {} cycles (modelled)", st.summary().total)),
+            _ => return Err("a picture shows one core".into()),
+        },
     };
     std::fs::write(path, text).map_err(|e| e.to_string())
 }

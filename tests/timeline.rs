@@ -176,3 +176,43 @@ fn perfetto_loads_the_trace() {
     let row = stdout.lines().last().unwrap_or_default().replace('"', "");
     assert_eq!(row, format!("{xs},{flows}"), "slices and flows Perfetto imported: {stdout}");
 }
+
+#[test]
+fn the_picture_is_well_formed_svg_with_a_lane_per_pipe() {
+    for file in KERNELS {
+        let (text, cycles) = traced(file, "svg");
+        let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{file}: the SVG is XML: {e}"));
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "svg");
+        assert_eq!(root.tag_name().namespace(), Some("http://www.w3.org/2000/svg"));
+        let lanes: Vec<&str> =
+            root.children().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).filter(|t| PERF_SIM_TRACKS.contains(t)).collect();
+        assert_eq!(lanes.len(), cycles["pipes"].as_object().unwrap().len(), "{file}: a lane per pipe: {lanes:?}");
+        let boxes = root.children().filter(|n| n.has_tag_name("rect") && n.children().any(|c| c.has_tag_name("title"))).count();
+        assert!(boxes > 0, "{file}: boxes");
+        let fills: std::collections::HashSet<_> =
+            root.children().filter(|n| n.has_tag_name("rect")).filter_map(|n| n.attribute("fill")).collect();
+        assert!(fills.len() >= 3, "{file}: coloured by kind: {fills:?}");
+    }
+    // A kernel with set/wait pairs shows its waits: hatched bands and set->wait lines.
+    let (text, _) = traced("tests/sync/ping_pong.pto", "svg");
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    assert!(doc.descendants().any(|n| n.attribute("fill") == Some("url(#waiting)") && n.children().any(|c| c.has_tag_name("title"))));
+    assert!(doc.descendants().any(|n| n.has_tag_name("line") && n.attribute("stroke") == Some("#e15759")));
+}
+
+#[test]
+fn a_renderer_draws_the_picture() {
+    let Some(rsvg) = std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join("rsvg-convert")).find(|p| p.is_file()))
+    else {
+        eprintln!("SKIPPED a_renderer_draws_the_picture: no rsvg-convert on PATH (apt-get install librsvg2-bin)");
+        return;
+    };
+    let (text, _) = traced("tests/sync/ping_pong.pto", "svg");
+    let svg = std::env::temp_dir().join(format!("pto-render-{}.svg", std::process::id()));
+    std::fs::write(&svg, text).unwrap();
+    let out = std::process::Command::new(rsvg).arg(&svg).output().expect("rsvg-convert runs");
+    let _ = std::fs::remove_file(&svg);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.starts_with(b"\x89PNG"), "a PNG came out");
+}

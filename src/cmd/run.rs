@@ -330,10 +330,11 @@ pub fn run(opts: &RunOptions) -> Outcome {
                 let state = t.lock().unwrap_or_else(|e| e.into_inner());
                 if opts.cycles {
                     let summary = state.summary();
+                    let path = crate::cycles_report::critical_path(&state, &lowered, &sources);
                     if opts.json_cycles {
-                        cycles_json = Some(crate::cycles_report::json(&summary));
+                        cycles_json = Some(crate::cycles_report::json(&summary, &path));
                     } else {
-                        stderr.push_str(&crate::cycles_report::table(&summary));
+                        stderr.push_str(&crate::cycles_report::table(&summary, &path));
                     }
                 }
                 if let Some(path) = &opts.timeline {
