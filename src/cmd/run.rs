@@ -159,7 +159,8 @@ pub fn run(opts: &RunOptions) -> Outcome {
     if opts.exec_vector && target.id != TargetId::A2A3 {
         return Outcome::usage_error("`--exec vector` and `--stats` model the A2A3 vector unit: use `--target a2a3`");
     }
-    let (lowered, _) = match pto_lower::run(verified, target, Default::default()) {
+    let timed = opts.cycles || opts.timeline.is_some();
+    let (lowered, timing_note) = match lower(verified, target, timed) {
         Ok(ok) => ok,
         Err(d) => return fail(&sources, &d.0),
     };
@@ -299,6 +300,11 @@ pub fn run(opts: &RunOptions) -> Outcome {
     };
     // What `tprint` printed goes to stderr, so stdout stays the outputs' JSON (or preview).
     let mut stderr = ran.printed.clone();
+    if let Some(note) = timing_note
+        && !opts.quiet
+    {
+        stderr.push_str(note);
+    }
     if opts.trace {
         stderr.push_str(&core_trace_text(&sources, ran.trace.iter().map(|(a, e)| (a.map(|a| actor_name(a, machine, opts.blocks)), e))));
     }
@@ -356,6 +362,28 @@ pub fn run(opts: &RunOptions) -> Outcome {
         out.stdout = crate::cycles_report::with_json(&out.stdout, &c);
     }
     out
+}
+
+/// Lowers `verified` for `target`. A program without sync ops that is `timed` (`--cycles`,
+/// `--timeline`) is lowered with the insert-sync pass, so it is timed with the sync the pass
+/// inserts (docs/sync.md); where the pass fails it is lowered as it is, timed with each op
+/// waiting for the last writer of what it reads, and the note returned says so.
+fn lower(
+    verified: Verified,
+    target: &'static pto_lower::Target,
+    timed: bool,
+) -> Result<(pto_ir::Module, Option<&'static str>), pto_ir::diag::Diagnostics> {
+    let insert = timed && !pto_sim::sync::has_explicit_sync(verified.module());
+    if !insert {
+        return pto_lower::run(verified, target, Default::default()).map(|(m, _)| (m, None));
+    }
+    let plain = verified.module().clone();
+    let options = pto_lower::PipelineOptions { insert_sync: true, ..Default::default() };
+    if let Ok((m, _)) = pto_lower::run(verified, target, options) {
+        return Ok((m, None));
+    }
+    let note = "note: the insert-sync pass failed on this program: it is timed with each op waiting for the last writer of what it reads\n";
+    pto_lower::run(Verified::new(plain)?, target, Default::default()).map(|(m, _)| (m, Some(note)))
 }
 
 /// A core's name in traces and statistics: `b0.aiv1` on one rank; `r1`, `r1.b0`, `r1.aic`,
