@@ -35,34 +35,6 @@ fn ops_64x64_f32(bencher: divan::Bencher, op: &str) {
     bencher.counter(divan::counter::ItemsCount::new(100usize * 64 * 64)).bench_local(|| sim.run().expect("runs"));
 }
 
-/// A 1,000-op program cycling through ten common Vec ops on 64x64 f32 tiles (elementwise,
-/// unary, tile-scalar, row reduction and row expand), reported as ns per destination element;
-/// with `pto.barrier <PIPE_V>` after each op when `barriers` (what A2A3 needs between dependent
-/// vector ops: the program is then free of hazards).
-fn mixed_program_with(barriers: bool) -> String {
-    let mut s = format!(".arg %a : {TB}\n.arg %b : {TB}\n.arg %c : {TB}\n.arg %r : {DN}\n.const %k = 0.5 : f32\n");
-    let cycle = [
-        format!("pto.tadd ins(%a, %b : {TB}, {TB}) outs(%c : {TB})"),
-        format!("pto.tmul ins(%c, %b : {TB}, {TB}) outs(%c : {TB})"),
-        format!("pto.tmax ins(%c, %a : {TB}, {TB}) outs(%c : {TB})"),
-        format!("pto.tmuls ins(%c, %k : {TB}, f32) outs(%c : {TB})"),
-        format!("pto.tadds ins(%c, %k : {TB}, f32) outs(%c : {TB})"),
-        format!("pto.tsub ins(%c, %a : {TB}, {TB}) outs(%c : {TB})"),
-        format!("pto.trowmax ins(%c : {TB}) outs(%r : {DN})"),
-        format!("pto.trowexpandsub ins(%c, %r : {TB}, {DN}) outs(%c : {TB})"),
-        format!("pto.tabs ins(%c : {TB}) outs(%c : {TB})"),
-        format!("pto.trowsum ins(%c : {TB}) outs(%r : {DN})"),
-    ];
-    for i in 0..1000 {
-        s.push_str(&cycle[i % cycle.len()]);
-        s.push('\n');
-        if barriers {
-            s.push_str("pto.barrier <PIPE_V>\n");
-        }
-    }
-    s
-}
-
 #[divan::bench(sample_count = 20)]
 fn program_1000_ops_64x64_f32(bencher: divan::Bencher) {
     program_1000(bencher, false);
@@ -88,7 +60,7 @@ fn program_1000(bencher: divan::Bencher, check_sync: bool) {
 }
 
 fn program_1000_with(bencher: divan::Bencher, check_sync: bool, barriers: bool) {
-    let text = mixed_program_with(barriers);
+    let text = pto::workload::mixed_vec_program(1000, barriers);
     let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
     let target = Target::get(TargetId::A2A3);
     let mut sim = Sim::new(&m, target).expect("places");
@@ -163,7 +135,7 @@ fn scalar_loop(bencher: divan::Bencher, progress: bool) {
 /// target: 4 blocks within 1.3x of 1 block (the blocks run in parallel).
 #[divan::bench(args = [1, 4], sample_count = 20)]
 fn program_1000_ops_blocks(bencher: divan::Bencher, blocks: u32) {
-    let text = mixed_program_with(false);
+    let text = pto::workload::mixed_vec_program(1000, false);
     let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
     let target = Target::get(TargetId::A2A3);
     let proto = Sim::new(&m, target).expect("places");
@@ -183,7 +155,7 @@ fn program_1000_ops_blocks(bencher: divan::Bencher, blocks: u32) {
 /// (memories, argument placement) and the module's core topology.
 #[divan::bench(sample_count = 20)]
 fn prepare_1000_ops(bencher: divan::Bencher) {
-    let text = mixed_program_with(false);
+    let text = pto::workload::mixed_vec_program(1000, false);
     let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
     let target = Target::get(TargetId::A2A3);
     bencher.bench_local(|| {

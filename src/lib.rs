@@ -29,6 +29,8 @@ pub mod preview;
 pub mod progress;
 pub mod render;
 pub mod sync_note;
+pub mod timeline_svg;
+pub mod timeline_trace;
 pub mod vector_report;
 pub mod workload;
 

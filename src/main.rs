@@ -263,6 +263,11 @@ enum Command {
         /// cycles and utilisation per pipe on stderr (with --json: a `%cycles` entry on stdout).
         #[arg(long)]
         cycles: bool,
+        /// Write the timeline of the run (the cycle model's schedule of every op on its pipe)
+        /// to OUT: Chrome trace JSON for OUT.json (Perfetto, chrome://tracing), a picture for
+        /// OUT.svg (docs/performance-model.md).
+        #[arg(long, value_name = "OUT")]
+        timeline: Option<String>,
         /// Stop with SIM_BUDGET after this many executed ops and loop iterations.
         #[arg(long, default_value_t = pto_sim::interp::DEFAULT_MAX_STEPS)]
         max_steps: u64,
@@ -415,6 +420,7 @@ fn main() -> ExitCode {
             exec,
             stats,
             cycles,
+            timeline,
             max_steps,
             matmul_order,
             sync_check,
@@ -445,6 +451,7 @@ fn main() -> ExitCode {
                 stats,
                 cycles,
                 json_cycles: json,
+                timeline,
                 max_steps,
                 matmul_order: match matmul_order {
                     MatmulOrderArg::Npu => pto_sim::family::MatmulOrder::Npu,

@@ -65,3 +65,33 @@ pub fn softmax_chain(n: usize) -> String {
     }
     s
 }
+
+/// An `n`-op program (the simulator benchmarks use 1,000) cycling through ten common Vec ops on 64x64 f32 tiles (elementwise,
+/// unary, tile-scalar, row reduction and row expand), reported as ns per destination element;
+/// with `pto.barrier <PIPE_V>` after each op when `barriers` (what A2A3 needs between dependent
+/// vector ops: the program is then free of hazards).
+pub fn mixed_vec_program(n: usize, barriers: bool) -> String {
+    const TB: &str = "!pto.tile_buf<vec, 64x64xf32>";
+    const DN: &str = "!pto.tile_buf<vec, 64x1xf32, blayout=col_major>";
+    let mut s = format!(".arg %a : {TB}\n.arg %b : {TB}\n.arg %c : {TB}\n.arg %r : {DN}\n.const %k = 0.5 : f32\n");
+    let cycle = [
+        format!("pto.tadd ins(%a, %b : {TB}, {TB}) outs(%c : {TB})"),
+        format!("pto.tmul ins(%c, %b : {TB}, {TB}) outs(%c : {TB})"),
+        format!("pto.tmax ins(%c, %a : {TB}, {TB}) outs(%c : {TB})"),
+        format!("pto.tmuls ins(%c, %k : {TB}, f32) outs(%c : {TB})"),
+        format!("pto.tadds ins(%c, %k : {TB}, f32) outs(%c : {TB})"),
+        format!("pto.tsub ins(%c, %a : {TB}, {TB}) outs(%c : {TB})"),
+        format!("pto.trowmax ins(%c : {TB}) outs(%r : {DN})"),
+        format!("pto.trowexpandsub ins(%c, %r : {TB}, {DN}) outs(%c : {TB})"),
+        format!("pto.tabs ins(%c : {TB}) outs(%c : {TB})"),
+        format!("pto.trowsum ins(%c : {TB}) outs(%r : {DN})"),
+    ];
+    for i in 0..n {
+        s.push_str(&cycle[i % cycle.len()]);
+        s.push('\n');
+        if barriers {
+            s.push_str("pto.barrier <PIPE_V>\n");
+        }
+    }
+    s
+}

@@ -71,4 +71,23 @@ fn the_table_goes_to_stderr_without_json() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stderr.starts_with("cycles: "), "{}", out.stderr);
     assert!(out.stderr.contains("PIPE_MTE2"), "{}", out.stderr);
+    assert!(out.stderr.contains("critical path: "), "{}", out.stderr);
+}
+
+#[test]
+fn the_critical_path_adds_up_to_the_total() {
+    for file in KERNELS {
+        let c = cycles(file, None);
+        let path = &c["critical_path"];
+        let ops = path["ops"].as_array().expect("ops on the path");
+        assert!(!ops.is_empty(), "{file}");
+        let sum: f64 = ops.iter().map(|o| o["cycles"].as_f64().unwrap()).sum();
+        assert_eq!(sum.round() as u64, c["total"].as_u64().unwrap(), "{file}: each op on the path starts when the one before ends");
+        assert!(ops.iter().all(|o| o["line"].as_str().is_some_and(|l| l.contains(".pto:")) && o["count"].as_u64() >= Some(1)), "{file}");
+    }
+    // vadd without sync: load, add, store in data order are the path.
+    let c = cycles("examples/vadd.pto", None);
+    let names: Vec<&str> = c["critical_path"]["ops"].as_array().unwrap().iter().map(|o| o["op"].as_str().unwrap()).collect();
+    let pos = |n: &str| names.iter().position(|x| *x == n).unwrap_or_else(|| panic!("{n} on {names:?}"));
+    assert!(pos("tload") < pos("tadd") && pos("tadd") < pos("tstore"), "{names:?}");
 }

@@ -228,6 +228,34 @@ impl Work {
             Work::Free => 0.0,
         }
     }
+
+    /// Bytes a transfer moves (a vector program's `copy_ubuf_to_ubuf` bursts too); 0 for
+    /// other work.
+    pub fn bytes(&self) -> u64 {
+        match self {
+            Work::Transfer { bytes, .. } => *bytes,
+            Work::Vector(p) => p
+                .instrs
+                .iter()
+                .map(|i| match i.op {
+                    Op::Copy { n_burst, len_burst, .. } => n_burst as u64 * len_burst as u64 * crate::vector::ir::BLOCK_BYTES,
+                    _ => 0,
+                })
+                .sum(),
+            _ => 0,
+        }
+    }
+
+    /// Iterations: a vector program's over all its vector instructions, an op-table `vop`'s
+    /// repeats, a matmul's fractals; 0 for other work.
+    pub fn repeats(&self) -> u64 {
+        match self {
+            Work::Vector(p) => p.instrs.iter().filter(|i| i.is_vector()).map(|i| i.iterations()).sum(),
+            Work::Repeats { repeats, .. } => *repeats,
+            Work::Cube { fractals, .. } => *fractals,
+            _ => 0,
+        }
+    }
 }
 
 /// Cycles of a vector program: the intrinsics queue back to back on the vector pipe, so only

@@ -38,6 +38,73 @@ pub struct OpEvent {
     pub cycles: f64,
     /// For a `wait_flag`: the event of the `set_flag` it waited for.
     pub after_set: Option<usize>,
+    /// The event whose end made this one start when it did (the previous op of its pipe, the
+    /// `set_flag` a wait waited for, the last writer of what it reads, the pipe a `PIPE_ALL`
+    /// barrier drained); `None` for an op that started at cycle 0. Following it back from the
+    /// last event gives the critical path ([`State::critical_path`]).
+    pub cause: Option<usize>,
+    /// What kind of work it is (the colour of its box in a picture).
+    pub kind: Kind,
+    /// Bytes moved ([`Work::bytes`]).
+    pub bytes: u64,
+    /// Iterations ([`Work::repeats`]).
+    pub repeats: u64,
+}
+
+/// A pipe as pto-isa's Perf-Sim names its track (`Scalar`, `MTE2`, `MTE1`, `CUBE`, `FIXP`,
+/// `VEC`, `MTE3`: include/pto/costmodel/perf_sim/reporter_core_impl.inl:28-33 at 3186c381),
+/// and the order Perf-Sim lists them in.
+pub fn perf_sim_track(p: Pipe) -> (&'static str, u32) {
+    match p {
+        Pipe::S => ("Scalar", 0),
+        Pipe::Mte2 => ("MTE2", 1),
+        Pipe::Mte1 => ("MTE1", 2),
+        Pipe::M => ("CUBE", 3),
+        Pipe::Fix => ("FIXP", 4),
+        Pipe::V => ("VEC", 5),
+        Pipe::Mte3 => ("MTE3", 6),
+    }
+}
+
+/// The kind of work of an event.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A vector program or op-table `vop` repeats.
+    Vector,
+    /// A DMA transfer.
+    Transfer,
+    /// Cube fractals.
+    Cube,
+    /// A scalar-unit op.
+    Scalar,
+    /// `set_flag`, `pipe_barrier`, buffer ids.
+    Sync,
+    /// `wait_flag` and `barrier(PIPE_ALL)`: an op that waits for another pipe.
+    Wait,
+}
+
+impl Kind {
+    /// Its lower-case name (`vector`, `transfer`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Vector => "vector",
+            Kind::Transfer => "transfer",
+            Kind::Cube => "cube",
+            Kind::Scalar => "scalar",
+            Kind::Sync => "sync",
+            Kind::Wait => "wait",
+        }
+    }
+
+    fn of(w: &Work) -> Kind {
+        match w {
+            Work::Vector(_) | Work::Repeats { .. } => Kind::Vector,
+            Work::Transfer { .. } => Kind::Transfer,
+            Work::Cube { .. } => Kind::Cube,
+            Work::Scalar | Work::Free => Kind::Scalar,
+            Work::Sync => Kind::Sync,
+        }
+    }
 }
 
 impl OpEvent {
@@ -54,12 +121,14 @@ pub struct State {
     pub events: Vec<OpEvent>,
     /// When each pipe is next free (index: [`Pipe::ALL`] order).
     free: [f64; PIPES],
+    /// The event each pipe ran last (what it waits for when it is busy).
+    last: [Option<usize>; PIPES],
     /// Cycles each pipe is busy.
     busy: [f64; PIPES],
     /// Flags set and not yet waited for: `(src, dst, id)` → the setting events, oldest first.
     flags: HashMap<(Pipe, Pipe, i64), VecDeque<usize>>,
-    /// The last write of each byte range (programs without sync ops), with its end.
-    writes: Vec<(Access, f64)>,
+    /// The last write of each byte range (programs without sync ops), with its event.
+    writes: Vec<(Access, usize)>,
 }
 
 /// Per-pipe totals of a run.
@@ -86,13 +155,29 @@ impl State {
         Summary { total, pipes }
     }
 
-    fn push(&mut self, op: OpId, pipe: Pipe, ready: f64, cycles: f64, after_set: Option<usize>) -> usize {
+    /// The critical path: from the event that ends last back through each event's
+    /// [`OpEvent::cause`] to one that started at cycle 0, in time order. Its cycles add up to
+    /// the total (each event starts when its cause ends).
+    pub fn critical_path(&self) -> Vec<usize> {
+        let last = (0..self.events.len()).max_by(|&a, &b| self.events[a].end().total_cmp(&self.events[b].end()));
+        let mut path: Vec<usize> = std::iter::successors(last, |&e| self.events[e].cause).collect();
+        path.reverse();
+        path
+    }
+
+    /// Schedules `op` on `pipe` for `cycles`, not before event `after` has ended (and not
+    /// before the pipe is free).
+    fn push(&mut self, op: OpId, pipe: Pipe, after: Option<usize>, cycles: f64, kind: Kind) -> usize {
         let i = pipe as usize;
-        let start = ready.max(self.free[i]);
+        let ready = after.map_or(0.0, |e| self.events[e].end());
+        let (start, cause) = if after.is_some() && ready >= self.free[i] { (ready, after) } else { (self.free[i], self.last[i]) };
+        let cause = if start > 0.0 { cause } else { None };
         self.free[i] = start + cycles;
         self.busy[i] += cycles;
-        self.events.push(OpEvent { op, pipe, start, cycles, after_set });
-        self.events.len() - 1
+        let e = self.events.len();
+        self.last[i] = Some(e);
+        self.events.push(OpEvent { op, pipe, start, cycles, after_set: None, cause, kind, bytes: 0, repeats: 0 });
+        e
     }
 
     fn sync(&mut self, op: OpId, s: SyncOp, pipe_of_op: Option<Pipe>) {
@@ -100,51 +185,51 @@ impl State {
             SyncOp::Flag { set, src, dst, id } => {
                 let (Some(src), Some(dst)) = (Pipe::from_name(&src), Pipe::from_name(&dst)) else { return };
                 if set {
-                    let e = self.push(op, src, 0.0, cost::SYNC_CYCLES, None);
+                    let e = self.push(op, src, None, cost::SYNC_CYCLES, Kind::Sync);
                     self.flags.entry((src, dst, id)).or_default().push_back(e);
                 } else {
                     let set = self.flags.get_mut(&(src, dst, id)).and_then(VecDeque::pop_front);
-                    let ready = set.map_or(0.0, |e| self.events[e].end());
-                    self.push(op, dst, ready, cost::SYNC_CYCLES, set);
+                    let e = self.push(op, dst, set, cost::SYNC_CYCLES, Kind::Wait);
+                    self.events[e].after_set = set;
                 }
             }
             SyncOp::Barrier(name) if name == "PIPE_ALL" => {
-                let drained = self.free.iter().copied().fold(0.0, f64::max);
-                let e = self.push(op, Pipe::S, drained, cost::SYNC_CYCLES, None);
-                let after = self.events[e].end();
-                self.free = [after; PIPES];
+                let drained = self.last.iter().flatten().copied().max_by(|&a, &b| self.events[a].end().total_cmp(&self.events[b].end()));
+                let e = self.push(op, Pipe::S, drained, cost::SYNC_CYCLES, Kind::Wait);
+                self.free = [self.events[e].end(); PIPES];
+                self.last = [Some(e); PIPES];
             }
             SyncOp::Barrier(name) => {
                 if let Some(p) = Pipe::from_name(&name).or(pipe_of_op) {
-                    self.push(op, p, 0.0, cost::SYNC_CYCLES, None);
+                    self.push(op, p, None, cost::SYNC_CYCLES, Kind::Sync);
                 }
             }
             SyncOp::Buf { pipe, .. } => {
                 if let Some(p) = Pipe::from_name(&pipe).or(pipe_of_op) {
-                    self.push(op, p, 0.0, cost::SYNC_CYCLES, None);
+                    self.push(op, p, None, cost::SYNC_CYCLES, Kind::Sync);
                 }
             }
         }
     }
 
-    /// When the last writer of what `accesses` read has finished.
-    fn reads_ready(&self, accesses: &[Access]) -> f64 {
+    /// The last writer of what `accesses` read that ends last.
+    fn reads_ready(&self, accesses: &[Access]) -> Option<usize> {
         let overlaps = |a: &Access, b: &Access| a.space == b.space && a.start < b.end && b.start < a.end;
-        let mut ready: f64 = 0.0;
+        let mut ready: Option<usize> = None;
         for r in accesses.iter().filter(|a| !a.write) {
-            for (w, end) in &self.writes {
-                if overlaps(r, w) {
-                    ready = ready.max(*end);
+            for &(w, e) in &self.writes {
+                if overlaps(r, &w) && ready.is_none_or(|best| self.events[e].end() > self.events[best].end()) {
+                    ready = Some(e);
                 }
             }
         }
         ready
     }
 
-    fn record_writes(&mut self, accesses: &[Access], end: f64) {
+    fn record_writes(&mut self, accesses: &[Access], event: usize) {
         for w in accesses.iter().filter(|a| a.write) {
             self.writes.retain(|(old, _)| !(old.space == w.space && w.start <= old.start && old.end <= w.end));
-            self.writes.push((*w, end));
+            self.writes.push((*w, event));
         }
     }
 }
@@ -235,15 +320,16 @@ impl Observer for Timeline {
         }
         self.accesses.clear();
         let ready = if self.explicit_sync {
-            0.0
+            None
         } else {
             effects::accesses(m, op, vals, None, &mut self.accesses);
             st.reads_ready(&self.accesses)
         };
-        let e = st.push(op, pipe, ready, cycles, None);
+        let e = st.push(op, pipe, ready, cycles, Kind::of(&w));
+        let ev = &mut st.events[e];
+        (ev.bytes, ev.repeats) = (w.bytes(), w.repeats());
         if !self.explicit_sync {
-            let end = st.events[e].end();
-            st.record_writes(&self.accesses, end);
+            st.record_writes(&self.accesses, e);
         }
     }
     fn iteration(&mut self, _op: OpId, _index: u64) {}
@@ -275,10 +361,10 @@ mod tests {
     #[test]
     fn a_wait_never_starts_before_its_set() {
         let mut st = State::default();
-        st.push(op(0), Pipe::Mte2, 0.0, 300.0, None);
+        st.push(op(0), Pipe::Mte2, None, 300.0, Kind::Vector);
         st.sync(op(1), flag(true, Pipe::Mte2, Pipe::V), None);
         st.sync(op(2), flag(false, Pipe::Mte2, Pipe::V), None);
-        st.push(op(3), Pipe::V, 0.0, 50.0, None);
+        st.push(op(3), Pipe::V, None, 50.0, Kind::Vector);
         let (set, wait, add) = (&st.events[1], &st.events[2], &st.events[3]);
         assert_eq!(wait.after_set, Some(1));
         assert!(wait.start >= set.end() && set.start >= 300.0);
@@ -291,18 +377,18 @@ mod tests {
     #[test]
     fn pipe_all_serialises_every_pipe() {
         let mut st = State::default();
-        st.push(op(0), Pipe::Mte2, 0.0, 300.0, None);
-        st.push(op(1), Pipe::V, 0.0, 100.0, None);
+        st.push(op(0), Pipe::Mte2, None, 300.0, Kind::Vector);
+        st.push(op(1), Pipe::V, None, 100.0, Kind::Vector);
         st.sync(op(2), SyncOp::Barrier("PIPE_ALL".into()), None);
-        st.push(op(3), Pipe::Mte3, 0.0, 10.0, None);
-        st.push(op(4), Pipe::V, 0.0, 10.0, None);
+        st.push(op(3), Pipe::Mte3, None, 10.0, Kind::Vector);
+        st.push(op(4), Pipe::V, None, 10.0, Kind::Vector);
         let barrier = &st.events[2];
         assert!(barrier.start >= 300.0);
         assert!(st.events[3..].iter().all(|e| e.start >= barrier.end()));
         // Without the barrier the two pipes overlap.
         let mut free = State::default();
-        free.push(op(0), Pipe::Mte2, 0.0, 300.0, None);
-        free.push(op(1), Pipe::V, 0.0, 100.0, None);
+        free.push(op(0), Pipe::Mte2, None, 300.0, Kind::Vector);
+        free.push(op(1), Pipe::V, None, 100.0, Kind::Vector);
         assert_eq!(free.summary().total, 300);
     }
 
@@ -310,10 +396,25 @@ mod tests {
     fn without_sync_ops_a_reader_waits_for_the_last_writer() {
         let mut st = State::default();
         let ub = |start, end, write| Access { space: crate::sync::model::Space(0), start, end, write };
-        let e = st.push(op(0), Pipe::Mte2, 0.0, 300.0, None);
-        let end = st.events[e].end();
-        st.record_writes(&[ub(0, 256, true)], end);
-        assert_eq!(st.reads_ready(&[ub(128, 512, false)]), 300.0);
-        assert_eq!(st.reads_ready(&[ub(256, 512, false)]), 0.0, "no overlap, no wait");
+        let e = st.push(op(0), Pipe::Mte2, None, 300.0, Kind::Transfer);
+        st.record_writes(&[ub(0, 256, true)], e);
+        assert_eq!(st.reads_ready(&[ub(128, 512, false)]), Some(e));
+        assert_eq!(st.reads_ready(&[ub(256, 512, false)]), None, "no overlap, no wait");
+    }
+
+    #[test]
+    fn the_critical_path_adds_up_to_the_total() {
+        // MTE2 300 -> set -> wait -> V 50, while MTE3 runs 100 unrelated cycles.
+        let mut st = State::default();
+        st.push(op(0), Pipe::Mte2, None, 300.0, Kind::Transfer);
+        st.push(op(1), Pipe::Mte3, None, 100.0, Kind::Transfer);
+        st.sync(op(2), flag(true, Pipe::Mte2, Pipe::V), None);
+        st.sync(op(3), flag(false, Pipe::Mte2, Pipe::V), None);
+        st.push(op(4), Pipe::V, None, 50.0, Kind::Vector);
+        let path = st.critical_path();
+        assert_eq!(path, vec![0, 2, 3, 4], "the MTE3 op is off the path");
+        let cycles: f64 = path.iter().map(|&e| st.events[e].cycles).sum();
+        assert_eq!(cycles as u64, st.summary().total);
+        assert!(State::default().critical_path().is_empty());
     }
 }

@@ -23,7 +23,7 @@ import json as _json
 import os as _os
 import sys as _sys
 import warnings as _warnings
-from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Type, TypedDict, Union
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Type, TypedDict, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +51,7 @@ __all__ = [
     "verify",
     "lower",
     "run",
+    "Timeline",
     "ops",
     "memory_map",
     "dtype_of",
@@ -397,6 +398,32 @@ def ops() -> List[Dict[str, Any]]:
 ArrayLike = Union[npt.NDArray[Any], Sequence[Any], float, int, bool]
 
 
+class Timeline:
+    """The cycle model's timing of a run (``run(..., timeline=True)``, docs/performance-model.md).
+
+    ``summary`` is what ``pto run --cycles --json`` puts in its ``%cycles`` entry: ``total``
+    cycles, ``pipes`` (each pipe's ``busy`` cycles and ``utilisation``) and ``critical_path``
+    (``cycles`` and ``ops``: ``op``, ``line``, ``pipe``, ``count``, ``cycles``). ``trace`` is the
+    Chrome trace ``pto run --timeline OUT.json`` writes (``traceEvents``; ``ts``/``dur`` in
+    cycles): ``json.dump`` it to a file to open it in Perfetto."""
+
+    __slots__ = ("summary", "trace")
+
+    def __init__(self, summary: Dict[str, Any], trace: Dict[str, Any]) -> None:
+        self.summary = summary
+        self.trace = trace
+
+    @property
+    def total(self) -> int:
+        """Total modelled cycles."""
+        return int(self.summary["total"])
+
+    def __repr__(self) -> str:
+        pipes = ", ".join(f"{p} {v['busy']}" for p, v in self.summary["pipes"].items())
+        return f"Timeline(total={self.total}, busy: {pipes})"
+
+
+@overload
 def run(
     module: Module,
     target: Optional[Target] = None,
@@ -414,7 +441,51 @@ def run(
     sync_check: Literal["auto", "always", "never"] = "auto",
     seed: Optional[int] = None,
     insert_sync: bool = False,
-) -> Dict[str, npt.NDArray[Any]]:
+    timeline: Literal[False] = False,
+) -> Dict[str, npt.NDArray[Any]]: ...
+
+
+@overload
+def run(
+    module: Module,
+    target: Optional[Target] = None,
+    inputs: Optional[Mapping[str, ArrayLike]] = None,
+    outputs: Optional[Sequence[str]] = None,
+    exec: Literal["tile", "vector"] = "tile",
+    default_inputs: bool = False,
+    blocks: int = 1,
+    *,
+    max_steps: Optional[int] = None,
+    full: bool = False,
+    threads: Optional[int] = None,
+    ranks: int = 1,
+    peers: Optional[Mapping[str, Union[str, int]]] = None,
+    sync_check: Literal["auto", "always", "never"] = "auto",
+    seed: Optional[int] = None,
+    insert_sync: bool = False,
+    timeline: Literal[True],
+) -> Tuple[Dict[str, npt.NDArray[Any]], Timeline]: ...
+
+
+def run(
+    module: Module,
+    target: Optional[Target] = None,
+    inputs: Optional[Mapping[str, ArrayLike]] = None,
+    outputs: Optional[Sequence[str]] = None,
+    exec: Literal["tile", "vector"] = "tile",
+    default_inputs: bool = False,
+    blocks: int = 1,
+    *,
+    max_steps: Optional[int] = None,
+    full: bool = False,
+    threads: Optional[int] = None,
+    ranks: int = 1,
+    peers: Optional[Mapping[str, Union[str, int]]] = None,
+    sync_check: Literal["auto", "always", "never"] = "auto",
+    seed: Optional[int] = None,
+    insert_sync: bool = False,
+    timeline: bool = False,
+) -> Union[Dict[str, npt.NDArray[Any]], Tuple[Dict[str, npt.NDArray[Any]], Timeline]]:
     """``pto run``: lower ``module`` for ``target`` and execute it on the simulator.
 
     ``inputs`` maps kernel argument names (without ``%``) to numpy arrays (tile and GM
@@ -450,6 +521,10 @@ def run(
     ``insert_sync=True`` runs the kernel as ``ptoas --enable-insert-sync`` compiles it
     (``pto run --insert-sync``): each function without a sync op gets the sync that
     ``pto lower --insert-sync`` inserts, so ``sync_check="always"`` checks that sync.
+
+    ``timeline=True`` also times the run with the cycle model (``pto run --cycles --timeline``)
+    and returns ``(outputs, Timeline)``: the summary and the Chrome trace. One core only
+    (``ValueError`` with ``blocks > 1``, ``ranks > 1`` or a mix kernel).
     """
     if exec not in ("tile", "vector"):
         raise ValueError(f'exec must be "tile" or "vector", not {exec!r}')
@@ -466,7 +541,7 @@ def run(
     given = dict(inputs or {})
     shapes = {n.lstrip("%"): np.shape(v) for n, v in given.items() if isinstance(v, np.ndarray)}
     try:
-        produced, printed, warned = _native.run(
+        produced, printed, warned, timed = _native.run(
             module._m,
             target,
             list(given.items()),
@@ -483,6 +558,7 @@ def run(
             sync_check,
             seed,
             bool(insert_sync),
+            timeline,
         )
     except _native.DiagnosticsError as e:
         raise _error(e) from None
@@ -498,6 +574,11 @@ def run(
             result[name] = arr.reshape(shape)
         else:
             result[name] = arr.reshape(rows, cols)
+    if timeline:
+        if timed is None:
+            raise RuntimeError("the run was not timed")
+        summary, trace = timed
+        return result, Timeline(_json.loads(summary), _json.loads(trace))
     return result
 
 

@@ -281,7 +281,13 @@ struct RunRequest {
     seed: Option<u64>,
     /// Run functions without sync ops with the sync the insertion pass inserts (`--insert-sync`).
     insert_sync: bool,
+    /// Time the run with the cycle model (`pto run --cycles --timeline`).
+    timeline: bool,
 }
+
+/// The timeline of a run as JSON text: the `%cycles` entry of `pto run --cycles --json` (total,
+/// pipes, critical path) and the Chrome trace of `pto run --timeline OUT.json`.
+type TimelineJson = (String, String);
 
 /// Raises the run's sync errors (`HAZARD_*`, `SYNC_*`) as the CLI reports them; returns the
 /// warnings as text for `RuntimeWarning`s.
@@ -308,7 +314,7 @@ fn run_inner<'py>(
     target: Option<&str>,
     request: RunRequest,
     convert: &Bound<'py, PyAny>,
-) -> PyResult<(Vec<Output<'py>>, String, Vec<String>)> {
+) -> PyResult<(Vec<Output<'py>>, String, Vec<String>, Option<TimelineJson>)> {
     let t = module.resolve(py, target, &mut Default::default())?;
     if request.exec_vector && t.id != pto_lower::TargetId::A2A3 {
         return Err(PyValueError::new_err("exec=\"vector\" models the A2A3 vector unit: use target=\"a2a3\""));
@@ -350,11 +356,15 @@ fn run_inner<'py>(
             kernel_io::peer_binding(&lowered, arg, peer, request.ranks).map_err(|e| PyValueError::new_err(format!("peer {arg}: {e}")))?,
         );
     }
+    let timelines = std::sync::Mutex::new(Vec::new());
     let configure = |s: &mut Sim| {
         // A missing input's advice names `inputs=` and `default_inputs=`, not the CLI's flags.
         s.front_end = pto_sim::advice::FrontEnd::Python;
         s.exec_vector = request.exec_vector;
         s.max_steps = request.max_steps;
+        if request.timeline {
+            timelines.lock().unwrap_or_else(|e| e.into_inner()).push(pto_sim::timeline::Timeline::install(s));
+        }
     };
     let launch = pto_sim::launch::Launch {
         blocks: request.blocks,
@@ -373,8 +383,12 @@ fn run_inner<'py>(
         full: request.full,
         computed,
     };
-    if request.full && pto_sim::launch::machine_for(&lowered, t, &launch) != pto_sim::launch::Machine::Core {
+    let one_core = pto_sim::launch::machine_for(&lowered, t, &launch) == pto_sim::launch::Machine::Core;
+    if request.full && !one_core {
         return Err(PyValueError::new_err("full=True reads one core's tiles: not available with blocks > 1, ranks > 1 or a mix kernel"));
+    }
+    if request.timeline && !one_core {
+        return Err(PyValueError::new_err("timeline=True times one core: not available with blocks > 1, ranks > 1 or a mix kernel"));
     }
     let ran = match pto_sim::launch::run(&lowered, t, sim, &launch) {
         Ok(ran) => ran,
@@ -382,14 +396,21 @@ fn run_inner<'py>(
         Err(pto_sim::launch::Failure::Stopped { diagnostics, .. }) => return Err(diagnostics_error(py, &module.sources, &diagnostics)),
     };
     let warnings = sync_findings(py, &module.sources, &ran.findings)?;
+    let timeline = timelines.into_inner().unwrap_or_else(|e| e.into_inner()).first().map(|t| {
+        let state = t.lock().unwrap_or_else(|e| e.into_inner());
+        let path = pto::cycles_report::critical_path(&state, &lowered, &module.sources);
+        let summary = pto::cycles_report::json(&state.summary(), &path).to_string();
+        let trace = pto::timeline_trace::chrome_json(&lowered, &module.sources, &[("rank 0 block 0 core".to_string(), &*state)]);
+        (summary, trace)
+    });
     let outputs =
         ran.outputs.into_iter().map(|(name, d)| (name, d.dtype.name(), d.rows, d.cols, PyArray1::from_vec(py, d.bytes))).collect();
-    Ok((outputs, ran.printed, warnings))
+    Ok((outputs, ran.printed, warnings, timeline))
 }
 
 /// See [`run_inner`].
 #[pyfunction]
-#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false, blocks=1, threads=None, ranks=1, peers=Vec::new(), sync_check="auto".to_string(), seed=None, insert_sync=false))]
+#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false, blocks=1, threads=None, ranks=1, peers=Vec::new(), sync_check="auto".to_string(), seed=None, insert_sync=false, timeline=false))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -409,7 +430,8 @@ fn run<'py>(
     sync_check: String,
     seed: Option<u64>,
     insert_sync: bool,
-) -> PyResult<(Vec<Output<'py>>, String, Vec<String>)> {
+    timeline: bool,
+) -> PyResult<(Vec<Output<'py>>, String, Vec<String>, Option<TimelineJson>)> {
     let request = RunRequest {
         inputs,
         outputs: outputs.unwrap_or_default(),
@@ -424,6 +446,7 @@ fn run<'py>(
         sync_check,
         seed,
         insert_sync,
+        timeline,
     };
     run_inner(py, module, target, request, convert)
 }

@@ -441,3 +441,30 @@ def test_insert_sync_runs_a_kernel_without_sync_ops_as_ptoas_compiles_it() -> No
     # With the sync pto inserts, the same check passes and the result is the same.
     out = pto.run(m, "a2a3", inputs, sync_check="always", insert_sync=True)
     assert np.array_equal(out["c"], a + b)
+
+
+def test_timeline_returns_the_summary_and_the_trace() -> None:
+    m = pto.parse(REPO / "tests" / "sync" / "ping_pong.pto")
+    out, timeline = pto.run(m, "a2a3", default_inputs=True, timeline=True)
+    assert out and isinstance(timeline, pto.Timeline)
+    summary = timeline.summary
+    assert timeline.total == summary["total"] > 0
+    assert all(summary["total"] >= p["busy"] for p in summary["pipes"].values())
+    path = summary["critical_path"]
+    assert round(sum(o["cycles"] for o in path["ops"])) == summary["total"]
+    events = timeline.trace["traceEvents"]
+    xs = [e for e in events if e["ph"] == "X"]
+    assert xs and all({"ts", "dur", "pid", "tid"} <= set(e) for e in xs)
+    starts = sorted(e["id"] for e in events if e["ph"] == "s")
+    assert starts and starts == sorted(e["id"] for e in events if e["ph"] == "f")
+    assert timeline.trace["otherData"]["ts_unit"] == "cycle"
+    # The same numbers as `pto run --cycles` (docs/performance-model.md's example).
+    assert timeline.total == 2241 and summary["pipes"]["PIPE_MTE2"]["busy"] == 2202
+    # Without timeline=True: the outputs alone.
+    assert isinstance(pto.run(m, "a2a3", default_inputs=True), dict)
+
+
+def test_timeline_times_one_core() -> None:
+    m = pto.parse(EXAMPLES / "vadd.pto")
+    with pytest.raises(ValueError, match="timeline=True times one core"):
+        pto.run(m, "a2a3", default_inputs=True, blocks=2, timeline=True)

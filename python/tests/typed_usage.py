@@ -21,6 +21,15 @@ def add(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> npt.NDArray[n
     return out["c"].astype(np.float32)
 
 
+def timed(a: npt.NDArray[np.float32]) -> int:
+    kernel = pto.parse(EXAMPLES / "vadd.pto")
+    out, timeline = pto.run(kernel, "a2a3", {"a": a, "b": a, "c": np.zeros_like(a)}, timeline=True)
+    assert out["c"].shape == a.shape
+    trace: Dict[str, Any] = timeline.trace
+    assert trace["traceEvents"]
+    return timeline.total
+
+
 def diagnose(text: str) -> List[str]:
     try:
         pto.verify(pto.parse(text), target="a5")
@@ -33,6 +42,7 @@ def diagnose(text: str) -> List[str]:
 def main() -> None:
     a = np.ones((32, 32), np.float32)
     assert np.array_equal(add(a, a), 2 * a)
+    assert timed(a) > 0
     assert diagnose("%c = tfoo %a : !pto.tile<16x16xf32>\n") == ["<string>:1:6 PARSE_UNKNOWN_OP"]
     svg: str = pto.memory_map(pto.parse(EXAMPLES / "vadd.pto"), "a5")
     table: List[Dict[str, object]] = pto.ops()

@@ -40,6 +40,9 @@ pub struct RunOptions {
     /// With `cycles`: the totals as a `%cycles` entry of the JSON on stdout (`--json`) instead
     /// of a table on stderr.
     pub json_cycles: bool,
+    /// Write the timeline to this file (`--timeline`): Chrome trace JSON for `.json`, a picture
+    /// for `.svg` (docs/performance-model.md); one core only.
+    pub timeline: Option<String>,
     /// Ops (and loop iterations) a run may execute before it stops with `SIM_BUDGET`.
     pub max_steps: u64,
     /// How matrix products accumulate (`--matmul-order`).
@@ -95,6 +98,7 @@ impl RunOptions {
             stats: false,
             cycles: false,
             json_cycles: false,
+            timeline: None,
             max_steps: pto_sim::interp::DEFAULT_MAX_STEPS,
             matmul_order: pto_sim::family::MatmulOrder::Npu,
             preview: false,
@@ -132,6 +136,11 @@ pub(crate) fn core_trace_text<'a>(sources: &SourceMap, entries: impl Iterator<It
 
 /// Runs `pto run`.
 pub fn run(opts: &RunOptions) -> Outcome {
+    if let Some(path) = &opts.timeline
+        && let Err(e) = crate::timeline_trace::Format::of(path)
+    {
+        return Outcome::usage_error(format!("--timeline {path}: {e}"));
+    }
     let mut sources = SourceMap::default();
     let fail = |sources: &SourceMap, d: &[pto_ir::Diagnostic]| Outcome::diagnostics(sources, d, opts.error_format);
     let (_, module, _) = match load_module(&opts.input, &mut sources, opts.error_format) {
@@ -154,8 +163,8 @@ pub fn run(opts: &RunOptions) -> Outcome {
     if opts.exec_vector && target.id != TargetId::A2A3 {
         return Outcome::usage_error("`--exec vector` and `--stats` model the A2A3 vector unit: use `--target a2a3`");
     }
-    let pipeline = pto_lower::PipelineOptions { insert_sync: opts.insert_sync, ..Default::default() };
-    let (lowered, _) = match pto_lower::run(verified, target, pipeline) {
+    let timed = opts.cycles || opts.timeline.is_some();
+    let (lowered, timing_note) = match lower(verified, target, opts.insert_sync, timed) {
         Ok(ok) => ok,
         Err(d) => return fail(&sources, &d.0),
     };
@@ -252,7 +261,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         s.exec_vector = opts.exec_vector;
         s.max_steps = opts.max_steps;
         s.matmul_order = opts.matmul_order;
-        if opts.cycles {
+        if opts.cycles || opts.timeline.is_some() {
             let t = pto_sim::timeline::Timeline::install(s);
             timelines.lock().unwrap_or_else(|e| e.into_inner()).push(t);
         }
@@ -296,6 +305,11 @@ pub fn run(opts: &RunOptions) -> Outcome {
     };
     // What `tprint` printed goes to stderr, so stdout stays the outputs' JSON (or preview).
     let mut stderr = ran.printed.clone();
+    if let Some(note) = timing_note
+        && !opts.quiet
+    {
+        stderr.push_str(note);
+    }
     if opts.trace {
         stderr.push_str(&core_trace_text(&sources, ran.trace.iter().map(|(a, e)| (a.map(|a| actor_name(a, machine, opts.blocks)), e))));
     }
@@ -320,18 +334,30 @@ pub fn run(opts: &RunOptions) -> Outcome {
         }
     }
     let mut cycles_json = None;
-    if opts.cycles {
+    if opts.cycles || opts.timeline.is_some() {
         let timelines = timelines.into_inner().unwrap_or_else(|e| e.into_inner());
         match (machine, timelines.as_slice()) {
             (Machine::Core, [t]) => {
-                let summary = t.lock().unwrap_or_else(|e| e.into_inner()).summary();
-                if opts.json_cycles {
-                    cycles_json = Some(crate::cycles_report::json(&summary));
-                } else {
-                    stderr.push_str(&crate::cycles_report::table(&summary));
+                let state = t.lock().unwrap_or_else(|e| e.into_inner());
+                if opts.cycles {
+                    let summary = state.summary();
+                    let path = crate::cycles_report::critical_path(&state, &lowered, &sources);
+                    if opts.json_cycles {
+                        cycles_json = Some(crate::cycles_report::json(&summary, &path));
+                    } else {
+                        stderr.push_str(&crate::cycles_report::table(&summary, &path));
+                    }
+                }
+                if let Some(path) = &opts.timeline {
+                    let cores = [("rank 0 block 0 core".to_string(), &*state)];
+                    if let Err(e) = crate::timeline_trace::write(path, &lowered, &sources, &cores) {
+                        return Outcome { stdout: String::new(), stderr: format!("error: --timeline {path}: {e}\n"), code: 2 };
+                    }
                 }
             }
-            _ => stderr.push_str("note: --cycles times single-core runs only; this run used several cores, blocks or ranks\n"),
+            _ => {
+                stderr.push_str("note: --cycles and --timeline time single-core runs only; this run used several cores, blocks or ranks\n")
+            }
         }
     }
     let mut diags = ran.findings;
@@ -341,6 +367,34 @@ pub fn run(opts: &RunOptions) -> Outcome {
         out.stdout = crate::cycles_report::with_json(&out.stdout, &c);
     }
     out
+}
+
+/// Lowers `verified` for `target`, with the insert-sync pass when asked (`--insert-sync`). A
+/// program without sync ops that is `timed` (`--cycles`, `--timeline`) is lowered with the
+/// pass too, so it is timed with the sync the pass inserts (docs/sync.md); where the pass fails
+/// then it is lowered as it is, timed with each op waiting for the last writer of what it
+/// reads, and the note returned says so.
+fn lower(
+    verified: Verified,
+    target: &'static pto_lower::Target,
+    insert_sync: bool,
+    timed: bool,
+) -> Result<(pto_ir::Module, Option<&'static str>), pto_ir::diag::Diagnostics> {
+    if insert_sync {
+        let options = pto_lower::PipelineOptions { insert_sync: true, ..Default::default() };
+        return pto_lower::run(verified, target, options).map(|(m, _)| (m, None));
+    }
+    let insert = timed && !pto_sim::sync::has_explicit_sync(verified.module());
+    if !insert {
+        return pto_lower::run(verified, target, Default::default()).map(|(m, _)| (m, None));
+    }
+    let plain = verified.module().clone();
+    let options = pto_lower::PipelineOptions { insert_sync: true, ..Default::default() };
+    if let Ok((m, _)) = pto_lower::run(verified, target, options) {
+        return Ok((m, None));
+    }
+    let note = "note: the insert-sync pass failed on this program: it is timed with each op waiting for the last writer of what it reads\n";
+    pto_lower::run(Verified::new(plain)?, target, Default::default()).map(|(m, _)| (m, Some(note)))
 }
 
 /// A core's name in traces and statistics: `b0.aiv1` on one rank; `r1`, `r1.b0`, `r1.aic`,

@@ -1,0 +1,218 @@
+//! `pto run --timeline OUT.json` (docs/performance-model.md): the Chrome trace is well formed —
+//! every complete event has `ts`, `dur`, `pid`, `tid` and the promised `args`, every flow start
+//! has exactly one finish, threads are named as Perf-Sim names its tracks — and agrees with
+//! `--cycles` (each thread's durations add up to its pipe's busy cycles). Loading it in
+//! Perfetto's trace processor needs `trace_processor_shell` (on PATH or in
+//! `PTO_TRACE_PROCESSOR`); without it that test skips loudly.
+
+use pto::TargetName;
+use pto::cmd::run::{RunOptions, run};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `file` with `--timeline` (and `--cycles --json`) and returns the trace and `%cycles`.
+fn traced(file: &str, ext: &str) -> (String, Value) {
+    let out_file = std::env::temp_dir().join(format!("pto-timeline-{}-{}.{ext}", std::process::id(), file.replace('/', "_")));
+    let out = run(&RunOptions {
+        default_inputs: true,
+        cycles: true,
+        json_cycles: true,
+        quiet: true,
+        timeline: Some(out_file.display().to_string()),
+        ..RunOptions::new(root().join(file).display().to_string(), TargetName::A2A3)
+    });
+    assert_eq!(out.code, 0, "{file}: {}", out.stderr);
+    let text = std::fs::read_to_string(&out_file).expect("the timeline was written");
+    let _ = std::fs::remove_file(&out_file);
+    let v: Value = serde_json::from_str(&out.stdout).expect("JSON on stdout");
+    (text, v["%cycles"].clone())
+}
+
+const KERNELS: &[&str] = &["examples/vadd.pto", "examples/softmax.as.pto", "tests/sync/cube_path.pto", "tests/sync/ping_pong.pto"];
+
+const PERF_SIM_TRACKS: &[&str] = &["Scalar", "MTE2", "MTE1", "CUBE", "FIXP", "VEC", "MTE3"];
+
+#[test]
+fn every_complete_event_is_placed_and_every_flow_is_paired() {
+    let mut flows_seen = 0;
+    for file in KERNELS {
+        let (text, cycles) = traced(file, "json");
+        let trace: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: the trace is JSON: {e}"));
+        assert_eq!(trace["otherData"]["ts_unit"], "cycle", "{file}: the unit is stated");
+        let events = trace["traceEvents"].as_array().expect("traceEvents");
+        let mut threads: HashMap<u64, String> = HashMap::new();
+        let mut busy: HashMap<u64, f64> = HashMap::new();
+        let mut starts: HashMap<u64, usize> = HashMap::new();
+        let mut finishes: HashMap<u64, usize> = HashMap::new();
+        let mut xs = 0;
+        for e in events {
+            match e["ph"].as_str().expect("every event has a phase") {
+                "M" if e["name"] == "thread_name" => {
+                    threads.insert(e["tid"].as_u64().unwrap(), e["args"]["name"].as_str().unwrap().to_string());
+                }
+                "M" => {}
+                "X" => {
+                    xs += 1;
+                    for key in ["ts", "dur"] {
+                        assert!(e[key].as_f64().is_some_and(|x| x >= 0.0), "{file}: {key} of {e}");
+                    }
+                    assert!(e["pid"].is_u64() && e["tid"].is_u64(), "{file}: pid/tid of {e}");
+                    let args = &e["args"];
+                    assert_eq!(args["cycles"].as_f64(), e["dur"].as_f64(), "{file}: {e}");
+                    assert!(args["line"].as_str().is_some_and(|l| l.contains(".pto:")), "{file}: source line of {e}");
+                    assert!(args["op"].as_str().is_some_and(|t| !t.is_empty()), "{file}: op text of {e}");
+                    assert!(args["bytes"].is_u64() && args["repeats"].is_u64(), "{file}: {e}");
+                    *busy.entry(e["tid"].as_u64().unwrap()).or_default() += e["dur"].as_f64().unwrap();
+                }
+                "s" => *starts.entry(e["id"].as_u64().unwrap()).or_default() += 1,
+                "f" => *finishes.entry(e["id"].as_u64().unwrap()).or_default() += 1,
+                other => panic!("{file}: unexpected phase {other}"),
+            }
+        }
+        assert!(xs > 0, "{file}: ops ran");
+        assert_eq!(starts, finishes, "{file}: every flow has one start and one finish");
+        assert!(starts.values().all(|&n| n == 1), "{file}: flow ids are unique");
+        flows_seen += starts.len();
+        // Each thread is a pipe with a Perf-Sim name, and its events add up to the pipe's busy cycles.
+        let pipes = cycles["pipes"].as_object().unwrap();
+        assert_eq!(busy.len(), pipes.len(), "{file}: one thread per pipe that ran something");
+        for (tid, cycles_on) in &busy {
+            let name = &threads[tid];
+            assert!(PERF_SIM_TRACKS.contains(&name.as_str()), "{file}: thread {name}");
+            let pipe = if name == "Scalar" { "PIPE_S".into() } else { pipe_of_track(name) };
+            let expected = pipes[&pipe]["busy"].as_u64().unwrap();
+            assert_eq!(cycles_on.round() as u64, expected, "{file}: {name}");
+        }
+    }
+    assert!(flows_seen > 0, "the kernels with set/wait pairs have flows");
+}
+
+/// The `PIPE_*` name of a Perf-Sim track.
+fn pipe_of_track(track: &str) -> String {
+    match track {
+        "VEC" => "PIPE_V".into(),
+        "CUBE" => "PIPE_M".into(),
+        "FIXP" => "PIPE_FIX".into(),
+        t => format!("PIPE_{t}"),
+    }
+}
+
+#[test]
+fn a_flow_goes_from_a_set_to_its_wait() {
+    let (text, _) = traced("tests/sync/ping_pong.pto", "json");
+    let trace: Value = serde_json::from_str(&text).unwrap();
+    let events = trace["traceEvents"].as_array().unwrap();
+    let at = |ph: &str, id: u64| events.iter().find(|e| e["ph"] == ph && e["id"] == id).unwrap().clone();
+    let slice_at = |f: &Value| {
+        events
+            .iter()
+            .find(|e| e["ph"] == "X" && e["tid"] == f["tid"] && e["ts"].as_f64() == f["ts"].as_f64())
+            .unwrap_or_else(|| panic!("a slice at {f}"))
+            .clone()
+    };
+    let mut n = 0;
+    for id in events.iter().filter(|e| e["ph"] == "s").map(|e| e["id"].as_u64().unwrap()) {
+        let (s, f) = (at("s", id), at("f", id));
+        let (set, wait) = (slice_at(&s), slice_at(&f));
+        assert_eq!(set["name"], "set_flag");
+        assert_eq!(wait["name"], "wait_flag");
+        assert!(f["ts"].as_f64() >= Some(set["ts"].as_f64().unwrap() + set["dur"].as_f64().unwrap()), "a wait never starts before its set");
+        n += 1;
+    }
+    assert!(n > 0);
+}
+
+#[test]
+fn a_timeline_file_must_be_json_or_svg() {
+    let out = run(&RunOptions {
+        default_inputs: true,
+        timeline: Some("out.txt".into()),
+        ..RunOptions::new(root().join("examples/vadd.pto").display().to_string(), TargetName::A2A3)
+    });
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("--timeline out.txt") && out.stderr.contains(".json"), "{}", out.stderr);
+    let out = run(&RunOptions {
+        default_inputs: true,
+        timeline: Some("/nonexistent-dir/x.json".into()),
+        ..RunOptions::new(root().join("examples/vadd.pto").display().to_string(), TargetName::A2A3)
+    });
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.starts_with("error: --timeline /nonexistent-dir/x.json"), "{}", out.stderr);
+}
+
+/// Perfetto's trace processor, if installed.
+fn trace_processor() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("PTO_TRACE_PROCESSOR") {
+        return Some(p.into());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join("trace_processor_shell")).find(|p| p.is_file())
+}
+
+#[test]
+fn perfetto_loads_the_trace() {
+    let Some(tp) = trace_processor() else {
+        eprintln!("SKIPPED perfetto_loads_the_trace: no trace_processor_shell on PATH or in PTO_TRACE_PROCESSOR");
+        return;
+    };
+    let (text, _) = traced("tests/sync/ping_pong.pto", "json");
+    let dir = std::env::temp_dir();
+    let trace = dir.join(format!("pto-perfetto-{}.json", std::process::id()));
+    std::fs::write(&trace, &text).unwrap();
+    let query = dir.join(format!("pto-perfetto-{}.sql", std::process::id()));
+    std::fs::write(&query, "select (select count(*) from slice) as slices, (select count(*) from flow) as flows;").unwrap();
+    let out = std::process::Command::new(&tp).arg("-q").arg(&query).arg(&trace).output().expect("trace_processor_shell runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let parsed: Value = serde_json::from_str(&text).unwrap();
+    let events = parsed["traceEvents"].as_array().unwrap();
+    let xs = events.iter().filter(|e| e["ph"] == "X").count();
+    let flows = events.iter().filter(|e| e["ph"] == "s").count();
+    let row = stdout.lines().last().unwrap_or_default().replace('"', "");
+    assert_eq!(row, format!("{xs},{flows}"), "slices and flows Perfetto imported: {stdout}");
+}
+
+#[test]
+fn the_picture_is_well_formed_svg_with_a_lane_per_pipe() {
+    for file in KERNELS {
+        let (text, cycles) = traced(file, "svg");
+        let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{file}: the SVG is XML: {e}"));
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "svg");
+        assert_eq!(root.tag_name().namespace(), Some("http://www.w3.org/2000/svg"));
+        let lanes: Vec<&str> =
+            root.children().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).filter(|t| PERF_SIM_TRACKS.contains(t)).collect();
+        assert_eq!(lanes.len(), cycles["pipes"].as_object().unwrap().len(), "{file}: a lane per pipe: {lanes:?}");
+        let boxes = root.children().filter(|n| n.has_tag_name("rect") && n.children().any(|c| c.has_tag_name("title"))).count();
+        assert!(boxes > 0, "{file}: boxes");
+        let fills: std::collections::HashSet<_> =
+            root.children().filter(|n| n.has_tag_name("rect")).filter_map(|n| n.attribute("fill")).collect();
+        assert!(fills.len() >= 3, "{file}: coloured by kind: {fills:?}");
+    }
+    // A kernel with set/wait pairs shows its waits: hatched bands and set->wait lines.
+    let (text, _) = traced("tests/sync/ping_pong.pto", "svg");
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    assert!(doc.descendants().any(|n| n.attribute("fill") == Some("url(#waiting)") && n.children().any(|c| c.has_tag_name("title"))));
+    assert!(doc.descendants().any(|n| n.has_tag_name("line") && n.attribute("stroke") == Some("#e15759")));
+}
+
+#[test]
+fn a_renderer_draws_the_picture() {
+    let Some(rsvg) = std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join("rsvg-convert")).find(|p| p.is_file()))
+    else {
+        eprintln!("SKIPPED a_renderer_draws_the_picture: no rsvg-convert on PATH (apt-get install librsvg2-bin)");
+        return;
+    };
+    let (text, _) = traced("tests/sync/ping_pong.pto", "svg");
+    let svg = std::env::temp_dir().join(format!("pto-render-{}.svg", std::process::id()));
+    std::fs::write(&svg, text).unwrap();
+    let out = std::process::Command::new(rsvg).arg(&svg).output().expect("rsvg-convert runs");
+    let _ = std::fs::remove_file(&svg);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.starts_with(b"\x89PNG"), "a PNG came out");
+}
