@@ -341,13 +341,14 @@ fn slots_of(m: &Module, init: OpId) -> (u64, u64) {
 ///   address from `reserve_buffer` / `import_reserved_buffer` (else nothing pairs it with its
 ///   peer: `PTOResolveReservedBuffersPass.cpp:139-158`);
 /// * a `tpop_from_aic` / `tpop_from_aiv` with `valid_row`/`valid_col` operands yields a tile
-///   whose valid shape is dynamic (`?x?`), as PTOAS's verifier requires (`PTO.cpp:10537-10559`);
-/// * the split usage of the two ends of a pipe agrees ([`super::split`]).
+///   whose valid shape is dynamic (`?x?`), as PTOAS's verifier requires (`PTO.cpp:10537-10559`).
+///
+/// The split usage of a pipe's two ends is [`super::split`]'s (built on these helpers);
+/// [`super::machine::static_errors`] reports both.
 pub fn check(m: &Module) -> Vec<Diagnostic> {
     let mut out = consumer_buffer_sizes(m);
     out.extend(init_sources(m));
     out.extend(pop_valid_shapes(m));
-    out.extend(super::split::check(m));
     out
 }
 
