@@ -37,28 +37,30 @@ const PASS_FAIL_VISIBLE: &[(&str, &str)] = &[
 /// Verdicts about `ptoas`'s command line rather than the program: not counted.
 const NOT_COUNTED: &[&str] = &["CLI_LEVEL_CHECK"];
 
-/// (file, target, what is missing in `pto`): the disagreements that remain.
+/// (file, target, why): the disagreements that remain. Each is a place where ptoas and pto-isa
+/// disagree; pto keeps pto-isa's side (the rule for such cases) and its diagnostic or
+/// docs/design.md says which reference says what.
 const DISAGREEMENTS: &[(&str, &str, &str)] = &[
-    ("tci_i16_emitc.pto", "a2a3", "syntax: memref.reinterpret_cast is not in pto's op table"),
-    ("tci_i16_emitc.pto", "a5", "syntax: memref.reinterpret_cast is not in pto's op table"),
     (
         "textract_a5_vec_vec_nd_lowering.pto",
         "a2a3",
         "the references disagree: pto-isa npu/a2a3/TExtract.hpp:465-489 implements vec -> vec, ptoas's A2A3 lowering rejects it",
     ),
-    ("tgemv_mx_emitc.pto", "a5", "pto plans the scaling tiles into FB (4352 of 4096 bytes); ptoas does not plan them"),
+    (
+        "tgemv_mx_emitc.pto",
+        "a5",
+        "the references disagree: the scaling tiles need 4352 bytes of FB; pto-isa's TASSIGN check (tassign_check.hpp SA-0353) bounds FB at 4 KiB on A5, ptoas plans scaling tiles in a UB-sized space",
+    ),
     (
         "tmov_forms_emitc.pto",
         "a2a3",
-        "the references disagree: pto-isa's A2A3 acc -> mat tmov takes an NZ destination and converts f32 to f16/bf16 only (npu/a2a3/common.hpp), ptoas accepts f32 ND",
+        "the references disagree: pto-isa's A2A3 TMOV has no acc -> vec path and its plain acc -> mat move takes an NZ destination and casts f32 to f16/bf16 (npu/a2a3/TMov.hpp:142-161, common.hpp:89-122); ptoas's A2A3 verifier accepts both",
     ),
-    ("tmov_forms_emitc.pto", "a5", "op form: `tmov ins(%src, %fp)` binds %fp as the scratch operand (form 0), not the fp form"),
-    ("tpush_tpop_frontend_mixed_split_a5.pto", "a5", "split usage across the two ends of one pipe is not checked"),
 ];
 
-/// The agreement each target must keep, in percent: the measured value (the target is
-/// 97 %; [`DISAGREEMENTS`] says what stands between).
-const FLOOR: f64 = 92.9;
+/// The agreement each target must keep, in percent: the measured value (a5 56/57; a2a3 55/57,
+/// below the 97 % by the two reference disagreements listed in [`DISAGREEMENTS`]).
+const FLOOR: f64 = 96.4;
 
 /// What `pto verify --target target file` says: (accepted, first error or warning line).
 fn pto_verify(target: &str, path: &std::path::Path) -> (bool, String) {

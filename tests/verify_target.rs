@@ -44,6 +44,46 @@ fn ptoas_rules_on_small_files() {
         ("module_arch_rejects.pto", "a5", 1, "warning[LEGAL_TARGET_CONFLICT]"),
         ("module_arch_left_only.pto", "a5", 0, "warning[LEGAL_TARGET_CONFLICT]"),
         ("tmov_generic_quant.pto", "a5", 0, ""),
+        // A scaling tile as tmov's second tile operand is its fp operand (not scratch).
+        ("tmov_fp_operand.pto", "a2a3", 0, ""),
+        ("tmov_fp_operand.pto", "a5", 0, ""),
+        // A2A3 acc -> mat: a plain move casts to f16/bf16; with pre-quantisation f32 -> i8.
+        (
+            "tmov_a2a3_plain_to_i8.pto",
+            "a2a3",
+            1,
+            "error[LEGAL_UNSUPPORTED_TUPLE]: `pto.tmov` outs[0] (dst): src f32, dst i8 breaks `src -> dst: f32 -> f16/bf16` on a2a3",
+        ),
+        ("tmov_a2a3_scalar_to_i8.pto", "a2a3", 0, ""),
+        // Split usage across the two ends of a pipe (PTOAS's pto-infer-validate-pipe-init).
+        (
+            "pipe_split_conflict.pto",
+            "a5",
+            1,
+            "error[STRUCT_BAD_ATTRIBUTE]: `pto.aiv_initialize_pipe`: its pipe ops use no split (split = 0) but the peer `pto.aic_initialize_pipe`'s use split",
+        ),
+        (
+            "pipe_split_mixed.pto",
+            "a5",
+            1,
+            "error[STRUCT_BAD_ATTRIBUTE]: `pto.aiv_initialize_pipe`: its pipe ops mix `split = 0` with `split = 1` or `split = 2`",
+        ),
+        (
+            "pipe_nosplit_explicit.pto",
+            "a5",
+            1,
+            "error[STRUCT_BAD_ATTRIBUTE]: `pto.aiv_initialize_pipe`: explicit `nosplit = false` conflicts with the pipe ops",
+        ),
+        ("pipe_split_agree.pto", "a5", 0, ""),
+        // memref.reinterpret_cast: parsed, its element type kept.
+        ("reinterpret_cast.pto", "a2a3", 0, ""),
+        ("reinterpret_cast.pto", "a5", 0, ""),
+        (
+            "reinterpret_cast_dtype.pto",
+            "a5",
+            1,
+            "error[STRUCT_DTYPE_MISMATCH]: `memref.reinterpret_cast` operands `src` and `result` must have the same element type",
+        ),
     ];
     for &(file, target, code, headline) in cases {
         let path = format!("{dir}/{file}");
@@ -59,6 +99,13 @@ fn ptoas_rules_on_small_files() {
     assert!(stderr.contains("error[LEGAL_TARGET_CONFLICT]: the module is for a2a3"), "{stderr}");
     assert!(stderr.contains("a2a3 rejects this op: `pto.tinsert`"), "{stderr}");
     assert!(stderr.contains("module_arch_rejects.pto:3:1"), "{stderr}");
+    // The split error is located at the vector side's init, line 15.
+    let (_, _, stderr) = verify(&["--target", "a5", &format!("{dir}/pipe_split_conflict.pto")]);
+    assert!(stderr.contains("pipe_split_conflict.pto:15:5"), "{stderr}");
+    // An FB overflow says where the references disagree.
+    let (_, _, stderr) = verify(&["--target", "a5", &format!("{dir}/fb_two_scaling_tiles.pto")]);
+    assert!(stderr.starts_with("error[LEGAL_BUFFER_OVERFLOW]: the tiles live here need 4352 bytes of FB"), "{stderr}");
+    assert!(stderr.contains("the references disagree") && stderr.contains("SA-0353") && stderr.contains("PTOPlanMemory.cpp"), "{stderr}");
     // The DN warning says which reference says what.
     let (_, _, stderr) = verify(&["--target", "a5", &format!("{dir}/dn_column_vector.pto")]);
     assert!(stderr.contains("ptoas accepts this tile type") && stderr.contains("pto_tile.hpp:1522"), "{stderr}");

@@ -195,6 +195,10 @@ impl<'a, 'i> Matcher<'a, 'i> {
                 Ok(())
             }
             FormatItem::ValueOrInt => self.take(nodes, pos, end, "a value or an integer", |n| is_value(n) || is_int(n)).map(drop),
+            FormatItem::ValuesOrInts => {
+                Self::list(nodes, pos, |n| is_value(n) || is_int(n));
+                Ok(())
+            }
             FormatItem::Int => self.take(nodes, pos, end, "an integer", is_int).map(drop),
             FormatItem::Ints => {
                 Self::list(nodes, pos, is_int);

@@ -242,6 +242,10 @@ fn place(tiles: &mut [Placement], target: &Target, diags: &mut Diagnostics) {
     }
 }
 
+/// Where the references disagree on the scaling buffer (FB): `ptoas` plans scaling tiles in a
+/// space as large as UB and accepts what pto-isa's `TASSIGN` check rejects; pto follows pto-isa.
+const SCALING_REFERENCES: &str = "the references disagree: pto-isa's TASSIGN check rejects a scaling tile that ends past the FB capacity (PTO_FBUF_SIZE_BYTES, common/buffer_limits.hpp:152-166; tassign_check.hpp SA-0353), while ptoas's PlanMemory gives scaling tiles a space as large as UB (PTOPlanMemory.cpp:1959-1966) and accepts this; pto follows pto-isa";
+
 /// `LEGAL_BUFFER_OVERFLOW` with the peak live set of the buffer that overflowed.
 fn overflow(tiles: &[Placement], failed: usize, target: &Target) -> Diagnostic {
     let loc = tiles[failed].loc;
@@ -263,6 +267,9 @@ fn overflow(tiles: &[Placement], failed: usize, target: &Target) -> Diagnostic {
     .with_expected(format!("at most {} bytes live in {}", buf.capacity, buf.name), format!("{total} bytes"));
     for t in &set {
         d = d.with_label(t.span, format!("`%{}`: {} bytes", t.name, t.size));
+    }
+    if loc == Loc::Scaling {
+        d = d.with_note(SCALING_REFERENCES);
     }
     d.with_note(format!(
         "peak live set ({} tiles): {}",

@@ -51,7 +51,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "machine state and the instructions between cores",
-        &["comm", "comm::ops", "cores", "cores::hb", "cores::ops", "cores::sched", "cores::topology", "cores::xpipe"],
+        &["comm", "comm::ops", "cores", "cores::hb", "cores::ops", "cores::sched", "cores::split", "cores::topology", "cores::xpipe"],
     ),
     ("core interpreter", &["interp", "sync::arrays", "sync::paths"]),
     ("machines", &["comm::machine", "cores::machine"]),

@@ -91,7 +91,7 @@ fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::V
         }
     }
     // The cube/vector pipes' consumer buffers must hold their slots.
-    diags.0.extend(pto_sim::cores::topology::check(module));
+    diags.0.extend(pto_sim::cores::machine::static_errors(module));
     let code = if diags.has_errors() { 1 } else { 0 };
     let stdout = if code == 0 {
         let name = sources.get(file).map(|f| f.name.clone()).unwrap_or_default();

@@ -117,6 +117,13 @@ pub fn program(op: Opcode, func: &str, modes: &[(String, String)]) -> String {
             ));
         }
         _ if op == Opcode::MemrefAlloc => k.line("%m = memref.alloc() : memref<16x16xf32, #pto.address_space<vec>>".to_string()),
+        _ if op == Opcode::MemrefReinterpretCast => {
+            let (c0, c1, c16) = (k.index(0), k.index(1), k.index(16));
+            k.arg("src", "memref<16xf32, #pto.address_space<gm>>");
+            k.line(format!(
+                "%v = memref.reinterpret_cast %src to offset: [%{c0}], sizes: [%{c1}, %{c16}], strides: [%{c16}, %{c1}] : memref<16xf32, #pto.address_space<gm>> to memref<1x16xf32, strided<[16, 1], offset: ?>, #pto.address_space<gm>>"
+            ));
+        }
         _ => {
             let line = k.walk(op, modes);
             k.line(line);
@@ -259,7 +266,7 @@ impl Walker<'_> {
         for item in items {
             let piece = match item {
                 FormatItem::Literal(t) => t.clone(),
-                FormatItem::Value | FormatItem::Values | FormatItem::ValueOrInt => self.value(),
+                FormatItem::Value | FormatItem::Values | FormatItem::ValueOrInt | FormatItem::ValuesOrInts => self.value(),
                 FormatItem::Int => "0".to_string(),
                 FormatItem::Ints => "16, 16".to_string(),
                 FormatItem::Str => "\"x = \"".to_string(),

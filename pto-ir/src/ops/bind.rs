@@ -30,7 +30,7 @@ pub struct FormMatch {
     pub ins: Vec<usize>,
     /// For each out operand, the index of its slot in the form's outs.
     pub outs: Vec<usize>,
-    /// Every operand's type is one its slot's kind accepts.
+    /// Every operand's type is one its slot accepts (kind and location).
     pub kinds_fit: bool,
 }
 
@@ -68,8 +68,7 @@ pub fn match_form(m: &Module, op: OpId) -> Result<FormMatch, Mismatch> {
     let mut arity_fit: Option<FormMatch> = None;
     for (form, f) in parsed.forms.iter().enumerate() {
         let (Some(a), Some(b)) = (assign(&f.ins, ins.len(), &decide), assign(&f.outs, outs.len(), &decide)) else { continue };
-        let fits =
-            |vals: &[ValueId], idx: &[usize], slots: &[Slot]| vals.iter().zip(idx).all(|(&v, &s)| slots[s].kind.accepts(m.value_type(v)));
+        let fits = |vals: &[ValueId], idx: &[usize], slots: &[Slot]| vals.iter().zip(idx).all(|(&v, &s)| slots[s].accepts(m.value_type(v)));
         let kinds_fit = fits(ins, &a, &f.ins) && fits(outs, &b, &f.outs);
         let found = FormMatch { form, ins: a, outs: b, kinds_fit };
         if kinds_fit {
@@ -87,8 +86,7 @@ pub fn match_form(m: &Module, op: OpId) -> Result<FormMatch, Mismatch> {
 /// operands not considered): would these operands fit that op instead.
 pub fn kinds_fit(m: &Module, opcode: crate::ops::Opcode, ins: &[ValueId], outs: &[ValueId]) -> bool {
     let free = |_: &Slot| None;
-    let fits =
-        |vals: &[ValueId], idx: &[usize], slots: &[Slot]| vals.iter().zip(idx).all(|(&v, &s)| slots[s].kind.accepts(m.value_type(v)));
+    let fits = |vals: &[ValueId], idx: &[usize], slots: &[Slot]| vals.iter().zip(idx).all(|(&v, &s)| slots[s].accepts(m.value_type(v)));
     opcode.parsed().forms.iter().any(|f| match (assign(&f.ins, ins.len(), &free), assign(&f.outs, outs.len(), &free)) {
         (Some(a), Some(b)) => fits(ins, &a, &f.ins) && fits(outs, &b, &f.outs),
         _ => false,

@@ -9,6 +9,7 @@
 //! ```text
 //! $v          one operand                    $v*        operands, comma-separated (maybe none)
 //! $v|int      an operand or an integer       $int       an integer     $int*  integers
+//! $v|int*     operands and integers, comma-separated (maybe none)
 //! $str        a string                       $bool      `true` or `false`
 //! $region     a region
 //! $t          a type                         $r         the next result's type
@@ -51,6 +52,8 @@ pub enum FormatItem {
     Values,
     /// `$v|int`.
     ValueOrInt,
+    /// `$v|int*`.
+    ValuesOrInts,
     /// `$int`.
     Int,
     /// `$int*`.
@@ -120,6 +123,7 @@ fn special_item(special: &str) -> Result<FormatItem, String> {
         "v" => FormatItem::Value,
         "v*" => FormatItem::Values,
         "v|int" => FormatItem::ValueOrInt,
+        "v|int*" => FormatItem::ValuesOrInts,
         "int" => FormatItem::Int,
         "int*" => FormatItem::Ints,
         "str" => FormatItem::Str,

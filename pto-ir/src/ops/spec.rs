@@ -6,7 +6,8 @@
 //! sig   := form ( "|" form )*
 //! form  := slots "->" slots            ins on the left, outs (SSA results) on the right
 //! slots := ( slot ( "," slot )* )?
-//! slot  := name ":" kind ( "?" | "*" )? optional (`?`) or zero-or-more (`*`, last slot only)
+//! slot  := name ":" kind ( "@" loc )? ( "?" | "*" )?
+//!                                      optional (`?`) or zero-or-more (`*`, last slot only)
 //! kind  := tile | scalar | view | event | pipe | session | async_event | group | conv | vector | any
 //! ```
 //!
@@ -25,6 +26,11 @@
 //! | `conv` | `!pto.fmatrix_config` (an IMG2COL feature-map configuration, SETFMATRIX page) |
 //! | `vector` | `vector<...>` (TMRGSORT's executed counts) |
 //! | `any` | any type (kept for untyped non-ISA ops; no ISA op may use it) |
+//!
+//! A `tile` slot may name the location its tile must live in (`fp:tile@scaling`): only the choice
+//! of form reads it (an operand in another location does not fit that form, so `tmov ins(%src,
+//! %x)` binds `%x` as the fixpipe parameters when it is a scaling tile and as the scratch tile
+//! otherwise, as PTOAS's `tmov` reads its optional `$fp`); the legality tables check locations.
 //!
 //! A slot named `tmp` is the scratch tile; structurally it is always optional (the
 //! `insert-scratch` pass adds it), and the per-target rule in [`OpSpec::tmp`] says whether a
@@ -51,7 +57,7 @@
 //! | `present(s, attr=V)` | optional slot `s` is bound exactly when enum attribute `attr` is `V` (it also decides which optional slot an operand fills) |
 
 use super::format::{FormatItem, parse_format};
-use crate::types::Type;
+use crate::types::{Loc, Type};
 use serde::Serialize;
 
 /// Which dialect an op belongs to (its name prefix).
@@ -456,6 +462,21 @@ pub struct Slot {
     pub optional: bool,
     /// Zero or more.
     pub variadic: bool,
+    /// The location a `tile` slot's operand must live in for its form to fit (`@loc`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loc: Option<Loc>,
+}
+
+impl Slot {
+    /// True when a value of type `ty` may fill this slot: its kind accepts the type and, for a
+    /// slot with a location, the tile lives there (a `memref` in that address space).
+    pub fn accepts(&self, ty: &Type) -> bool {
+        self.kind.accepts(ty)
+            && self.loc.is_none_or(|want| match ty.tile() {
+                Some(t) => t.loc == want,
+                None => ty.is_opaque("memref<") && ty.to_string().contains(&format!("address_space<{}>", want.name())),
+            })
+    }
 }
 
 /// One operand form: ins and outs.
@@ -480,8 +501,8 @@ impl Form {
     pub fn fit(&self, ins: &[&Type], outs: &[&Type]) -> Option<(Vec<usize>, Vec<usize>)> {
         let a = assign_slots(&self.ins, ins.len())?;
         let b = assign_slots(&self.outs, outs.len())?;
-        let kinds_ok = ins.iter().zip(&a).all(|(t, &s)| self.ins[s].kind.accepts(t))
-            && outs.iter().zip(&b).all(|(t, &s)| self.outs[s].kind.accepts(t));
+        let kinds_ok =
+            ins.iter().zip(&a).all(|(t, &s)| self.ins[s].accepts(t)) && outs.iter().zip(&b).all(|(t, &s)| self.outs[s].accepts(t));
         kinds_ok.then_some((a, b))
     }
 }
@@ -557,8 +578,15 @@ fn parse_slots(text: &str) -> Result<Vec<Slot>, String> {
         } else {
             (kind, false, false)
         };
+        let (kind, loc) = match kind.split_once('@') {
+            Some((k, l)) => (k, Some(Loc::parse(l.trim()).ok_or_else(|| format!("unknown location `{}`", l.trim()))?)),
+            None => (kind, None),
+        };
         let kind = SlotKind::parse(kind.trim()).ok_or_else(|| format!("unknown slot kind `{}`", kind.trim()))?;
-        slots.push(Slot { name: name.trim().to_string(), kind, optional, variadic });
+        if loc.is_some() && kind != SlotKind::Tile {
+            return Err(format!("slot `{part}`: only a tile slot names a location"));
+        }
+        slots.push(Slot { name: name.trim().to_string(), kind, optional, variadic, loc });
     }
     if slots.iter().rev().skip(1).any(|s| s.variadic) {
         return Err("only the last slot may be variadic".into());

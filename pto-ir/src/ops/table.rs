@@ -250,7 +250,7 @@ op_table! {
     TPrefetchAsync "tprefetch_async" Memory "src:view, session:session -> event:async_event" { syntax: Syntax::Paren, same: "flat(src)", pipe: Pipe::None, page: "TPREFETCH_ASYNC", doc: "asynchronous GM -> L2 prefetch into the session's scratchpad" }
 
     // ---- Move / layout (16) ----
-    TMov "tmov" Move "src:tile, tmp:tile? -> dst:tile | src:tile, fp:tile, preQuantScalar:scalar? -> dst:tile | src:tile, preQuantScalar:scalar -> dst:tile" { cpp: "rule:tmov", ods: "src dst fp preQuantScalar", attrs: "accToVecMode:acc_to_vec_mode?, reluPreMode:relu_pre_mode?", format: "opt( -> $r )", aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v", "tmov.s2d"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
+    TMov "tmov" Move "src:tile, tmp:tile@vec? -> dst:tile | src:tile, fp:tile@scaling, preQuantScalar:scalar? -> dst:tile | src:tile, preQuantScalar:scalar -> dst:tile" { cpp: "rule:tmov", ods: "src dst fp preQuantScalar", attrs: "accToVecMode:acc_to_vec_mode?, reluPreMode:relu_pre_mode?", format: "opt( -> $r )", aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v", "tmov.s2d"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
     TMovFp "tmov.fp" Move "src:tile, fp:tile -> dst:tile" { cpp: "TMOV_FP<T($dst), T($src), T($fp)>($dst, $src, $fp)", aliases: &["tmov_fp"], pipe: Pipe::Fix, page: "TMOV_FP", doc: "move an Acc tile through the fixpipe with a quant tile" }
     TExtract "textract" Move "src:tile, row:scalar, col:scalar -> dst:tile" { page: "TEXTRACT", pipe: Pipe::Mte1, doc: "dst = src[row.., col..]" }
     TExtractFp "textract_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TEXTRACT_FP", doc: "extract through the fixpipe" }
@@ -438,4 +438,5 @@ op_table! {
     FuncCall "call" Func "" { dialect: Dialect::Func, syntax: Syntax::FuncCall, pipe: Pipe::None, doc: "call a function" }
     Module "module" Builtin "" { dialect: Dialect::Builtin, syntax: Syntax::Module, pipe: Pipe::None, doc: "top-level module" }
     MemrefAlloc "alloc" Builtin "" { dialect: Dialect::Memref, syntax: Syntax::Generic, pipe: Pipe::None, doc: "memref allocation (PTOAS lowered form)" }
+    MemrefReinterpretCast "reinterpret_cast" View "src:view, dims:scalar* -> result:view" { same: "dtype(src,result)", dialect: Dialect::Memref, syntax: Syntax::Generic, format: "$v to offset : [ $v|int* ] , sizes : [ $v|int* ] , strides : [ $v|int* ] $dict? : $t to $r", pipe: Pipe::None, doc: "a GM memref with another offset, shape and strides over the same buffer (MLIR's memref.reinterpret_cast, as PTOAS's frontends write it)" }
 }

@@ -631,11 +631,6 @@ static ROWS: &[Row] = &[
             ),
             eq("src", Rows, "dst", Rows, "A2A3 tmov keeps the static shape"),
             eq("src", Cols, "dst", Cols, "A2A3 tmov keeps the static shape"),
-            check(
-                CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16])] },
-                "A2A3 acc -> mat tmov is a cast from f32 to f16/bf16 (pto-isa npu/a2a3/common.hpp:104-111)",
-            )
-            .when_loc("dst", &[Loc::Mat]),
             check(CheckKind::SameWidth("src", "dst"), "A2A3 vec -> vec tmov copies bytes (pto-isa npu/a2a3/TMov.hpp:88)")
                 .when_loc("src", &[Loc::Vec]),
             same_dtype("src", "dst", "mat -> left/right moves copy elements (pto-isa textract_common.hpp, npu/a2a3/TExtract.hpp:21-27)")
@@ -647,9 +642,23 @@ static ROWS: &[Row] = &[
             .when_loc("dst", &[Loc::Bias]),
             SCALING_SAME_DTYPE,
         ],
-        source: "pto-isa npu/a2a3/TMov.hpp, npu/a2a3/common.hpp (tmov pairs; acc -> mat NZ fractal 512, f32 -> f16/bf16); pto-isa notes §2.4 (A2A3 left Zz, right Zn)",
+        source: "pto-isa npu/a2a3/TMov.hpp, npu/a2a3/common.hpp (tmov pairs; acc -> mat NZ fractal 512); pto-isa notes §2.4 (A2A3 left Zz, right Zn); ptoas's A2A3 verifier also accepts acc -> vec and any acc -> mat destination of fractal 512 (PTO.cpp:5113-5200), which pto-isa's A2A3 TMOV rejects: pto follows pto-isa (docs/design.md)",
         ..Row::DEFAULT
     },
+    Row {
+        applies: Applies::Ops(&[O::TMov]),
+        form: Some(0),
+        checks: &[check(
+            CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16])] },
+            "A2A3 plain acc -> mat tmov is a cast from f32 to f16/bf16 (pto-isa npu/a2a3/common.hpp:104-111)",
+        )
+        .when_loc("dst", &[Loc::Mat])],
+        inherit_checks: true,
+        source: "pto-isa npu/a2a3/TMov.hpp:159-161, common.hpp:89-122 (CheckTMovAccToMat, cast)",
+        ..Row::DEFAULT
+    },
+    Row { applies: Applies::Ops(&[O::TMov]), form: Some(1), ..TMOV_QUANT },
+    Row { applies: Applies::Ops(&[O::TMov]), form: Some(2), ..TMOV_QUANT },
     Row {
         applies: Applies::Ops(&[O::TMovFp, O::TExtractFp, O::TInsertFp]),
         operands: &[
@@ -852,6 +861,21 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
 ];
+
+/// `tmov` acc -> mat with pre-quantisation, by a scaling tile (form 1) or a scalar (form 2):
+/// both check `CheckTMovAccToMat<..., false>` (pto-isa `npu/a2a3/TMov.hpp:190-206`,
+/// `common.hpp:112-121`).
+const TMOV_QUANT: Row = Row {
+    applies: Applies::Ops(&[O::TMov]),
+    checks: &[check(
+        CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[I8]), (I32, &[I8, U8, F16, I16])] },
+        "A2A3 acc -> mat tmov with pre-quantisation: f32 -> i8, i32 -> i8/u8/f16/i16 (pto-isa npu/a2a3/common.hpp:112-121)",
+    )
+    .when_loc("dst", &[Loc::Mat])],
+    inherit_checks: true,
+    source: "pto-isa npu/a2a3/TMov.hpp:190-206, common.hpp:89-122 (CheckTMovAccToMat, quantisation)",
+    ..Row::DEFAULT
+};
 
 const COL_EXPAND_CHECKS: [super::Check; 3] = [
     eq("src0", ValidRows, "dst", ValidRows, "the full operand matches dst"),

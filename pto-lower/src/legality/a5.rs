@@ -680,22 +680,8 @@ static ROWS: &[Row] = &[
         source: "pto-isa npu/a5/common.hpp:140-175 (CheckTMovAccValid without quantisation)",
         ..Row::DEFAULT
     },
-    Row {
-        applies: Applies::Ops(&[O::TMov]),
-        form: Some(2),
-        checks: &[check(
-            CheckKind::DtypeMap {
-                from: "src",
-                to: "dst",
-                map: &[(F32, &[I8, U8, HiF8, F16, BF16, F8E4M3, F32]), (I32, &[I8, U8, F16, BF16])],
-            },
-            "A5 acc -> mat/vec tmov with a pre-quantisation scalar (pto-isa npu/a5/common.hpp:150-165)",
-        )
-        .when_loc("src", &[Loc::Acc])],
-        inherit_checks: true,
-        source: "pto-isa npu/a5/common.hpp:140-165 (CheckTMovAccValid with quantisation)",
-        ..Row::DEFAULT
-    },
+    Row { applies: Applies::Ops(&[O::TMov]), form: Some(1), ..TMOV_QUANT },
+    Row { applies: Applies::Ops(&[O::TMov]), form: Some(2), ..TMOV_QUANT },
     Row {
         applies: Applies::Ops(&[O::TMovFp]),
         operands: &[
@@ -927,6 +913,21 @@ static ROWS: &[Row] = &[
 ];
 
 /// MX quantization operands (A5): f16/bf16/f32 data, fp8 (or packed fp4 bytes) out, E8M0 exponents.
+/// `tmov` acc -> mat/vec with pre-quantisation, by a scaling tile (form 1, `TMOV(dst, src, fp)`)
+/// or by a scalar (form 2): both check `CheckTMovAccValid<..., true>` (pto-isa
+/// `npu/a5/TMov.hpp:861-905`).
+const TMOV_QUANT: Row = Row {
+    applies: Applies::Ops(&[O::TMov]),
+    checks: &[check(
+        CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[I8, U8, HiF8, F16, BF16, F8E4M3, F32]), (I32, &[I8, U8, F16, BF16])] },
+        "A5 acc -> mat/vec tmov with pre-quantisation (a scaling tile or a scalar; pto-isa npu/a5/common.hpp:150-165)",
+    )
+    .when_loc("src", &[Loc::Acc])],
+    inherit_checks: true,
+    source: "pto-isa npu/a5/common.hpp:140-165 (CheckTMovAccValid with quantisation)",
+    ..Row::DEFAULT
+};
+
 const MX_QUANT_OPERANDS: [super::OperandRule; 4] = [
     operand(&["src"], &[vec_rm(F16_BF16_F32)]),
     operand(&["max", "scaling"], &[vec_any(F16_BF16_F32)]),

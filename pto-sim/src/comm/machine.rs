@@ -62,7 +62,7 @@ pub const MAX_ACTORS: u32 = 256;
 pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Result<RankRun, Vec<Diagnostic>> {
     let count = launch.ranks.max(1);
     let blocks = launch.blocks.max(1);
-    let errors = crate::cores::topology::check(m);
+    let errors = crate::cores::machine::static_errors(m);
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -97,9 +97,17 @@ struct BlockRun {
     accessed: Vec<crate::gm::Accessed>,
 }
 
+/// The static errors of the module's cube/vector pipes, reported by `pto verify` and before a
+/// run: [`super::topology::check`] and [`super::split::check`].
+pub fn static_errors(m: &Module) -> Vec<Diagnostic> {
+    let mut out = super::topology::check(m);
+    out.extend(super::split::check(m));
+    out
+}
+
 /// Runs `m` on `launch.blocks` blocks, each starting from a copy of `gm`.
 pub fn run(m: &Module, target: &'static Target, gm: &[GmArray], launch: &Launch<'_>) -> Result<MachineRun, Vec<Diagnostic>> {
-    let errors = super::topology::check(m);
+    let errors = static_errors(m);
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -24,6 +24,7 @@ pub mod hb;
 pub mod machine;
 pub mod ops;
 pub mod sched;
+pub mod split;
 pub mod topology;
 pub mod xpipe;
 

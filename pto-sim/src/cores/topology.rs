@@ -103,6 +103,19 @@ fn nested(m: &Module, op: OpId, out: &mut Vec<OpId>) {
     }
 }
 
+/// The function op of every op nested in a function.
+pub(crate) fn owners(m: &Module, walk: &[OpId]) -> HashMap<OpId, OpId> {
+    let mut owner = HashMap::new();
+    for &f in walk.iter().filter(|&&o| m.op(o).opcode == Opcode::FuncFunc) {
+        let mut body = Vec::new();
+        nested(m, f, &mut body);
+        for o in body {
+            owner.insert(o, f);
+        }
+    }
+    owner
+}
+
 /// `name` of a function op.
 fn func_name(m: &Module, f: OpId) -> Option<&str> {
     match &m.op(f).payload {
@@ -174,15 +187,7 @@ impl Topology {
         let mut t = Topology::default();
         let all = m.walk();
         let funcs: Vec<OpId> = all.iter().copied().filter(|&o| m.op(o).opcode == Opcode::FuncFunc).collect();
-        // Function of each op.
-        let mut owner: HashMap<OpId, OpId> = HashMap::new();
-        for &f in &funcs {
-            let mut body = Vec::new();
-            nested(m, f, &mut body);
-            for o in body {
-                owner.insert(o, f);
-            }
-        }
+        let owner = owners(m, &all);
         let (mut cube, mut vector, mut mix) = (false, false, false);
         for &o in &all {
             let data = m.op(o);
@@ -337,6 +342,9 @@ fn slots_of(m: &Module, init: OpId) -> (u64, u64) {
 ///   peer: `PTOResolveReservedBuffersPass.cpp:139-158`);
 /// * a `tpop_from_aic` / `tpop_from_aiv` with `valid_row`/`valid_col` operands yields a tile
 ///   whose valid shape is dynamic (`?x?`), as PTOAS's verifier requires (`PTO.cpp:10537-10559`).
+///
+/// The split usage of a pipe's two ends is [`super::split`]'s (built on these helpers);
+/// [`super::machine::static_errors`] reports both.
 pub fn check(m: &Module) -> Vec<Diagnostic> {
     let mut out = consumer_buffer_sizes(m);
     out.extend(init_sources(m));
@@ -533,7 +541,7 @@ pub fn init_gm_slots(m: &Module, op: OpId) -> Option<ValueId> {
 
 /// What pairs two inits: the reserved buffer behind the consumer address (by function and
 /// name), else the direction and the constant address.
-fn pipe_key(m: &Module, v: ValueId, dir: usize, owner: &HashMap<OpId, OpId>) -> String {
+pub(crate) fn pipe_key(m: &Module, v: ValueId, dir: usize, owner: &HashMap<OpId, OpId>) -> String {
     let dir_name = if dir == C2V { "c2v" } else { "v2c" };
     if let ValueDef::OpResult(def, _) = m.values[v.index()].def {
         let d = m.op(def);
