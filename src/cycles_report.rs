@@ -20,7 +20,7 @@ pub struct PathOp {
     pub pipe: Pipe,
     /// How often it ran on the path.
     pub count: u64,
-    /// Its modelled cycles on the path, all runs together.
+    /// The cycles its runs add to the path, all runs together ([`State::critical_path`]).
     pub cycles: f64,
 }
 
@@ -28,18 +28,18 @@ pub struct PathOp {
 /// op first appears on it.
 pub fn critical_path(st: &State, m: &Module, sources: &SourceMap) -> Vec<PathOp> {
     let path = st.critical_path();
-    let events: Vec<_> = path.iter().map(|&e| st.events[e].clone()).collect();
+    let events: Vec<_> = path.iter().map(|&(e, _)| st.events[e].clone()).collect();
     let labels = labels(m, sources, &events);
     let mut out: Vec<PathOp> = Vec::new();
     let mut index: std::collections::HashMap<OpId, usize> = std::collections::HashMap::new();
-    for e in &events {
+    for (e, &(_, cycles)) in events.iter().zip(&path) {
         let i = *index.entry(e.op).or_insert_with(|| {
             let l = &labels[&e.op];
             out.push(PathOp { name: l.name.clone(), line: l.line.clone(), pipe: e.pipe, count: 0, cycles: 0.0 });
             out.len() - 1
         });
         out[i].count += 1;
-        out[i].cycles += e.cycles;
+        out[i].cycles += cycles;
     }
     out
 }

@@ -95,7 +95,7 @@ pub fn svg(m: &Module, sources: &SourceMap, st: &State, title: &str) -> String {
                 e.start - last_end[p]
             );
         }
-        last_end[p] = e.end();
+        last_end[p] = e.start + e.occupancy;
         last_event[p] = Some(i);
     }
     let labels = labels(m, sources, &st.events);
@@ -106,7 +106,7 @@ pub fn svg(m: &Module, sources: &SourceMap, st: &State, title: &str) -> String {
             r##"<rect x="{:.2}" y="{:.2}" width="{:.2}" height="{LANE}" fill="{}" stroke="white" stroke-width="0.3"><title>{} ({}): {:.0} cycles at {:.0}</title></rect>"##,
             x(e.start),
             y(lane_of[e.pipe as usize]),
-            (e.cycles * scale).max(0.5),
+            (e.occupancy * scale).max(0.5),
             colour(e.kind),
             escape(&l.name),
             escape(&l.line),

@@ -4,8 +4,10 @@
 //! - a process per core (named `rank R block B core C`), a thread per pipe named as pto-isa's
 //!   Perf-Sim names its tracks (`Scalar`, `MTE2`, `MTE1`, `CUBE`, `FIXP`, `VEC`, `MTE3`) and
 //!   sorted in its order;
-//! - one complete event (`"ph": "X"`) per executed op: `name` the op, `cat` its kind, `ts` /
-//!   `dur` in cycles, `args` with `cycles` (the modelled cycles, unrounded), `line` (its source
+//! - one complete event (`"ph": "X"`) per executed op: `name` the op, `cat` its kind, `ts` and
+//!   `dur` in cycles (`dur`: how long it holds its pipe, so a pipe's events never overlap; a
+//!   transfer's latency is in flight after it), `args` with `cycles` (its modelled cycles to
+//!   completion, unrounded), `line` (its source
 //!   location), `op` (its source text), `bytes` and `repeats`;
 //! - a flow (`"ph": "s"` on the `set_flag`, `"ph": "f"` on its `wait_flag`, same `id`) per
 //!   flag a wait waited for;
@@ -103,7 +105,7 @@ pub fn chrome_json(m: &Module, sources: &SourceMap, cores: &[(String, &State)]) 
                     "{{\"ph\":\"X\",\"name\":{name},\"cat\":\"{}\",\"ts\":{},\"dur\":{},\"pid\":{pid},\"tid\":{},\"args\":{{\"cycles\":{},\"line\":{at},\"op\":{text},\"bytes\":{},\"repeats\":{}}}}}",
                     e.kind.name(),
                     e.start,
-                    e.cycles,
+                    e.occupancy,
                     tid(e),
                     e.cycles,
                     e.bytes,

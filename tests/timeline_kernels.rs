@@ -89,20 +89,21 @@ fn the_1569_workload_is_slower_with_pipe_all_barriers_than_with_hand_sync() {
     );
     assert!(!stderr.contains("insert-sync pass failed"), "{stderr}");
     // What the model gives (docs/performance-model.md, "Whole kernels"): the barriers serialise
-    // each row's compute with its loads and its store, the hand version keeps MTE2 busy.
-    assert!(ratio > 1.1, "PIPE_ALL {ratio:.2}x the hand version");
-    let mte2 = hand["pipes"]["PIPE_MTE2"]["utilisation"].as_f64().unwrap();
-    assert!(mte2 > 0.95, "the hand version is bound by its loads: MTE2 {mte2:.3}");
+    // each row's loads (their latency included), compute and store; the hand version overlaps
+    // them, within 20 % of the 18,831 cycles ptoas's report measured for it.
+    assert!(ratio > 1.2, "PIPE_ALL {ratio:.2}x the hand version");
+    let measured = 18_831.0;
+    assert!((total(&hand) as f64 - measured).abs() / measured < 0.2, "hand {} vs 18,831 measured", total(&hand));
     // Without sync ops the run is timed with the inserted sync: its waits are on the timeline.
     let waits = inserted_trace["traceEvents"].as_array().unwrap().iter().filter(|e| e["name"] == "wait_flag").count();
     assert!(waits > 64, "{waits} inserted waits timed");
     // The inserted sync (one event id per pipe pair, pipe barriers) orders more than the hand
-    // version's three slots do: it is no faster (issue 24 asks for within 5 %: not met, 1.22x).
+    // version's three slots do: it is no faster (issue 24 asks for within 5 %: not met).
     assert!(total(&inserted) >= total(&hand), "inserted {} vs hand {}", total(&inserted), total(&hand));
 }
 
 #[test]
-#[ignore = "acceptance 2 of issue 25 is not met: the model gives PIPE_ALL 1.16x the hand version, not >= 3x (docs/performance-model.md, Whole kernels)"]
+#[ignore = "acceptance 2 of issue 25 is not met: the model gives PIPE_ALL 1.29x the hand version, not >= 3x (docs/performance-model.md, Whole kernels)"]
 fn the_1569_workload_with_pipe_all_takes_three_times_the_hand_version() {
     let (hand, _, _) = timed(HAND);
     let (pipe_all, _, _) = timed(PIPE_ALL);

@@ -34,8 +34,11 @@ pub struct OpEvent {
     pub pipe: Pipe,
     /// First cycle.
     pub start: f64,
-    /// Modelled cycles.
+    /// Modelled cycles, from its start to its completion.
     pub cycles: f64,
+    /// Cycles it held its pipe (a transfer's bytes; its latency is in flight after that:
+    /// [`cost::Work::occupancy`]); the pipe's next op may start then.
+    pub occupancy: f64,
     /// For a `wait_flag`: the event of the `set_flag` it waited for.
     pub after_set: Option<usize>,
     /// The event whose end made this one start when it did (the previous op of its pipe, the
@@ -123,6 +126,8 @@ pub struct State {
     free: [f64; PIPES],
     /// The event each pipe ran last (what it waits for when it is busy).
     last: [Option<usize>; PIPES],
+    /// The event of each pipe that completes last (a `set_flag` or a barrier waits for it).
+    done: [Option<usize>; PIPES],
     /// Cycles each pipe is busy.
     busy: [f64; PIPES],
     /// Flags set and not yet waited for: `(src, dst, id)` → the setting events, oldest first.
@@ -156,27 +161,38 @@ impl State {
     }
 
     /// The critical path: from the event that ends last back through each event's
-    /// [`OpEvent::cause`] to one that started at cycle 0, in time order. Its cycles add up to
-    /// the total (each event starts when its cause ends).
-    pub fn critical_path(&self) -> Vec<usize> {
+    /// [`OpEvent::cause`] to one that started at cycle 0, in time order, each with the cycles
+    /// it adds to the path: up to the next event's start (the next starts when its cause ends,
+    /// or, after an op that holds its pipe for less than its cycles, when the pipe is free),
+    /// the last event all of its cycles. They add up to the total.
+    pub fn critical_path(&self) -> Vec<(usize, f64)> {
         let last = (0..self.events.len()).max_by(|&a, &b| self.events[a].end().total_cmp(&self.events[b].end()));
         let mut path: Vec<usize> = std::iter::successors(last, |&e| self.events[e].cause).collect();
         path.reverse();
-        path
+        let starts: Vec<f64> = path.iter().skip(1).map(|&e| self.events[e].start).collect();
+        path.iter().enumerate().map(|(k, &e)| (e, starts.get(k).map_or(self.events[e].cycles, |next| next - self.events[e].start))).collect()
     }
 
-    /// Schedules `op` on `pipe` for `cycles`, not before event `after` has ended (and not
-    /// before the pipe is free).
+    /// Schedules `op` on `pipe` for `cycles`, holding the pipe as long, not before event
+    /// `after` has ended (and not before the pipe is free).
     fn push(&mut self, op: OpId, pipe: Pipe, after: Option<usize>, cycles: f64, kind: Kind) -> usize {
+        self.push_held(op, pipe, after, cycles, cycles, kind)
+    }
+
+    /// [`Self::push`] of an op that holds its pipe for `occupancy` of its `cycles`.
+    fn push_held(&mut self, op: OpId, pipe: Pipe, after: Option<usize>, cycles: f64, occupancy: f64, kind: Kind) -> usize {
         let i = pipe as usize;
         let ready = after.map_or(0.0, |e| self.events[e].end());
         let (start, cause) = if after.is_some() && ready >= self.free[i] { (ready, after) } else { (self.free[i], self.last[i]) };
         let cause = if start > 0.0 { cause } else { None };
-        self.free[i] = start + cycles;
-        self.busy[i] += cycles;
+        self.free[i] = start + occupancy;
+        self.busy[i] += occupancy;
         let e = self.events.len();
         self.last[i] = Some(e);
-        self.events.push(OpEvent { op, pipe, start, cycles, after_set: None, cause, kind, bytes: 0, repeats: 0 });
+        if self.done[i].is_none_or(|d| start + cycles >= self.events[d].end()) {
+            self.done[i] = Some(e);
+        }
+        self.events.push(OpEvent { op, pipe, start, cycles, occupancy, after_set: None, cause, kind, bytes: 0, repeats: 0 });
         e
     }
 
@@ -185,7 +201,8 @@ impl State {
             SyncOp::Flag { set, src, dst, id } => {
                 let (Some(src), Some(dst)) = (Pipe::from_name(&src), Pipe::from_name(&dst)) else { return };
                 if set {
-                    let e = self.push(op, src, None, cost::SYNC_CYCLES, Kind::Sync);
+                    // The flag fires when the pipe's earlier work has completed.
+                    let e = self.push(op, src, self.done[src as usize], cost::SYNC_CYCLES, Kind::Sync);
                     self.flags.entry((src, dst, id)).or_default().push_back(e);
                 } else {
                     let set = self.flags.get_mut(&(src, dst, id)).and_then(VecDeque::pop_front);
@@ -194,14 +211,17 @@ impl State {
                 }
             }
             SyncOp::Barrier(name) if name == "PIPE_ALL" => {
-                let drained = self.last.iter().flatten().copied().max_by(|&a, &b| self.events[a].end().total_cmp(&self.events[b].end()));
+                let drained = self.done.iter().flatten().copied().max_by(|&a, &b| self.events[a].end().total_cmp(&self.events[b].end()));
                 let e = self.push(op, Pipe::S, drained, cost::SYNC_CYCLES, Kind::Wait);
                 self.free = [self.events[e].end(); PIPES];
                 self.last = [Some(e); PIPES];
+                self.done = [Some(e); PIPES];
             }
             SyncOp::Barrier(name) => {
                 if let Some(p) = Pipe::from_name(&name).or(pipe_of_op) {
-                    self.push(op, p, None, cost::SYNC_CYCLES, Kind::Sync);
+                    // The pipe's next op waits for the completion of everything before.
+                    let e = self.push(op, p, self.done[p as usize], cost::SYNC_CYCLES, Kind::Sync);
+                    self.free[p as usize] = self.events[e].end();
                 }
             }
             SyncOp::Buf { pipe, .. } => {
@@ -325,7 +345,7 @@ impl Observer for Timeline {
             effects::accesses(m, op, vals, None, &mut self.accesses);
             st.reads_ready(&self.accesses)
         };
-        let e = st.push(op, pipe, ready, cycles, Kind::of(&w));
+        let e = st.push_held(op, pipe, ready, cycles, w.occupancy(), Kind::of(&w));
         let ev = &mut st.events[e];
         (ev.bytes, ev.repeats) = (w.bytes(), w.repeats());
         if !self.explicit_sync {
@@ -412,9 +432,34 @@ mod tests {
         st.sync(op(3), flag(false, Pipe::Mte2, Pipe::V), None);
         st.push(op(4), Pipe::V, None, 50.0, Kind::Vector);
         let path = st.critical_path();
-        assert_eq!(path, vec![0, 2, 3, 4], "the MTE3 op is off the path");
-        let cycles: f64 = path.iter().map(|&e| st.events[e].cycles).sum();
+        assert_eq!(path.iter().map(|p| p.0).collect::<Vec<_>>(), vec![0, 2, 3, 4], "the MTE3 op is off the path");
+        let cycles: f64 = path.iter().map(|p| p.1).sum();
         assert_eq!(cycles as u64, st.summary().total);
         assert!(State::default().critical_path().is_empty());
+    }
+
+    #[test]
+    fn transfers_overlap_their_latencies_but_a_flag_waits_for_completion() {
+        // Two loads of 32 + 265 cycles each hold MTE2 for 32: the second starts at 32 and both
+        // are in flight together; the set after them fires when the second completes.
+        let mut st = State::default();
+        st.push_held(op(0), Pipe::Mte2, None, 297.0, 32.0, Kind::Transfer);
+        st.push_held(op(1), Pipe::Mte2, None, 297.0, 32.0, Kind::Transfer);
+        st.sync(op(2), flag(true, Pipe::Mte2, Pipe::V), None);
+        st.sync(op(3), flag(false, Pipe::Mte2, Pipe::V), None);
+        st.push(op(4), Pipe::V, None, 50.0, Kind::Vector);
+        assert_eq!(st.events[1].start, 32.0);
+        assert_eq!(st.events[2].start, 32.0 + 297.0, "the set waits for the second load's data");
+        let s = st.summary();
+        assert_eq!(s.total, 329 + 2 * cost::SYNC_CYCLES as u64 + 50);
+        assert_eq!(s.pipes.iter().find(|p| p.0 == Pipe::Mte2).map(|p| p.1), Some(64 + cost::SYNC_CYCLES as u64));
+        let path = st.critical_path();
+        assert_eq!(path.iter().map(|p| p.1).sum::<f64>() as u64, s.total);
+        // A barrier on the pipe waits for completion too.
+        let mut b = State::default();
+        b.push_held(op(0), Pipe::Mte2, None, 297.0, 32.0, Kind::Transfer);
+        b.sync(op(1), SyncOp::Barrier("PIPE_MTE2".into()), None);
+        b.push_held(op(2), Pipe::Mte2, None, 297.0, 32.0, Kind::Transfer);
+        assert!(b.events[2].start >= 297.0 + cost::SYNC_CYCLES);
     }
 }
