@@ -63,7 +63,9 @@ fn every_complete_event_is_placed_and_every_flow_is_paired() {
                     }
                     assert!(e["pid"].is_u64() && e["tid"].is_u64(), "{file}: pid/tid of {e}");
                     let args = &e["args"];
-                    assert_eq!(args["cycles"].as_f64(), e["dur"].as_f64(), "{file}: {e}");
+                    // `dur`: how long it holds its pipe; `cycles`: to its completion (a transfer's
+                    // latency is in flight after its pipe is free).
+                    assert!(args["cycles"].as_f64().unwrap() >= e["dur"].as_f64().unwrap(), "{file}: {e}");
                     assert!(args["line"].as_str().is_some_and(|l| l.contains(".pto:")), "{file}: source line of {e}");
                     assert!(args["op"].as_str().is_some_and(|t| !t.is_empty()), "{file}: op text of {e}");
                     assert!(args["bytes"].is_u64() && args["repeats"].is_u64(), "{file}: {e}");
