@@ -27,6 +27,7 @@
 //! bytes that force it (`--explain` shows them).
 
 use super::pipes;
+use super::rotate::{self, Rotation};
 use crate::pipeline::Changed;
 use crate::target::{Target, TargetId};
 use pto_ir::attr::{Attr, EnumAttr};
@@ -56,10 +57,34 @@ struct Access {
     start: u64,
     end: u64,
     write: bool,
+    /// For a rotating buffer ([`rotate`]): the rotation and the phase these bytes belong to.
+    phase: Option<(Rotation, u32)>,
+}
+
+/// Which executions of two ops a dependence relates.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Rel {
+    /// The same iteration of every loop holding both: rotating buffers are in one phase.
+    Same,
+    /// Different iterations of this loop (the same of the loops around it).
+    Across(OpId),
+    /// Any executions (phases ignored).
+    Any,
 }
 
 impl Access {
-    fn conflicts(&self, o: &Access) -> bool {
+    /// Whether the two accesses may touch the same bytes, one writing, in executions `rel`.
+    fn conflicts(&self, o: &Access, rel: Rel) -> bool {
+        if let (Some((r1, p)), Some((r2, q))) = (self.phase, o.phase)
+            && r1 == r2
+            && p != q
+            && (rel == Rel::Same || matches!(rel, Rel::Across(l) if l != r1.lp))
+        {
+            return false;
+        }
+        self.overlaps(o)
+    }
+    fn overlaps(&self, o: &Access) -> bool {
         let same = match (self.space, o.space) {
             (Space::Local(a), Space::Local(b)) => a == b,
             (Space::Gm(a), Space::Gm(b)) => a == b,
@@ -87,25 +112,43 @@ struct MemOp {
     accesses: Vec<Access>,
 }
 
-/// The bytes of a tile value: its `alloc_tile` address range, through reshapes and bitcasts.
-fn tile_bytes(m: &Module, v: ValueId) -> Option<(Loc, u64, u64)> {
+/// The bytes of a tile: one range, or one per phase of a rotating buffer.
+enum Bytes {
+    /// `[start, end)` (`end` `u64::MAX`: the whole buffer).
+    Range(u64, u64),
+    /// The start address in each phase of the rotation, and the size.
+    Phased(Rotation, Vec<u64>, u64),
+}
+
+/// The bytes of a tile value: its `alloc_tile` address range, through reshapes and bitcasts; an
+/// address chosen by a loop's phase ([`rotate::phased`]) one range per phase.
+fn tile_bytes(m: &Module, v: ValueId) -> Option<(Loc, Bytes)> {
     let desc = *m.value_type(v).tile()?;
-    let whole = Some((desc.loc, 0, u64::MAX));
+    let size = desc.size_bytes();
+    let whole = Some((desc.loc, Bytes::Range(0, u64::MAX)));
     let ValueDef::OpResult(def, 0) = m.values[v.index()].def else { return whole };
     let data = m.op(def);
     match data.opcode {
         Opcode::AllocTile => {
             let addr = match &data.payload {
-                Payload::Segments(segs) if segs.first() == Some(&1) => data.operands.first().and_then(|&a| m.int_constant(a)),
+                Payload::Segments(segs) if segs.first() == Some(&1) => data.operands.first().copied(),
                 _ => None,
             };
-            match addr.and_then(|a| u64::try_from(a).ok()) {
-                Some(a) => Some((desc.loc, a, a + desc.size_bytes())),
+            let Some(addr) = addr else { return whole };
+            if let Some(a) = m.int_constant(addr).and_then(|a| u64::try_from(a).ok()) {
+                return Some((desc.loc, Bytes::Range(a, a + size)));
+            }
+            match rotate::phased(m, addr) {
+                Some((rot, starts)) => match starts.into_iter().map(u64::try_from).collect::<Result<Vec<_>, _>>() {
+                    Ok(starts) => Some((desc.loc, Bytes::Phased(rot, starts, size))),
+                    Err(_) => whole,
+                },
                 None => whole,
             }
         }
         Opcode::TReshape | Opcode::Bitcast => match data.operands.first().and_then(|&s| tile_bytes(m, s)) {
-            Some((loc, a, e)) if e != u64::MAX => Some((loc, a, a + desc.size_bytes())),
+            Some((loc, Bytes::Range(a, e))) if e != u64::MAX => Some((loc, Bytes::Range(a, a + size))),
+            Some((loc, Bytes::Phased(rot, starts, _))) => Some((loc, Bytes::Phased(rot, starts, size))),
             _ => whole,
         },
         _ => whole,
@@ -132,8 +175,18 @@ fn mem_op(m: &Module, op: OpId, target: TargetId) -> Option<MemOp> {
     let pipe = pipes::pipe_of(m, op, target, tmp.is_some(), &loc)?;
     let mut accesses = Vec::new();
     pipes::operand_accesses(m, op, tmp, |v, write| {
-        if let Some((loc, start, end)) = tile_bytes(m, v) {
-            accesses.push(Access { space: Space::Local(loc), start, end, write });
+        if let Some((loc, bytes)) = tile_bytes(m, v) {
+            let space = Space::Local(loc);
+            match bytes {
+                Bytes::Range(start, end) => accesses.push(Access { space, start, end, write, phase: None }),
+                Bytes::Phased(rot, starts, size) => accesses.extend((0u32..).zip(starts).map(|(r, start)| Access {
+                    space,
+                    start,
+                    end: start + size,
+                    write,
+                    phase: Some((rot, r)),
+                })),
+            }
         } else {
             use pto_ir::types::Type;
             let space = match m.value_type(v) {
@@ -142,7 +195,7 @@ fn mem_op(m: &Module, op: OpId, target: TargetId) -> Option<MemOp> {
                 Type::Opaque(_) => Space::Unknown,
                 _ => return,
             };
-            accesses.push(Access { space, start: 0, end: u64::MAX, write });
+            accesses.push(Access { space, start: 0, end: u64::MAX, write, phase: None });
         }
     });
     Some(MemOp { op, pipe, accesses })
@@ -216,7 +269,17 @@ struct Pair {
     site: Site,
     /// (earlier op, later op, bytes) of each dependence it orders.
     why: Vec<(OpId, OpId, String)>,
+    /// A pair of a rotating loop: `k` ids `id..id + k`, the one of iteration `i` `id + i mod k`.
+    rot: Option<Rotation>,
+    /// Its event id (the first of `k` when it rotates).
     id: Option<u32>,
+}
+
+impl Pair {
+    /// How many event ids it holds.
+    fn ids(&self) -> u32 {
+        self.rot.map_or(1, |r| r.k)
+    }
 }
 
 /// Finds where the dependence `a` → `b` (`a` earlier in iteration order) is ordered: `None`
@@ -289,13 +352,9 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
     let mut pairs: Vec<Pair> = Vec::new();
     for (j, b) in mems.iter().enumerate() {
         for a in &mems[..=j] {
-            let Some(why) = a.accesses.iter().find_map(|x| b.accesses.iter().find(|y| x.conflicts(y)).map(|y| (x, y))) else { continue };
-            let bytes = format!(
-                "{} {} {}",
-                why.1.describe(m),
-                if why.1.write { "written after" } else { "read after" },
-                if why.0.write { "a write" } else { "a read" }
-            );
+            if !a.accesses.iter().any(|x| b.accesses.iter().any(|y| x.conflicts(y, Rel::Any))) {
+                continue;
+            }
             // a → b in one iteration (a before b), b → a and a → b across iterations.
             let mut deps = vec![(a, b, true)];
             if a.op != b.op {
@@ -307,7 +366,13 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
                     continue;
                 }
                 let Some(site) = site_of(m, tree, x.op, y.op, carried) else { continue };
-                add(&mut pairs, x.pipe, y.pipe, site, (x.op, y.op, bytes.clone()));
+                let rel = match site {
+                    Site::Forward(..) => Rel::Same,
+                    Site::Carried(l, ..) => Rel::Across(l),
+                    Site::Fence(..) => Rel::Any,
+                };
+                let Some((rot, bytes)) = dependence(m, x, y, rel) else { continue };
+                add(&mut pairs, x.pipe, y.pipe, site, rot, (x.op, y.op, bytes));
             }
         }
     }
@@ -319,22 +384,57 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
     true
 }
 
+/// Whether `x` (earlier) and `y` conflict in executions `rel`, and if so whether the dependence
+/// rotates (every conflicting pair of bytes is one phase of one rotating buffer, and a
+/// loop-carried dependence is carried by that rotation's loop) and the bytes that force it.
+fn dependence(m: &Module, x: &MemOp, y: &MemOp, rel: Rel) -> Option<(Option<Rotation>, String)> {
+    let (mut why, mut rot, mut fixed) = (None, None, false);
+    for xa in &x.accesses {
+        for ya in y.accesses.iter().filter(|ya| xa.conflicts(ya, rel)) {
+            why.get_or_insert((xa, ya));
+            match (xa.phase, ya.phase) {
+                (Some((r1, p)), Some((r2, q))) if r1 == r2 && p == q && rot.is_none_or(|r| r == r1) => rot = Some(r1),
+                _ => fixed = true,
+            }
+        }
+    }
+    let (xa, ya) = why?;
+    let rot = match rel {
+        _ if fixed => None,
+        Rel::Same => rot,
+        Rel::Across(l) => rot.filter(|r| r.lp == l),
+        Rel::Any => None,
+    };
+    let bytes = format!(
+        "{} {} {}",
+        ya.describe(m),
+        if ya.write { "written after" } else { "read after" },
+        if xa.write { "a write" } else { "a read" }
+    );
+    Some((rot, bytes))
+}
+
 /// Adds a dependence, merging it into a pair of the same pipes and block when their intervals
-/// intersect.
-fn add(pairs: &mut Vec<Pair>, src: Pipe, dst: Pipe, site: Site, why: (OpId, OpId, String)) {
+/// intersect. A forward pair rotates when one of its dependences does (its ids then follow the
+/// iteration, as the loop-carried pair back does); a loop-carried pair only when all do.
+fn add(pairs: &mut Vec<Pair>, src: Pipe, dst: Pipe, site: Site, rot: Option<Rotation>, why: (OpId, OpId, String)) {
     for p in pairs.iter_mut().filter(|p| p.src == src && p.dst == dst) {
         let merged = match (p.site, site) {
-            (Site::Forward(b1, s1, w1), Site::Forward(b2, s2, w2)) if b1 == b2 && s1.max(s2) < w1.min(w2) => {
-                Site::Forward(b1, s1.max(s2), w1.min(w2))
+            (Site::Forward(b1, s1, w1), Site::Forward(b2, s2, w2))
+                if b1 == b2 && s1.max(s2) < w1.min(w2) && (p.rot.is_none() || rot.is_none() || p.rot == rot) =>
+            {
+                (Site::Forward(b1, s1.max(s2), w1.min(w2)), p.rot.or(rot))
             }
-            (Site::Carried(l1, b, s1, w1), Site::Carried(l2, _, s2, w2)) if l1 == l2 => Site::Carried(l1, b, s1.max(s2), w1.min(w2)),
+            (Site::Carried(l1, b, s1, w1), Site::Carried(l2, _, s2, w2)) if l1 == l2 => {
+                (Site::Carried(l1, b, s1.max(s2), w1.min(w2)), if p.rot == rot { rot } else { None })
+            }
             _ => continue,
         };
-        p.site = merged;
+        (p.site, p.rot) = merged;
         p.why.push(why);
         return;
     }
-    pairs.push(Pair { src, dst, site, why: vec![why], id: None });
+    pairs.push(Pair { src, dst, site, why: vec![why], rot, id: None });
 }
 
 /// The walk positions a pair holds its event id over, doubled and shifted (op `k` is `2k + 2`,
@@ -355,19 +455,36 @@ fn lifetime(m: &Module, tree: &Tree, site: Site) -> (usize, usize) {
 
 /// Gives each flag pair an event id by interval colouring per pipe pair; pairs left without
 /// one stay `None` (a `barrier <PIPE_ALL>`).
+///
+/// A rotating pair needs `k` consecutive ids; when a rotating loop's pairs cannot all have
+/// theirs, every pair of that loop rotates no more (one id each: the loop is ordered one
+/// iteration at a time) and the allocation starts again.
 fn allocate(m: &Module, target: &Target, tree: &Tree, pairs: &mut [Pair]) {
-    let mut idx: Vec<usize> =
-        (0..pairs.len()).filter(|&i| pairs[i].src != pairs[i].dst && !matches!(pairs[i].site, Site::Fence(..))).collect();
-    idx.sort_by_key(|&i| lifetime(m, tree, pairs[i].site).0);
-    let mut busy: HashMap<(&str, &str), Vec<Option<usize>>> = HashMap::new();
-    for i in idx {
-        let (start, end) = lifetime(m, tree, pairs[i].site);
-        let key = (pipes::pipe_name(pairs[i].src), pipes::pipe_name(pairs[i].dst));
-        let n = pipes::event_ids(target.id, pairs[i].src, pairs[i].dst) as usize;
-        let ends = busy.entry(key).or_insert_with(|| vec![None; n]);
-        if let Some(id) = (0..n).find(|&k| ends[k].is_none_or(|e| e < start)) {
-            ends[id] = Some(end);
-            pairs[i].id = Some(id as u32);
+    loop {
+        let mut idx: Vec<usize> =
+            (0..pairs.len()).filter(|&i| pairs[i].src != pairs[i].dst && !matches!(pairs[i].site, Site::Fence(..))).collect();
+        idx.sort_by_key(|&i| lifetime(m, tree, pairs[i].site).0);
+        let mut busy: HashMap<(&str, &str), Vec<Option<usize>>> = HashMap::new();
+        let mut starved = None;
+        for i in idx {
+            let (start, end) = lifetime(m, tree, pairs[i].site);
+            let key = (pipes::pipe_name(pairs[i].src), pipes::pipe_name(pairs[i].dst));
+            let n = pipes::event_ids(target.id, pairs[i].src, pairs[i].dst) as usize;
+            let k = pairs[i].ids() as usize;
+            let ends = busy.entry(key).or_insert_with(|| vec![None; n]);
+            let free = |id: usize| ends[id].is_none_or(|e| e < start);
+            pairs[i].id = None;
+            if let Some(id) = (0..(n + 1).saturating_sub(k)).find(|&b| (b..b + k).all(free)) {
+                ends[id..id + k].fill(Some(end));
+                pairs[i].id = Some(id as u32);
+            } else if let Some(r) = pairs[i].rot {
+                starved = Some(r);
+                break;
+            }
+        }
+        let Some(r) = starved else { return };
+        for p in pairs.iter_mut().filter(|p| p.rot == Some(r)) {
+            p.rot = None;
         }
     }
 }
@@ -382,6 +499,73 @@ fn flag_op(m: &mut Module, set: bool, src: Pipe, dst: Pipe, id: u32, at: OpId) -
     d.attrs.push(("args".into(), Attr::Array(vec![pipe_attr(pipes::pipe_name(src)), pipe_attr(pipes::pipe_name(dst)), event])));
     let span = m.op_span(at);
     m.add_op(d, span)
+}
+
+/// `set_flag_dyn` / `wait_flag_dyn` with the event id `id` (an `index` value).
+fn flag_dyn_op(m: &mut Module, set: bool, src: Pipe, dst: Pipe, id: ValueId, at: OpId) -> OpId {
+    use pto_ir::module::Piece;
+    let mut d = OpData::new(if set { Opcode::SetFlagDyn } else { Opcode::WaitFlagDyn });
+    let pipe = |p: Pipe| Piece::Group('<', vec![Piece::Literal(pipes::pipe_name(p).to_string())]);
+    d.payload =
+        Payload::Generic(vec![Piece::Group('[', vec![pipe(src), Piece::Punct(","), pipe(dst), Piece::Punct(","), Piece::Value(id)])]);
+    d.operands.push(id);
+    d.num_ins = 1;
+    let span = m.op_span(at);
+    m.add_op(d, span)
+}
+
+/// The event-id values of rotating pairs, `base + iv mod k`, computed at the start of their
+/// loop's body (`prologue`), once per (loop, base).
+#[derive(Default)]
+struct Phases {
+    ids: HashMap<(OpId, u32), ValueId>,
+    phase: HashMap<OpId, ValueId>,
+    prologue: HashMap<BlockId, Vec<OpId>>,
+}
+
+impl Phases {
+    fn id_value(&mut self, m: &mut Module, r: Rotation, base: u32) -> ValueId {
+        if let Some(&v) = self.ids.get(&(r.lp, base)) {
+            return v;
+        }
+        let body = m.region(m.op(r.lp).regions[0]).blocks[0];
+        let iv = m.block(body).args[0];
+        let span = m.op_span(r.lp);
+        let index = m.intern(pto_ir::types::Type::Scalar(pto_ir::types::ElemType::Index));
+        let mut emit = |m: &mut Module, d: OpData| {
+            let op = m.add_op(d, span);
+            self.prologue.entry(body).or_default().push(op);
+            m.add_result(op, index, String::new(), span)
+        };
+        let constant = |n: u32| {
+            let mut d = OpData::new(Opcode::ArithConstant);
+            d.attrs.push(("value".into(), Attr::Int(n.into(), Some(index))));
+            d
+        };
+        let binary = |opcode, a, b| {
+            let mut d = OpData::new(opcode);
+            d.operands = vec![a, b];
+            d.num_ins = 2;
+            d
+        };
+        let phase = match self.phase.get(&r.lp) {
+            Some(&v) => v,
+            None => {
+                let k = emit(m, constant(r.k));
+                let v = emit(m, binary(Opcode::ArithRemsi, iv, k));
+                self.phase.insert(r.lp, v);
+                v
+            }
+        };
+        let v = if base == 0 {
+            phase
+        } else {
+            let b = emit(m, constant(base));
+            emit(m, binary(Opcode::ArithAddi, phase, b))
+        };
+        self.ids.insert((r.lp, base), v);
+        v
+    }
 }
 
 fn barrier_op(m: &mut Module, pipe: &str, at: OpId) -> OpId {
@@ -403,6 +587,7 @@ struct Around {
 
 fn materialise(m: &mut Module, target: &Target, body: BlockId, pairs: &[Pair], notes: &mut Diagnostics) {
     let mut around: HashMap<OpId, Around> = HashMap::new();
+    let mut phases = Phases::default();
     let mut barriers: std::collections::HashSet<(OpId, &'static str)> = Default::default();
     for p in pairs {
         let (block, set_after, wait_before, lp) = match p.site {
@@ -423,17 +608,28 @@ fn materialise(m: &mut Module, target: &Target, body: BlockId, pairs: &[Pair], n
                 format!("barrier <{name}>")
             }
             (false, Some(id)) => {
-                let w = flag_op(m, false, p.src, p.dst, id, b_at);
+                let (w, s) = match p.rot {
+                    Some(r) => {
+                        let v = phases.id_value(m, r, id);
+                        (flag_dyn_op(m, false, p.src, p.dst, v, b_at), flag_dyn_op(m, true, p.src, p.dst, v, a_at))
+                    }
+                    None => (flag_op(m, false, p.src, p.dst, id, b_at), flag_op(m, true, p.src, p.dst, id, a_at)),
+                };
                 around.entry(b_at).or_default().before.push(w);
-                let s = flag_op(m, true, p.src, p.dst, id, a_at);
                 around.entry(a_at).or_default().after_sets.push(s);
                 if let Some(l) = lp {
-                    let pre = flag_op(m, true, p.src, p.dst, id, l);
-                    around.entry(l).or_default().before_sets.push(pre);
-                    let post = flag_op(m, false, p.src, p.dst, id, l);
-                    around.entry(l).or_default().after_waits.push(post);
+                    for e in id..id + p.ids() {
+                        let pre = flag_op(m, true, p.src, p.dst, e, l);
+                        around.entry(l).or_default().before_sets.push(pre);
+                        let post = flag_op(m, false, p.src, p.dst, e, l);
+                        around.entry(l).or_default().after_waits.push(post);
+                    }
                 }
-                format!("set_flag/wait_flag[{}, {}, EVENT_ID{id}]", pipes::pipe_name(p.src), pipes::pipe_name(p.dst))
+                let (src, dst) = (pipes::pipe_name(p.src), pipes::pipe_name(p.dst));
+                match p.rot {
+                    Some(r) => format!("set_flag_dyn/wait_flag_dyn[{src}, {dst}, EVENT_ID{id} + iv mod {}]", r.k),
+                    None => format!("set_flag/wait_flag[{src}, {dst}, EVENT_ID{id}]"),
+                }
             }
             (false, None) => {
                 if barriers.insert((b_at, "PIPE_ALL")) {
@@ -480,13 +676,15 @@ fn materialise(m: &mut Module, target: &Target, body: BlockId, pairs: &[Pair], n
         }
         notes.0.push(d);
     }
-    rebuild(m, body, &mut around);
+    rebuild(m, body, &mut around, &mut phases.prologue);
 }
 
-/// Rewrites every block under `block` with the inserted ops in place.
-fn rebuild(m: &mut Module, block: BlockId, around: &mut HashMap<OpId, Around>) {
+/// Rewrites every block under `block` with the inserted ops in place (a loop body's phase
+/// arithmetic first).
+fn rebuild(m: &mut Module, block: BlockId, around: &mut HashMap<OpId, Around>, prologue: &mut HashMap<BlockId, Vec<OpId>>) {
     let old = std::mem::take(&mut m.blocks[block.index()].ops);
-    let mut new = Vec::with_capacity(old.len());
+    let mut new = prologue.remove(&block).unwrap_or_default();
+    new.reserve(old.len());
     for op in old {
         if let Some(a) = around.remove(&op) {
             new.extend(a.before);
@@ -500,7 +698,7 @@ fn rebuild(m: &mut Module, block: BlockId, around: &mut HashMap<OpId, Around>) {
         let regions = m.op(op).regions.clone();
         for r in regions {
             for b in m.region(r).blocks.clone() {
-                rebuild(m, b, around);
+                rebuild(m, b, around, prologue);
             }
         }
     }
