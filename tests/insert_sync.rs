@@ -397,3 +397,84 @@ fn run_with_unchecked(m: &Module, target: &'static Target, scalars: &[(&str, f64
     sim.run().unwrap();
     (sim.gm_outputs().into_iter().map(|(n, d)| (n, d.bytes.clone())).collect(), ())
 }
+
+/// Issue 24, minimality: a dependence two pairs already order through a third pipe gets no
+/// pair of its own. An in-place kernel loads `src` (MTE2), adds on PIPE_V and stores back to
+/// `src` (MTE3): the store's write after the load's read of `src` (MTE2 -> MTE3) is ordered by
+/// MTE2 -> V then V -> MTE3, so there is no MTE2 -> MTE3 flag; the proof holds and deleting
+/// either wait is reported.
+#[test]
+fn a_dependence_ordered_through_another_pipe_gets_no_pair() {
+    let text = "func.func @k(%src: !pto.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %v = pto.make_tensor_view %src, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+  %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>
+  %x = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+  %y = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+  pto.tload ins(%p : !pto.partition_tensor_view<16x16xf32>) outs(%x : !pto.tile_buf<vec, 16x16xf32>)
+  pto.tadd ins(%x, %x : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>) outs(%y : !pto.tile_buf<vec, 16x16xf32>)
+  pto.tstore ins(%y : !pto.tile_buf<vec, 16x16xf32>) outs(%p : !pto.partition_tensor_view<16x16xf32>)
+  return
+}
+";
+    let mut sources = SourceMap::default();
+    let fid = sources.add("inplace.pto".to_string(), text.to_string());
+    let module = pto_asm::parse(text, fid).expect("parses").0;
+    for id in [TargetId::A2A3, TargetId::A5] {
+        let target = Target::get(id);
+        let synced = lower(&module, target, true).unwrap();
+        assert_eq!(static_errors(&synced, target), Vec::<String>::new(), "{id:?}");
+        let printed = pto_asm::print::print_module(&synced, &Default::default()).unwrap();
+        assert!(!printed.contains("<PIPE_MTE2>, <PIPE_MTE3>"), "{id:?}: a transitive pair:\n{printed}");
+        let waits = synced.walk().into_iter().filter(|&op| synced.op(op).opcode == Opcode::WaitFlag).count();
+        assert_eq!(waits, 2, "{id:?}:\n{printed}");
+        for k in 0..waits {
+            assert!(!static_errors(&without_wait(&synced, k), target).is_empty(), "{id:?}: wait #{k} is not needed");
+        }
+    }
+}
+
+/// Issue 24, event ids: nine nested loops, each with its own V -> MTE2 dependence carried by
+/// it (the load of its tile at the top of its body, the add reading it after the inner loop),
+/// hold nine V -> MTE2 pairs at once. The outer eight get `EVENT_ID0..7` (at most 8 per pipe
+/// pair, each held over its whole loop); the innermost has none left: a `barrier <PIPE_ALL>`
+/// in that loop, with a `SYNC_INSERTED` warning saying where and why. The output is proven.
+#[test]
+fn a_ninth_live_pair_of_one_pipe_pair_falls_back_to_a_noted_barrier() {
+    let depth = 9;
+    let ty = "!pto.tile_buf<vec, 16x16xf32>";
+    let view = "!pto.partition_tensor_view<16x16xf32>";
+    let mut text = String::from(
+        "func.func @k(%src: !pto.ptr<f32>) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %c2 = arith.constant 2 : index\n  %c16 = arith.constant 16 : index\n",
+    );
+    text += "  %v = pto.make_tensor_view %src, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>\n";
+    text += &format!("  %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> {view}\n");
+    for k in 0..depth {
+        text += &format!("  %x{k} = pto.alloc_tile : {ty}\n  %y{k} = pto.alloc_tile : {ty}\n");
+    }
+    for k in 0..depth {
+        text += &format!("scf.for %i{k} = %c0 to %c2 step %c1 {{\n  pto.tload ins(%p : {view}) outs(%x{k} : {ty})\n");
+    }
+    for k in (0..depth).rev() {
+        text += &format!("  pto.tadd ins(%x{k}, %x{k} : {ty}, {ty}) outs(%y{k} : {ty})\n}}\n");
+    }
+    text += "  return\n}\n";
+    let mut sources = SourceMap::default();
+    let fid = sources.add("deep.pto".to_string(), text.clone());
+    let module = pto_asm::parse(&text, fid).expect("parses").0;
+    let target = Target::get(TargetId::A2A3);
+    let verified = Verified::new(module).unwrap();
+    let (synced, notes) = pto_lower::run(verified, target, pto_lower::PipelineOptions { insert_sync: true, ..Default::default() }).unwrap();
+    assert_eq!(static_errors(&synced, target), Vec::<String>::new());
+    let printed = pto_asm::print::print_module(&synced, &Default::default()).unwrap();
+    for id in 0..8 {
+        assert!(printed.contains(&format!("pto.set_flag[<PIPE_V>, <PIPE_MTE2>, <EVENT_ID{id}>]")), "EVENT_ID{id} unused:\n{printed}");
+    }
+    assert!(!printed.contains("EVENT_ID8"));
+    assert_eq!(barrier_all(&synced), 1, "{printed}");
+    let warned: Vec<_> = notes.0.iter().filter(|d| d.severity == Severity::Warning && d.message.contains("are all in use here")).collect();
+    assert_eq!(warned.len(), 1, "{:?}", notes.0.iter().map(|d| &d.message).collect::<Vec<_>>());
+    assert!(warned[0].message.contains("8 event ids of PIPE_V -> PIPE_MTE2"), "{}", warned[0].message);
+}

@@ -3,13 +3,18 @@
 //!
 //! 1. **Accesses.** Every memory op runs on the pipe [`pipes::pipe_of`] gives and reads/writes
 //!    the bytes of its operands ([`pipes::operand_accesses`]): a tile is its `alloc_tile addr`
-//!    range (a reshape or bitcast the bytes of its source), a tile whose address is not a
-//!    constant its whole buffer; a GM view the whole array its pointer argument names.
+//!    range (a reshape or bitcast the bytes of its source), a tile whose address follows a
+//!    loop's phase `(iv + c) mod k` one range per phase ([`rotate`]), a tile whose address is
+//!    otherwise not a constant its whole buffer; a GM view the whole array its pointer
+//!    argument names.
 //! 2. **Dependences.** Two ops conflict when they touch overlapping bytes, one writing. For
 //!    each conflicting pair `A` (earlier) → `B`: a *forward* dependence at the deepest block
 //!    holding both in different ops `A'` < `B'` (none when they sit in the two branches of one
 //!    `scf.if`), and a *loop-carried* one in their innermost common `scf.for` when `A'` ≥ `B'`
-//!    in its body (the back edge: `A` in iteration i, `B` in i + 1).
+//!    in its body (the back edge: `A` in iteration i, `B` in i + 1). For each `B`, the earlier
+//!    ops of each pipe are visited nearest first, up to the first one a pair orders (which
+//!    orders every earlier op of that pipe too); a dependence two pairs of its block already
+//!    order through a third pipe gets none ([`Pairs::chain`]).
 //! 3. **Edges.** Different pipes: `set_flag` after `A'`, `wait_flag` before `B'`; pairs of
 //!    one pipe pair in one block merge when their intervals intersect (set after the later
 //!    `A'`, wait before the earlier `B'`). A loop-carried pair is one per (loop, pipe pair): a
@@ -19,8 +24,10 @@
 //!    `barrier <P>` before `B'`.
 //! 4. **Event ids.** Each pair holds its id over the ops between its set and its wait (a
 //!    loop-carried pair the whole loop); ids are given by interval colouring per pipe pair, at
-//!    most [`pipes::event_ids`]. A pair left without an id becomes a `barrier <PIPE_ALL>`
-//!    before `B'`, with a warning when that is inside a loop.
+//!    most [`pipes::event_ids`]. A pair of a rotating buffer (all its conflicts in one phase)
+//!    holds `k` ids and uses `base + iv mod k` (`set_flag_dyn` / `wait_flag_dyn`); when they
+//!    are not free its loop rotates no more. A pair left without an id becomes a
+//!    `barrier <PIPE_ALL>` before `B'`, with a warning when that is inside a loop.
 //!
 //! Cross-core orders (pipes between cube and vector cores, FFTS, `syncall`) are not this pass's
 //! job. Each inserted pair and barrier is a `SYNC_INSERTED` note naming the two ops and the
@@ -349,39 +356,79 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
     let mut order: Vec<(usize, OpId)> = tree.span.iter().map(|(&op, &(s, _))| (s, op)).collect();
     order.sort();
     let mems: Vec<MemOp> = order.iter().filter_map(|&(_, op)| mem_op(m, op, target.id)).collect();
-    let mut pairs: Vec<Pair> = Vec::new();
+    let walk_pos: Vec<usize> = mems.iter().map(|x| tree.span[&x.op].0).collect();
+    let mut pairs = Pairs::default();
+    // Earlier memory ops of each pipe, in program order.
+    let mut by_pipe: Vec<(Pipe, Vec<usize>)> = Vec::new();
     for (j, b) in mems.iter().enumerate() {
-        for a in &mems[..=j] {
-            if !a.accesses.iter().any(|x| b.accesses.iter().any(|y| x.conflicts(y, Rel::Any))) {
-                continue;
-            }
-            // a → b in one iteration (a before b), b → a and a → b across iterations.
-            let mut deps = vec![(a, b, true)];
-            if a.op != b.op {
-                deps.push((a, b, false));
-                deps.push((b, a, true));
-            }
-            for (x, y, carried) in deps {
-                if x.pipe == y.pipe && !pipes::needs_barrier(target.id, x.pipe) {
-                    continue;
-                }
-                let Some(site) = site_of(m, tree, x.op, y.op, carried) else { continue };
-                let rel = match site {
-                    Site::Forward(..) => Rel::Same,
-                    Site::Carried(l, ..) => Rel::Across(l),
-                    Site::Fence(..) => Rel::Any,
-                };
-                let Some((rot, bytes)) = dependence(m, x, y, rel) else { continue };
-                add(&mut pairs, x.pipe, y.pipe, site, rot, (x.op, y.op, bytes));
+        // Within one iteration: per pipe, back to the nearest earlier op the pass orders before
+        // `b` (a flag pair or barrier waits before `b`'s op and is set after that one, so it
+        // orders every earlier op of that pipe too; an in-order pipe orders its own ops). The
+        // nearest pipe first, so that a dependence ordered through another pipe's pairs (A -> B
+        // and B -> C order A -> C) finds them.
+        let mut heads: Vec<(usize, usize)> = by_pipe
+            .iter()
+            .filter(|(pipe, _)| *pipe != b.pipe || pipes::needs_barrier(target.id, b.pipe))
+            .map(|(_, list)| (list.len(), 0))
+            .collect();
+        let lists: Vec<&Vec<usize>> =
+            by_pipe.iter().filter(|(pipe, _)| *pipe != b.pipe || pipes::needs_barrier(target.id, b.pipe)).map(|(_, l)| l).collect();
+        // (next index into its list, counted from the end) per pipe; take the latest op first.
+        while let Some(k) = (0..lists.len()).filter(|&k| heads[k].0 > 0).max_by_key(|&k| lists[k][heads[k].0 - 1]) {
+            heads[k].0 -= 1;
+            if consider(m, target, tree, &mems[lists[k][heads[k].0]], b, false, &mut pairs) {
+                heads[k].0 = 0;
             }
         }
+        // Across iterations: every op of `b`'s outermost loop up to `b`.
+        if let Some(&lp) = tree.chain(b.op).iter().find(|&&op| matches!(m.op(op).opcode, Opcode::ScfFor | Opcode::ScfWhile)) {
+            let first = walk_pos.partition_point(|&p| p < tree.span[&lp].0);
+            for a in &mems[first..=j] {
+                consider(m, target, tree, a, b, true, &mut pairs);
+                if a.op != b.op {
+                    consider(m, target, tree, b, a, true, &mut pairs);
+                }
+            }
+        }
+        match by_pipe.iter_mut().find(|(p, _)| *p == b.pipe) {
+            Some((_, list)) => list.push(j),
+            None => by_pipe.push((b.pipe, vec![j])),
+        }
     }
+    let mut pairs = pairs.list;
     if pairs.is_empty() {
         return false;
     }
     allocate(m, target, tree, &mut pairs);
     materialise(m, target, body, &pairs, notes);
     true
+}
+
+/// The dependence `x` → `y` (in one iteration, or `x` in an iteration before `y`'s when
+/// `carried`): adds the pair or barrier that orders it; whether one does (a flag pair or
+/// barrier in the block holding both: every earlier op of `x`'s pipe is then ordered too).
+fn consider(m: &Module, target: &Target, tree: &Tree, x: &MemOp, y: &MemOp, carried: bool, pairs: &mut Pairs) -> bool {
+    if x.pipe == y.pipe && !pipes::needs_barrier(target.id, x.pipe) {
+        return false;
+    }
+    if !x.accesses.iter().any(|a| y.accesses.iter().any(|b| a.conflicts(b, Rel::Any))) {
+        return false;
+    }
+    let Some(site) = site_of(m, tree, x.op, y.op, carried) else { return false };
+    let rel = match site {
+        Site::Forward(..) => Rel::Same,
+        Site::Carried(l, ..) => Rel::Across(l),
+        Site::Fence(..) => Rel::Any,
+    };
+    let Some((rot, bytes)) = dependence(m, x, y, rel) else { return false };
+    if let Site::Forward(block, ia, ib) = site
+        && x.pipe != y.pipe
+        && pairs.chain(block, x.pipe, y.pipe, ia, ib)
+    {
+        return true;
+    }
+    pairs.add(x.pipe, y.pipe, site, rot, (x.op, y.op, bytes));
+    !carried
 }
 
 /// Whether `x` (earlier) and `y` conflict in executions `rel`, and if so whether the dependence
@@ -414,27 +461,78 @@ fn dependence(m: &Module, x: &MemOp, y: &MemOp, rel: Rel) -> Option<(Option<Rota
     Some((rot, bytes))
 }
 
-/// Adds a dependence, merging it into a pair of the same pipes and block when their intervals
-/// intersect. A forward pair rotates when one of its dependences does (its ids then follow the
-/// iteration, as the loop-carried pair back does); a loop-carried pair only when all do.
-fn add(pairs: &mut Vec<Pair>, src: Pipe, dst: Pipe, site: Site, rot: Option<Rotation>, why: (OpId, OpId, String)) {
-    for p in pairs.iter_mut().filter(|p| p.src == src && p.dst == dst) {
-        let merged = match (p.site, site) {
-            (Site::Forward(b1, s1, w1), Site::Forward(b2, s2, w2))
-                if b1 == b2 && s1.max(s2) < w1.min(w2) && (p.rot.is_none() || rot.is_none() || p.rot == rot) =>
-            {
-                (Site::Forward(b1, s1.max(s2), w1.min(w2)), p.rot.or(rot))
-            }
-            (Site::Carried(l1, b, s1, w1), Site::Carried(l2, _, s2, w2)) if l1 == l2 => {
-                (Site::Carried(l1, b, s1.max(s2), w1.min(w2)), if p.rot == rot { rot } else { None })
-            }
-            _ => continue,
-        };
-        (p.site, p.rot) = merged;
-        p.why.push(why);
-        return;
+/// The pairs found so far, indexed by (source pipe, destination pipe, block or loop).
+#[derive(Default)]
+struct Pairs {
+    list: Vec<Pair>,
+    index: HashMap<(&'static str, &'static str, OpOrBlock), Vec<usize>>,
+}
+
+/// Where pairs may merge: one block (forward pairs) or one loop (loop-carried ones).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum OpOrBlock {
+    Block(BlockId),
+    Loop(OpId),
+    Fence(BlockId, usize),
+}
+
+/// How many of the latest pairs of one key a new dependence tries to merge with.
+const MERGE_WINDOW: usize = 16;
+
+impl Pairs {
+    /// Whether two flag pairs of `block` already order op `ia` on `src` before op `ib` on
+    /// `dst`: `src` -> `Z` set after `ia` and waited before `Z` sets `Z` -> `dst`, waited
+    /// before `ib` (merging later only moves sets later and waits earlier, which keeps it).
+    fn chain(&self, block: BlockId, src: Pipe, dst: Pipe, ia: usize, ib: usize) -> bool {
+        let (s, d) = (pipes::pipe_name(src), pipes::pipe_name(dst));
+        let key = OpOrBlock::Block(block);
+        let firsts = self.index.iter().filter(|((a, z, k), _)| *a == s && *z != s && *z != d && *k == key);
+        firsts.into_iter().any(|((_, z, _), ones)| {
+            let Some(twos) = self.index.get(&(*z, d, key)) else { return false };
+            ones.iter().rev().take(MERGE_WINDOW).any(|&i| {
+                let Site::Forward(_, s1, w1) = self.list[i].site else { return false };
+                s1 >= ia
+                    && twos
+                        .iter()
+                        .rev()
+                        .take(MERGE_WINDOW)
+                        .any(|&j| matches!(self.list[j].site, Site::Forward(_, s2, w2) if s2 >= w1 && w2 <= ib))
+            })
+        })
     }
-    pairs.push(Pair { src, dst, site, why: vec![why], rot, id: None });
+
+    /// Adds a dependence, merging it into a pair of the same pipes and block when their
+    /// intervals intersect. A forward pair rotates when one of its dependences does (its ids
+    /// then follow the iteration, as the loop-carried pair back does); a loop-carried pair only
+    /// when all do.
+    fn add(&mut self, src: Pipe, dst: Pipe, site: Site, rot: Option<Rotation>, why: (OpId, OpId, String)) {
+        let key = match site {
+            Site::Forward(b, ..) => OpOrBlock::Block(b),
+            Site::Carried(l, ..) => OpOrBlock::Loop(l),
+            Site::Fence(b, w) => OpOrBlock::Fence(b, w),
+        };
+        let slot = self.index.entry((pipes::pipe_name(src), pipes::pipe_name(dst), key)).or_default();
+        for &i in slot.iter().rev().take(MERGE_WINDOW) {
+            let p = &mut self.list[i];
+            let merged = match (p.site, site) {
+                (Site::Forward(b1, s1, w1), Site::Forward(_, s2, w2))
+                    if s1.max(s2) < w1.min(w2) && (p.rot.is_none() || rot.is_none() || p.rot == rot) =>
+                {
+                    (Site::Forward(b1, s1.max(s2), w1.min(w2)), p.rot.or(rot))
+                }
+                (Site::Carried(l1, b, s1, w1), Site::Carried(_, _, s2, w2)) => {
+                    (Site::Carried(l1, b, s1.max(s2), w1.min(w2)), if p.rot == rot { rot } else { None })
+                }
+                (Site::Fence(..), Site::Fence(..)) => (p.site, None),
+                _ => continue,
+            };
+            (p.site, p.rot) = merged;
+            p.why.push(why);
+            return;
+        }
+        slot.push(self.list.len());
+        self.list.push(Pair { src, dst, site, why: vec![why], rot, id: None });
+    }
 }
 
 /// The walk positions a pair holds its event id over, doubled and shifted (op `k` is `2k + 2`,
@@ -596,8 +694,10 @@ fn materialise(m: &mut Module, target: &Target, body: BlockId, pairs: &[Pair], n
             Site::Fence(b, w) => (b, w, w, None),
         };
         let in_loop = lp.is_some() || matches!(p.site, Site::Fence(..));
-        let ops = m.block(block).ops.clone();
-        let (a_at, b_at) = (ops[set_after], ops[wait_before]);
+        let (a_at, b_at) = {
+            let ops = &m.block(block).ops;
+            (ops[set_after], ops[wait_before])
+        };
         let what = match (p.src == p.dst, p.id) {
             (true, _) => {
                 let name = pipes::pipe_name(p.src);
