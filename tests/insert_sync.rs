@@ -288,8 +288,9 @@ fn count(m: &Module, ops: &[pto_ir::module::OpId], which: &[Opcode]) -> usize {
     ops.iter().filter(|&&op| which.contains(&m.op(op).opcode)).count()
 }
 
+/// How many `barrier <PIPE_ALL>` the module has.
 fn barrier_all(m: &Module) -> usize {
-    m.walk().into_iter().filter(|&op| m.op(op).opcode == Opcode::Barrier && format!("{:?}", m.op(op).attrs).contains("PIPE_ALL")).count()
+    pto_asm::print::print_module(m, &Default::default()).unwrap().matches("pto.barrier <PIPE_ALL>").count()
 }
 
 /// Issue 24, rotating buffers and acceptance 3 for the #233-like kernel: the double-buffered
@@ -473,8 +474,13 @@ fn a_ninth_live_pair_of_one_pipe_pair_falls_back_to_a_noted_barrier() {
         assert!(printed.contains(&format!("pto.set_flag[<PIPE_V>, <PIPE_MTE2>, <EVENT_ID{id}>]")), "EVENT_ID{id} unused:\n{printed}");
     }
     assert!(!printed.contains("EVENT_ID8"));
-    assert_eq!(barrier_all(&synced), 1, "{printed}");
+    // Only in the innermost loop, where the V -> MTE2 pair back and the MTE2 -> V pair forward
+    // find their 8 ids taken by the loops around.
+    let innermost = printed.find(&format!("scf.for %i{}", depth - 1)).unwrap();
+    assert_eq!(barrier_all(&synced), 2, "{printed}");
+    assert_eq!(printed[innermost..].matches("pto.barrier <PIPE_ALL>").count(), 2, "{printed}");
     let warned: Vec<_> = notes.0.iter().filter(|d| d.severity == Severity::Warning && d.message.contains("are all in use here")).collect();
-    assert_eq!(warned.len(), 1, "{:?}", notes.0.iter().map(|d| &d.message).collect::<Vec<_>>());
-    assert!(warned[0].message.contains("8 event ids of PIPE_V -> PIPE_MTE2"), "{}", warned[0].message);
+    assert_eq!(warned.len(), 2, "{:?}", notes.0.iter().map(|d| &d.message).collect::<Vec<_>>());
+    assert!(warned.iter().any(|d| d.message.contains("8 event ids of PIPE_V -> PIPE_MTE2")), "{}", warned[0].message);
+    assert!(warned.iter().any(|d| d.message.contains("8 event ids of PIPE_MTE2 -> PIPE_V")), "{}", warned[0].message);
 }

@@ -400,7 +400,7 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
         return false;
     }
     allocate(m, target, tree, &mut pairs);
-    materialise(m, target, body, &pairs, notes);
+    materialise(m, target, body, tree, &pairs, notes);
     true
 }
 
@@ -683,7 +683,7 @@ struct Around {
     before_sets: Vec<OpId>,
 }
 
-fn materialise(m: &mut Module, target: &Target, body: BlockId, pairs: &[Pair], notes: &mut Diagnostics) {
+fn materialise(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, pairs: &[Pair], notes: &mut Diagnostics) {
     let mut around: HashMap<OpId, Around> = HashMap::new();
     let mut phases = Phases::default();
     let mut barriers: std::collections::HashSet<(OpId, &'static str)> = Default::default();
@@ -742,7 +742,7 @@ fn materialise(m: &mut Module, target: &Target, body: BlockId, pairs: &[Pair], n
                         m.op_span(b_at),
                         "insert-sync: `barrier <PIPE_ALL>` inside this `scf.while`: the pass does not pair flags across the regions of a while loop",
                     ));
-                } else if lp.is_some() {
+                } else if tree.chain(b_at).iter().any(|&op| op != b_at && matches!(m.op(op).opcode, Opcode::ScfFor | Opcode::ScfWhile)) {
                     notes.0.push(Diagnostic::warning(
                         DiagClass::SyncInserted,
                         m.op_span(b_at),
