@@ -2,7 +2,8 @@
 //! `tadd`/`tmax` benchmark kernel (`pto::workload`) must stay under 200 ms; `pto run` with
 //! checking on must be within 1.5x of `--no-sync-check` on the largest shared sample (the
 //! 1,000-op program is in `benches/sim.rs`). Run with `cargo bench --bench sync`; figures are
-//! in docs/design.md (Performance) and docs/sync.md (Cost).
+//! in docs/design.md (Performance) and docs/sync.md (Cost). `insert_sync_10000`: issue 24, insertion
+//! plus its proof on the same kernel, target 300 ms.
 
 use pto::ErrorFormat;
 use pto::TargetName;
@@ -116,4 +117,32 @@ fn run_mix_kernel_on_4_blocks(bencher: divan::Bencher, case: &str) {
         assert!(out.stdout.starts_with('{'), "{}", out.stderr);
         out
     });
+}
+
+/// Issue 24, acceptance 5: `pto lower --target a2a3 --insert-sync` of the N = 10,000 kernel
+/// as generated (no sync op): insertion (20,000 vector ops, a per-pipe barrier between each
+/// dependent pair, two flag pairs) plus its proof (`pto verify --sync` on the output). Target:
+/// under 300 ms for the whole process with the release binary (docs/sync.md gives both).
+#[divan::bench(sample_count = 10)]
+fn insert_sync_10000(bencher: divan::Bencher) {
+    use pto::cmd::lower::{Emit, LowerOptions};
+    let path = write_temp("insert", &kernel(10_000, false));
+    let opts = LowerOptions {
+        input: path.clone(),
+        target: Some(TargetName::A2A3),
+        stop_after: None,
+        insert_sync: true,
+        print_after_all: false,
+        emit: Emit::Dps,
+        memory_map: None,
+        stats: false,
+        explain: false,
+        error_format: ErrorFormat::Human,
+    };
+    bencher.bench(|| {
+        let out = pto::cmd::lower::run(&opts);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out
+    });
+    let _ = std::fs::remove_file(path);
 }

@@ -255,3 +255,232 @@ fn the_proof_rejects_unordered_output_naming_the_program() {
     assert!(err[1..].iter().any(|d| d.class == pto_ir::diag::DiagClass::HazardRaw));
     pto::cmd::lower::prove_sync(&lower(&module, target, true).unwrap(), target, "raw.pto").unwrap();
 }
+
+/// The module of a `.pto` file of the repository.
+fn parse_file(rel: &str) -> Module {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap();
+    let mut sources = SourceMap::default();
+    let fid = sources.add(rel.to_string(), text.clone());
+    pto_asm::parse(&text, fid).expect("parses").0
+}
+
+/// GM after a run with default inputs and the scalar `name = value`s, and the findings of the
+/// dynamic sync checker.
+fn run_with(m: &Module, target: &'static Target, scalars: &[(&str, f64)]) -> (Outputs, Vec<String>) {
+    let mut sim = Sim::new(m, target).unwrap();
+    sim.use_default_inputs();
+    for (name, v) in scalars {
+        sim.bind_scalar(name, *v).unwrap();
+    }
+    pto_sim::sync::check(&mut sim);
+    sim.run().unwrap();
+    let findings = sim.sync_diagnostics().into_iter().map(|d| format!("{}: {}", d.class, d.message)).collect();
+    (sim.gm_outputs().into_iter().map(|(n, d)| (n, d.bytes.clone())).collect(), findings)
+}
+
+/// The ops of the body of the first `scf.for` (not nested deeper).
+fn first_loop_body(m: &Module) -> Vec<pto_ir::module::OpId> {
+    let lp = m.walk().into_iter().find(|&op| m.op(op).opcode == Opcode::ScfFor).expect("a loop");
+    m.block(m.region(m.op(lp).regions[0]).blocks[0]).ops.clone()
+}
+
+fn count(m: &Module, ops: &[pto_ir::module::OpId], which: &[Opcode]) -> usize {
+    ops.iter().filter(|&&op| which.contains(&m.op(op).opcode)).count()
+}
+
+/// How many `barrier <PIPE_ALL>` the module has.
+fn barrier_all(m: &Module) -> usize {
+    pto_asm::print::print_module(m, &Default::default()).unwrap().matches("pto.barrier <PIPE_ALL>").count()
+}
+
+/// Issue 24, rotating buffers and acceptance 3 for the #233-like kernel: the double-buffered
+/// dynamic loop of examples/insert_sync/dyn_vector.pto gets `_dyn` event ids `iv mod 2` (no
+/// static id serialising its iterations), no `barrier <PIPE_ALL>`, no more waits per iteration
+/// than its hand-synchronised twin, and computes what the twin computes for every trip count,
+/// zero included, with the dynamic checker clean (the static proof holds on every path).
+#[test]
+fn the_double_buffered_dynamic_kernel_gets_rotating_ids_and_matches_its_hand_twin() {
+    let plain = parse_file("examples/insert_sync/dyn_vector.pto");
+    let hand = parse_file("examples/insert_sync/dyn_vector_hand.pto");
+    for id in [TargetId::A2A3, TargetId::A5] {
+        let target = Target::get(id);
+        let synced = lower(&plain, target, true).unwrap();
+        let hand = lower(&hand, target, false).unwrap();
+        assert_eq!(static_errors(&synced, target), Vec::<String>::new(), "{id:?}");
+        let body = first_loop_body(&synced);
+        assert!(count(&synced, &body, &[Opcode::WaitFlagDyn]) >= 2, "{id:?}: no rotating wait in the loop");
+        assert_eq!(count(&synced, &body, &[Opcode::WaitFlag, Opcode::SetFlag]), 0, "{id:?}: a static id in the loop");
+        assert_eq!(barrier_all(&synced), 0, "{id:?}");
+        let waits = |m: &Module| count(m, &first_loop_body(m), &[Opcode::WaitFlag, Opcode::WaitFlagDyn]);
+        assert!(waits(&synced) <= waits(&hand), "{id:?}: {} waits per iteration, hand {}", waits(&synced), waits(&hand));
+        for n in [0.0, 1.0, 2.0, 3.0, 5.0] {
+            let (got, findings) = run_with(&synced, target, &[("n", n)]);
+            let (want, hand_findings) = run_with(&hand, target, &[("n", n)]);
+            assert!(findings.is_empty() && hand_findings.is_empty(), "{id:?} n={n}: {findings:?} {hand_findings:?}");
+            assert!(got == want, "{id:?} n={n}: outputs differ from the hand version");
+        }
+    }
+}
+
+/// Rotating ids in nested dynamic loops, with a period of 3 and a phase `(i + 1) mod 3`: an
+/// outer loop over `%m` runs an inner triple-buffered loop over `%n`. Each rotating pair holds
+/// three consecutive ids; the output is proven, runs clean for trip counts 0..4 of both loops
+/// and leaves GM as the program without sync does.
+#[test]
+fn nested_dynamic_loops_rotate_three_buffers() {
+    let text = "func.func @k(%src: !pto.ptr<f32>, %dst: !pto.ptr<f32>, %m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %c1024 = arith.constant 1024 : index
+  %c4096 = arith.constant 4096 : index
+  %zero = arith.constant 0.0 : f32
+  %vs = pto.make_tensor_view %src, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+  %vd = pto.make_tensor_view %dst, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+  %ps = pto.partition_view %vs, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>
+  %pd = pto.partition_view %vd, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>
+  %acc = pto.alloc_tile addr = %c4096 : !pto.tile_buf<vec, 16x16xf32>
+  pto.texpands ins(%zero : f32) outs(%acc : !pto.tile_buf<vec, 16x16xf32>)
+  scf.for %j = %c0 to %m step %c1 {
+    scf.for %i = %c0 to %n step %c1 {
+      %i1 = arith.addi %i, %c1 : index
+      %ph = arith.remsi %i1, %c3 : index
+      %addr = arith.muli %ph, %c1024 : index
+      %x = pto.alloc_tile addr = %addr : !pto.tile_buf<vec, 16x16xf32>
+      pto.tload ins(%ps : !pto.partition_tensor_view<16x16xf32>) outs(%x : !pto.tile_buf<vec, 16x16xf32>)
+      pto.tadd ins(%acc, %x : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>) outs(%acc : !pto.tile_buf<vec, 16x16xf32>)
+    }
+  }
+  pto.tstore ins(%acc : !pto.tile_buf<vec, 16x16xf32>) outs(%pd : !pto.partition_tensor_view<16x16xf32>)
+  return
+}
+";
+    let mut sources = SourceMap::default();
+    let fid = sources.add("nested.pto".to_string(), text.to_string());
+    let module = pto_asm::parse(text, fid).expect("parses").0;
+    for id in [TargetId::A2A3, TargetId::A5] {
+        let target = Target::get(id);
+        let synced = lower(&module, target, true).unwrap();
+        let plain = lower(&module, target, false).unwrap();
+        assert_eq!(static_errors(&synced, target), Vec::<String>::new(), "{id:?}");
+        let dyn_ops = count(&synced, &synced.walk(), &[Opcode::WaitFlagDyn, Opcode::SetFlagDyn]);
+        assert!(dyn_ops >= 2, "{id:?}: no rotating pair");
+        // The primed ids of the inner loop: three static sets of one pipe pair before it.
+        let inner = synced.walk().into_iter().filter(|&op| synced.op(op).opcode == Opcode::ScfFor).nth(1).unwrap();
+        let outer_body = synced
+            .block(
+                synced
+                    .region(synced.op(synced.walk().into_iter().find(|&op| synced.op(op).opcode == Opcode::ScfFor).unwrap()).regions[0])
+                    .blocks[0],
+            )
+            .ops
+            .clone();
+        let at = outer_body.iter().position(|&op| op == inner).unwrap();
+        assert!(count(&synced, &outer_body[..at], &[Opcode::SetFlag]) >= 3, "{id:?}: the inner loop's three ids are not primed");
+        assert_eq!(barrier_all(&synced), 0, "{id:?}");
+        for (m, n) in [(0.0, 3.0), (1.0, 0.0), (1.0, 1.0), (2.0, 4.0), (3.0, 2.0)] {
+            let (got, findings) = run_with(&synced, target, &[("m", m), ("n", n)]);
+            let (want, ()) = run_with_unchecked(&plain, target, &[("m", m), ("n", n)]);
+            assert!(findings.is_empty(), "{id:?} m={m} n={n}: {findings:?}");
+            assert!(got == want, "{id:?} m={m} n={n}: outputs differ from the run without sync");
+        }
+    }
+}
+
+/// GM after an unchecked run with the scalar inputs given.
+fn run_with_unchecked(m: &Module, target: &'static Target, scalars: &[(&str, f64)]) -> (Outputs, ()) {
+    let mut sim = Sim::new(m, target).unwrap();
+    sim.use_default_inputs();
+    for (name, v) in scalars {
+        sim.bind_scalar(name, *v).unwrap();
+    }
+    sim.run().unwrap();
+    (sim.gm_outputs().into_iter().map(|(n, d)| (n, d.bytes.clone())).collect(), ())
+}
+
+/// Issue 24, minimality: a dependence two pairs already order through a third pipe gets no
+/// pair of its own. An in-place kernel loads `src` (MTE2), adds on PIPE_V and stores back to
+/// `src` (MTE3): the store's write after the load's read of `src` (MTE2 -> MTE3) is ordered by
+/// MTE2 -> V then V -> MTE3, so there is no MTE2 -> MTE3 flag; the proof holds and deleting
+/// either wait is reported.
+#[test]
+fn a_dependence_ordered_through_another_pipe_gets_no_pair() {
+    let text = "func.func @k(%src: !pto.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %v = pto.make_tensor_view %src, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+  %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x16xf32>
+  %x = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+  %y = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+  pto.tload ins(%p : !pto.partition_tensor_view<16x16xf32>) outs(%x : !pto.tile_buf<vec, 16x16xf32>)
+  pto.tadd ins(%x, %x : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>) outs(%y : !pto.tile_buf<vec, 16x16xf32>)
+  pto.tstore ins(%y : !pto.tile_buf<vec, 16x16xf32>) outs(%p : !pto.partition_tensor_view<16x16xf32>)
+  return
+}
+";
+    let mut sources = SourceMap::default();
+    let fid = sources.add("inplace.pto".to_string(), text.to_string());
+    let module = pto_asm::parse(text, fid).expect("parses").0;
+    for id in [TargetId::A2A3, TargetId::A5] {
+        let target = Target::get(id);
+        let synced = lower(&module, target, true).unwrap();
+        assert_eq!(static_errors(&synced, target), Vec::<String>::new(), "{id:?}");
+        let printed = pto_asm::print::print_module(&synced, &Default::default()).unwrap();
+        assert!(!printed.contains("<PIPE_MTE2>, <PIPE_MTE3>"), "{id:?}: a transitive pair:\n{printed}");
+        let waits = synced.walk().into_iter().filter(|&op| synced.op(op).opcode == Opcode::WaitFlag).count();
+        assert_eq!(waits, 2, "{id:?}:\n{printed}");
+        for k in 0..waits {
+            assert!(!static_errors(&without_wait(&synced, k), target).is_empty(), "{id:?}: wait #{k} is not needed");
+        }
+    }
+}
+
+/// Issue 24, event ids: nine nested loops, each with its own V -> MTE2 dependence carried by
+/// it (the load of its tile at the top of its body, the add reading it after the inner loop),
+/// hold nine V -> MTE2 pairs at once. The outer eight get `EVENT_ID0..7` (at most 8 per pipe
+/// pair, each held over its whole loop); the innermost has none left: a `barrier <PIPE_ALL>`
+/// in that loop, with a `SYNC_INSERTED` warning saying where and why. The output is proven.
+#[test]
+fn a_ninth_live_pair_of_one_pipe_pair_falls_back_to_a_noted_barrier() {
+    let depth = 9;
+    let ty = "!pto.tile_buf<vec, 16x16xf32>";
+    let view = "!pto.partition_tensor_view<16x16xf32>";
+    let mut text = String::from(
+        "func.func @k(%src: !pto.ptr<f32>) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %c2 = arith.constant 2 : index\n  %c16 = arith.constant 16 : index\n",
+    );
+    text += "  %v = pto.make_tensor_view %src, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>\n";
+    text += &format!("  %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> {view}\n");
+    for k in 0..depth {
+        text += &format!("  %x{k} = pto.alloc_tile : {ty}\n  %y{k} = pto.alloc_tile : {ty}\n");
+    }
+    for k in 0..depth {
+        text += &format!("scf.for %i{k} = %c0 to %c2 step %c1 {{\n  pto.tload ins(%p : {view}) outs(%x{k} : {ty})\n");
+    }
+    for k in (0..depth).rev() {
+        text += &format!("  pto.tadd ins(%x{k}, %x{k} : {ty}, {ty}) outs(%y{k} : {ty})\n}}\n");
+    }
+    text += "  return\n}\n";
+    let mut sources = SourceMap::default();
+    let fid = sources.add("deep.pto".to_string(), text.clone());
+    let module = pto_asm::parse(&text, fid).expect("parses").0;
+    let target = Target::get(TargetId::A2A3);
+    let verified = Verified::new(module).unwrap();
+    let (synced, notes) = pto_lower::run(verified, target, pto_lower::PipelineOptions { insert_sync: true, ..Default::default() }).unwrap();
+    assert_eq!(static_errors(&synced, target), Vec::<String>::new());
+    let printed = pto_asm::print::print_module(&synced, &Default::default()).unwrap();
+    for id in 0..8 {
+        assert!(printed.contains(&format!("pto.set_flag[<PIPE_V>, <PIPE_MTE2>, <EVENT_ID{id}>]")), "EVENT_ID{id} unused:\n{printed}");
+    }
+    assert!(!printed.contains("EVENT_ID8"));
+    // Only in the innermost loop, where the V -> MTE2 pair back and the MTE2 -> V pair forward
+    // find their 8 ids taken by the loops around.
+    let innermost = printed.find(&format!("scf.for %i{}", depth - 1)).unwrap();
+    assert_eq!(barrier_all(&synced), 2, "{printed}");
+    assert_eq!(printed[innermost..].matches("pto.barrier <PIPE_ALL>").count(), 2, "{printed}");
+    let warned: Vec<_> = notes.0.iter().filter(|d| d.severity == Severity::Warning && d.message.contains("are all in use here")).collect();
+    assert_eq!(warned.len(), 2, "{:?}", notes.0.iter().map(|d| &d.message).collect::<Vec<_>>());
+    assert!(warned.iter().any(|d| d.message.contains("8 event ids of PIPE_V -> PIPE_MTE2")), "{}", warned[0].message);
+    assert!(warned.iter().any(|d| d.message.contains("8 event ids of PIPE_MTE2 -> PIPE_V")), "{}", warned[0].message);
+}

@@ -3,13 +3,18 @@
 //!
 //! 1. **Accesses.** Every memory op runs on the pipe [`pipes::pipe_of`] gives and reads/writes
 //!    the bytes of its operands ([`pipes::operand_accesses`]): a tile is its `alloc_tile addr`
-//!    range (a reshape or bitcast the bytes of its source), a tile whose address is not a
-//!    constant its whole buffer; a GM view the whole array its pointer argument names.
+//!    range (a reshape or bitcast the bytes of its source), a tile whose address follows a
+//!    loop's phase `(iv + c) mod k` one range per phase ([`rotate`]), a tile whose address is
+//!    otherwise not a constant its whole buffer; a GM view the whole array its pointer
+//!    argument names.
 //! 2. **Dependences.** Two ops conflict when they touch overlapping bytes, one writing. For
 //!    each conflicting pair `A` (earlier) → `B`: a *forward* dependence at the deepest block
 //!    holding both in different ops `A'` < `B'` (none when they sit in the two branches of one
 //!    `scf.if`), and a *loop-carried* one in their innermost common `scf.for` when `A'` ≥ `B'`
-//!    in its body (the back edge: `A` in iteration i, `B` in i + 1).
+//!    in its body (the back edge: `A` in iteration i, `B` in i + 1). For each `B`, the earlier
+//!    ops of each pipe are visited nearest first, up to the first one a pair orders (which
+//!    orders every earlier op of that pipe too); a dependence two pairs of its block already
+//!    order through a third pipe gets none ([`Pairs::chain`]).
 //! 3. **Edges.** Different pipes: `set_flag` after `A'`, `wait_flag` before `B'`; pairs of
 //!    one pipe pair in one block merge when their intervals intersect (set after the later
 //!    `A'`, wait before the earlier `B'`). A loop-carried pair is one per (loop, pipe pair): a
@@ -19,14 +24,17 @@
 //!    `barrier <P>` before `B'`.
 //! 4. **Event ids.** Each pair holds its id over the ops between its set and its wait (a
 //!    loop-carried pair the whole loop); ids are given by interval colouring per pipe pair, at
-//!    most [`pipes::event_ids`]. A pair left without an id becomes a `barrier <PIPE_ALL>`
-//!    before `B'`, with a warning when that is inside a loop.
+//!    most [`pipes::event_ids`]. A pair of a rotating buffer (all its conflicts in one phase)
+//!    holds `k` ids and uses `base + iv mod k` (`set_flag_dyn` / `wait_flag_dyn`); when they
+//!    are not free its loop rotates no more. A pair left without an id becomes a
+//!    `barrier <PIPE_ALL>` before `B'`, with a warning when that is inside a loop.
 //!
 //! Cross-core orders (pipes between cube and vector cores, FFTS, `syncall`) are not this pass's
 //! job. Each inserted pair and barrier is a `SYNC_INSERTED` note naming the two ops and the
 //! bytes that force it (`--explain` shows them).
 
 use super::pipes;
+use super::rotate::{self, Rotation};
 use crate::pipeline::Changed;
 use crate::target::{Target, TargetId};
 use pto_ir::attr::{Attr, EnumAttr};
@@ -56,10 +64,34 @@ struct Access {
     start: u64,
     end: u64,
     write: bool,
+    /// For a rotating buffer ([`rotate`]): the rotation and the phase these bytes belong to.
+    phase: Option<(Rotation, u32)>,
+}
+
+/// Which executions of two ops a dependence relates.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Rel {
+    /// The same iteration of every loop holding both: rotating buffers are in one phase.
+    Same,
+    /// Different iterations of this loop (the same of the loops around it).
+    Across(OpId),
+    /// Any executions (phases ignored).
+    Any,
 }
 
 impl Access {
-    fn conflicts(&self, o: &Access) -> bool {
+    /// Whether the two accesses may touch the same bytes, one writing, in executions `rel`.
+    fn conflicts(&self, o: &Access, rel: Rel) -> bool {
+        if let (Some((r1, p)), Some((r2, q))) = (self.phase, o.phase)
+            && r1 == r2
+            && p != q
+            && (rel == Rel::Same || matches!(rel, Rel::Across(l) if l != r1.lp))
+        {
+            return false;
+        }
+        self.overlaps(o)
+    }
+    fn overlaps(&self, o: &Access) -> bool {
         let same = match (self.space, o.space) {
             (Space::Local(a), Space::Local(b)) => a == b,
             (Space::Gm(a), Space::Gm(b)) => a == b,
@@ -87,25 +119,43 @@ struct MemOp {
     accesses: Vec<Access>,
 }
 
-/// The bytes of a tile value: its `alloc_tile` address range, through reshapes and bitcasts.
-fn tile_bytes(m: &Module, v: ValueId) -> Option<(Loc, u64, u64)> {
+/// The bytes of a tile: one range, or one per phase of a rotating buffer.
+enum Bytes {
+    /// `[start, end)` (`end` `u64::MAX`: the whole buffer).
+    Range(u64, u64),
+    /// The start address in each phase of the rotation, and the size.
+    Phased(Rotation, Vec<u64>, u64),
+}
+
+/// The bytes of a tile value: its `alloc_tile` address range, through reshapes and bitcasts; an
+/// address chosen by a loop's phase ([`rotate::phased`]) one range per phase.
+fn tile_bytes(m: &Module, v: ValueId) -> Option<(Loc, Bytes)> {
     let desc = *m.value_type(v).tile()?;
-    let whole = Some((desc.loc, 0, u64::MAX));
+    let size = desc.size_bytes();
+    let whole = Some((desc.loc, Bytes::Range(0, u64::MAX)));
     let ValueDef::OpResult(def, 0) = m.values[v.index()].def else { return whole };
     let data = m.op(def);
     match data.opcode {
         Opcode::AllocTile => {
             let addr = match &data.payload {
-                Payload::Segments(segs) if segs.first() == Some(&1) => data.operands.first().and_then(|&a| m.int_constant(a)),
+                Payload::Segments(segs) if segs.first() == Some(&1) => data.operands.first().copied(),
                 _ => None,
             };
-            match addr.and_then(|a| u64::try_from(a).ok()) {
-                Some(a) => Some((desc.loc, a, a + desc.size_bytes())),
+            let Some(addr) = addr else { return whole };
+            if let Some(a) = m.int_constant(addr).and_then(|a| u64::try_from(a).ok()) {
+                return Some((desc.loc, Bytes::Range(a, a + size)));
+            }
+            match rotate::phased(m, addr) {
+                Some((rot, starts)) => match starts.into_iter().map(u64::try_from).collect::<Result<Vec<_>, _>>() {
+                    Ok(starts) => Some((desc.loc, Bytes::Phased(rot, starts, size))),
+                    Err(_) => whole,
+                },
                 None => whole,
             }
         }
         Opcode::TReshape | Opcode::Bitcast => match data.operands.first().and_then(|&s| tile_bytes(m, s)) {
-            Some((loc, a, e)) if e != u64::MAX => Some((loc, a, a + desc.size_bytes())),
+            Some((loc, Bytes::Range(a, e))) if e != u64::MAX => Some((loc, Bytes::Range(a, a + size))),
+            Some((loc, Bytes::Phased(rot, starts, _))) => Some((loc, Bytes::Phased(rot, starts, size))),
             _ => whole,
         },
         _ => whole,
@@ -132,8 +182,18 @@ fn mem_op(m: &Module, op: OpId, target: TargetId) -> Option<MemOp> {
     let pipe = pipes::pipe_of(m, op, target, tmp.is_some(), &loc)?;
     let mut accesses = Vec::new();
     pipes::operand_accesses(m, op, tmp, |v, write| {
-        if let Some((loc, start, end)) = tile_bytes(m, v) {
-            accesses.push(Access { space: Space::Local(loc), start, end, write });
+        if let Some((loc, bytes)) = tile_bytes(m, v) {
+            let space = Space::Local(loc);
+            match bytes {
+                Bytes::Range(start, end) => accesses.push(Access { space, start, end, write, phase: None }),
+                Bytes::Phased(rot, starts, size) => accesses.extend((0u32..).zip(starts).map(|(r, start)| Access {
+                    space,
+                    start,
+                    end: start + size,
+                    write,
+                    phase: Some((rot, r)),
+                })),
+            }
         } else {
             use pto_ir::types::Type;
             let space = match m.value_type(v) {
@@ -142,7 +202,7 @@ fn mem_op(m: &Module, op: OpId, target: TargetId) -> Option<MemOp> {
                 Type::Opaque(_) => Space::Unknown,
                 _ => return,
             };
-            accesses.push(Access { space, start: 0, end: u64::MAX, write });
+            accesses.push(Access { space, start: 0, end: u64::MAX, write, phase: None });
         }
     });
     Some(MemOp { op, pipe, accesses })
@@ -216,7 +276,17 @@ struct Pair {
     site: Site,
     /// (earlier op, later op, bytes) of each dependence it orders.
     why: Vec<(OpId, OpId, String)>,
+    /// A pair of a rotating loop: `k` ids `id..id + k`, the one of iteration `i` `id + i mod k`.
+    rot: Option<Rotation>,
+    /// Its event id (the first of `k` when it rotates).
     id: Option<u32>,
+}
+
+impl Pair {
+    /// How many event ids it holds.
+    fn ids(&self) -> u32 {
+        self.rot.map_or(1, |r| r.k)
+    }
 }
 
 /// Finds where the dependence `a` → `b` (`a` earlier in iteration order) is ordered: `None`
@@ -286,55 +356,183 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
     let mut order: Vec<(usize, OpId)> = tree.span.iter().map(|(&op, &(s, _))| (s, op)).collect();
     order.sort();
     let mems: Vec<MemOp> = order.iter().filter_map(|&(_, op)| mem_op(m, op, target.id)).collect();
-    let mut pairs: Vec<Pair> = Vec::new();
+    let walk_pos: Vec<usize> = mems.iter().map(|x| tree.span[&x.op].0).collect();
+    let mut pairs = Pairs::default();
+    // Earlier memory ops of each pipe, in program order.
+    let mut by_pipe: Vec<(Pipe, Vec<usize>)> = Vec::new();
     for (j, b) in mems.iter().enumerate() {
-        for a in &mems[..=j] {
-            let Some(why) = a.accesses.iter().find_map(|x| b.accesses.iter().find(|y| x.conflicts(y)).map(|y| (x, y))) else { continue };
-            let bytes = format!(
-                "{} {} {}",
-                why.1.describe(m),
-                if why.1.write { "written after" } else { "read after" },
-                if why.0.write { "a write" } else { "a read" }
-            );
-            // a → b in one iteration (a before b), b → a and a → b across iterations.
-            let mut deps = vec![(a, b, true)];
-            if a.op != b.op {
-                deps.push((a, b, false));
-                deps.push((b, a, true));
-            }
-            for (x, y, carried) in deps {
-                if x.pipe == y.pipe && !pipes::needs_barrier(target.id, x.pipe) {
-                    continue;
-                }
-                let Some(site) = site_of(m, tree, x.op, y.op, carried) else { continue };
-                add(&mut pairs, x.pipe, y.pipe, site, (x.op, y.op, bytes.clone()));
+        // Within one iteration: per pipe, back to the nearest earlier op the pass orders before
+        // `b` (a flag pair or barrier waits before `b`'s op and is set after that one, so it
+        // orders every earlier op of that pipe too; an in-order pipe orders its own ops). The
+        // nearest pipe first, so that a dependence ordered through another pipe's pairs (A -> B
+        // and B -> C order A -> C) finds them.
+        let mut heads: Vec<(usize, usize)> = by_pipe
+            .iter()
+            .filter(|(pipe, _)| *pipe != b.pipe || pipes::needs_barrier(target.id, b.pipe))
+            .map(|(_, list)| (list.len(), 0))
+            .collect();
+        let lists: Vec<&Vec<usize>> =
+            by_pipe.iter().filter(|(pipe, _)| *pipe != b.pipe || pipes::needs_barrier(target.id, b.pipe)).map(|(_, l)| l).collect();
+        // (next index into its list, counted from the end) per pipe; take the latest op first.
+        while let Some(k) = (0..lists.len()).filter(|&k| heads[k].0 > 0).max_by_key(|&k| lists[k][heads[k].0 - 1]) {
+            heads[k].0 -= 1;
+            if consider(m, target, tree, &mems[lists[k][heads[k].0]], b, false, &mut pairs) {
+                heads[k].0 = 0;
             }
         }
+        // Across iterations: every op of `b`'s outermost loop up to `b`.
+        if let Some(&lp) = tree.chain(b.op).iter().find(|&&op| matches!(m.op(op).opcode, Opcode::ScfFor | Opcode::ScfWhile)) {
+            let first = walk_pos.partition_point(|&p| p < tree.span[&lp].0);
+            for a in &mems[first..=j] {
+                consider(m, target, tree, a, b, true, &mut pairs);
+                if a.op != b.op {
+                    consider(m, target, tree, b, a, true, &mut pairs);
+                }
+            }
+        }
+        match by_pipe.iter_mut().find(|(p, _)| *p == b.pipe) {
+            Some((_, list)) => list.push(j),
+            None => by_pipe.push((b.pipe, vec![j])),
+        }
     }
+    let mut pairs = pairs.list;
     if pairs.is_empty() {
         return false;
     }
     allocate(m, target, tree, &mut pairs);
-    materialise(m, target, body, &pairs, notes);
+    materialise(m, target, body, tree, &pairs, notes);
     true
 }
 
-/// Adds a dependence, merging it into a pair of the same pipes and block when their intervals
-/// intersect.
-fn add(pairs: &mut Vec<Pair>, src: Pipe, dst: Pipe, site: Site, why: (OpId, OpId, String)) {
-    for p in pairs.iter_mut().filter(|p| p.src == src && p.dst == dst) {
-        let merged = match (p.site, site) {
-            (Site::Forward(b1, s1, w1), Site::Forward(b2, s2, w2)) if b1 == b2 && s1.max(s2) < w1.min(w2) => {
-                Site::Forward(b1, s1.max(s2), w1.min(w2))
-            }
-            (Site::Carried(l1, b, s1, w1), Site::Carried(l2, _, s2, w2)) if l1 == l2 => Site::Carried(l1, b, s1.max(s2), w1.min(w2)),
-            _ => continue,
-        };
-        p.site = merged;
-        p.why.push(why);
-        return;
+/// The dependence `x` → `y` (in one iteration, or `x` in an iteration before `y`'s when
+/// `carried`): adds the pair or barrier that orders it; whether one does (a flag pair or
+/// barrier in the block holding both: every earlier op of `x`'s pipe is then ordered too).
+fn consider(m: &Module, target: &Target, tree: &Tree, x: &MemOp, y: &MemOp, carried: bool, pairs: &mut Pairs) -> bool {
+    if x.pipe == y.pipe && !pipes::needs_barrier(target.id, x.pipe) {
+        return false;
     }
-    pairs.push(Pair { src, dst, site, why: vec![why], id: None });
+    if !x.accesses.iter().any(|a| y.accesses.iter().any(|b| a.conflicts(b, Rel::Any))) {
+        return false;
+    }
+    let Some(site) = site_of(m, tree, x.op, y.op, carried) else { return false };
+    let rel = match site {
+        Site::Forward(..) => Rel::Same,
+        Site::Carried(l, ..) => Rel::Across(l),
+        Site::Fence(..) => Rel::Any,
+    };
+    let Some((rot, bytes)) = dependence(m, x, y, rel) else { return false };
+    if let Site::Forward(block, ia, ib) = site
+        && x.pipe != y.pipe
+        && pairs.chain(block, x.pipe, y.pipe, ia, ib)
+    {
+        return true;
+    }
+    pairs.add(x.pipe, y.pipe, site, rot, (x.op, y.op, bytes));
+    !carried
+}
+
+/// Whether `x` (earlier) and `y` conflict in executions `rel`, and if so whether the dependence
+/// rotates (every conflicting pair of bytes is one phase of one rotating buffer, and a
+/// loop-carried dependence is carried by that rotation's loop) and the bytes that force it.
+fn dependence(m: &Module, x: &MemOp, y: &MemOp, rel: Rel) -> Option<(Option<Rotation>, String)> {
+    let (mut why, mut rot, mut fixed) = (None, None, false);
+    for xa in &x.accesses {
+        for ya in y.accesses.iter().filter(|ya| xa.conflicts(ya, rel)) {
+            why.get_or_insert((xa, ya));
+            match (xa.phase, ya.phase) {
+                (Some((r1, p)), Some((r2, q))) if r1 == r2 && p == q && rot.is_none_or(|r| r == r1) => rot = Some(r1),
+                _ => fixed = true,
+            }
+        }
+    }
+    let (xa, ya) = why?;
+    let rot = match rel {
+        _ if fixed => None,
+        Rel::Same => rot,
+        Rel::Across(l) => rot.filter(|r| r.lp == l),
+        Rel::Any => None,
+    };
+    let bytes = format!(
+        "{} {} {}",
+        ya.describe(m),
+        if ya.write { "written after" } else { "read after" },
+        if xa.write { "a write" } else { "a read" }
+    );
+    Some((rot, bytes))
+}
+
+/// The pairs found so far, indexed by (source pipe, destination pipe, block or loop).
+#[derive(Default)]
+struct Pairs {
+    list: Vec<Pair>,
+    index: HashMap<(&'static str, &'static str, OpOrBlock), Vec<usize>>,
+}
+
+/// Where pairs may merge: one block (forward pairs) or one loop (loop-carried ones).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum OpOrBlock {
+    Block(BlockId),
+    Loop(OpId),
+    Fence(BlockId, usize),
+}
+
+/// How many of the latest pairs of one key a new dependence tries to merge with.
+const MERGE_WINDOW: usize = 16;
+
+impl Pairs {
+    /// Whether two flag pairs of `block` already order op `ia` on `src` before op `ib` on
+    /// `dst`: `src` -> `Z` set after `ia` and waited before `Z` sets `Z` -> `dst`, waited
+    /// before `ib` (merging later only moves sets later and waits earlier, which keeps it).
+    fn chain(&self, block: BlockId, src: Pipe, dst: Pipe, ia: usize, ib: usize) -> bool {
+        let (s, d) = (pipes::pipe_name(src), pipes::pipe_name(dst));
+        let key = OpOrBlock::Block(block);
+        let firsts = self.index.iter().filter(|((a, z, k), _)| *a == s && *z != s && *z != d && *k == key);
+        firsts.into_iter().any(|((_, z, _), ones)| {
+            let Some(twos) = self.index.get(&(*z, d, key)) else { return false };
+            ones.iter().rev().take(MERGE_WINDOW).any(|&i| {
+                let Site::Forward(_, s1, w1) = self.list[i].site else { return false };
+                s1 >= ia
+                    && twos
+                        .iter()
+                        .rev()
+                        .take(MERGE_WINDOW)
+                        .any(|&j| matches!(self.list[j].site, Site::Forward(_, s2, w2) if s2 >= w1 && w2 <= ib))
+            })
+        })
+    }
+
+    /// Adds a dependence, merging it into a pair of the same pipes and block when their
+    /// intervals intersect. A forward pair rotates when one of its dependences does (its ids
+    /// then follow the iteration, as the loop-carried pair back does); a loop-carried pair only
+    /// when all do.
+    fn add(&mut self, src: Pipe, dst: Pipe, site: Site, rot: Option<Rotation>, why: (OpId, OpId, String)) {
+        let key = match site {
+            Site::Forward(b, ..) => OpOrBlock::Block(b),
+            Site::Carried(l, ..) => OpOrBlock::Loop(l),
+            Site::Fence(b, w) => OpOrBlock::Fence(b, w),
+        };
+        let slot = self.index.entry((pipes::pipe_name(src), pipes::pipe_name(dst), key)).or_default();
+        for &i in slot.iter().rev().take(MERGE_WINDOW) {
+            let p = &mut self.list[i];
+            let merged = match (p.site, site) {
+                (Site::Forward(b1, s1, w1), Site::Forward(_, s2, w2))
+                    if s1.max(s2) < w1.min(w2) && (p.rot.is_none() || rot.is_none() || p.rot == rot) =>
+                {
+                    (Site::Forward(b1, s1.max(s2), w1.min(w2)), p.rot.or(rot))
+                }
+                (Site::Carried(l1, b, s1, w1), Site::Carried(_, _, s2, w2)) => {
+                    (Site::Carried(l1, b, s1.max(s2), w1.min(w2)), if p.rot == rot { rot } else { None })
+                }
+                (Site::Fence(..), Site::Fence(..)) => (p.site, None),
+                _ => continue,
+            };
+            (p.site, p.rot) = merged;
+            p.why.push(why);
+            return;
+        }
+        slot.push(self.list.len());
+        self.list.push(Pair { src, dst, site, why: vec![why], rot, id: None });
+    }
 }
 
 /// The walk positions a pair holds its event id over, doubled and shifted (op `k` is `2k + 2`,
@@ -355,19 +553,36 @@ fn lifetime(m: &Module, tree: &Tree, site: Site) -> (usize, usize) {
 
 /// Gives each flag pair an event id by interval colouring per pipe pair; pairs left without
 /// one stay `None` (a `barrier <PIPE_ALL>`).
+///
+/// A rotating pair needs `k` consecutive ids; when a rotating loop's pairs cannot all have
+/// theirs, every pair of that loop rotates no more (one id each: the loop is ordered one
+/// iteration at a time) and the allocation starts again.
 fn allocate(m: &Module, target: &Target, tree: &Tree, pairs: &mut [Pair]) {
-    let mut idx: Vec<usize> =
-        (0..pairs.len()).filter(|&i| pairs[i].src != pairs[i].dst && !matches!(pairs[i].site, Site::Fence(..))).collect();
-    idx.sort_by_key(|&i| lifetime(m, tree, pairs[i].site).0);
-    let mut busy: HashMap<(&str, &str), Vec<Option<usize>>> = HashMap::new();
-    for i in idx {
-        let (start, end) = lifetime(m, tree, pairs[i].site);
-        let key = (pipes::pipe_name(pairs[i].src), pipes::pipe_name(pairs[i].dst));
-        let n = pipes::event_ids(target.id, pairs[i].src, pairs[i].dst) as usize;
-        let ends = busy.entry(key).or_insert_with(|| vec![None; n]);
-        if let Some(id) = (0..n).find(|&k| ends[k].is_none_or(|e| e < start)) {
-            ends[id] = Some(end);
-            pairs[i].id = Some(id as u32);
+    loop {
+        let mut idx: Vec<usize> =
+            (0..pairs.len()).filter(|&i| pairs[i].src != pairs[i].dst && !matches!(pairs[i].site, Site::Fence(..))).collect();
+        idx.sort_by_key(|&i| lifetime(m, tree, pairs[i].site).0);
+        let mut busy: HashMap<(&str, &str), Vec<Option<usize>>> = HashMap::new();
+        let mut starved = None;
+        for i in idx {
+            let (start, end) = lifetime(m, tree, pairs[i].site);
+            let key = (pipes::pipe_name(pairs[i].src), pipes::pipe_name(pairs[i].dst));
+            let n = pipes::event_ids(target.id, pairs[i].src, pairs[i].dst) as usize;
+            let k = pairs[i].ids() as usize;
+            let ends = busy.entry(key).or_insert_with(|| vec![None; n]);
+            let free = |id: usize| ends[id].is_none_or(|e| e < start);
+            pairs[i].id = None;
+            if let Some(id) = (0..(n + 1).saturating_sub(k)).find(|&b| (b..b + k).all(free)) {
+                ends[id..id + k].fill(Some(end));
+                pairs[i].id = Some(id as u32);
+            } else if let Some(r) = pairs[i].rot {
+                starved = Some(r);
+                break;
+            }
+        }
+        let Some(r) = starved else { return };
+        for p in pairs.iter_mut().filter(|p| p.rot == Some(r)) {
+            p.rot = None;
         }
     }
 }
@@ -382,6 +597,73 @@ fn flag_op(m: &mut Module, set: bool, src: Pipe, dst: Pipe, id: u32, at: OpId) -
     d.attrs.push(("args".into(), Attr::Array(vec![pipe_attr(pipes::pipe_name(src)), pipe_attr(pipes::pipe_name(dst)), event])));
     let span = m.op_span(at);
     m.add_op(d, span)
+}
+
+/// `set_flag_dyn` / `wait_flag_dyn` with the event id `id` (an `index` value).
+fn flag_dyn_op(m: &mut Module, set: bool, src: Pipe, dst: Pipe, id: ValueId, at: OpId) -> OpId {
+    use pto_ir::module::Piece;
+    let mut d = OpData::new(if set { Opcode::SetFlagDyn } else { Opcode::WaitFlagDyn });
+    let pipe = |p: Pipe| Piece::Group('<', vec![Piece::Literal(pipes::pipe_name(p).to_string())]);
+    d.payload =
+        Payload::Generic(vec![Piece::Group('[', vec![pipe(src), Piece::Punct(","), pipe(dst), Piece::Punct(","), Piece::Value(id)])]);
+    d.operands.push(id);
+    d.num_ins = 1;
+    let span = m.op_span(at);
+    m.add_op(d, span)
+}
+
+/// The event-id values of rotating pairs, `base + iv mod k`, computed at the start of their
+/// loop's body (`prologue`), once per (loop, base).
+#[derive(Default)]
+struct Phases {
+    ids: HashMap<(OpId, u32), ValueId>,
+    phase: HashMap<OpId, ValueId>,
+    prologue: HashMap<BlockId, Vec<OpId>>,
+}
+
+impl Phases {
+    fn id_value(&mut self, m: &mut Module, r: Rotation, base: u32) -> ValueId {
+        if let Some(&v) = self.ids.get(&(r.lp, base)) {
+            return v;
+        }
+        let body = m.region(m.op(r.lp).regions[0]).blocks[0];
+        let iv = m.block(body).args[0];
+        let span = m.op_span(r.lp);
+        let index = m.intern(pto_ir::types::Type::Scalar(pto_ir::types::ElemType::Index));
+        let mut emit = |m: &mut Module, d: OpData| {
+            let op = m.add_op(d, span);
+            self.prologue.entry(body).or_default().push(op);
+            m.add_result(op, index, String::new(), span)
+        };
+        let constant = |n: u32| {
+            let mut d = OpData::new(Opcode::ArithConstant);
+            d.attrs.push(("value".into(), Attr::Int(n.into(), Some(index))));
+            d
+        };
+        let binary = |opcode, a, b| {
+            let mut d = OpData::new(opcode);
+            d.operands = vec![a, b];
+            d.num_ins = 2;
+            d
+        };
+        let phase = match self.phase.get(&r.lp) {
+            Some(&v) => v,
+            None => {
+                let k = emit(m, constant(r.k));
+                let v = emit(m, binary(Opcode::ArithRemsi, iv, k));
+                self.phase.insert(r.lp, v);
+                v
+            }
+        };
+        let v = if base == 0 {
+            phase
+        } else {
+            let b = emit(m, constant(base));
+            emit(m, binary(Opcode::ArithAddi, phase, b))
+        };
+        self.ids.insert((r.lp, base), v);
+        v
+    }
 }
 
 fn barrier_op(m: &mut Module, pipe: &str, at: OpId) -> OpId {
@@ -401,8 +683,9 @@ struct Around {
     before_sets: Vec<OpId>,
 }
 
-fn materialise(m: &mut Module, target: &Target, body: BlockId, pairs: &[Pair], notes: &mut Diagnostics) {
+fn materialise(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, pairs: &[Pair], notes: &mut Diagnostics) {
     let mut around: HashMap<OpId, Around> = HashMap::new();
+    let mut phases = Phases::default();
     let mut barriers: std::collections::HashSet<(OpId, &'static str)> = Default::default();
     for p in pairs {
         let (block, set_after, wait_before, lp) = match p.site {
@@ -411,8 +694,10 @@ fn materialise(m: &mut Module, target: &Target, body: BlockId, pairs: &[Pair], n
             Site::Fence(b, w) => (b, w, w, None),
         };
         let in_loop = lp.is_some() || matches!(p.site, Site::Fence(..));
-        let ops = m.block(block).ops.clone();
-        let (a_at, b_at) = (ops[set_after], ops[wait_before]);
+        let (a_at, b_at) = {
+            let ops = &m.block(block).ops;
+            (ops[set_after], ops[wait_before])
+        };
         let what = match (p.src == p.dst, p.id) {
             (true, _) => {
                 let name = pipes::pipe_name(p.src);
@@ -423,17 +708,28 @@ fn materialise(m: &mut Module, target: &Target, body: BlockId, pairs: &[Pair], n
                 format!("barrier <{name}>")
             }
             (false, Some(id)) => {
-                let w = flag_op(m, false, p.src, p.dst, id, b_at);
+                let (w, s) = match p.rot {
+                    Some(r) => {
+                        let v = phases.id_value(m, r, id);
+                        (flag_dyn_op(m, false, p.src, p.dst, v, b_at), flag_dyn_op(m, true, p.src, p.dst, v, a_at))
+                    }
+                    None => (flag_op(m, false, p.src, p.dst, id, b_at), flag_op(m, true, p.src, p.dst, id, a_at)),
+                };
                 around.entry(b_at).or_default().before.push(w);
-                let s = flag_op(m, true, p.src, p.dst, id, a_at);
                 around.entry(a_at).or_default().after_sets.push(s);
                 if let Some(l) = lp {
-                    let pre = flag_op(m, true, p.src, p.dst, id, l);
-                    around.entry(l).or_default().before_sets.push(pre);
-                    let post = flag_op(m, false, p.src, p.dst, id, l);
-                    around.entry(l).or_default().after_waits.push(post);
+                    for e in id..id + p.ids() {
+                        let pre = flag_op(m, true, p.src, p.dst, e, l);
+                        around.entry(l).or_default().before_sets.push(pre);
+                        let post = flag_op(m, false, p.src, p.dst, e, l);
+                        around.entry(l).or_default().after_waits.push(post);
+                    }
                 }
-                format!("set_flag/wait_flag[{}, {}, EVENT_ID{id}]", pipes::pipe_name(p.src), pipes::pipe_name(p.dst))
+                let (src, dst) = (pipes::pipe_name(p.src), pipes::pipe_name(p.dst));
+                match p.rot {
+                    Some(r) => format!("set_flag_dyn/wait_flag_dyn[{src}, {dst}, EVENT_ID{id} + iv mod {}]", r.k),
+                    None => format!("set_flag/wait_flag[{src}, {dst}, EVENT_ID{id}]"),
+                }
             }
             (false, None) => {
                 if barriers.insert((b_at, "PIPE_ALL")) {
@@ -446,7 +742,7 @@ fn materialise(m: &mut Module, target: &Target, body: BlockId, pairs: &[Pair], n
                         m.op_span(b_at),
                         "insert-sync: `barrier <PIPE_ALL>` inside this `scf.while`: the pass does not pair flags across the regions of a while loop",
                     ));
-                } else if lp.is_some() {
+                } else if tree.chain(b_at).iter().any(|&op| op != b_at && matches!(m.op(op).opcode, Opcode::ScfFor | Opcode::ScfWhile)) {
                     notes.0.push(Diagnostic::warning(
                         DiagClass::SyncInserted,
                         m.op_span(b_at),
@@ -480,13 +776,15 @@ fn materialise(m: &mut Module, target: &Target, body: BlockId, pairs: &[Pair], n
         }
         notes.0.push(d);
     }
-    rebuild(m, body, &mut around);
+    rebuild(m, body, &mut around, &mut phases.prologue);
 }
 
-/// Rewrites every block under `block` with the inserted ops in place.
-fn rebuild(m: &mut Module, block: BlockId, around: &mut HashMap<OpId, Around>) {
+/// Rewrites every block under `block` with the inserted ops in place (a loop body's phase
+/// arithmetic first).
+fn rebuild(m: &mut Module, block: BlockId, around: &mut HashMap<OpId, Around>, prologue: &mut HashMap<BlockId, Vec<OpId>>) {
     let old = std::mem::take(&mut m.blocks[block.index()].ops);
-    let mut new = Vec::with_capacity(old.len());
+    let mut new = prologue.remove(&block).unwrap_or_default();
+    new.reserve(old.len());
     for op in old {
         if let Some(a) = around.remove(&op) {
             new.extend(a.before);
@@ -500,7 +798,7 @@ fn rebuild(m: &mut Module, block: BlockId, around: &mut HashMap<OpId, Around>) {
         let regions = m.op(op).regions.clone();
         for r in regions {
             for b in m.region(r).blocks.clone() {
-                rebuild(m, b, around);
+                rebuild(m, b, around, prologue);
             }
         }
     }

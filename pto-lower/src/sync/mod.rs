@@ -5,3 +5,4 @@
 
 pub mod insert;
 pub mod pipes;
+pub mod rotate;
