@@ -220,11 +220,39 @@ fn ops_without_a_cpp_form_are_located_errors() {
     assert!(err.contains("COMPILE_UNSUPPORTED") && err.contains("<stdin>:3:"), "{err}");
 }
 
+/// `--enable-insert-sync` runs pto's `insert-sync` pass: vadd's two loads (MTE2) feed the add
+/// (V), which feeds the store (MTE3), so the C++ orders them with flag pairs placed between the
+/// calls; without the flag it has none.
 #[test]
-fn insert_sync_is_accepted_and_says_it_inserts_nothing() {
+fn insert_sync_writes_the_inserted_flags() {
+    let (plain, err, code) = pto(&["compile", &example("vadd.pto")], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(!plain.contains("set_flag") && !plain.contains("wait_flag"), "{plain}");
     let (out, err, code) = pto(&["compile", &example("vadd.pto"), "--enable-insert-sync"], None);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("does not insert synchronisation yet"), "{err}");
+    assert!(err.contains("SYNC_INSERTED") && !err.contains("does not insert"), "{err}");
+    let at = |needle: &str| out.find(needle).unwrap_or_else(|| panic!("`{needle}` in {out}"));
+    let set_v = at("set_flag(PIPE_MTE2, PIPE_V, EVENT_ID");
+    let wait_v = at("wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID");
+    let set_st = at("set_flag(PIPE_V, PIPE_MTE3, EVENT_ID");
+    let wait_st = at("wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID");
+    let loads = out.rfind("TLOAD(").unwrap();
+    let add = at("TADD(");
+    let store = at("TSTORE(");
+    assert!(loads < set_v && set_v < wait_v && wait_v < add, "{out}");
+    assert!(add < set_st && set_st < wait_st && wait_st < store, "{out}");
+    // Deterministic, as without the flag.
+    assert_eq!(out, pto(&["compile", &example("vadd.pto"), "--enable-insert-sync"], None).0);
+}
+
+/// A function that already has a sync op is left as written (ptoas's rule, and pto's pass).
+#[test]
+fn insert_sync_keeps_a_program_s_own_sync() {
+    let text =
+        std::fs::read_to_string(example("vadd.pto")).unwrap().replace("    pto.tadd ins", "    pto.barrier <PIPE_ALL>\n    pto.tadd ins");
+    let (out, err, code) = compile(&text, &["--enable-insert-sync"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("pipe_barrier(PIPE_ALL);").count(), 1, "{out}");
     assert!(!out.contains("set_flag"), "{out}");
 }
 

@@ -39,13 +39,20 @@ const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
     ("tmrgsort_variants_emitc.pto", "A3", "a 3-way merge's scratch binds as a 4th source"),
     // A ptoas implementation detail: set_validshape rebinds a second tile to the first one's .data().
     ("set_validshape_local_lowering.pto", "", "checks ptoas's rebinding of a static base tile"),
-    // Synchronisation inserted by ptoas (exact event ids, the auto-sync tail).
-    ("issue428_cube_sync_regression.pto", "", "needs sync insertion (exact EVENT_IDn numbering)"),
-    ("issue454_nested_loop_same_pipe_pair_regression.pto", "", "needs sync insertion"),
-    ("tinsert_a5_pipe_selection.pto", "", "needs sync insertion"),
-    ("tinsert_a5_vec_pipe_selection.pto", "", "needs sync insertion"),
-    ("tmov_acc_mat_pipe_selection.pto", "", "needs sync insertion"),
-    ("tpush_tpop_frontend_lowering_a3.pto", "SYNC-A3", "needs sync insertion"),
+    // Synchronisation inserted by ptoas: its exact event ids and its auto-sync tail.
+    (
+        "issue428_cube_sync_regression.pto",
+        "",
+        "ptoas's exact EVENT_IDn numbering (EVENT_ID2/3 before EVENT_ID0/1) and ptoas_auto_sync_tail",
+    ),
+    (
+        "issue454_nested_loop_same_pipe_pair_regression.pto",
+        "",
+        "ptoas's pair placement around nested loops, size_t loops and ptoas_auto_sync_tail",
+    ),
+    // pto's insert-sync leaves the tile a tpop writes to the cross-core pipe protocol; ptoas
+    // orders it as an MTE2 write (set_flag(PIPE_MTE2, PIPE_MTE1) after the TPOP).
+    ("tpush_tpop_frontend_lowering_a3.pto", "SYNC-A3", "ptoas orders a tpop's tile as an MTE2 write; pto's insert-sync does not"),
 ];
 
 /// One `// RUN:` line.
@@ -189,7 +196,7 @@ fn ptoas_lit_runs_pass_with_pto_compile() {
         negative_checked.join(", ")
     );
     // The count docs/compile.md quotes: a change is a reason to update the docs.
-    assert_eq!(passed, 24, "the FileCheck pass count changed: update docs/compile.md");
+    assert_eq!(passed, 27, "the FileCheck pass count changed: update docs/compile.md");
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
 }
 

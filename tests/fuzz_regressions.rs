@@ -41,7 +41,10 @@ const CASES: &[(&str, &str)] = &[
     ("read/generic-level1-op-in-short-form", "parsed"),
     // `#pto<round_mode[ CAST_RINT>` (CI smoke) was kept as an unknown attribute kind `round_mode[`
     // and printed without its space, which does not read again: the kind must be an identifier.
-    ("read/opaque-attr-kind-not-identifier", "parse: PARSE_BAD_ATTRIBUTE: expected `#pto<kind value>` or `#pto<kind<value>>`, found `#pto<round_mode[ CAST_RINT>`"),
+    (
+        "read/opaque-attr-kind-not-identifier",
+        "parse: PARSE_BAD_ATTRIBUTE: expected `#pto<kind value>` or `#pto<kind<value>>`, found `#pto<round_mode[ CAST_RINT>`",
+    ),
     // `%d, %d = tdeinterleave ...` was read as the group `%d:2` (and printed so): one name bound twice.
     ("read/duplicate-result-name", "parse: STRUCT_REDEFINED_VALUE: value `%d` is defined twice"),
     // `pto lower` named the buffer of result `%d#0` of a group `%d:2` `%d#0_buf`, which does not
