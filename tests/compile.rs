@@ -289,3 +289,32 @@ fn enum_arguments_are_hoisted_constants() {
     assert!(decl.trim().starts_with("RoundMode "), "{decl}");
     assert!(out.contains(&format!(", {var});")), "{out}");
 }
+
+/// `pto compile` prints diagnostics as `ptoas` (MLIR) does, `file:line:col: error: 'op' op
+/// message [CLASS]`, unless `--error-format` asks for pto's human or JSON form.
+#[test]
+fn diagnostics_are_in_ptoas_form_by_default() {
+    let text = "module {\n  func.func @k() {\n    pto.trap\n    return\n  }\n}\n";
+    let (_, err, code) = compile(text, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.starts_with("<stdin>:3:5: error: 'pto.trap' op `pto compile` cannot write"), "{err}");
+    assert!(err.trim_end().ends_with("[COMPILE_UNSUPPORTED]") && !err.contains("┌─"), "{err}");
+    let (_, human, code) = compile(text, &["--error-format", "human"]);
+    assert_eq!(code, 1);
+    assert!(human.starts_with("error[COMPILE_UNSUPPORTED]:") && human.contains("┌─ <stdin>:3:5"), "{human}");
+}
+
+/// A tile an instruction returns (`treshape`) is declared before the call that fills it, as
+/// `ptoas` writes it: `Tile<...> v; TRESHAPE(v, src);` (found by compiling the shared samples
+/// against pto-isa's CPU simulator: the result was used undeclared).
+#[test]
+fn treshape_results_are_declared() {
+    let text = "module {\n  func.func @k() {\n    %t = pto.alloc_tile : !pto.tile_buf<vec, 16x1xf32, blayout=col_major>\n    %r = pto.treshape %t : !pto.tile_buf<vec, 16x1xf32, blayout=col_major> -> !pto.tile_buf<vec, 1x16xf32>\n    %d = pto.alloc_tile : !pto.tile_buf<vec, 1x16xf32>\n    pto.tadd ins(%r, %r : !pto.tile_buf<vec, 1x16xf32>, !pto.tile_buf<vec, 1x16xf32>) outs(%d : !pto.tile_buf<vec, 1x16xf32>)\n    return\n  }\n}\n";
+    let (out, err, code) = compile(text, &[]);
+    assert_eq!(code, 0, "{err}");
+    let call = out.find("TRESHAPE(").unwrap_or_else(|| panic!("{out}"));
+    let dst = out[call + "TRESHAPE(".len()..].split(',').next().unwrap().to_string();
+    let decl = out.find(&format!("CompactMode::Null> {dst};")).unwrap_or_else(|| panic!("`{dst}` declared in {out}"));
+    assert!(decl < call, "{out}");
+    assert!(out.contains(&format!("TADD(")) && out.contains(&format!(", {dst}, {dst})")), "{out}");
+}
