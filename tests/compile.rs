@@ -316,5 +316,27 @@ fn treshape_results_are_declared() {
     let dst = out[call + "TRESHAPE(".len()..].split(',').next().unwrap().to_string();
     let decl = out.find(&format!("CompactMode::Null> {dst};")).unwrap_or_else(|| panic!("`{dst}` declared in {out}"));
     assert!(decl < call, "{out}");
-    assert!(out.contains(&format!("TADD(")) && out.contains(&format!(", {dst}, {dst})")), "{out}");
+    assert!(out.contains("TADD(") && out.contains(&format!(", {dst}, {dst})")), "{out}");
+}
+
+/// Acceptance 3's table (`tests/data/compile-cpusim.tsv`, made outside the repository by
+/// compiling `pto compile`'s C++ against pto-isa's CPU simulator and comparing with `pto run`):
+/// it names the pto-isa commit, every verdict count is the one docs/compile.md quotes, and no
+/// sample computes differently from `pto run`.
+#[test]
+fn cpu_simulator_table_agrees_with_the_docs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let table = std::fs::read_to_string(root.join("tests/data/compile-cpusim.tsv")).expect("the table is committed");
+    assert!(table.lines().next().is_some_and(|l| l.starts_with('#') && l.contains("3186c381")), "header names the pto-isa commit");
+    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    for row in table.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        assert_eq!(cols.len(), 4, "row `{row}`");
+        *counts.entry(cols[2]).or_default() += 1;
+    }
+    assert!(!counts.contains_key("differ"), "{counts:?}");
+    let docs = std::fs::read_to_string(root.join("docs/compile.md")).unwrap();
+    for (verdict, n) in &counts {
+        assert!(docs.contains(&format!("| `{verdict}` | {n} |")), "docs/compile.md quotes `{verdict}` {n} times: {counts:?}");
+    }
 }
