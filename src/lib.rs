@@ -148,6 +148,9 @@ pub enum ErrorFormat {
     Human,
     /// One JSON object per line.
     Json,
+    /// MLIR's (`ptoas`'s) one-line form: `file:line:col: error: 'pto.op' op message`. The
+    /// default of `pto compile`, a drop-in for `ptoas` whose callers read that form.
+    Mlir,
 }
 
 /// Reads a file (`-` = stdin) into a source map. Stdin that is a terminal is a usage error

@@ -10,9 +10,9 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(name = "pto", version, about, long_about = None)]
 struct Cli {
-    /// How to print diagnostics.
-    #[arg(long, value_enum, global = true, default_value_t = ErrorFormatArg::Human)]
-    error_format: ErrorFormatArg,
+    /// How to print diagnostics (default: human; `mlir` for `pto compile`, as `ptoas`).
+    #[arg(long, value_enum, global = true)]
+    error_format: Option<ErrorFormatArg>,
     #[command(subcommand)]
     command: Command,
 }
@@ -21,6 +21,8 @@ struct Cli {
 enum ErrorFormatArg {
     Human,
     Json,
+    /// `file:line:col: error: 'pto.op' op message`, as `ptoas` (MLIR) prints it.
+    Mlir,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -357,9 +359,11 @@ enum MlirAction {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let error_format = match cli.error_format {
+    let default_format = if matches!(cli.command, Command::Compile { .. }) { ErrorFormatArg::Mlir } else { ErrorFormatArg::Human };
+    let error_format = match cli.error_format.unwrap_or(default_format) {
         ErrorFormatArg::Human => ErrorFormat::Human,
         ErrorFormatArg::Json => ErrorFormat::Json,
+        ErrorFormatArg::Mlir => ErrorFormat::Mlir,
     };
     let mut output_path = None;
     let outcome: Outcome = match cli.command {

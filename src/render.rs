@@ -14,7 +14,32 @@ pub fn render(sources: &SourceMap, diags: &[Diagnostic], format: ErrorFormat) ->
     match format {
         ErrorFormat::Human => render_human(sources, &diags),
         ErrorFormat::Json => diags.iter().map(|d| render_json(sources, d) + "\n").collect(),
+        ErrorFormat::Mlir => diags.iter().map(|d| render_mlir(sources, d)).collect(),
     }
+}
+
+/// One diagnostic in MLIR's form, as `ptoas` prints it: `file:line:col: error: 'pto.op' op
+/// message` (without the op when the diagnostic names none), then `[CLASS]`, and any
+/// secondary label as a `note:` line at its own location.
+pub fn render_mlir(sources: &SourceMap, d: &Diagnostic) -> String {
+    let at = |s: Span| match sources.get(s.file) {
+        Some(f) => {
+            let (l, c) = f.line_col(s.start);
+            format!("{}:{l}:{c}: ", f.name)
+        }
+        None => String::new(),
+    };
+    let severity = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    };
+    let op = d.op.as_deref().map(|o| format!("'{o}' op ")).unwrap_or_default();
+    let mut out = format!("{}{severity}: {op}{} [{}]\n", at(d.span), d.message, d.class);
+    for (s, m) in &d.labels {
+        out.push_str(&format!("{}note: {m}\n", at(*s)));
+    }
+    out
 }
 
 fn render_human(sources: &SourceMap, diags: &[Diagnostic]) -> String {
@@ -72,11 +97,11 @@ fn render_human(sources: &SourceMap, diags: &[Diagnostic]) -> String {
 }
 
 /// A report's closing line for a human reader: `3 errors, 1 warning` (notes are not counted),
-/// or nothing when the report has neither (and for JSON output, whose lines are objects).
+/// or nothing when the report has neither (and for JSON and MLIR output, line-oriented forms).
 pub fn count_line(diags: &[Diagnostic], format: ErrorFormat) -> String {
     let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
     let warnings = diags.iter().filter(|d| d.severity == Severity::Warning).count();
-    if format == ErrorFormat::Json || errors + warnings == 0 {
+    if format != ErrorFormat::Human || errors + warnings == 0 {
         return String::new();
     }
     let plural = |n: usize, what: &str| if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") };

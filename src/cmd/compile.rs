@@ -30,7 +30,8 @@ pub struct CompileOptions {
     pub target: Option<TargetName>,
     /// `--pto-level`.
     pub level: PtoLevel,
-    /// `--enable-insert-sync`: accepted; pto does not insert sync yet (a warning says so).
+    /// `--enable-insert-sync`: run pto's `insert-sync` pass (as `pto lower --insert-sync`) and
+    /// prove its output with the static sync checker before writing the C++.
     pub insert_sync: bool,
     /// Write the C++ here instead of stdout (`-` is stdout).
     pub output: Option<String>,
@@ -74,15 +75,6 @@ fn level_check(m: &pto_ir::Module, level: PtoLevel) -> Vec<Diagnostic> {
     out
 }
 
-/// The warning `--enable-insert-sync` gets while pto has no sync insertion.
-fn insert_sync_warning() -> Diagnostic {
-    Diagnostic::warning(
-        DiagClass::SyncNotChecked,
-        pto_ir::Span::default(),
-        "--enable-insert-sync is accepted but pto does not insert synchronisation yet: the C++ has only the set_flag / wait_flag / barrier ops the program writes (docs/compile.md)",
-    )
-}
-
 /// Runs `pto compile`.
 pub fn run(opts: &CompileOptions) -> Outcome {
     let mut sources = SourceMap::default();
@@ -106,14 +98,17 @@ pub fn run(opts: &CompileOptions) -> Outcome {
         Ok(v) => v,
         Err(diags) => return fail(&sources, &diags.0),
     };
-    let (lowered, more) = match pto_lower::run(verified, target, pto_lower::PipelineOptions::default()) {
+    let pipeline = pto_lower::PipelineOptions { insert_sync: opts.insert_sync, ..Default::default() };
+    let (lowered, more) = match pto_lower::run(verified, target, pipeline) {
         Ok(ok) => ok,
         Err(diags) => return fail(&sources, &diags.0),
     };
-    warnings.0.extend(shown_notes(more.0, false));
-    if opts.insert_sync {
-        warnings.0.push(insert_sync_warning());
+    if opts.insert_sync
+        && let Err(diags) = crate::cmd::lower::prove_sync(&lowered, target, &opts.input)
+    {
+        return fail(&sources, &diags);
     }
+    warnings.0.extend(shown_notes(more.0, false));
     let text = match crate::compile::compile(&lowered, target) {
         Ok(t) => t,
         Err(diags) => {

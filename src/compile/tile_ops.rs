@@ -101,6 +101,15 @@ impl Emitter<'_> {
         let (ins, outs, _) = segments(data);
         let bound: Vec<(String, ValueId)> = fm.bound(forms, ins, outs).into_iter().map(|(s, v)| (s.name.clone(), v)).collect();
         let pattern = rule::pattern_for(&column, fm.form).to_string();
+        // A tile result (`treshape`) is a new tile the instruction fills: declared first, without
+        // an address (`TRESHAPE(dst, src)` points it at the source's bytes), as `ptoas` writes it.
+        for &r in &data.results {
+            let Some(desc) = self.tile_desc(r).filter(|_| !self.names.contains_key(&r)) else { continue };
+            if desc.valid_rows == Dim::Dynamic || desc.valid_cols == Dim::Dynamic {
+                return self.unsupported(op, "a tile result with a dynamic valid shape");
+            }
+            self.declare_tile(r, &desc, None, None);
+        }
         let mut ctx = OpCtx { e: self, op, bound, failed: None };
         let stmt = rule::render(&pattern, &mut ctx);
         let failed = ctx.failed.take();

@@ -178,7 +178,7 @@ fn mem_op(m: &Module, op: OpId, target: TargetId) -> Option<MemOp> {
         return None;
     }
     let tmp = pipes::tmp_of(m, op);
-    let loc = |v: ValueId| m.value_type(v).tile().map(|t| t.loc);
+    let loc = |v: ValueId| m.value_type(v).tile().map(|t| t.loc).or_else(|| pipes::memref_loc(m.value_type(v)));
     let pipe = pipes::pipe_of(m, op, target, tmp.is_some(), &loc)?;
     let mut accesses = Vec::new();
     pipes::operand_accesses(m, op, tmp, |v, write| {
@@ -196,7 +196,10 @@ fn mem_op(m: &Module, op: OpId, target: TargetId) -> Option<MemOp> {
             }
         } else {
             use pto_ir::types::Type;
-            let space = match m.value_type(v) {
+            let ty = m.value_type(v);
+            let space = match ty {
+                // A `memref.alloc` buffer: placed after plan-memory's tiles, its address unknown here.
+                Type::Opaque(_) if pipes::memref_loc(ty).is_some() => pipes::memref_loc(ty).map_or(Space::Unknown, Space::Local),
                 Type::TensorView(..) | Type::PartitionView(..) => view_root(m, v),
                 Type::Memref(..) | Type::Global(..) | Type::Ptr(_) => Space::AnyGm,
                 Type::Opaque(_) => Space::Unknown,

@@ -92,6 +92,17 @@ pub fn operand_accesses(m: &Module, op: OpId, tmp: Option<ValueId>, mut f: impl 
     }
 }
 
+/// The on-chip buffer a `memref<..., #pto.address_space<vec>>` type lives in (PTOAS's
+/// `memref.alloc` buffers keep that type through pto's pipeline); `None` for any other type or
+/// an address space that is not on-chip (`gm`).
+pub fn memref_loc(ty: &pto_ir::types::Type) -> Option<Loc> {
+    let pto_ir::types::Type::Opaque(text) = ty else { return None };
+    let inner = text.strip_prefix("memref<")?.strip_suffix('>')?;
+    let space = inner.rsplit_once(',')?.1.trim();
+    let name = space.strip_prefix("#pto.address_space<")?.strip_suffix('>')?;
+    Loc::ALL.iter().find(|(_, n)| *n == name).map(|(l, _)| *l)
+}
+
 /// Whether `target` needs `pipe_barrier(P)` between two dependent ops of pipe `p` (the pipes
 /// it does not keep in order; pto-sim's `sync/rules.rs` gives the sources): A2A3 every pipe but
 /// the scalar one, A5 only MTE2 and MTE3.

@@ -167,9 +167,7 @@ pub fn memref_tile(ty: &Type) -> Result<TileDesc, String> {
     let inner = text.strip_prefix("memref<").and_then(|t| t.strip_suffix('>')).ok_or_else(|| format!("`{text}` is not a memref type"))?;
     let (shape, space) = inner.split_once(',').map_or((inner, ""), |(a, b)| (a.trim(), b.trim()));
     let loc = match space.strip_prefix("#pto.address_space<").and_then(|s| s.strip_suffix('>')) {
-        Some(name) => {
-            Loc::ALL.iter().find(|(_, n)| *n == name).map(|(l, _)| *l).ok_or_else(|| format!("address space `{name}` is not on-chip"))?
-        }
+        Some(name) => pto_lower::sync::pipes::memref_loc(ty).ok_or_else(|| format!("address space `{name}` is not on-chip"))?,
         None => return Err(format!("`{text}` has no on-chip `#pto.address_space<...>`")),
     };
     let parts: Vec<&str> = shape.split('x').collect();
