@@ -445,13 +445,13 @@ pub fn transfer(
     };
     for r in from_r..tile.vrows {
         for c in from_c..tile.vcols {
-            let at = view.index(r0 + r, c0 + c, fold)?;
-            let g = gm.element(at, limit)?;
+            // A read allocates nothing: untouched bytes read as the array's fill.
+            let at = gm.touch(view.index(r0 + r, c0 + c, fold)?, limit)?;
             let t = crate::view::element_mut(storage, tile, r, c)?;
             if load {
-                t.copy_from_slice(g);
+                gm.read_bytes(at, t);
             } else {
-                g.copy_from_slice(t);
+                gm.write_bytes(at, t);
             }
         }
     }
