@@ -242,8 +242,10 @@ fn tload_w_gate_blocks_bf16(bencher: divan::Bencher, layout: &str) {
     let text = w_gate_program(tile);
     let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
     let target = Target::get(TargetId::A2A3);
+    let verified = pto_ir::verify::Verified::new(m).expect("verifies");
+    let (lowered, _) = pto_lower::run(verified, target, Default::default()).expect("lowers");
     bencher.counter(divan::counter::ItemsCount::new(64usize * 128 * 256)).bench_local(|| {
-        let mut sim = Sim::new(&m, target).expect("places");
+        let mut sim = Sim::new(&lowered, target).expect("places");
         sim.use_default_inputs();
         sim.run().expect("runs");
         sim
