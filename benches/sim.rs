@@ -198,3 +198,52 @@ fn tload_tstore_64x256_f32(bencher: divan::Bencher) {
         sim
     });
 }
+
+/// A `tload` loop shaped like Qwen3's `w_gate` (issue 29): 64 blocks of 128x256 bf16, one per
+/// 128 rows, from an unbound 8192x25600 bf16 array (419 MB if stored whole), on a fresh
+/// simulation each time: GM is allocated by what is touched, so this costs the 4 MiB read,
+/// not the array's extent. Built by `w_gate_program`, with the tile `tile`.
+#[divan::bench(args = ["nd", "nz"], sample_count = 10)]
+fn tload_w_gate_blocks_bf16(bencher: divan::Bencher, layout: &str) {
+    let tile = match layout {
+        "nd" => "!pto.tile_buf<vec, 128x256xbf16>",
+        _ => {
+            "!pto.tile_buf<loc=mat, dtype=bf16, rows=128, cols=256, v_row=128, v_col=256, blayout=col_major, slayout=row_major, fractal=512, pad=0>"
+        }
+    };
+    let text = w_gate_program(tile);
+    let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
+    let target = Target::get(TargetId::A2A3);
+    let verified = pto_ir::verify::Verified::new(m).expect("verifies");
+    let (lowered, _) = pto_lower::run(verified, target, Default::default()).expect("lowers");
+    bencher.counter(divan::counter::ItemsCount::new(64usize * 128 * 256)).bench_local(|| {
+        let mut sim = Sim::new(&lowered, target).expect("places");
+        sim.use_default_inputs();
+        sim.run().expect("runs");
+        sim
+    });
+}
+
+/// 64 `tload`s of 128x256 bf16 windows at rows `128 k`, column 0, of an 8192x25600 array.
+fn w_gate_program(tile: &str) -> String {
+    format!(
+        "func.func @w(%w: !pto.ptr<bf16>) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %c8192 = arith.constant 8192 : index
+  %c25600 = arith.constant 25600 : index
+  %v = pto.make_tensor_view %w, shape = [%c8192, %c25600], strides = [%c25600, %c1] : !pto.tensor_view<?x?xbf16>
+  %t = pto.alloc_tile : {tile}
+  scf.for %k = %c0 to %c64 step %c1 {{
+    %r = arith.muli %k, %c128 : index
+    %p = pto.partition_view %v, offsets = [%r, %c0], sizes = [%c128, %c256] : !pto.tensor_view<?x?xbf16> -> !pto.partition_tensor_view<128x256xbf16>
+    pto.tload ins(%p : !pto.partition_tensor_view<128x256xbf16>) outs(%t : {tile})
+  }}
+  return
+}}
+"
+    )
+}

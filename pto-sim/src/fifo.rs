@@ -191,15 +191,7 @@ impl Fifo {
 /// The GM array of pipe `name`'s slots (`%name.fifo` in diagnostics): its element type is set
 /// by the first slot view ([`GmSlots::size`]).
 pub fn slot_array(name: &str) -> crate::gm::GmArray {
-    crate::gm::GmArray {
-        name: format!("{name}.fifo"),
-        elem_size: 1,
-        bytes: Vec::new(),
-        bound: false,
-        dtype: ElemType::U8,
-        pattern: false,
-        written: false,
-        shape: None,
-        internal: true,
-    }
+    let mut array = crate::gm::GmArray::new(format!("{name}.fifo"), ElemType::U8);
+    array.internal = true;
+    array
 }

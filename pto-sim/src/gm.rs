@@ -6,8 +6,10 @@
 //! checked: an overflow is a fault, like an access outside the bound array.
 
 use crate::elem::Elem;
+use crate::gm_store::{CHUNK, Chunked};
 use crate::memory::Fault;
 use pto_ir::tile_rules::ViewFold;
+use std::ops::Range;
 
 /// Most dimensions a view may have.
 pub const MAX_RANK: usize = 5;
@@ -195,15 +197,35 @@ pub(crate) fn bytes_text(n: usize) -> String {
     }
 }
 
-/// One GM array.
+/// The bytes untouched elements of an array read as, repeating ([`crate::gm_store`]): with
+/// `pattern`, element `i` holds [`pattern_value`]`(i)`, which repeats every 17 elements; else
+/// zeros (an empty period), as for element types without a value model.
+fn fill_period(pattern: bool, dtype: pto_ir::types::ElemType) -> Vec<u8> {
+    let mut period = Vec::new();
+    if pattern {
+        crate::dispatch!(dtype, T => {
+            let size = dtype.size_bytes() as usize;
+            period.resize(17 * size, 0);
+            for i in 0..17 {
+                <T as crate::elem::Elem>::from_f64(pattern_value(i)).store(&mut period[i * size..]);
+            }
+        }, _ => {});
+    }
+    period
+}
+
+/// One GM array. Its bytes are private and sparse ([`crate::gm_store`]): every access goes
+/// through an element, a byte run or the whole array.
 #[derive(Clone, Debug)]
 pub struct GmArray {
     /// Argument name.
     pub name: String,
     /// Element size in bytes.
     pub elem_size: usize,
-    /// Bytes.
-    pub bytes: Vec<u8>,
+    /// The bytes, by chunk.
+    store: Chunked,
+    /// The fill untouched bytes read as, for the (pattern, dtype) it was made for.
+    fill: Option<(bool, pto_ir::types::ElemType, Vec<u8>)>,
     /// Bound by the user (bounds are enforced); otherwise it grows on demand.
     pub bound: bool,
     /// Element type (for the deterministic fill of unbound arrays).
@@ -237,29 +259,131 @@ pub fn row_major_shape(shape: &[i64], strides: &[i64]) -> Option<(usize, usize)>
 }
 
 impl GmArray {
-    /// Bytes of element `index`, growing an unbound array up to `limit` bytes.
-    pub fn element(&mut self, index: i64, limit: usize) -> Result<&mut [u8], Fault> {
-        let n = self.bytes.len() / self.elem_size.max(1);
+    /// An empty, unbound, unwritten argument array `name` of `dtype` elements.
+    pub fn new(name: impl Into<String>, dtype: pto_ir::types::ElemType) -> GmArray {
+        GmArray {
+            name: name.into(),
+            elem_size: dtype.size_bytes() as usize,
+            store: Chunked::default(),
+            fill: None,
+            bound: false,
+            dtype,
+            pattern: false,
+            written: false,
+            shape: None,
+            internal: false,
+        }
+    }
+
+    /// The logical extent in bytes: what the array was bound to or has grown to.
+    pub fn len_bytes(&self) -> usize {
+        self.store.len()
+    }
+
+    /// The logical extent in elements.
+    pub fn elements(&self) -> usize {
+        self.store.len() / self.elem_size.max(1)
+    }
+
+    /// Binds the array to `bytes` (its extent from now on).
+    pub fn set_bytes(&mut self, bytes: &[u8]) {
+        self.store = Chunked::from_bytes(bytes);
+    }
+
+    /// The whole array, untouched bytes as their fill (outputs).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.store.to_vec(&fill_period(self.pattern, self.dtype))
+    }
+
+    /// How many [`CHUNK`]-byte chunks hold bytes (memory actually used).
+    pub fn chunks_allocated(&self) -> usize {
+        self.store.allocated()
+    }
+
+    /// The store and the fill period for the current pattern and element type (made once).
+    fn parts(&mut self) -> (&mut Chunked, &[u8]) {
+        if !matches!(&self.fill, Some((p, d, _)) if *p == self.pattern && *d == self.dtype) {
+            self.fill = Some((self.pattern, self.dtype, fill_period(self.pattern, self.dtype)));
+        }
+        (&mut self.store, self.fill.as_ref().map_or(&[][..], |f| &f.2[..]))
+    }
+
+    /// Checks that element `index` exists (growing an unbound array to it, up to `limit`
+    /// bytes): its first byte.
+    pub fn touch(&mut self, index: i64, limit: usize) -> Result<usize, Fault> {
+        let n = self.elements();
         if index < 0 || (self.bound && index as usize >= n) {
             return Err(Fault(format!("GM access to element {index} of `%{}`, which has {n} elements", self.name)));
         }
         let end = (index as usize).checked_add(1).and_then(|k| k.checked_mul(self.elem_size)).unwrap_or(usize::MAX);
-        if end > self.bytes.len() {
+        if end > self.store.len() {
             if end > limit {
                 return Err(Fault(format!("GM access to element {index} of `%{}` is beyond {}", self.name, bytes_text(limit))));
             }
-            let old = self.bytes.len() / self.elem_size.max(1);
-            self.bytes.resize(end, 0);
-            if self.pattern {
-                let size = self.elem_size;
-                crate::dispatch!(self.dtype, T => {
-                    for i in old..(end / size) {
-                        <T as crate::elem::Elem>::from_f64(pattern_value(i)).store(&mut self.bytes[i * size..]);
-                    }
-                }, _ => {});
+            self.store.grow(end);
+        }
+        Ok(end - self.elem_size)
+    }
+
+    /// Bytes of element `index`, growing an unbound array up to `limit` bytes.
+    pub fn element(&mut self, index: i64, limit: usize) -> Result<&mut [u8], Fault> {
+        let start = self.touch(index, limit)?;
+        let end = start + self.elem_size;
+        let (store, period) = self.parts();
+        Ok(store.slice_mut(start..end, period))
+    }
+
+    /// Checks that elements `first..=last` exist, as an element-by-element access would —
+    /// the first, then the last (growing an unbound array) — and returns their bytes; the
+    /// fault of the end that has none.
+    pub fn reach(&mut self, first: i64, last: i64, limit: usize) -> Result<Range<usize>, Fault> {
+        let start = self.touch(first, limit)?;
+        Ok(start..self.touch(last, limit)? + self.elem_size)
+    }
+
+    /// Copies bytes `start..start + out.len()` (inside the extent: [`GmArray::reach`]) into `out`.
+    pub fn read_bytes(&mut self, start: usize, out: &mut [u8]) {
+        debug_assert!(start + out.len() <= self.store.len());
+        let (store, period) = self.parts();
+        store.read(start, out, period);
+    }
+
+    /// Copies `src` to bytes `start..start + src.len()` (inside the extent).
+    pub fn write_bytes(&mut self, start: usize, src: &[u8]) {
+        debug_assert!(start + src.len() <= self.store.len());
+        let (store, period) = self.parts();
+        store.write(start, src, period);
+    }
+
+    /// Merges a block's final state `next` of this array into `self` (the blocks before it),
+    /// against the array every block started from, `initial`: every byte the block changed
+    /// is taken from it, and `self` grows to `next`'s extent. Chunks neither holds, of the
+    /// same fill, are equal without a look.
+    pub fn merge_block(&mut self, initial: &GmArray, next: &GmArray) {
+        let (was_fill, now_fill) = (fill_period(initial.pattern, initial.dtype), fill_period(next.pattern, next.dtype));
+        let len = next.store.len();
+        self.store.grow(len);
+        let (mut was, mut now) = (vec![0; CHUNK], vec![0; CHUNK]);
+        for k in 0..len.div_ceil(CHUNK) {
+            if was_fill == now_fill && !initial.store.holds(k) && !next.store.holds(k) {
+                continue;
+            }
+            let start = k * CHUNK;
+            let n = (len - start).min(CHUNK);
+            let (was, now) = (&mut was[..n], &mut now[..n]);
+            initial.store.read(start, was, &was_fill);
+            next.store.read(start, now, &now_fill);
+            let mut p = 0;
+            while p < n {
+                if now[p] == was[p] {
+                    p += 1;
+                    continue;
+                }
+                let end = (p..n).find(|&q| now[q] == was[q]).unwrap_or(n);
+                self.write_bytes(start + p, &now[p..end]);
+                p = end;
             }
         }
-        Ok(&mut self.bytes[end - self.elem_size..end])
     }
 }
 
@@ -296,19 +420,16 @@ pub fn transfer(
         for k in 0..count {
             let (r, c) = if row { (k, 0) } else { (0, k) };
             let first = view.index(r0 + r, c0 + c, fold)?;
-            let last = first.checked_add(len as i64 - 1).ok_or_else(|| Fault("the GM address overflows".into()))?;
             // Both ends valid (the last grows the array): the run in between is too.
-            if gm.element(first, limit).is_err() || gm.element(last, limit).is_err() {
-                break;
-            }
-            let g = &mut gm.bytes[first as usize * size..(last as usize + 1) * size];
+            let last = first.checked_add(len as i64 - 1).ok_or_else(|| Fault("the GM address overflows".into()))?;
+            let Ok(g) = gm.reach(first, last, limit) else { break };
             let at = (if row { r * cols } else { c * rows }) * size;
             let t =
                 storage.get_mut(at..at + len * size).ok_or_else(|| Fault(format!("a run of {len} elements outside the tile's storage")))?;
             if load {
-                t.copy_from_slice(g);
+                gm.read_bytes(g.start, t);
             } else {
-                g.copy_from_slice(t);
+                gm.write_bytes(g.start, t);
             }
             done = k + 1;
         }
@@ -324,13 +445,13 @@ pub fn transfer(
     };
     for r in from_r..tile.vrows {
         for c in from_c..tile.vcols {
-            let at = view.index(r0 + r, c0 + c, fold)?;
-            let g = gm.element(at, limit)?;
+            // A read allocates nothing: untouched bytes read as the array's fill.
+            let at = gm.touch(view.index(r0 + r, c0 + c, fold)?, limit)?;
             let t = crate::view::element_mut(storage, tile, r, c)?;
             if load {
-                t.copy_from_slice(g);
+                gm.read_bytes(at, t);
             } else {
-                g.copy_from_slice(t);
+                gm.write_bytes(at, t);
             }
         }
     }
@@ -404,5 +525,77 @@ mod accessed_tests {
         assert_eq!(a.conflict(&b, 1), None);
         b.record(0, &[(90, 100)], false, OpId(5));
         assert_eq!(a.conflict(&b, 0), Some((OpId(1), OpId(5), true, false, (90, 96))));
+    }
+}
+
+#[cfg(test)]
+mod array_tests {
+    use super::*;
+    use pto_ir::types::ElemType;
+
+    /// What the array held when it was one vector grown on demand: the pattern of `n` f32
+    /// elements.
+    fn pattern_f32(n: usize) -> Vec<u8> {
+        (0..n).flat_map(|i| (pattern_value(i) as f32).to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn elements_and_runs_at_chunk_edges_read_as_one_grown_vector() {
+        let mut a = GmArray::new("a", ElemType::F32);
+        a.pattern = true;
+        let per_chunk = CHUNK / 4;
+        // The last element of chunk 0 and the first of chunk 1.
+        a.element(per_chunk as i64 - 1, MAX_GROWN).unwrap().copy_from_slice(&1.5f32.to_le_bytes());
+        a.element(per_chunk as i64, MAX_GROWN).unwrap().copy_from_slice(&2.5f32.to_le_bytes());
+        // A run across the edge of chunks 2 and 3, reached as element by element would.
+        let run = a.reach(3 * per_chunk as i64 - 2, 3 * per_chunk as i64 + 1, MAX_GROWN).unwrap();
+        assert_eq!(run, 3 * CHUNK - 8..3 * CHUNK + 8);
+        let mut seen = vec![0; run.len()];
+        a.read_bytes(run.start, &mut seen);
+        assert_eq!(seen, pattern_f32(3 * per_chunk + 2)[run.clone()]);
+        a.write_bytes(run.start, &[0; 16]);
+        assert_eq!(a.elements(), 3 * per_chunk + 2);
+        let mut want = pattern_f32(3 * per_chunk + 2);
+        want[CHUNK - 4..CHUNK].copy_from_slice(&1.5f32.to_le_bytes());
+        want[CHUNK..CHUNK + 4].copy_from_slice(&2.5f32.to_le_bytes());
+        want[run].fill(0);
+        assert_eq!(a.to_bytes(), want);
+        // Reading allocated nothing; chunks 0, 1 (elements) and 2, 3 (the run) were written.
+        assert_eq!(a.chunks_allocated(), 4);
+        // A run whose end faults reports that end, having grown to its start.
+        let mut b = GmArray::new("b", ElemType::F32);
+        let err = b.reach(10, (MAX_GROWN / 4) as i64, MAX_GROWN).unwrap_err();
+        assert_eq!(err.0, format!("GM access to element {} of `%b` is beyond 1 GiB", MAX_GROWN / 4));
+        assert_eq!(b.elements(), 11);
+    }
+
+    #[test]
+    fn a_merge_takes_what_a_block_changed_whatever_it_allocated() {
+        let nine = 9f32.to_le_bytes();
+        for init_pattern in [true, false] {
+            let mut init = GmArray::new("o", ElemType::F32);
+            init.pattern = init_pattern;
+            let block = |at: usize| {
+                let mut b = init.clone();
+                b.pattern = true;
+                b.written = true;
+                b.element(at as i64, MAX_GROWN).unwrap().copy_from_slice(&nine);
+                b
+            };
+            let (first, second) = (block(3), block(2 * CHUNK));
+            let mut acc = first.clone();
+            acc.merge_block(&init, &second);
+            let mut want = pattern_f32(2 * CHUNK + 1);
+            want[8 * CHUNK..].copy_from_slice(&nine);
+            if init_pattern {
+                // Only the written element of each block differs from where it started.
+                want[12..16].copy_from_slice(&nine);
+                assert_eq!(acc.chunks_allocated(), 2);
+            }
+            // Blocks that started from zeros but ran with the pattern changed every byte
+            // they grew over: the later block's pattern wins over the first block's write,
+            // as when the array was one grown vector.
+            assert!(acc.to_bytes() == want, "merge with the initial pattern {init_pattern}");
+        }
     }
 }

@@ -353,17 +353,7 @@ impl<'m> Sim<'m> {
             if let (ValueDef::BlockArg(..), Some(e)) = (v.def, gm_elem) {
                 let e = &e;
                 sim.vals[i] = Val::Ptr(sim.gm.len());
-                sim.gm.push(GmArray {
-                    name: v.name.clone(),
-                    elem_size: e.size_bytes() as usize,
-                    bytes: Vec::new(),
-                    bound: false,
-                    dtype: *e,
-                    pattern: false,
-                    written: false,
-                    shape: None,
-                    internal: false,
-                });
+                sim.gm.push(GmArray::new(v.name.clone(), *e));
             }
         }
         // Each pipe's FIFO slots in GM (`talloc`, the GM-slot forms of `tpush`/`tpop`/`tfree`).
@@ -456,7 +446,7 @@ impl<'m> Sim<'m> {
         if e != data.dtype {
             return Err(format!("`%{name}` points to {e}, the data is {}", data.dtype));
         }
-        self.gm[i].bytes = data.bytes.clone();
+        self.gm[i].set_bytes(&data.bytes);
         self.gm[i].bound = true;
         self.gm[i].shape = Some((data.rows, data.cols));
         Ok(())
@@ -1561,9 +1551,9 @@ pub fn gm_outputs(m: &Module, gm: &[GmArray]) -> Vec<(String, TileData)> {
             && let Some(a) = gm.iter().find(|a| a.name == v.name && a.written && !a.internal)
             && !out.iter().any(|(n, _): &(String, TileData)| *n == v.name)
         {
-            let n = a.bytes.len() / a.elem_size.max(1);
+            let n = a.elements();
             let (rows, cols) = a.shape.filter(|(r, c)| r.checked_mul(*c) == Some(n)).unwrap_or((1, n));
-            out.push((v.name.clone(), TileData { dtype: a.dtype, rows, cols, bytes: a.bytes.clone() }));
+            out.push((v.name.clone(), TileData { dtype: a.dtype, rows, cols, bytes: a.to_bytes() }));
         }
     }
     out

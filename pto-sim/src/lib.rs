@@ -37,6 +37,7 @@ pub mod fused_convert;
 pub mod gather_sort;
 pub mod gm;
 pub mod gm_ops;
+pub mod gm_store;
 pub mod interp;
 pub mod json;
 pub mod kernel_io;

@@ -110,7 +110,7 @@ fn tprefetch_async(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
     let view = a.view("src")?;
     let gm = m.gm.get(view.arg).ok_or_else(|| Fault("the view's GM argument does not exist".into()))?;
     if gm.bound {
-        let n = (gm.bytes.len() / gm.elem_size.max(1)) as i64;
+        let n = gm.elements() as i64;
         let last = (0..view.rank).try_fold(view.offset, |acc, d| {
             let extent = view.shape[d].checked_sub(1)?.max(0);
             acc.checked_add(extent.checked_mul(view.strides[d])?)

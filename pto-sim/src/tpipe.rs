@@ -93,16 +93,16 @@ fn slot_view(m: &mut Machine<'_>, f: &mut Fifo, k: usize, dtype: ElemType, dims:
     Ok(view)
 }
 
-/// The first `n` bytes of GM slot `k` (growing the slot array to hold them).
-fn slot_bytes<'a>(m: &'a mut Machine<'_>, slots: &GmSlots, k: usize, n: usize) -> Result<&'a mut [u8], Fault> {
+/// The range of the first `n` bytes of GM slot `k` in the slot array (grown to hold them).
+fn slot_bytes(m: &mut Machine<'_>, slots: &GmSlots, k: usize, n: usize) -> Result<std::ops::Range<usize>, Fault> {
     let array = &mut m.gm[slots.array];
     let size = array.elem_size.max(1);
     let start = k * slots.size * size;
     let end = start + n;
-    if array.bytes.len() < end {
-        array.element((end / size) as i64 - 1, m.gm_limit)?;
+    if array.len_bytes() < end {
+        array.touch((end / size) as i64 - 1, m.gm_limit)?;
     }
-    Ok(&mut array.bytes[start..end])
+    Ok(start..end)
 }
 
 /// The slot a view operand is, and that it is in `state`.
@@ -193,7 +193,10 @@ fn tpop(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
     let bytes = match entry.slot {
         Some(k) => {
             let slots = GmSlots { state: Vec::new(), ..m.pipes[i].slots };
-            slot_bytes(m, &slots, k, n)?.to_vec()
+            let at = slot_bytes(m, &slots, k, n)?;
+            let mut bytes = vec![0; at.len()];
+            m.gm[slots.array].read_bytes(at.start, &mut bytes);
+            bytes
         }
         None => entry.bytes,
     };
@@ -232,7 +235,8 @@ fn tpop_slot(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
         };
         let view = slot_view(m, &mut f, k, dtype, &dims)?;
         if entry.slot.is_none() {
-            slot_bytes(m, &f.slots, k, entry.bytes.len())?.copy_from_slice(&entry.bytes);
+            let at = slot_bytes(m, &f.slots, k, entry.bytes.len())?;
+            m.gm[f.slots.array].write_bytes(at.start, &entry.bytes);
             m.gm[f.slots.array].written = true;
         }
         m.notes.push(format!("FIFO: popped {dtype} {rows}x{cols} from GM slot {k}; {}", f.describe()));

@@ -23,6 +23,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fifo",
             "fmatrix",
             "gm",
+            "gm_store",
             "json",
             "memory",
             "minifloat",

@@ -469,16 +469,6 @@ pub(crate) fn interleave(actors: &[ActorId], traces: Vec<Vec<TraceEntry>>, switc
     out
 }
 
-/// The initial contents of `init` as far as `next` (its final state in a block) grew it.
-fn grown(init: &GmArray, next: &GmArray) -> GmArray {
-    let mut base = init.clone();
-    if next.bytes.len() > base.bytes.len() && next.elem_size > 0 {
-        let last = (next.bytes.len() / next.elem_size) as i64 - 1;
-        let _ = base.element(last, usize::MAX);
-    }
-    base
-}
-
 /// Accesses of two blocks on separate GM copies that share a byte, one of them a write: blocks
 /// without `syncall` are unordered (no edge of the happens-before graph joins them), so every
 /// such pair is a hazard — `HAZARD_RAW` where a block reads what another writes (on hardware it
@@ -523,18 +513,7 @@ fn merge(acc: &mut [GmArray], initial: &[GmArray], next: &[GmArray]) {
         if !n.written || n.internal {
             continue;
         }
-        // The initial contents as far as the block grew the array (pattern or zeros).
-        let base = grown(init, n);
-        if a.bytes.len() < n.bytes.len() {
-            let k = a.bytes.len();
-            a.bytes.extend_from_slice(&base.bytes[k..n.bytes.len().min(base.bytes.len())]);
-            a.bytes.resize(n.bytes.len(), 0);
-        }
-        for (p, &v) in n.bytes.iter().enumerate() {
-            if v != base.bytes.get(p).copied().unwrap_or(0) {
-                a.bytes[p] = v;
-            }
-        }
+        a.merge_block(init, n);
         a.written = true;
         a.shape = a.shape.or(n.shape);
     }
@@ -545,17 +524,10 @@ mod tests {
     use super::*;
 
     fn array(bytes: Vec<u8>) -> GmArray {
-        GmArray {
-            name: "out".into(),
-            elem_size: 1,
-            bytes,
-            bound: true,
-            dtype: pto_ir::types::ElemType::U8,
-            pattern: false,
-            written: true,
-            shape: None,
-            internal: false,
-        }
+        let mut a = GmArray::new("out", pto_ir::types::ElemType::U8);
+        a.set_bytes(&bytes);
+        (a.bound, a.written) = (true, true);
+        a
     }
 
     #[test]
@@ -563,8 +535,8 @@ mod tests {
         let init = vec![array(vec![0; 4])];
         let mut acc = vec![array(vec![1, 1, 0, 0])];
         merge(&mut acc, &init, &[array(vec![0, 0, 2, 2])]);
-        assert_eq!(acc[0].bytes, [1, 1, 2, 2]);
+        assert_eq!(acc[0].to_bytes(), [1, 1, 2, 2]);
         merge(&mut acc, &init, &[array(vec![3, 0, 0, 0])]);
-        assert_eq!(acc[0].bytes, [3, 1, 2, 2]);
+        assert_eq!(acc[0].to_bytes(), [3, 1, 2, 2]);
     }
 }
