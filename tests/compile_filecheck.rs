@@ -36,6 +36,10 @@ const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
     // written with its scratch (src0, src1, src2, tmp) reads as a 4-way merge, and
     // insert-scratch adds a scratch tile: the second call lists 4 sources.
     ("tmrgsort_variants_emitc.pto", "A3", "a 3-way merge's scratch binds as a 4th source"),
+    // pto's insert-sync orders the TINSERT (FIX) before the TMOV that reads its L1 tile (MTE1)
+    // through FIX -> MTE2 -> MTE1, pairs it needs anyway (it compares the memref.alloc buffers of
+    // L1 whole, so the next TLOAD into L1 waits for the TINSERT), and inserts no FIX -> MTE1 pair.
+    ("tinsert_a5_pipe_selection.pto", "", "FIX -> MTE1 is ordered transitively through MTE2: pto inserts no pair for it"),
     // A ptoas implementation detail: set_validshape rebinds a second tile to the first one's .data().
     ("set_validshape_local_lowering.pto", "", "checks ptoas's rebinding of a static base tile"),
     // Negative runs: rejected with a located diagnostic, in ptoas's form (pto compile's default
@@ -214,9 +218,9 @@ fn ptoas_lit_runs_pass_with_pto_compile() {
         negative_checked.len(),
         negative_checked.join(", ")
     );
-    // The count docs/compile.md quotes: a change is a reason to update the docs.
-    assert_eq!(passed, 30, "the FileCheck pass count changed: update docs/compile.md");
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+    // The count docs/compile.md quotes: a change is a reason to update the docs.
+    assert_eq!(passed, 29, "the FileCheck pass count changed: update docs/compile.md");
 }
 
 /// (sample, target) pairs of `../shared/corpus/ptoas-samples` that `ptoas` compiles and

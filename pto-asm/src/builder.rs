@@ -1267,10 +1267,8 @@ impl<'i, 't> Builder<'i, 't> {
             Some(Node { syn: Syn::Word(w), .. }) => *w,
             _ => return Err(c.error("a predicate (`eq`, `slt`, ...)")),
         };
-        const INT_PREDS: [&str; 10] = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
-        const FLOAT_PREDS: [&str; 16] =
-            ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"];
-        let ok = if opcode == Opcode::ArithCmpi { INT_PREDS.contains(&pred) } else { FLOAT_PREDS.contains(&pred) };
+        use pto_ir::ops::{CMPF_PREDICATES, CMPI_PREDICATES};
+        let ok = if opcode == Opcode::ArithCmpi { CMPI_PREDICATES.contains(&pred) } else { CMPF_PREDICATES.contains(&pred) };
         if !ok {
             c.pos -= 1;
             return Err(c.error("a valid comparison predicate"));

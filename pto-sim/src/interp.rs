@@ -915,17 +915,8 @@ impl<'m> Sim<'m> {
                     Some(Attr::Opaque(p)) => p.as_str(),
                     _ => "eq",
                 };
-                let r = match pred {
-                    "eq" => a == b,
-                    "ne" => a != b,
-                    "slt" => a < b,
-                    "sle" => a <= b,
-                    "sgt" => a > b,
-                    "sge" => a >= b,
-                    "ult" => (a as u64) < (b as u64),
-                    "ule" => (a as u64) <= (b as u64),
-                    "ugt" => (a as u64) > (b as u64),
-                    _ => (a as u64) >= (b as u64),
+                let Some(r) = pto_ir::ops::cmpi_holds(pred, a, b) else {
+                    return Err(trap(m, op, format!("`{pred}` is not an `arith.cmpi` predicate")));
                 };
                 self.set_result(op, Val::Int(r as i64));
             }

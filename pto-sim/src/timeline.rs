@@ -170,7 +170,10 @@ impl State {
         let mut path: Vec<usize> = std::iter::successors(last, |&e| self.events[e].cause).collect();
         path.reverse();
         let starts: Vec<f64> = path.iter().skip(1).map(|&e| self.events[e].start).collect();
-        path.iter().enumerate().map(|(k, &e)| (e, starts.get(k).map_or(self.events[e].cycles, |next| next - self.events[e].start))).collect()
+        path.iter()
+            .enumerate()
+            .map(|(k, &e)| (e, starts.get(k).map_or(self.events[e].cycles, |next| next - self.events[e].start)))
+            .collect()
     }
 
     /// Schedules `op` on `pipe` for `cycles`, holding the pipe as long, not before event

@@ -46,6 +46,25 @@ pub const ENUM_ARGUMENTS: &[(Opcode, &[&str])] = &[
 
 /// `arith.cmpi` predicates by their MLIR enum value.
 pub const CMPI_PREDICATES: [&str; 10] = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
+/// Whether `arith.cmpi` with predicate `pred` holds for `a` and `b` (the `u*` predicates compare
+/// the bits as unsigned); `None` for a name that is no predicate.
+pub fn cmpi_holds(pred: &str, a: i64, b: i64) -> Option<bool> {
+    let (ua, ub) = (a as u64, b as u64);
+    Some(match pred {
+        "eq" => a == b,
+        "ne" => a != b,
+        "slt" => a < b,
+        "sle" => a <= b,
+        "sgt" => a > b,
+        "sge" => a >= b,
+        "ult" => ua < ub,
+        "ule" => ua <= ub,
+        "ugt" => ua > ub,
+        "uge" => ua >= ub,
+        _ => return None,
+    })
+}
+
 /// `arith.cmpf` predicates by their MLIR enum value.
 pub const CMPF_PREDICATES: [&str; 16] =
     ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"];
@@ -443,5 +462,15 @@ mod tests {
             let rule_says = s.tmp.a2a3 != TmpRule::Forbidden || s.tmp.a5 != TmpRule::Forbidden;
             assert_eq!(has_tmp, rule_says, "{}: tmp slot vs rule", s.name);
         }
+    }
+
+    #[test]
+    fn every_cmpi_predicate_has_a_meaning() {
+        for p in CMPI_PREDICATES {
+            assert!(cmpi_holds(p, 1, 2).is_some(), "{p}");
+        }
+        assert_eq!(cmpi_holds("slt", -1, 0), Some(true));
+        assert_eq!(cmpi_holds("ult", -1, 0), Some(false), "-1 is the largest unsigned value");
+        assert_eq!(cmpi_holds("oeq", 1, 1), None);
     }
 }

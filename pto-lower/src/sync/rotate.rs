@@ -168,16 +168,7 @@ fn eval(m: &Module, v: ValueId, iv: ValueId, k: i64, r: i64, depth: u32) -> Opti
         Opcode::ArithCmpi => {
             let (a, b) = (*x.first()?, *x.get(1)?);
             let Some(Attr::Opaque(p)) = d.attr("predicate") else { return None };
-            let holds = match p.as_str() {
-                "eq" => a == b,
-                "ne" => a != b,
-                "slt" => a < b,
-                "sle" => a <= b,
-                "sgt" => a > b,
-                "sge" => a >= b,
-                _ => return None,
-            };
-            Some(holds as i64)
+            Some(pto_ir::ops::cmpi_holds(p, a, b)? as i64)
         }
         Opcode::ArithIndexCast | Opcode::ArithIndexCastui | Opcode::ArithExtui | Opcode::ArithExtsi => x.first().copied(),
         _ => None,
