@@ -74,18 +74,9 @@ fn without_wait(m: &Module, k: usize) -> Module {
 #[test]
 fn inserted_sync_is_proven_runs_clean_and_every_sampled_wait_is_needed() {
     let Some(root) = common::corpus_dir() else { return };
-    let files = common::pto_files(std::slice::from_ref(&root));
     let (mut runs, mut mutants, mut mix, mut unseen) = (0, 0, 0, Vec::new());
     let mut failures = Vec::new();
-    for f in &files {
-        let rel = f.strip_prefix(&root).unwrap().display().to_string();
-        let text = std::fs::read_to_string(f).expect("readable");
-        let mut sources = SourceMap::default();
-        let fid = sources.add(rel.clone(), text.clone());
-        let Ok((module, _)) = pto_asm::parse(&text, fid) else { continue };
-        if pto_sim::sync::has_explicit_sync(&module) {
-            continue;
-        }
+    for (rel, module) in common::samples_without_sync(&root) {
         for id in [TargetId::A2A3, TargetId::A5] {
             let target = Target::get(id);
             let Some(plain) = lower(&module, target, false) else { continue };

@@ -17,7 +17,6 @@
 //! * the data covers every sample pto sees without sync, on both targets (stale data fails).
 
 use pto_ir::attr::{Attr, EnumAttr};
-use pto_ir::diag::SourceMap;
 use pto_ir::module::Module;
 use pto_ir::ops::Opcode;
 use pto_ir::verify::Verified;
@@ -129,15 +128,7 @@ fn inserted_sync_is_no_more_than_ptoas_on_most_samples_and_never_more_pipe_all()
     let (mut sum_pto, mut sum_ptoas) = (Counts::default(), Counts::default());
     let (mut ptoas_rejects, mut pto_rejects, mut missing, mut more_pipe_all) = (vec![], vec![], vec![], vec![]);
     println!("{:<62} {:<4}  pto: set wait bar ALL = total | ptoas: set wait bar ALL = total + tail", "sample", "tgt");
-    for f in common::pto_files(std::slice::from_ref(&root)) {
-        let rel = f.strip_prefix(&root).unwrap().display().to_string();
-        let text = std::fs::read_to_string(&f).expect("readable");
-        let mut sources = SourceMap::default();
-        let fid = sources.add(rel.clone(), text.clone());
-        let Ok((module, _)) = pto_asm::parse(&text, fid) else { continue };
-        if pto_sim::sync::has_explicit_sync(&module) {
-            continue;
-        }
+    for (rel, module) in common::samples_without_sync(&root) {
         for id in [TargetId::A2A3, TargetId::A5] {
             let name = format!("{rel} ({id:?})");
             let Some(row) = rows.get(&(rel.clone(), id)) else {

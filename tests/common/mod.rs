@@ -32,6 +32,24 @@ pub fn verdicts(corpus: &Path) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// The shared samples below `root` without an explicit sync op (those sync insertion orders, as
+/// `ptoas --enable-insert-sync` does), parsed: each with its path relative to `root`, sorted;
+/// files that do not parse are left out.
+pub fn samples_without_sync(root: &Path) -> Vec<(String, pto_ir::module::Module)> {
+    let mut out = Vec::new();
+    for f in pto_files(&[root.to_path_buf()]) {
+        let rel = f.strip_prefix(root).unwrap_or(&f).display().to_string();
+        let text = std::fs::read_to_string(&f).expect("readable");
+        let mut sources = pto_ir::diag::SourceMap::default();
+        let fid = sources.add(rel.clone(), text.clone());
+        let Ok((module, _)) = pto_asm::parse(&text, fid) else { continue };
+        if !pto_sim::sync::has_explicit_sync(&module) {
+            out.push((rel, module));
+        }
+    }
+    out
+}
+
 /// Every `.pto` file below `dirs`, sorted.
 pub fn pto_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
