@@ -95,3 +95,15 @@ fn the_critical_path_adds_up_to_the_total() {
     let pos = |n: &str| names.iter().position(|x| *x == n).unwrap_or_else(|| panic!("{n} on {names:?}"));
     assert!(pos("tload") < pos("tadd") && pos("tadd") < pos("tstore"), "{names:?}");
 }
+
+#[test]
+fn timing_a_run_of_several_cores_is_a_usage_error_not_a_silent_omission() {
+    let file = root().join("examples/vadd.pto").display().to_string();
+    for timeline in [None, Some(std::env::temp_dir().join("pto-cycles-blocks.json").display().to_string())] {
+        let cycles = timeline.is_none();
+        let out = run(&RunOptions { default_inputs: true, cycles, timeline, blocks: 2, ..RunOptions::new(file.clone(), TargetName::A2A3) });
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(out.stderr.contains("`--cycles` and `--timeline` time one core"), "{}", out.stderr);
+        assert!(out.stdout.is_empty(), "nothing ran: {}", out.stdout);
+    }
+}
