@@ -418,7 +418,7 @@ mod tests {
     #[test]
     fn without_sync_ops_a_reader_waits_for_the_last_writer() {
         let mut st = State::default();
-        let ub = |start, end, write| Access { space: crate::sync::model::Space(0), start, end, write };
+        let ub = |start, end, write| Access { space: crate::sync::model::Space(0), start, end, write, atomic: false };
         let e = st.push(op(0), Pipe::Mte2, None, 300.0, Kind::Transfer);
         st.record_writes(&[ub(0, 256, true)], e);
         assert_eq!(st.reads_ready(&[ub(128, 512, false)]), Some(e));

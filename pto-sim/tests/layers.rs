@@ -56,7 +56,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("core interpreter", &["interp", "sync::arrays", "sync::paths"]),
     ("machines", &["comm::machine", "cores::machine"]),
-    ("observers", &["sync", "sync::check", "sync::effects", "sync::model", "sync::rules", "timeline"]),
+    ("observers", &["sync", "sync::check", "sync::effects", "sync::intervals", "sync::model", "sync::rules", "timeline"]),
     ("entry points", &["kernel_io", "launch", "lib"]),
 ];
 

@@ -6,16 +6,20 @@
 //! cores, at least one a write, where the later core does not know the earlier access, are a
 //! hazard (`HAZARD_RAW` / `HAZARD_WAR` / `HAZARD_WAW`).
 //!
-//! This complements the per-core model of [`crate::sync`], which orders the pipes within one
-//! core; a multi-core run keeps one [`CrossHb`] per block in its shared state. A multi-rank run
-//! keeps one for all ranks (each rank one "core"): the comm instructions' reads and writes of
-//! local and remote GM are accesses, and a signal (`tnotify` → `twait`) is the edge. Accesses are
-//! exact byte sets ([`crate::byteset`]: a strided window is one range per row), and the shadow
-//! memory keeps, for every byte, its last write and the reads since (per core).
+//! It is the happens-before model of [`crate::sync::model`] — the one that orders the pipes of
+//! a core — with each core one actor (its scalar pipe, in program order) and the edges as
+//! releases and acquires of sync objects. A multi-core run keeps one [`CrossHb`] per scheduler
+//! in its shared state. A multi-rank run keeps one for all ranks (each rank one "core"): the
+//! comm instructions' reads and writes of local and remote GM are accesses, and a signal
+//! (`tnotify` → `twait`) is the edge. Accesses are exact byte sets ([`crate::byteset`]: a
+//! strided window is one range per row), and the shadow memory
+//! ([`crate::sync::intervals`]) keeps, for every byte, its last write and the reads since (per
+//! core).
 
+use crate::sync::model::{Access, Actor, Finding, HazardKind, Model, Pipe, SamePipe, Space};
 use pto_ir::diag::DiagClass;
 use pto_ir::module::OpId;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// A sync object between cores.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -34,15 +38,6 @@ pub enum Edge {
     Barrier(u32, u64),
 }
 
-/// One access remembered in the shadow memory: which core, its epoch (clock value) then, and
-/// the op.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Stamp {
-    core: usize,
-    epoch: u64,
-    op: OpId,
-}
-
 /// What an access does to its bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -53,18 +48,6 @@ pub enum Kind {
     /// An atomic read-modify-write (`tput` with `atomic_add`): atomics of different cores
     /// commute, so they conflict only with plain reads and writes.
     Atomic,
-}
-
-/// What the shadow memory knows of a run of bytes: the last write, and the reads and atomic
-/// updates since it (the latest of each core). As in FastTrack, a write that every later access is checked against
-/// stands for all earlier ones: any access unordered with an earlier write is either unordered
-/// with the last one, or that last write was itself reported.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Seg {
-    end: u64,
-    write: Option<Stamp>,
-    reads: Vec<Stamp>,
-    atomics: Vec<Stamp>,
 }
 
 /// A GM hazard between two cores: its class, the earlier access's core and op.
@@ -80,146 +63,80 @@ pub struct CrossHazard {
     pub bytes: (u64, u64),
 }
 
-/// The happens-before state of one block.
-#[derive(Clone, Debug, Default)]
+/// The happens-before state of the cores under one scheduler.
 pub struct CrossHb {
-    clocks: Vec<Vec<u64>>,
-    objects: HashMap<Edge, Vec<u64>>,
-    /// Per GM array, by first byte: the shadow memory of every byte ever accessed, exact (no
-    /// hull, nothing forgotten).
-    gm: HashMap<usize, BTreeMap<u64, Seg>>,
+    model: Model<OpId>,
+    /// The model's number of each sync object.
+    objects: HashMap<Edge, u64>,
+    /// Reused for the accesses of one op.
+    accesses: Vec<Access>,
 }
 
-fn join(into: &mut Vec<u64>, from: &[u64]) {
-    if into.len() < from.len() {
-        into.resize(from.len(), 0);
-    }
-    for (a, b) in into.iter_mut().zip(from) {
-        *a = (*a).max(*b);
+impl Default for CrossHb {
+    fn default() -> Self {
+        CrossHb::new(0)
     }
 }
 
-/// Splits the segment of `map` that contains `at` (if any) so that one starts at `at`.
-fn split_at(map: &mut BTreeMap<u64, Seg>, at: u64) {
-    let Some((&start, seg)) = map.range_mut(..at).next_back() else { return };
-    if seg.end > at {
-        let tail = Seg { end: seg.end, write: seg.write, reads: seg.reads.clone(), atomics: seg.atomics.clone() };
-        seg.end = at;
-        debug_assert!(start < at);
-        map.insert(at, tail);
+impl std::fmt::Debug for CrossHb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CrossHb").field("objects", &self.objects.len()).finish_non_exhaustive()
     }
+}
+
+/// Each core's one actor.
+fn actor(core: usize) -> Actor {
+    Actor { core: core as u16, pipe: Pipe::S }
 }
 
 impl CrossHb {
-    /// State for `cores` cores.
+    /// State for `cores` cores (more are added as they appear).
     pub fn new(cores: usize) -> CrossHb {
-        CrossHb { clocks: vec![vec![0; cores]; cores], ..Default::default() }
+        let model = Model::new(cores, SamePipe::in_order(&[Pipe::S])).with_interval_spaces(Space(0));
+        CrossHb { model, objects: HashMap::new(), accesses: Vec::new() }
     }
 
-    fn clock(&mut self, core: usize) -> &mut Vec<u64> {
-        if self.clocks.len() <= core {
-            let n = core + 1;
-            self.clocks.resize(n, vec![0; n]);
-        }
-        &mut self.clocks[core]
+    fn object(&mut self, edge: Edge) -> u64 {
+        let next = self.objects.len() as u64;
+        *self.objects.entry(edge).or_insert(next)
     }
 
     /// `core` releases what it did so far into `edge`.
     pub fn release(&mut self, core: usize, edge: Edge) {
-        let c = self.clock(core).clone();
-        join(self.objects.entry(edge).or_default(), &c);
+        let o = self.object(edge);
+        self.model.release(actor(core), o, OpId(0));
     }
 
     /// `core` acquires `edge`.
     pub fn acquire(&mut self, core: usize, edge: Edge) {
-        if let Some(o) = self.objects.get(&edge).cloned() {
-            join(self.clock(core), &o);
-        }
+        let o = self.object(edge);
+        self.model.acquire(actor(core), o, OpId(0));
     }
 
     /// `core` accesses the bytes `ranges` (sorted, disjoint: [`crate::byteset`]) of GM array
     /// `arg` at `op`; the first unordered conflicting access of another core, if any.
     pub fn access(&mut self, core: usize, arg: usize, ranges: &[(u64, u64)], kind: Kind, op: OpId) -> Option<CrossHazard> {
-        let clock = self.clock(core);
-        if clock.len() <= core {
-            clock.resize(core + 1, 0);
+        let (write, atomic) = (kind != Kind::Read, kind == Kind::Atomic);
+        let space = Space(arg as u32);
+        self.accesses.clear();
+        self.accesses.extend(ranges.iter().map(|&(start, end)| Access { space, start, end, write, atomic }));
+        self.model.exec(actor(core), &self.accesses, op);
+        if !self.model.has_findings() {
+            return None;
         }
-        clock[core] += 1;
-        let me = Stamp { core, epoch: clock[core], op };
-        let known = clock.clone();
-        let unordered = |s: &Stamp| s.core != core && known.get(s.core).copied().unwrap_or(0) < s.epoch;
-        let map = self.gm.entry(arg).or_default();
-        let mut found = None;
-        for &(start, end) in ranges {
-            split_at(map, start);
-            split_at(map, end);
-            // Fill the gaps with fresh segments, so that [start, end) is covered.
-            let mut at = start;
-            let mut gaps = Vec::new();
-            for (&s, seg) in map.range(start..end) {
-                if s > at {
-                    gaps.push((at, s));
-                }
-                at = seg.end;
-            }
-            if at < end {
-                gaps.push((at, end));
-            }
-            for (s, e) in gaps {
-                map.insert(s, Seg { end: e, ..Seg::default() });
-            }
-            for (&s, seg) in map.range_mut(start..end) {
-                if found.is_none() {
-                    let writes = kind != Kind::Read;
-                    let earlier = match seg.write {
-                        Some(w) if unordered(&w) => Some((w, if writes { DiagClass::HazardWaw } else { DiagClass::HazardRaw })),
-                        _ => None,
-                    }
-                    .or_else(|| if writes { seg.reads.iter().find(|r| unordered(r)).map(|r| (*r, DiagClass::HazardWar)) } else { None })
-                    .or_else(|| {
-                        let class = if kind == Kind::Read { DiagClass::HazardRaw } else { DiagClass::HazardWaw };
-                        if kind == Kind::Atomic { None } else { seg.atomics.iter().find(|a| unordered(a)).map(|a| (*a, class)) }
-                    });
-                    found = earlier.map(|(e, class)| CrossHazard { class, core: e.core, op: e.op, bytes: (s, seg.end) });
-                }
-                match kind {
-                    Kind::Write => {
-                        seg.write = Some(me);
-                        seg.reads.clear();
-                        seg.atomics.clear();
-                    }
-                    Kind::Read => {
-                        seg.reads.retain(|r| r.core != core);
-                        seg.reads.push(me);
-                    }
-                    Kind::Atomic => {
-                        seg.atomics.retain(|a| a.core != core);
-                        seg.atomics.push(me);
-                    }
-                }
-            }
-            // Neighbours left in the same state become one segment again.
-            let keys: Vec<u64> = map.range(start..=end).map(|(k, _)| *k).collect();
-            let mut prev: Option<u64> = map.range(..start).next_back().map(|(k, _)| *k);
-            for k in keys {
-                if let Some(p) = prev
-                    && let (Some(a), Some(b)) = (map.get(&p), map.get(&k))
-                    && a.end == k
-                    && a.write == b.write
-                    && a.reads == b.reads
-                    && a.atomics == b.atomics
-                {
-                    let end = b.end;
-                    map.remove(&k);
-                    if let Some(a) = map.get_mut(&p) {
-                        a.end = end;
-                    }
-                    continue;
-                }
-                prev = Some(k);
-            }
-        }
-        found
+        self.model.take_findings().into_iter().find_map(|f| match f {
+            Finding::Hazard { kind, start, end, earlier, .. } => Some(CrossHazard {
+                class: match kind {
+                    HazardKind::Raw => DiagClass::HazardRaw,
+                    HazardKind::War => DiagClass::HazardWar,
+                    HazardKind::Waw => DiagClass::HazardWaw,
+                },
+                core: earlier.actor.core as usize,
+                op: earlier.site,
+                bytes: (start, end),
+            }),
+            _ => None,
+        })
     }
 }
 

@@ -286,7 +286,7 @@ impl XPipe {
 }
 
 /// Everything the cores of one block share besides GM.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct BlockState {
     /// The logical pipes ([`super::Topology::pipes`] order).
     pub pipes: Vec<XPipe>,

@@ -100,14 +100,14 @@ pub fn pipe_of(m: &Module, op: OpId, target: TargetId, has_tmp: bool, loc: &dyn 
 
 /// The bytes of a tile.
 pub fn tile_access(t: &TileView, write: bool) -> Access {
-    Access { space: local_space(t.loc), start: t.addr, end: t.addr + t.size_bytes(), write }
+    Access { space: local_space(t.loc), start: t.addr, end: t.addr + t.size_bytes(), write, atomic: false }
 }
 
 /// The memory accesses of tile op `op` (operands from `vals`), `tmp` being the value bound to
 /// its scratch slot.
 pub fn accesses(m: &Module, op: OpId, vals: &[Val], tmp: Option<pto_ir::ValueId>, out: &mut Vec<Access>) {
     let data = m.op(op);
-    let gm_whole = |arg: usize, write: bool| Access { space: Space(GM_BASE + arg as u32), start: 0, end: u64::MAX, write };
+    let gm_whole = |arg: usize, write: bool| Access { space: Space(GM_BASE + arg as u32), start: 0, end: u64::MAX, write, atomic: false };
     let tile_of = |slot: &[pto_ir::ValueId]| slot.iter().find_map(|v| if let Val::Tile(t) = vals[v.index()] { Some(t) } else { None });
     if matches!(data.opcode, Opcode::TLoad | Opcode::TStore) {
         let load = data.opcode == Opcode::TLoad;
@@ -125,7 +125,7 @@ pub fn accesses(m: &Module, op: OpId, vals: &[Val], tmp: Option<pto_ir::ValueId>
             let fold = pto_ir::tile_rules::ViewFold::of(&tile.desc);
             let space = Space(GM_BASE + view.arg as u32);
             match view.window_bytes((r0, c0), (tile.vrows, tile.vcols), fold, tile.elem_size()) {
-                Ok(bytes) => out.extend(bytes.into_iter().map(|(start, end)| Access { space, start, end, write: !load })),
+                Ok(bytes) => out.extend(bytes.into_iter().map(|(start, end)| Access { space, start, end, write: !load, atomic: false })),
                 Err(_) => out.push(gm_whole(view.arg, !load)),
             }
             return;
@@ -145,7 +145,7 @@ pub fn fence_ranges(m: &Module, op: OpId, vals: &[Val], out: &mut Vec<Access>) {
     for &v in &m.op(op).operands {
         match vals[v.index()] {
             Val::Tile(t) => out.push(tile_access(&t, false)),
-            Val::View(g) => out.push(Access { space: Space(GM_BASE + g.arg as u32), start: 0, end: u64::MAX, write: false }),
+            Val::View(g) => out.push(Access { space: Space(GM_BASE + g.arg as u32), start: 0, end: u64::MAX, write: false, atomic: false }),
             _ => {}
         }
     }

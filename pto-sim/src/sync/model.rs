@@ -26,7 +26,8 @@
 //!   least one writes, where the earlier is not known to the later's clock, are a hazard
 //!   (RAW, WAR or WAW) — also for two ops of one pipe that is not in-order.
 
-use std::collections::VecDeque;
+use super::intervals::Intervals;
+use std::collections::{HashMap, VecDeque};
 
 /// A hardware pipe of one core.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -83,7 +84,8 @@ pub struct Actor {
 }
 
 impl Actor {
-    fn index(self) -> usize {
+    /// Its index among all actors (`core * PIPES + pipe`).
+    pub fn index(self) -> usize {
         self.core as usize * PIPES + self.pipe as usize
     }
 }
@@ -126,6 +128,9 @@ pub struct Access {
     pub end: u64,
     /// A write (else a read).
     pub write: bool,
+    /// An atomic read-modify-write (`tput` with `atomic_add`; `write` is then also set):
+    /// atomics of different actors commute, so they conflict only with plain accesses.
+    pub atomic: bool,
 }
 
 /// What the driver reports, in program order. `S` identifies the op for reports.
@@ -204,13 +209,41 @@ pub enum Event<S> {
         /// The op.
         site: S,
     },
+    /// `actor` releases what it did so far (every op issued to it) into a sync object between
+    /// cores, blocks or ranks (the driver's numbering: a pipe slot pushed or freed, an FFTS
+    /// flag, a `syncall` round, a signal).
+    Release {
+        /// Who releases.
+        actor: Actor,
+        /// The object.
+        object: u64,
+        /// The op.
+        site: S,
+    },
+    /// `actor` acquires the object once `after` of its releases have run (the releases the
+    /// machine executed before this op: [`Model::acquire`] counts them), so it happens after
+    /// them.
+    Acquire {
+        /// Who acquires.
+        actor: Actor,
+        /// The object.
+        object: u64,
+        /// Releases that must have run.
+        after: u64,
+        /// The op.
+        site: S,
+    },
 }
 
 impl<S: Copy> Event<S> {
     /// The actor whose queue runs the event.
     fn actor(&self) -> Actor {
         match *self {
-            Event::Exec { actor, .. } | Event::GetBuf { actor, .. } | Event::RlsBuf { actor, .. } => actor,
+            Event::Exec { actor, .. }
+            | Event::GetBuf { actor, .. }
+            | Event::RlsBuf { actor, .. }
+            | Event::Release { actor, .. }
+            | Event::Acquire { actor, .. } => actor,
             Event::Set { core, src, .. } => Actor { core, pipe: src },
             Event::Wait { core, dst, .. } => Actor { core, pipe: dst },
             Event::Barrier { core, pipe, .. } => Actor { core, pipe: pipe.unwrap_or(Pipe::S) },
@@ -227,7 +260,9 @@ impl<S: Copy> Event<S> {
             | Event::Barrier { site, .. }
             | Event::Fence { site, .. }
             | Event::GetBuf { site, .. }
-            | Event::RlsBuf { site, .. } => site,
+            | Event::RlsBuf { site, .. }
+            | Event::Release { site, .. }
+            | Event::Acquire { site, .. } => site,
         }
     }
 }
@@ -349,8 +384,16 @@ pub struct Model<S> {
     flags: Vec<(FlagKey, Clock, S)>,
     /// Buffer ids: `(core, id)` -> (holder, released clock).
     bufs: Vec<((u16, u32), Option<Actor>, Clock)>,
-    /// Shadow memory, indexed by space.
+    /// Shadow memory of the spaces below [`Self::interval_from`], indexed by space.
     shadow: Vec<Vec<Entry<S>>>,
+    /// The first space kept as [`Intervals`] (the spaces many actors share).
+    interval_from: u32,
+    /// Shadow memory of the spaces from [`Self::interval_from`] on.
+    intervals: HashMap<u32, Intervals<S>>,
+    /// Sync objects between cores: the clock released into each and the releases run.
+    objects: HashMap<u64, (Clock, u64)>,
+    /// Releases of each object submitted (run or queued).
+    released: HashMap<u64, u64>,
     /// When a space's list is next swept of entries every actor already knows.
     sweep_at: Vec<usize>,
     /// What was found since the driver last took it.
@@ -361,7 +404,7 @@ pub struct Model<S> {
     pending: usize,
 }
 
-impl<S: Copy + std::fmt::Debug> Model<S> {
+impl<S: Copy + std::fmt::Debug + PartialEq> Model<S> {
     /// A model of `cores` cores under `same_pipe`.
     pub fn new(cores: usize, same_pipe: SamePipe) -> Model<S> {
         let actors = cores * PIPES;
@@ -375,11 +418,61 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
             flags: Vec::new(),
             bufs: Vec::new(),
             shadow: Vec::new(),
+            interval_from: u32::MAX,
+            intervals: HashMap::new(),
+            objects: HashMap::new(),
+            released: HashMap::new(),
             sweep_at: Vec::new(),
             findings: Vec::new(),
             stuck: false,
             pending: 0,
         }
+    }
+
+    /// Keeps the shadow memory of the spaces from `from` on as byte intervals
+    /// ([`Intervals`]): the spaces many actors share, where the list shadow would grow.
+    pub fn with_interval_spaces(mut self, from: Space) -> Model<S> {
+        self.interval_from = from.0;
+        self
+    }
+
+    /// Makes room for the actors of core `core` (a machine names its cores as they start).
+    fn ensure_core(&mut self, core: usize) {
+        if core < self.cores {
+            return;
+        }
+        let cores = core + 1;
+        let actors = cores * PIPES;
+        for c in &mut self.clocks {
+            c.resize(actors, 0);
+        }
+        self.clocks.resize(actors, vec![0; actors]);
+        for (c, _) in self.objects.values_mut() {
+            c.resize(actors, 0);
+        }
+        for f in &mut self.flags {
+            f.1.resize(actors, 0);
+        }
+        for b in &mut self.bufs {
+            b.2.resize(actors, 0);
+        }
+        self.issued.resize(actors, 0);
+        self.queues.resize_with(actors, VecDeque::new);
+        self.unissued.resize_with(cores, VecDeque::new);
+        self.cores = cores;
+    }
+
+    /// Submits `actor`'s release of `object`.
+    pub fn release(&mut self, actor: Actor, object: u64, site: S) {
+        *self.released.entry(object).or_default() += 1;
+        self.submit(Event::Release { actor, object, site });
+    }
+
+    /// Submits `actor`'s acquire of `object`, after every release of it submitted so far (the
+    /// machine ran them before this op: a pop after its push, a wait after its set).
+    pub fn acquire(&mut self, actor: Actor, object: u64, site: S) {
+        let after = self.released.get(&object).copied().unwrap_or(0);
+        self.submit(Event::Acquire { actor, object, after, site });
     }
 
     /// Takes what was found so far.
@@ -398,6 +491,7 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
             return;
         }
         let core = e.actor().core as usize;
+        self.ensure_core(core);
         if !self.issuer_free(core) || !self.unissued[core].is_empty() {
             self.pending += 1;
             self.unissued[core].push_back(e);
@@ -416,7 +510,7 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
     /// the pipe can run it at once — the common case.
     pub fn exec(&mut self, actor: Actor, accesses: &[Access], site: S) {
         let core = actor.core as usize;
-        if self.stuck || self.pending > 0 || !self.issuer_free(core) || !self.unissued[core].is_empty() {
+        if self.stuck || self.pending > 0 || core >= self.cores || !self.issuer_free(core) || !self.unissued[core].is_empty() {
             self.submit(Event::Exec { actor, accesses: accesses.to_vec(), site });
             return;
         }
@@ -537,10 +631,13 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
                     }
                 }
                 for r in ranges {
-                    for e in self.shadow.get(r.space.0 as usize).into_iter().flatten() {
-                        if e.start < r.end && r.start < e.end && range.contains(&e.actor.index()) {
-                            let k = &mut known[e.actor.index()];
-                            *k = (*k).max(e.epoch);
+                    let listed = self.shadow.get(r.space.0 as usize).into_iter().flatten();
+                    let listed = listed.filter(|e| e.start < r.end && r.start < e.end).map(|e| (e.actor, e.epoch));
+                    let intervals = self.intervals.get(&r.space.0).into_iter().flat_map(|iv| iv.stamps_within(r.start, r.end));
+                    for (actor, epoch) in listed.chain(intervals) {
+                        if range.contains(&actor.index()) {
+                            let k = &mut known[actor.index()];
+                            *k = (*k).max(epoch);
                         }
                     }
                 }
@@ -559,6 +656,23 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
                         join(&mut self.clocks[a], &released);
                     }
                     None => self.bufs.push((key, Some(*actor), vec![0; self.clocks.len()])),
+                }
+            }
+            Event::Release { actor, object, .. } => {
+                let a = actor.index();
+                let mut clock = self.clocks[a].clone();
+                clock[a] = self.issued[a];
+                let o = self.objects.entry(*object).or_insert_with(|| (vec![0; clock.len()], 0));
+                join(&mut o.0, &clock);
+                o.1 += 1;
+            }
+            Event::Acquire { actor, object, after, .. } => {
+                let runs = self.objects.get(object).map_or(0, |o| o.1);
+                if runs < *after {
+                    return false;
+                }
+                if let Some((clock, _)) = self.objects.get(object) {
+                    join(&mut self.clocks[actor.index()], clock);
                 }
             }
             Event::RlsBuf { actor, id, site } => {
@@ -580,6 +694,12 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
 
     /// Checks one access against the shadow memory of its space and records it.
     fn access(&mut self, actor: Actor, epoch: u32, acc: &Access, site: S) {
+        if acc.space.0 >= self.interval_from {
+            let clock = &self.clocks[actor.index()];
+            let iv = self.intervals.entry(acc.space.0).or_default();
+            iv.access(acc.space, actor, epoch, clock, acc, site, &mut self.findings);
+            return;
+        }
         let sp = acc.space.0 as usize;
         if sp >= self.shadow.len() {
             self.shadow.resize_with(sp + 1, Vec::new);
@@ -703,21 +823,35 @@ impl<S: Copy + std::fmt::Debug> Model<S> {
         let mut buf_order: Vec<usize> = (0..self.bufs.len()).filter(|&i| self.bufs[i].1.is_none()).collect();
         buf_order.sort_unstable_by_key(|&i| self.bufs[i].0);
         clocks.extend(buf_order.iter().map(|&i| &self.bufs[i].2));
+        let mut objects: Vec<&u64> = self.objects.keys().collect();
+        objects.sort_unstable();
+        clocks.extend(objects.into_iter().map(|o| &self.objects[o].0));
         let pipes = self.clocks.len();
         /// A live access: (space, start, end, op, actor, write, which clocks cover it).
         type Live = (u32, u64, u64, u64, usize, bool, Vec<bool>);
         let mut live: Vec<Live> = Vec::new();
-        for (sp, list) in self.shadow.iter().enumerate() {
+        let listed = self.shadow.iter().enumerate().map(|(sp, list)| {
+            let entries: Box<dyn Iterator<Item = (u64, u64, S, Actor, u32, bool)>> =
+                Box::new(list.iter().map(|e| (e.start, e.end, e.site, e.actor, e.epoch, e.write)));
+            (sp as u32, entries)
+        });
+        let mut interval_spaces: Vec<u32> = self.intervals.keys().copied().collect();
+        interval_spaces.sort_unstable();
+        let intervals = interval_spaces.into_iter().map(|sp| {
+            let entries: Box<dyn Iterator<Item = (u64, u64, S, Actor, u32, bool)>> = Box::new(self.intervals[&sp].entries());
+            (sp, entries)
+        });
+        for (sp, entries) in listed.chain(intervals) {
             let first = live.len();
-            for e in list {
-                let a = e.actor.index();
-                let covered: Vec<bool> = clocks.iter().map(|c| c[a] >= e.epoch).collect();
+            for (start, end, site, actor, epoch, write) in entries {
+                let a = actor.index();
+                let covered: Vec<bool> = clocks.iter().map(|c| c[a] >= epoch).collect();
                 if covered[..pipes].iter().all(|&c| c) {
                     continue;
                 }
-                live.push((sp as u32, e.start, e.end, key(&e.site), a, e.write, covered));
+                live.push((sp, start, end, key(&site), a, write, covered));
             }
-            if gm(Space(sp as u32))
+            if gm(Space(sp))
                 && let Some(base) = live[first..].iter().map(|l| l.1).min()
             {
                 for l in &mut live[first..] {
@@ -749,7 +883,7 @@ mod tests {
         Actor { core: 0, pipe }
     }
     fn exec(pipe: Pipe, site: u32, accesses: &[(u64, u64, bool)]) -> Event<u32> {
-        let accesses = accesses.iter().map(|&(start, end, write)| Access { space: UB, start, end, write }).collect();
+        let accesses = accesses.iter().map(|&(start, end, write)| Access { space: UB, start, end, write, atomic: false }).collect();
         Event::Exec { actor: at(pipe), accesses, site }
     }
     fn set(src: Pipe, dst: Pipe, id: u32, site: u32) -> Event<u32> {
