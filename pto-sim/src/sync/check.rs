@@ -104,7 +104,7 @@ impl Checker {
 
     fn empty(target: TargetId) -> Checker {
         Checker {
-            model: Model::new(1, rules::same_pipe(target)),
+            model: Model::new(1, rules::same_pipe(target)).with_interval_spaces(Space(GM_BASE)),
             target,
             loops: Vec::new(),
             decoded: Vec::new(),
