@@ -57,14 +57,18 @@ fn quoted(s: &str) -> String {
 
 /// The trace of `cores` (each: its process name and its timeline) as Chrome trace JSON.
 pub fn chrome_json(m: &Module, sources: &SourceMap, cores: &[(String, &State)]) -> String {
-    let mut out = String::from("{\"traceEvents\": [\n");
+    // About 250 bytes per event: sized once, so the text is not copied as it grows.
+    let events: usize = cores.iter().map(|(_, st)| st.events.len()).sum();
+    let mut out = String::with_capacity(256 * events + 1024);
+    out.push_str("{\"traceEvents\": [\n");
     let mut first = true;
-    let mut line = |out: &mut String, s: String| {
+    // Each line is formatted straight into `out` (no string per event).
+    let mut line = |out: &mut String, s: std::fmt::Arguments<'_>| {
         if !first {
             out.push_str(",\n");
         }
         first = false;
-        out.push_str(&s);
+        let _ = out.write_fmt(s);
     };
     let mut flow = 0u64;
     let mut total = 0u64;
@@ -72,11 +76,11 @@ pub fn chrome_json(m: &Module, sources: &SourceMap, cores: &[(String, &State)]) 
         total = total.max(st.summary().total);
         line(
             &mut out,
-            format!("{{\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"name\":\"process_name\",\"args\":{{\"name\":{}}}}}", quoted(name)),
+            format_args!("{{\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"name\":\"process_name\",\"args\":{{\"name\":{}}}}}", quoted(name)),
         );
         line(
             &mut out,
-            format!("{{\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"name\":\"process_sort_index\",\"args\":{{\"sort_index\":{pid}}}}}"),
+            format_args!("{{\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"name\":\"process_sort_index\",\"args\":{{\"sort_index\":{pid}}}}}"),
         );
         let mut pipes: Vec<_> = st.events.iter().map(|e| e.pipe).collect();
         pipes.sort_by_key(|p| perf_sim_track(*p).1);
@@ -86,11 +90,13 @@ pub fn chrome_json(m: &Module, sources: &SourceMap, cores: &[(String, &State)]) 
             let tid = order + 1;
             line(
                 &mut out,
-                format!("{{\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"name\":\"thread_name\",\"args\":{{\"name\":\"{track}\"}}}}"),
+                format_args!("{{\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"name\":\"thread_name\",\"args\":{{\"name\":\"{track}\"}}}}"),
             );
             line(
                 &mut out,
-                format!("{{\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"name\":\"thread_sort_index\",\"args\":{{\"sort_index\":{order}}}}}"),
+                format_args!(
+                    "{{\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"name\":\"thread_sort_index\",\"args\":{{\"sort_index\":{order}}}}}"
+                ),
             );
         }
         let labels = labels(m, sources, &st.events);
@@ -101,7 +107,7 @@ pub fn chrome_json(m: &Module, sources: &SourceMap, cores: &[(String, &State)]) 
             let (name, at, text) = &quoted_labels[&e.op];
             line(
                 &mut out,
-                format!(
+                format_args!(
                     "{{\"ph\":\"X\",\"name\":{name},\"cat\":\"{}\",\"ts\":{},\"dur\":{},\"pid\":{pid},\"tid\":{},\"args\":{{\"cycles\":{},\"line\":{at},\"op\":{text},\"bytes\":{},\"repeats\":{}}}}}",
                     e.kind.name(),
                     e.start,
@@ -117,7 +123,7 @@ pub fn chrome_json(m: &Module, sources: &SourceMap, cores: &[(String, &State)]) 
                 flow += 1;
                 line(
                     &mut out,
-                    format!(
+                    format_args!(
                         "{{\"ph\":\"s\",\"name\":\"set→wait\",\"cat\":\"flow\",\"id\":{flow},\"ts\":{},\"pid\":{pid},\"tid\":{}}}",
                         s.start,
                         tid(s)
@@ -125,7 +131,7 @@ pub fn chrome_json(m: &Module, sources: &SourceMap, cores: &[(String, &State)]) 
                 );
                 line(
                     &mut out,
-                    format!(
+                    format_args!(
                         "{{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"set→wait\",\"cat\":\"flow\",\"id\":{flow},\"ts\":{},\"pid\":{pid},\"tid\":{}}}",
                         e.start,
                         tid(e)
