@@ -445,6 +445,48 @@ pub fn merge_sort_lists(mem: &mut Memory, lists: &[TileView], stop_at_exhausted:
     }, _ => Err(unsupported(first)))
 }
 
+// ------------------------------------------------------------------ the semantics table
+
+use crate::exec::{Args, Machine, Semantics};
+use pto_ir::ops::Opcode;
+
+fn tgather(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    let (src, dst) = (a.tile("src")?, a.tile("dst")?);
+    if let Some(k) = a.opt_tile("k") {
+        let cmp = match a.enum_attr("cmpMode", "cmp") {
+            Some(c) => crate::family::Cmp::parse(c).ok_or_else(|| Fault(format!("unknown cmpMode `{c}`")))?,
+            None => crate::family::Cmp::Eq,
+        };
+        return gather_compare(m.mem, &src, &k, cmp, a.int_attr("offset")?.unwrap_or(0), &dst, &a.tile("cdst")?);
+    }
+    match a.enum_attr("maskPattern", "mask_pattern") {
+        Some(p) => gather_mask(m.mem, p, &src, &dst),
+        None => gather_index(m.mem, &src, &a.tile("indices")?, &dst),
+    }
+}
+
+fn tmrgsort(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    let dst = a.tile("dst")?;
+    if let Some(src) = a.opt_tile("src") {
+        let block_len = match a.num("blockLen")? {
+            crate::family::Num::I(i) => i,
+            crate::family::Num::F(_) => return Err(Fault("blockLen must be an integer".into())),
+        };
+        return merge_sort_blocks(m.mem, &src, block_len, &dst);
+    }
+    let lists: Vec<TileView> = ["src0", "src1", "src2", "src3"].iter().filter_map(|s| a.opt_tile(s)).collect();
+    merge_sort_lists(m.mem, &lists, a.flag("exhausted"), &dst)
+}
+
+/// Every instruction of this module, by the op table's slot names.
+pub const SEMANTICS: &[(Opcode, Semantics)] = &[
+    (Opcode::TGather, tgather),
+    (Opcode::TScatter, |m, a| scatter_index(m.mem, &a.tile("src")?, &a.tile("indices")?, &a.tile("dst")?)),
+    (Opcode::TGatherB, |m, a| gather_blocks(m.mem, &a.tile("src")?, &a.tile("offsets")?, &a.tile("dst")?)),
+    (Opcode::TSort32, |m, a| sort32(m.mem, &a.tile("src")?, &a.tile("idx")?, &a.tile("dst")?)),
+    (Opcode::TMrgSort, tmrgsort),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -516,45 +558,3 @@ mod tests {
         assert!(err(gather_compare(&mut mem, &src, &k, Cmp::Gt, 0, &floats, &cdst)).contains("32-bit integer indices"));
     }
 }
-
-// ------------------------------------------------------------------ the semantics table
-
-use crate::exec::{Args, Machine, Semantics};
-use pto_ir::ops::Opcode;
-
-fn tgather(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
-    let (src, dst) = (a.tile("src")?, a.tile("dst")?);
-    if let Some(k) = a.opt_tile("k") {
-        let cmp = match a.enum_attr("cmpMode", "cmp") {
-            Some(c) => crate::family::Cmp::parse(c).ok_or_else(|| Fault(format!("unknown cmpMode `{c}`")))?,
-            None => crate::family::Cmp::Eq,
-        };
-        return gather_compare(m.mem, &src, &k, cmp, a.int_attr("offset")?.unwrap_or(0), &dst, &a.tile("cdst")?);
-    }
-    match a.enum_attr("maskPattern", "mask_pattern") {
-        Some(p) => gather_mask(m.mem, p, &src, &dst),
-        None => gather_index(m.mem, &src, &a.tile("indices")?, &dst),
-    }
-}
-
-fn tmrgsort(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
-    let dst = a.tile("dst")?;
-    if let Some(src) = a.opt_tile("src") {
-        let block_len = match a.num("blockLen")? {
-            crate::family::Num::I(i) => i,
-            crate::family::Num::F(_) => return Err(Fault("blockLen must be an integer".into())),
-        };
-        return merge_sort_blocks(m.mem, &src, block_len, &dst);
-    }
-    let lists: Vec<TileView> = ["src0", "src1", "src2", "src3"].iter().filter_map(|s| a.opt_tile(s)).collect();
-    merge_sort_lists(m.mem, &lists, a.flag("exhausted"), &dst)
-}
-
-/// Every instruction of this module, by the op table's slot names.
-pub const SEMANTICS: &[(Opcode, Semantics)] = &[
-    (Opcode::TGather, tgather),
-    (Opcode::TScatter, |m, a| scatter_index(m.mem, &a.tile("src")?, &a.tile("indices")?, &a.tile("dst")?)),
-    (Opcode::TGatherB, |m, a| gather_blocks(m.mem, &a.tile("src")?, &a.tile("offsets")?, &a.tile("dst")?)),
-    (Opcode::TSort32, |m, a| sort32(m.mem, &a.tile("src")?, &a.tile("idx")?, &a.tile("dst")?)),
-    (Opcode::TMrgSort, tmrgsort),
-];

@@ -114,6 +114,14 @@ impl Ranks {
     }
 }
 
+/// `rank 2`, `rank 2 block 1` when ranks have several blocks, with the core (`rank 2 aiv1`)
+/// for a mix kernel.
+pub fn actor_name(a: crate::cores::ActorId, blocks: u32) -> String {
+    let block = if blocks > 1 { format!(" block {}", a.block) } else { String::new() };
+    let core = if a.core == crate::cores::CoreKind::Whole { String::new() } else { format!(" {}", a.core.name()) };
+    format!("rank {}{block}{core}", a.rank)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,12 +144,4 @@ mod tests {
         let one = Ranks::default();
         assert_eq!((one.remote(2), one.member(2, 3)), ((2, 0), (2, 0)));
     }
-}
-
-/// `rank 2`, `rank 2 block 1` when ranks have several blocks, with the core (`rank 2 aiv1`)
-/// for a mix kernel.
-pub fn actor_name(a: crate::cores::ActorId, blocks: u32) -> String {
-    let block = if blocks > 1 { format!(" block {}", a.block) } else { String::new() };
-    let core = if a.core == crate::cores::CoreKind::Whole { String::new() } else { format!(" {}", a.core.name()) };
-    format!("rank {}{block}{core}", a.rank)
 }

@@ -37,6 +37,20 @@ impl<S> Seg<S> {
     }
 }
 
+/// Who makes an access: the actor, its epoch, what it knows (its clock, per actor index) and
+/// the op.
+#[derive(Copy, Clone, Debug)]
+pub struct By<'a, S> {
+    /// The actor.
+    pub actor: Actor,
+    /// Its epoch for this op.
+    pub epoch: u32,
+    /// Its vector clock.
+    pub clock: &'a [u32],
+    /// The op.
+    pub site: S,
+}
+
 /// The interval shadow memory of one space.
 #[derive(Clone, Debug)]
 pub struct Intervals<S> {
@@ -73,9 +87,10 @@ impl<S: Copy + PartialEq> Intervals<S> {
         }
     }
 
-    /// Checks `acc` by `actor` at `epoch` (which knows `clock`) against what is recorded, pushes
-    /// each hazard (once per earlier access) to `findings`, and records it.
-    pub fn access(&mut self, space: Space, actor: Actor, epoch: u32, clock: &[u32], acc: &Access, site: S, findings: &mut Vec<Finding<S>>) {
+    /// Checks `acc` of `space` by `by` against what is recorded, pushes each hazard (once per
+    /// earlier access) to `findings`, and records it.
+    pub fn access(&mut self, space: Space, by: By<'_, S>, acc: &Access, findings: &mut Vec<Finding<S>>) {
+        let By { actor, epoch, clock, site } = by;
         let (start, end) = (acc.start, acc.end);
         if start >= end {
             return;
@@ -203,7 +218,7 @@ mod tests {
         let mut f = Vec::new();
         let mut clock = clock.to_vec();
         clock[actor(core).index()] = epoch - 1;
-        iv.access(Space(0), actor(core), epoch, &clock, &a, site, &mut f);
+        iv.access(Space(0), By { actor: actor(core), epoch, clock: &clock, site }, &a, &mut f);
         f.into_iter()
             .map(|f| match f {
                 Finding::Hazard { kind, start, end, earlier, .. } => (kind, earlier.site, start, end),

@@ -697,7 +697,7 @@ impl<S: Copy + std::fmt::Debug + PartialEq> Model<S> {
         if acc.space.0 >= self.interval_from {
             let clock = &self.clocks[actor.index()];
             let iv = self.intervals.entry(acc.space.0).or_default();
-            iv.access(acc.space, actor, epoch, clock, acc, site, &mut self.findings);
+            iv.access(acc.space, super::intervals::By { actor, epoch, clock, site }, acc, &mut self.findings);
             return;
         }
         let sp = acc.space.0 as usize;
