@@ -10,15 +10,20 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The `%cycles` entry of `pto run --cycles --json` on `file`.
+/// The `%cycles` entry of `pto run --cycles --json` on `file` (A2A3).
 fn cycles(file: &str, threads: Option<usize>) -> serde_json::Value {
+    cycles_on(file, threads, TargetName::A2A3)
+}
+
+/// The `%cycles` entry of `pto run --cycles --json --target target` on `file`.
+fn cycles_on(file: &str, threads: Option<usize>, target: TargetName) -> serde_json::Value {
     let out = run(&RunOptions {
         default_inputs: true,
         cycles: true,
         json_cycles: true,
         quiet: true,
         threads,
-        ..RunOptions::new(root().join(file).display().to_string(), TargetName::A2A3)
+        ..RunOptions::new(root().join(file).display().to_string(), target)
     });
     assert_eq!(out.code, 0, "{file}: {}", out.stderr);
     let v: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON on stdout");
@@ -106,4 +111,43 @@ fn timing_a_run_of_several_cores_is_a_usage_error_not_a_silent_omission() {
         assert!(out.stderr.contains("`--cycles` and `--timeline` time one core"), "{}", out.stderr);
         assert!(out.stdout.is_empty(), "nothing ran: {}", out.stdout);
     }
+}
+
+#[test]
+fn a5_times_its_vector_ops_with_pto_isas_a5_formulas() {
+    // vadd's one tadd (32 x 32 f32, the valid region one line of 16 repeats) is the vector
+    // pipe's only work: on A5 its busy cycles are the A5 formula's curve for it, on A2A3 the
+    // A2A3 model's.
+    let q = pto_lower::cost_a5::VfQuery {
+        opcode: pto_ir::Opcode::TAdd,
+        src: "f32",
+        dst: "f32",
+        rows: 32,
+        cols: 32,
+        valid_rows: 32,
+        valid_cols: 32,
+        vf_impl: Default::default(),
+        op_params: None,
+    };
+    let formula = pto_lower::cost_a5::vf_cycles(&q).expect("tadd has an A5 curve");
+    assert_eq!(formula, (1.2469671f64 * 16.0 + 55.073657).round(), "the 1D post-update curve of TADD fp32");
+    // The tadd's complete event in the trace carries its modelled cycles.
+    let tadd_cycles = |target: TargetName| {
+        let file = std::env::temp_dir().join(format!("pto-cycles-a5-{}-{}.json", std::process::id(), format!("{target:?}")));
+        let out = run(&RunOptions {
+            default_inputs: true,
+            quiet: true,
+            timeline: Some(file.display().to_string()),
+            ..RunOptions::new(root().join("examples/vadd.pto").display().to_string(), target)
+        });
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let trace: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let _ = std::fs::remove_file(&file);
+        let events = trace["traceEvents"].as_array().unwrap().clone();
+        let tadd = events.iter().find(|e| e["ph"] == "X" && e["name"] == "tadd").expect("the tadd ran").clone();
+        tadd["args"]["cycles"].as_f64().unwrap()
+    };
+    let v = |target| tadd_cycles(target) as u64;
+    assert_eq!(v(TargetName::A5), formula as u64);
+    assert_ne!(v(TargetName::A2A3), formula as u64, "A2A3 keeps its own model");
 }

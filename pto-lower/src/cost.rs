@@ -11,7 +11,9 @@
 //!   ([`Path`]);
 //! - cube work is `6 + fractals × (2 for f32 operands, else 1)`, a fractal being one
 //!   16 × (32 bytes) × 16 block of the M × K × N product;
-//! - scalar ops and sync ops take [`SCALAR_CYCLES`] / [`SYNC_CYCLES`].
+//! - scalar ops and sync ops take [`SCALAR_CYCLES`] / [`SYNC_CYCLES`];
+//! - on A5, the vector ops pto-isa's A5 formula model has a curve for take it
+//!   ([`crate::cost_a5`]); the others are timed as above.
 //!
 //! [`Work`] is what an op does, [`Work::cycles`] its time; [`work_of`] chooses the work from
 //! the op's family (the op table's `family` and `vop` columns), never from a list of ops.
@@ -195,6 +197,14 @@ pub enum Work {
         /// Cycles per fractal (2 for f32 operands, else 1).
         per_fractal: f64,
     },
+    /// Vector work timed by a fitted curve (A5's formula model, [`crate::cost_a5`]): its
+    /// cycles and repeats.
+    Fitted {
+        /// Modelled cycles.
+        cycles: f64,
+        /// Repeats of the vector function.
+        repeats: u64,
+    },
     /// A scalar-unit op.
     Scalar,
     /// A sync op.
@@ -223,6 +233,7 @@ impl Work {
                 *bytes as f64 / bw + lat * (*calls).max(1) as f64
             }
             Work::Cube { fractals, per_fractal } => CUBE_HEAD + per_fractal * *fractals as f64,
+            Work::Fitted { cycles, .. } => *cycles,
             Work::Scalar => SCALAR_CYCLES,
             Work::Sync => SYNC_CYCLES,
             Work::Free => 0.0,
@@ -267,6 +278,7 @@ impl Work {
             Work::Vector(p) => p.instrs.iter().filter(|i| i.is_vector()).map(|i| i.iterations()).sum(),
             Work::Repeats { repeats, .. } => *repeats,
             Work::Cube { fractals, .. } => *fractals,
+            Work::Fitted { repeats, .. } => *repeats,
             _ => 0,
         }
     }

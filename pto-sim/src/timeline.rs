@@ -21,6 +21,7 @@ use pto_ir::ops::Opcode;
 use pto_ir::types::Loc;
 use pto_lower::TargetId;
 use pto_lower::cost::{self, OpShape, Path, Shape, Work};
+use pto_lower::cost_a5;
 use pto_lower::vector::{self, Placed, ir::Scalar};
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -101,7 +102,7 @@ impl Kind {
 
     fn of(w: &Work) -> Kind {
         match w {
-            Work::Vector(_) | Work::Repeats { .. } => Kind::Vector,
+            Work::Vector(_) | Work::Repeats { .. } | Work::Fitted { .. } => Kind::Vector,
             Work::Transfer { .. } => Kind::Transfer,
             Work::Cube { .. } => Kind::Cube,
             Work::Scalar | Work::Free => Kind::Scalar,
@@ -290,8 +291,13 @@ fn loc(vals: &[Val], v: ValueId) -> Option<Loc> {
 
 /// The work of tile op `op`: its vector program when it has one on these operands, else what
 /// its family does ([`cost::work_of`]).
-fn work(m: &Module, op: OpId, vals: &[Val]) -> Work {
+fn work(m: &Module, op: OpId, vals: &[Val], target: TargetId) -> Work {
     let data = m.op(op);
+    if target == TargetId::A5
+        && let Some(w) = a5_formula(m, op, vals)
+    {
+        return w;
+    }
     if vector::is_lowered(data.opcode) {
         let place = |v: ValueId| tile(vals, v).map(|t| Placed { addr: t.addr, vrows: t.vrows as u32, vcols: t.vcols as u32 });
         let value = |v: ValueId| match vals.get(v.index()) {
@@ -322,6 +328,27 @@ fn work(m: &Module, op: OpId, vals: &[Val]) -> Work {
     cost::work_of(&OpShape { opcode: data.opcode, src, dst_dtype, path, calls: 1, mkn })
 }
 
+/// The A5 formula model's time for a vector op it has a curve for ([`cost_a5`]), on its
+/// first source tile (the destination's type for a cast).
+fn a5_formula(m: &Module, op: OpId, vals: &[Val]) -> Option<Work> {
+    let data = m.op(op);
+    let src = data.ins().iter().find_map(|&v| tile(vals, v))?;
+    let dst = data.outs().iter().find_map(|&v| tile(vals, v)).unwrap_or(src);
+    let q = cost_a5::VfQuery {
+        opcode: data.opcode,
+        src: src.desc.dtype.name(),
+        dst: dst.desc.dtype.name(),
+        rows: src.desc.rows as u64,
+        cols: src.desc.cols as u64,
+        valid_rows: src.vrows as u64,
+        valid_cols: src.vcols as u64,
+        vf_impl: cost_a5::VfImpl::Default,
+        op_params: None,
+    };
+    let cycles = cost_a5::vf_cycles(&q)?;
+    Some(Work::Fitted { cycles, repeats: cost_a5::vf_repeats(&q) })
+}
+
 impl Observer for Timeline {
     fn observe(&mut self, m: &Module, op: OpId, vals: &[Val]) {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -331,7 +358,7 @@ impl Observer for Timeline {
             st.sync(op, s, pipe);
             return;
         }
-        let w = work(m, op, vals);
+        let w = work(m, op, vals, self.target);
         let cycles = w.cycles();
         let pipe = match (pipe, &w) {
             (Some(p), _) => p,
