@@ -82,6 +82,76 @@ pub fn json(s: &Summary, path: &[PathOp]) -> serde_json::Value {
     serde_json::json!({ "total": s.total, "pipes": pipes, "critical_path": { "cycles": cycles, "ops": ops } })
 }
 
+/// The timelines of a run's cores in (rank, block, core) order, each with its process name
+/// (`rank 0 block 1 aiv0`; the one core of a single-core run is `rank 0 block 0 core`).
+pub fn ordered_cores<S: std::ops::Deref<Target = State>>(timelines: &[S]) -> Vec<(String, &State)> {
+    let mut cores: Vec<(String, &State)> = timelines
+        .iter()
+        .map(|t| {
+            let st: &State = t;
+            let name = match st.actor {
+                Some(a) => format!("rank {} block {} {}", a.rank, a.block, a.core.name()),
+                None => "rank 0 block 0 core".to_string(),
+            };
+            (name, st)
+        })
+        .collect();
+    let order = |k: pto_sim::cores::CoreKind| match k {
+        pto_sim::cores::CoreKind::Aic | pto_sim::cores::CoreKind::Whole => 0,
+        pto_sim::cores::CoreKind::Aiv(i) => 1 + u32::from(i),
+    };
+    // On a machine run the prototype simulation (which runs nothing) has a timeline too.
+    if cores.iter().any(|(_, st)| st.actor.is_some()) {
+        cores.retain(|(_, st)| st.actor.is_some());
+    }
+    cores.sort_by_key(|(_, st)| st.actor.map(|a| (a.rank, a.block, order(a.core))));
+    cores
+}
+
+/// Each core's summary and critical path.
+fn per_core(cores: &[(String, &State)], m: &Module, sources: &SourceMap) -> Vec<(String, Summary, Vec<PathOp>)> {
+    cores.iter().map(|(name, st)| (name.clone(), st.summary(), critical_path(st, m, sources))).collect()
+}
+
+/// The `%cycles` JSON entry of a run (`pto run --cycles --json`, Python's `timeline=True`):
+/// [`json`] of its one core, or [`json_cores`] of several.
+pub fn cycles_json(cores: &[(String, &State)], m: &Module, sources: &SourceMap) -> serde_json::Value {
+    match per_core(cores, m, sources).as_slice() {
+        [(_, s, path)] => json(s, path),
+        each => json_cores(each),
+    }
+}
+
+/// The `--cycles` table of a run: [`table`] of its one core, or [`table_cores`] of several.
+pub fn cycles_table(cores: &[(String, &State)], m: &Module, sources: &SourceMap) -> String {
+    match per_core(cores, m, sources).as_slice() {
+        [(_, s, path)] => table(s, path),
+        each => table_cores(each),
+    }
+}
+
+/// The tables of a run of several cores: the run's total (the last core to finish), then each
+/// core's table under its name.
+pub fn table_cores(cores: &[(String, Summary, Vec<PathOp>)]) -> String {
+    let total = cores.iter().map(|(_, s, _)| s.total).max().unwrap_or(0);
+    let mut out = format!("cycles: {total} over {} cores (modelled, docs/performance-model.md)\n", cores.len());
+    for (name, s, path) in cores {
+        let _ = writeln!(out, "{name}:");
+        for line in table(s, path).lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    out
+}
+
+/// `{"total": N, "cores": {"rank 0 block 0 aic": {... as [`json`]}, ...}}`: the run's total is
+/// the last core's to finish.
+pub fn json_cores(cores: &[(String, Summary, Vec<PathOp>)]) -> serde_json::Value {
+    let total = cores.iter().map(|(_, s, _)| s.total).max().unwrap_or(0);
+    let each: serde_json::Map<String, serde_json::Value> = cores.iter().map(|(name, s, path)| (name.clone(), json(s, path))).collect();
+    serde_json::json!({ "total": total, "cores": each })
+}
+
 /// The outputs' JSON object `stdout` with a `%cycles` entry added last (unchanged when there
 /// is no JSON object, as with `--output-dir`).
 pub fn with_json(stdout: &str, cycles: &serde_json::Value) -> String {

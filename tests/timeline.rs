@@ -218,3 +218,80 @@ fn a_renderer_draws_the_picture() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.stdout.starts_with(b"\x89PNG"), "a PNG came out");
 }
+
+/// The trace of `file` run on `target` with `threads`, as JSON.
+fn trace_of(file: &str, target: TargetName, threads: Option<usize>) -> Value {
+    let out_file = std::env::temp_dir().join(format!("pto-timeline-cores-{}-{}.json", std::process::id(), file.replace('/', "_")));
+    let out = run(&RunOptions {
+        default_inputs: true,
+        quiet: true,
+        threads,
+        timeline: Some(out_file.display().to_string()),
+        ..RunOptions::new(root().join(file).display().to_string(), target)
+    });
+    assert_eq!(out.code, 0, "{file}: {}", out.stderr);
+    let text = std::fs::read_to_string(&out_file).expect("the timeline was written");
+    let _ = std::fs::remove_file(&out_file);
+    serde_json::from_str(&text).expect("JSON")
+}
+
+#[test]
+fn a_mix_kernel_has_a_process_per_core_and_the_vector_cores_wait_for_the_cubes_flag() {
+    // tests/hb/mix_ffts_handoff.pto: the cube stores a @ b to GM and sets an FFTS flag on
+    // PIPE_FIX; each AIV waits for it, then loads. In time: every AIV op after the wait starts
+    // once the cube's store has completed.
+    for target in [TargetName::A2A3, TargetName::A5] {
+        let v = trace_of("tests/hb/mix_ffts_handoff.pto", target, None);
+        let events = v["traceEvents"].as_array().unwrap();
+        let processes: Vec<&str> =
+            events.iter().filter(|e| e["ph"] == "M" && e["name"] == "process_name").map(|e| e["args"]["name"].as_str().unwrap()).collect();
+        assert_eq!(processes, ["rank 0 block 0 aic", "rank 0 block 0 aiv0", "rank 0 block 0 aiv1"], "{target:?}");
+        let ops = |pid: u64, name: &str| -> Vec<&Value> {
+            events.iter().filter(|e| e["ph"] == "X" && e["pid"] == pid && e["name"] == name).collect()
+        };
+        let end = |e: &Value| e["ts"].as_f64().unwrap() + e["args"]["cycles"].as_f64().unwrap();
+        let store = ops(0, "tstore");
+        let stored = end(store.last().expect("the cube stores"));
+        for aiv in [1, 2] {
+            let load = ops(aiv, "tload");
+            let start = load.first().expect("the AIV loads")["ts"].as_f64().unwrap();
+            assert!(start >= stored, "{target:?}: aiv{} loads at {start}, before the cube's store completes at {stored}", aiv - 1);
+        }
+        // The run's total is the last core's to finish, and the trace is the same on 1 and 2
+        // threads.
+        assert_eq!(v, trace_of("tests/hb/mix_ffts_handoff.pto", target, Some(1)), "{target:?}");
+        assert_eq!(v, trace_of("tests/hb/mix_ffts_handoff.pto", target, Some(2)), "{target:?}");
+        let total = events.iter().filter(|e| e["ph"] == "X").map(end).fold(0.0, f64::max);
+        assert_eq!(v["otherData"]["total_cycles"].as_f64().unwrap(), total.round(), "{target:?}");
+    }
+}
+
+#[test]
+fn cycles_of_several_cores_are_reported_per_core_and_a_picture_is_of_one_core() {
+    let out = run(&RunOptions {
+        default_inputs: true,
+        cycles: true,
+        json_cycles: true,
+        quiet: true,
+        ..RunOptions::new(root().join("tests/hb/mix_ffts_handoff.pto").display().to_string(), TargetName::A2A3)
+    });
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let cores = v["%cycles"]["cores"].as_object().expect("one entry per core");
+    assert_eq!(cores.len(), 3);
+    let max = cores.values().map(|c| c["total"].as_u64().unwrap()).max().unwrap();
+    assert_eq!(v["%cycles"]["total"].as_u64().unwrap(), max);
+    assert!(
+        cores["rank 0 block 0 aiv0"]["total"].as_u64().unwrap()
+            > cores["rank 0 block 0 aiv0"]["pipes"]["PIPE_MTE2"]["busy"].as_u64().unwrap()
+    );
+    let svg = std::env::temp_dir().join(format!("pto-timeline-cores-{}.svg", std::process::id()));
+    let out = run(&RunOptions {
+        default_inputs: true,
+        quiet: true,
+        timeline: Some(svg.display().to_string()),
+        ..RunOptions::new(root().join("tests/hb/mix_ffts_handoff.pto").display().to_string(), TargetName::A2A3)
+    });
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("the picture draws one core") && out.stderr.contains("`.json`"), "{}", out.stderr);
+}

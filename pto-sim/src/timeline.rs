@@ -11,6 +11,7 @@
 //! The observer shares its [`State`] with whoever installed it ([`Timeline::install`]), who
 //! reads the [`Summary`] after the run. One core (the single-core machine) for now.
 
+use crate::cores::clock::CoreClock;
 use crate::interp::{Observer, Sim};
 use crate::sync::effects::{self, SyncOp};
 use crate::sync::model::{Access, PIPES, Pipe};
@@ -135,6 +136,34 @@ pub struct State {
     flags: HashMap<(Pipe, Pipe, i64), VecDeque<usize>>,
     /// The last write of each byte range (programs without sync ops), with its event.
     writes: Vec<(Access, usize)>,
+    /// No op starts before this: the last time the core waited for another core
+    /// ([`CoreClock::not_before`]).
+    floor: f64,
+    /// The core timed, on a run of several cores (`None`: the one core of a single-core run).
+    pub actor: Option<crate::cores::ActorId>,
+}
+
+impl CoreClock for State {
+    fn release_time(&self) -> f64 {
+        self.events.last().map_or(0.0, OpEvent::end)
+    }
+
+    fn not_before(&mut self, t: f64) {
+        self.floor = self.floor.max(t);
+        let Some(e) = self.events.last_mut() else { return };
+        if e.start >= t {
+            return;
+        }
+        // The acquiring op waited for another core: it starts when that core released.
+        let i = e.pipe as usize;
+        e.start = t;
+        e.cause = None;
+        self.free[i] = self.free[i].max(t + e.occupancy);
+    }
+
+    fn set_actor(&mut self, actor: crate::cores::ActorId) {
+        self.actor = Some(actor);
+    }
 }
 
 /// Per-pipe totals of a run.
@@ -188,6 +217,7 @@ impl State {
         let i = pipe as usize;
         let ready = after.map_or(0.0, |e| self.events[e].end());
         let (start, cause) = if after.is_some() && ready >= self.free[i] { (ready, after) } else { (self.free[i], self.last[i]) };
+        let (start, cause) = if self.floor > start { (self.floor, None) } else { (start, cause) };
         let cause = if start > 0.0 { cause } else { None };
         self.free[i] = start + occupancy;
         self.busy[i] += occupancy;
@@ -274,6 +304,7 @@ impl Timeline {
         let explicit_sync = effects::has_explicit_sync(sim.module());
         let t = Timeline { state: state.clone(), explicit_sync, target: sim.target().id, accesses: Vec::new() };
         sim.observe_with(Box::new(t));
+        sim.core.clock = Some(state.clone());
         state
     }
 }

@@ -28,6 +28,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "memory",
             "minifloat",
             "npy",
+            "sync::intervals",
+            "sync::model",
             "value",
             "view",
         ],
@@ -52,11 +54,22 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "machine state and the instructions between cores",
-        &["comm", "comm::ops", "cores", "cores::hb", "cores::ops", "cores::sched", "cores::split", "cores::topology", "cores::xpipe"],
+        &[
+            "comm",
+            "comm::ops",
+            "cores",
+            "cores::clock",
+            "cores::hb",
+            "cores::ops",
+            "cores::sched",
+            "cores::split",
+            "cores::topology",
+            "cores::xpipe",
+        ],
     ),
     ("core interpreter", &["interp", "sync::arrays", "sync::paths"]),
     ("machines", &["comm::machine", "cores::machine"]),
-    ("observers", &["sync", "sync::check", "sync::effects", "sync::intervals", "sync::model", "sync::rules", "timeline"]),
+    ("observers", &["sync", "sync::check", "sync::effects", "sync::rules", "timeline"]),
     ("entry points", &["kernel_io", "launch", "lib"]),
 ];
 

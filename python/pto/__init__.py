@@ -405,7 +405,9 @@ class Timeline:
     cycles, ``pipes`` (each pipe's ``busy`` cycles and ``utilisation``) and ``critical_path``
     (``cycles`` and ``ops``: ``op``, ``line``, ``pipe``, ``count``, ``cycles``). ``trace`` is the
     Chrome trace ``pto run --timeline OUT.json`` writes (``traceEvents``; ``ts``/``dur`` in
-    cycles): ``json.dump`` it to a file to open it in Perfetto."""
+    cycles): ``json.dump`` it to a file to open it in Perfetto. A run of several cores (a mix
+    kernel, ``blocks``, ``ranks``) has one process per core in the trace, and its ``summary`` is
+    ``{"total": ..., "cores": {"rank 0 block 0 aic": {...one core's summary...}, ...}}``."""
 
     __slots__ = ("summary", "trace")
 
@@ -419,6 +421,8 @@ class Timeline:
         return int(self.summary["total"])
 
     def __repr__(self) -> str:
+        if "cores" in self.summary:
+            return f"Timeline(total={self.total}, cores: {len(self.summary['cores'])})"
         pipes = ", ".join(f"{p} {v['busy']}" for p, v in self.summary["pipes"].items())
         return f"Timeline(total={self.total}, busy: {pipes})"
 
@@ -523,8 +527,8 @@ def run(
     ``pto lower --insert-sync`` inserts, so ``sync_check="always"`` checks that sync.
 
     ``timeline=True`` also times the run with the cycle model (``pto run --cycles --timeline``)
-    and returns ``(outputs, Timeline)``: the summary and the Chrome trace. One core only
-    (``ValueError`` with ``blocks > 1``, ``ranks > 1`` or a mix kernel).
+    and returns ``(outputs, Timeline)``: the summary and the Chrome trace, of every core of the
+    run (a core waiting for another one's flag, slot or ``syncall`` waits in time too).
     """
     if exec not in ("tile", "vector"):
         raise ValueError(f'exec must be "tile" or "vector", not {exec!r}')

@@ -387,20 +387,19 @@ fn run_inner<'py>(
     if request.full && !one_core {
         return Err(PyValueError::new_err("full=True reads one core's tiles: not available with blocks > 1, ranks > 1 or a mix kernel"));
     }
-    if request.timeline && !one_core {
-        return Err(PyValueError::new_err("timeline=True times one core: not available with blocks > 1, ranks > 1 or a mix kernel"));
-    }
     let ran = match pto_sim::launch::run(&lowered, t, sim, &launch) {
         Ok(ran) => ran,
         Err(pto_sim::launch::Failure::Output(name, e)) => return Err(PyValueError::new_err(format!("output {name}: {e}"))),
         Err(pto_sim::launch::Failure::Stopped { diagnostics, .. }) => return Err(diagnostics_error(py, &module.sources, &diagnostics)),
     };
     let warnings = sync_findings(py, &module.sources, &ran.findings)?;
-    let timeline = timelines.into_inner().unwrap_or_else(|e| e.into_inner()).first().map(|t| {
-        let state = t.lock().unwrap_or_else(|e| e.into_inner());
-        let path = pto::cycles_report::critical_path(&state, &lowered, &module.sources);
-        let summary = pto::cycles_report::json(&state.summary(), &path).to_string();
-        let trace = pto::timeline_trace::chrome_json(&lowered, &module.sources, &[("rank 0 block 0 core".to_string(), &*state)]);
+    let timelines = timelines.into_inner().unwrap_or_else(|e| e.into_inner());
+    let timeline = (!timelines.is_empty()).then(|| {
+        // As `pto run --cycles --json --timeline OUT.json`: every core, in (rank, block, core) order.
+        let guards: Vec<_> = timelines.iter().map(|t| t.lock().unwrap_or_else(|e| e.into_inner())).collect();
+        let cores = pto::cycles_report::ordered_cores(&guards);
+        let summary = pto::cycles_report::cycles_json(&cores, &lowered, &module.sources).to_string();
+        let trace = pto::timeline_trace::chrome_json(&lowered, &module.sources, &cores);
         (summary, trace)
     });
     let outputs =

@@ -464,7 +464,17 @@ def test_timeline_returns_the_summary_and_the_trace() -> None:
     assert isinstance(pto.run(m, "a2a3", default_inputs=True), dict)
 
 
-def test_timeline_times_one_core() -> None:
-    m = pto.parse(EXAMPLES / "vadd.pto")
-    with pytest.raises(ValueError, match="timeline=True times one core"):
-        pto.run(m, "a2a3", default_inputs=True, blocks=2, timeline=True)
+def test_timeline_times_every_core_of_a_mix_kernel() -> None:
+    m = pto.parse(REPO / "tests" / "hb" / "mix_ffts_handoff.pto")
+    out, timeline = pto.run(m, "a2a3", default_inputs=True, timeline=True)
+    cores = timeline.summary["cores"]
+    assert list(cores) == ["rank 0 block 0 aic", "rank 0 block 0 aiv0", "rank 0 block 0 aiv1"]
+    assert timeline.total == max(c["total"] for c in cores.values())
+    names = [e["args"]["name"] for e in timeline.trace["traceEvents"] if e["name"] == "process_name"]
+    assert names == list(cores)
+    # Each AIV loads only once the cube's store (which its FFTS flag waits for) has completed.
+    xs = [e for e in timeline.trace["traceEvents"] if e["ph"] == "X"]
+    stored = max(e["ts"] + e["args"]["cycles"] for e in xs if e["pid"] == 0 and e["name"] == "tstore")
+    loads = [e["ts"] for e in xs if e["pid"] in (1, 2) and e["name"] == "tload"]
+    assert len(loads) == 2 and min(loads) >= stored
+    assert "out" in out

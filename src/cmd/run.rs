@@ -284,11 +284,13 @@ pub fn run(opts: &RunOptions) -> Outcome {
         computed,
     };
     let machine = pto_sim::launch::machine_for(&lowered, target, &launch);
-    if (opts.cycles || opts.timeline.is_some()) && machine != Machine::Core {
-        // Python's `timeline=True` raises the same way: a timing asked for is never left out.
-        return Outcome::usage_error(
-            "`--cycles` and `--timeline` time one core: this run uses several cores, blocks or ranks (a mix kernel, `--blocks`, `--ranks` or `comm` ops)",
-        );
+    if let Some(path) = &opts.timeline
+        && machine != Machine::Core
+        && crate::timeline_trace::Format::of(path) == Ok(crate::timeline_trace::Format::Svg)
+    {
+        return Outcome::usage_error(format!(
+            "--timeline {path}: the picture draws one core, and this run uses several cores, blocks or ranks (a mix kernel, `--blocks`, `--ranks` or `comm` ops): write `.json` for a trace of every core"
+        ));
     }
     let bar = opts.progress.then(|| crate::progress::attach(&mut sim));
     let ran = pto_sim::launch::run(&lowered, target, sim, &launch);
@@ -342,23 +344,19 @@ pub fn run(opts: &RunOptions) -> Outcome {
     let mut cycles_json = None;
     if opts.cycles || opts.timeline.is_some() {
         let timelines = timelines.into_inner().unwrap_or_else(|e| e.into_inner());
-        if let [t] = timelines.as_slice() {
-            let state = t.lock().unwrap_or_else(|e| e.into_inner());
-            if opts.cycles {
-                let summary = state.summary();
-                let path = crate::cycles_report::critical_path(&state, &lowered, &sources);
-                if opts.json_cycles {
-                    cycles_json = Some(crate::cycles_report::json(&summary, &path));
-                } else {
-                    stderr.push_str(&crate::cycles_report::table(&summary, &path));
-                }
+        let guards: Vec<_> = timelines.iter().map(|t| t.lock().unwrap_or_else(|e| e.into_inner())).collect();
+        let cores = crate::cycles_report::ordered_cores(&guards);
+        if opts.cycles {
+            if opts.json_cycles {
+                cycles_json = Some(crate::cycles_report::cycles_json(&cores, &lowered, &sources));
+            } else {
+                stderr.push_str(&crate::cycles_report::cycles_table(&cores, &lowered, &sources));
             }
-            if let Some(path) = &opts.timeline {
-                let cores = [("rank 0 block 0 core".to_string(), &*state)];
-                if let Err(e) = crate::timeline_trace::write(path, &lowered, &sources, &cores) {
-                    return Outcome { stdout: String::new(), stderr: format!("error: --timeline {path}: {e}\n"), code: 2 };
-                }
-            }
+        }
+        if let Some(path) = &opts.timeline
+            && let Err(e) = crate::timeline_trace::write(path, &lowered, &sources, &cores)
+        {
+            return Outcome { stdout: String::new(), stderr: format!("error: --timeline {path}: {e}\n"), code: 2 };
         }
     }
     let mut diags = ran.findings;

@@ -141,7 +141,11 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
                     let group_index = i / per_block as usize;
                     let group = (group_index * per_block as usize, group_index * topo.pipes.len());
                     let topo = Some(topo.clone());
-                    sim.core = CoreState { actor, index: i, link: Some(link.clone()), space, group, topo, ..Default::default() };
+                    let clock = sim.core.clock.take();
+                    if let Some(c) = &clock {
+                        crate::cores::clock::with(c, |c| c.set_actor(actor));
+                    }
+                    sim.core = CoreState { actor, index: i, link: Some(link.clone()), space, group, topo, clock, ..Default::default() };
                     let mut gm = sim.replace_gm(Vec::new());
                     let ran = match link.start(&mut gm) {
                         Ok(()) => {

@@ -325,12 +325,13 @@ fn condition(cx: &mut CoreCx<'_>) -> Result<(bool, String), Stop> {
 /// test) that sees it acquires it.
 fn signal_edge(cx: &mut CoreCx<'_>, arg: usize, release: bool) {
     let (Some(link), me) = (cx.core.link.clone(), cx.core.index) else { return };
+    let clock = cx.core.clock.clone();
     let edge = crate::cores::hb::Edge::Signal(arg);
     link.with_block(|b| {
         if release {
-            b.hb.release(me, edge);
+            b.release(me, edge, clock.as_ref());
         } else {
-            b.hb.acquire(me, edge);
+            b.acquire(me, edge, clock.as_ref());
         }
         ((), false)
     });

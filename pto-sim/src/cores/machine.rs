@@ -232,7 +232,12 @@ fn run_group(
         let first = actors.iter().position(|a| a.block == actor.block && a.rank == actor.rank).unwrap_or(0);
         let blocks_before = actors[..first].iter().filter(|a| !matches!(a.core, CoreKind::Aiv(_))).count();
         let group = (first, blocks_before * topo.pipes.len());
-        sim.core = CoreState { actor, index, topo: Some(topo.clone()), space, group, ..Default::default() };
+        // The timeline's clock `setup` installed stays.
+        let clock = sim.core.clock.take();
+        if let Some(c) = &clock {
+            crate::cores::clock::with(c, |c| c.set_actor(actor));
+        }
+        sim.core = CoreState { actor, index, topo: Some(topo.clone()), space, group, clock, ..Default::default() };
         if n > 1 && actors.iter().all(|a| a.block == actor.block) && sim.checks_cross() {
             // Blocks on separate GM copies: what each accesses is compared with the others'.
             sim.gm_accessed = Some(Default::default());

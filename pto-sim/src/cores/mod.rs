@@ -20,6 +20,7 @@
 //! Actor identity is `(rank, block, core)` ([`ActorId`]) so that a device dimension can be added
 //! without changing the scheduler.
 
+pub mod clock;
 pub mod hb;
 pub mod machine;
 pub mod ops;

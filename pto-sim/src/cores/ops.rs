@@ -65,6 +65,8 @@ pub struct CoreState {
     /// Where this core's block starts in its scheduler's shared state: the index of its first
     /// core and of its first pipe (0 and 0 when a scheduler runs one block).
     pub group: (usize, usize),
+    /// This core's timeline on a timed run ([`super::clock`]).
+    pub clock: Option<super::clock::SharedClock>,
 }
 
 /// What the actors sharing a scheduler are, for naming them in diagnostics.
@@ -97,6 +99,7 @@ impl Default for CoreState {
             space: Space::Cores,
             barrier: None,
             group: (0, 0),
+            clock: None,
         }
     }
 }
@@ -334,12 +337,13 @@ fn push_piece(cx: &mut CoreCx<'_>, dir: usize, piece: Piece) -> Result<(), Stop>
     let producer = producer_index(cx, dir);
     let link = cx.link("a cube/vector pipe")?.clone();
     let me = cx.core.index;
+    let clock = cx.core.clock.clone();
     let done = link.with_block(|b| {
         let r = b.pipes[id].push(producer, piece, split);
         let changed = matches!(r, Ok(Ok(_)));
         if let Ok(Ok((idx, _))) = &r {
-            b.hb.acquire(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num));
-            b.hb.release(me, Edge::Pushed(id, *idx));
+            b.acquire(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
+            b.release(me, Edge::Pushed(id, *idx), clock.as_ref());
         }
         let (slots, slot_size, gm) = (b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].gm_slots);
         ((r, slots, slot_size, gm, b.pipes[id].describe()), changed)
@@ -417,11 +421,12 @@ fn pop_piece(cx: &mut CoreCx<'_>, dir: usize, dtype: pto_ir::types::ElemType, ro
     let consumer = if dir == C2V { cx.subblock() } else { 0 };
     let link = cx.link("a cube/vector pipe")?.clone();
     let me = cx.core.index;
+    let clock = cx.core.clock.clone();
     let (r, slots, slot_size, state) = link.with_block(|b| {
         let r = b.pipes[id].pop(consumer, dtype, rows, cols, split);
         let changed = matches!(r, Ok(Ok(_)));
         if let Ok(Ok((idx, _))) = &r {
-            b.hb.acquire(me, Edge::Pushed(id, *idx));
+            b.acquire(me, Edge::Pushed(id, *idx), clock.as_ref());
         }
         ((r, b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].describe()), changed)
     });
@@ -478,11 +483,12 @@ fn internal_alloc(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let producer = producer_index(cx, dir);
     let link = cx.link("a cube/vector pipe")?.clone();
     let me = cx.core.index;
+    let clock = cx.core.clock.clone();
     let (r, state) = link.with_block(|b| {
         let r = b.pipes[id].allocate(producer);
         if let Ok(Ok(idx)) = &r {
             // The producer writes the slot from now on: after every consumer freed it.
-            b.hb.acquire(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num));
+            b.acquire(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
         }
         ((r, b.pipes[id].describe()), false)
     });
@@ -551,11 +557,12 @@ fn free_slot(cx: &mut CoreCx<'_>, dir: usize) -> Result<(), Stop> {
     let consumer = if dir == C2V { cx.subblock() } else { 0 };
     let link = cx.link("a cube/vector pipe")?.clone();
     let me = cx.core.index;
+    let clock = cx.core.clock.clone();
     let (r, state) = link.with_block(|b| {
         let r = b.pipes[id].free(consumer);
         let ok = r.is_ok();
         if let Ok(idx) = &r {
-            b.hb.release(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num));
+            b.release(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
         }
         ((r, b.pipes[id].describe()), ok)
     });
@@ -706,13 +713,14 @@ fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let (pipe, id) = ffts_args(cx)?;
     let targets = set_targets(cx, &pipe, id);
     let me = cx.core.index;
+    let clock = cx.core.clock.clone();
     // A2A3 mode 2: the AIC's flag counts each AIV's sets apart (its wait needs one of each).
     let from = if cx.target.id == TargetId::A2A3 && cx.core.actor.core != CoreKind::Aic { 1 + cx.subblock() } else { 0 };
     link.with_block(|b| {
         for &(core, id) in &targets {
             *b.flags.entry((core, id, from)).or_insert(0) += 1;
             b.flag_set_at.insert((core, id, from), cx.op);
-            b.hb.release(me, Edge::Flag(core, id));
+            b.release(me, Edge::Flag(core, id), clock.as_ref());
         }
         ((), true)
     });
@@ -731,6 +739,7 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let Some(link) = cx.core.link.clone() else { return Ok(()) };
     let (_, id) = ffts_args(cx)?;
     let me = cx.core.index;
+    let clock = cx.core.clock.clone();
     // A2A3 mode 2 (`ffts_cross_core_sync`, CV_CORES_SYNC): the AIC's wait needs a set from
     // each AIV — two sets from one AIV do not pass it.
     let senders: Vec<usize> =
@@ -742,7 +751,7 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
                     *c -= 1;
                 }
             }
-            b.hb.acquire(me, Edge::Flag(me, id));
+            b.acquire(me, Edge::Flag(me, id), clock.as_ref());
             (true, true)
         } else {
             (false, false)
@@ -786,6 +795,7 @@ fn syncall(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         _ => !matches!(k, CoreKind::Aic),
     };
     let me = cx.core.index;
+    let clock = cx.core.clock.clone();
     let rank = cx.core.actor.rank;
     let pending = cx.core.barrier;
     let (state, arrived_now) = link.with_block(|b| {
@@ -793,27 +803,27 @@ fn syncall(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
             Some(u) if u > 0 => u as usize,
             _ => b.barrier.cores.iter().filter(|(r, k)| *r == rank && counts(k)).count(),
         };
-        let (arrived, round) = b.barrier.rounds.entry(rank).or_default();
-        let now = *round;
+        let (arrived, round) = *b.barrier.rounds.entry(rank).or_default();
+        let now = round;
         let state = match pending {
             _ if n <= 1 => Ok(()),
             None => {
-                *arrived += 1;
-                b.hb.release(me, Edge::Barrier(rank, now));
-                if *arrived >= n {
-                    *arrived = 0;
-                    *round += 1;
-                    b.hb.acquire(me, Edge::Barrier(rank, now));
+                b.release(me, Edge::Barrier(rank, now), clock.as_ref());
+                let complete = arrived + 1 >= n;
+                let entry = b.barrier.rounds.entry(rank).or_default();
+                *entry = if complete { (0, round + 1) } else { (arrived + 1, round) };
+                if complete {
+                    b.acquire(me, Edge::Barrier(rank, now), clock.as_ref());
                     Ok(())
                 } else {
-                    Err((now, *arrived, n))
+                    Err((now, arrived + 1, n))
                 }
             }
             Some(r) if now > r => {
-                b.hb.acquire(me, Edge::Barrier(rank, r));
+                b.acquire(me, Edge::Barrier(rank, r), clock.as_ref());
                 Ok(())
             }
-            Some(r) => Err((r, *arrived, n)),
+            Some(r) => Err((r, arrived, n)),
         };
         let arrived_now = pending.is_none() && n > 1;
         ((state, arrived_now), arrived_now)

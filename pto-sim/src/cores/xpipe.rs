@@ -298,6 +298,9 @@ pub struct BlockState {
     pub flag_set_at: HashMap<(usize, i64, usize), pto_ir::module::OpId>,
     /// Happens-before between the cores, for GM hazards.
     pub hb: super::hb::CrossHb,
+    /// When each sync object between cores was last released, in the releasing core's
+    /// modelled cycles (timed runs: [`super::clock`]).
+    pub times: HashMap<super::hb::Edge, f64>,
     /// The `syncall` barrier of the cores sharing this state.
     pub barrier: Barrier,
 }
@@ -320,7 +323,30 @@ impl BlockState {
             flags: HashMap::new(),
             flag_set_at: HashMap::new(),
             hb: Default::default(),
+            times: HashMap::new(),
             barrier: Barrier { cores, ..Default::default() },
+        }
+    }
+}
+
+impl BlockState {
+    /// Core `me` releases `edge`: into the happens-before model, and, on a timed run, at the
+    /// time its `clock` says its releasing op completes.
+    pub fn release(&mut self, me: usize, edge: super::hb::Edge, clock: Option<&super::clock::SharedClock>) {
+        self.hb.release(me, edge);
+        if let Some(c) = clock {
+            let t = super::clock::with(c, |c| c.release_time());
+            let at = self.times.entry(edge).or_insert(t);
+            *at = at.max(t);
+        }
+    }
+
+    /// Core `me` acquires `edge`: from the happens-before model, and, on a timed run, its
+    /// acquiring op waits until the edge's release.
+    pub fn acquire(&mut self, me: usize, edge: super::hb::Edge, clock: Option<&super::clock::SharedClock>) {
+        self.hb.acquire(me, edge);
+        if let (Some(c), Some(&t)) = (clock, self.times.get(&edge)) {
+            super::clock::with(c, |c| c.not_before(t));
         }
     }
 }

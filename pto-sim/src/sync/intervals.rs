@@ -9,13 +9,56 @@
 //! reported), and an actor's latest read for its earlier ones (what another actor knows of an
 //! actor is a prefix of its epochs). So a hazard exists exactly when one is reported.
 
-use super::model::{Access, Actor, Finding, HazardKind, Side, Space};
 use std::collections::BTreeMap;
 
-/// One access remembered: who, its epoch, the op and the bytes it accessed in all.
+/// The three hazard kinds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HazardKind {
+    /// The later op reads what the earlier wrote.
+    Raw,
+    /// The later op overwrites what the earlier read.
+    War,
+    /// Both write.
+    Waw,
+}
+
+/// One access: bytes `[start, end)`, a write or a read, or an atomic update.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Stamp<S> {
-    actor: Actor,
+pub struct Touch {
+    /// First byte.
+    pub start: u64,
+    /// One past the last.
+    pub end: u64,
+    /// A write (also set for an atomic update).
+    pub write: bool,
+    /// An atomic read-modify-write: atomics of different actors commute.
+    pub atomic: bool,
+}
+
+/// A conflict with an earlier access: its kind, the bytes the two share in one run, and the
+/// earlier access (actor, op, its bytes in all).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Hit<A, S> {
+    /// RAW, WAR or WAW.
+    pub kind: HazardKind,
+    /// First shared byte.
+    pub start: u64,
+    /// One past the last.
+    pub end: u64,
+    /// The earlier access's actor.
+    pub actor: A,
+    /// Its op.
+    pub site: S,
+    /// Its bytes in all.
+    pub bytes: (u64, u64),
+}
+
+/// One access remembered: who (and its index in a clock), its epoch, the op and the bytes it
+/// accessed in all.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Stamp<A, S> {
+    actor: A,
+    index: usize,
     epoch: u32,
     site: S,
     start: u64,
@@ -24,15 +67,15 @@ struct Stamp<S> {
 
 /// What is known of the bytes `[start, end)` (`start` is the key of the map).
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Seg<S> {
+struct Seg<A, S> {
     end: u64,
-    write: Option<Stamp<S>>,
-    reads: Vec<Stamp<S>>,
-    atomics: Vec<Stamp<S>>,
+    write: Option<Stamp<A, S>>,
+    reads: Vec<Stamp<A, S>>,
+    atomics: Vec<Stamp<A, S>>,
 }
 
-impl<S> Seg<S> {
-    fn empty(end: u64) -> Seg<S> {
+impl<A, S> Seg<A, S> {
+    fn empty(end: u64) -> Seg<A, S> {
         Seg { end, write: None, reads: Vec::new(), atomics: Vec::new() }
     }
 }
@@ -40,9 +83,11 @@ impl<S> Seg<S> {
 /// Who makes an access: the actor, its epoch, what it knows (its clock, per actor index) and
 /// the op.
 #[derive(Copy, Clone, Debug)]
-pub struct By<'a, S> {
+pub struct By<'a, A, S> {
     /// The actor.
-    pub actor: Actor,
+    pub actor: A,
+    /// Its index in a clock.
+    pub index: usize,
     /// Its epoch for this op.
     pub epoch: u32,
     /// Its vector clock.
@@ -53,11 +98,11 @@ pub struct By<'a, S> {
 
 /// The interval shadow memory of one space.
 #[derive(Clone, Debug)]
-pub struct Intervals<S> {
-    map: BTreeMap<u64, Seg<S>>,
+pub struct Intervals<A, S> {
+    map: BTreeMap<u64, Seg<A, S>>,
 }
 
-impl<S> Default for Intervals<S> {
+impl<A, S> Default for Intervals<A, S> {
     fn default() -> Self {
         Intervals { map: BTreeMap::new() }
     }
@@ -66,7 +111,7 @@ impl<S> Default for Intervals<S> {
 /// How an access that is `acc.write` (and `acc.atomic`) meets an earlier one: the hazard, if
 /// the two conflict at all. Atomic updates of different actors commute, so two atomics never
 /// conflict; an atomic conflicts with plain reads and writes as a write does.
-fn conflict(earlier_write: bool, earlier_atomic: bool, acc: &Access) -> Option<HazardKind> {
+fn conflict(earlier_write: bool, earlier_atomic: bool, acc: &Touch) -> Option<HazardKind> {
     match (earlier_write || earlier_atomic, acc.write || acc.atomic) {
         (false, false) => None,
         _ if earlier_atomic && acc.atomic => None,
@@ -76,7 +121,7 @@ fn conflict(earlier_write: bool, earlier_atomic: bool, acc: &Access) -> Option<H
     }
 }
 
-impl<S: Copy + PartialEq> Intervals<S> {
+impl<A: Copy + PartialEq, S: Copy + PartialEq> Intervals<A, S> {
     /// Splits the run that contains `at` so that one starts at `at`.
     fn split_at(&mut self, at: u64) {
         let Some((_, seg)) = self.map.range_mut(..at).next_back() else { return };
@@ -87,15 +132,15 @@ impl<S: Copy + PartialEq> Intervals<S> {
         }
     }
 
-    /// Checks `acc` of `space` by `by` against what is recorded, pushes each hazard (once per
-    /// earlier access) to `findings`, and records it.
-    pub fn access(&mut self, space: Space, by: By<'_, S>, acc: &Access, findings: &mut Vec<Finding<S>>) {
-        let By { actor, epoch, clock, site } = by;
+    /// Checks `acc` by `by` against what is recorded, pushes each conflict with an access `by`
+    /// does not know (once per earlier access) to `hits`, and records it.
+    pub fn access(&mut self, by: By<'_, A, S>, acc: &Touch, hits: &mut Vec<Hit<A, S>>) {
+        let By { actor, index, epoch, clock, site } = by;
         let (start, end) = (acc.start, acc.end);
         if start >= end {
             return;
         }
-        let unordered = |s: &Stamp<S>| clock[s.actor.index()] < s.epoch && !(s.actor == actor && s.epoch == epoch);
+        let unordered = |s: &Stamp<A, S>| clock[s.index] < s.epoch && !(s.index == index && s.epoch == epoch);
         self.split_at(start);
         self.split_at(end);
         let mut at = start;
@@ -112,35 +157,28 @@ impl<S: Copy + PartialEq> Intervals<S> {
         for (s, e) in gaps {
             self.map.insert(s, Seg::empty(e));
         }
-        let me = Stamp { actor, epoch, site, start, end };
-        let mut reported: Vec<(Actor, u32, HazardKind)> = Vec::new();
+        let me = Stamp { actor, index, epoch, site, start, end };
+        let mut reported: Vec<(usize, u32, HazardKind)> = Vec::new();
         for (&s, seg) in self.map.range_mut(start..end) {
             let earlier = seg.write.iter().map(|w| (w, true, false));
             let earlier = earlier.chain(seg.reads.iter().map(|r| (r, false, false)));
             for (e, write, atomic) in earlier.chain(seg.atomics.iter().map(|a| (a, false, true))) {
                 let Some(kind) = conflict(write, atomic, acc) else { continue };
-                if !unordered(e) || reported.contains(&(e.actor, e.epoch, kind)) {
+                if !unordered(e) || reported.contains(&(e.index, e.epoch, kind)) {
                     continue;
                 }
-                reported.push((e.actor, e.epoch, kind));
-                findings.push(Finding::Hazard {
-                    kind,
-                    space,
-                    start: s,
-                    end: seg.end,
-                    earlier: Side { site: e.site, actor: e.actor, start: e.start, end: e.end },
-                    later: Side { site, actor, start, end },
-                });
+                reported.push((e.index, e.epoch, kind));
+                hits.push(Hit { kind, start: s, end: seg.end, actor: e.actor, site: e.site, bytes: (e.start, e.end) });
             }
             if acc.atomic {
-                seg.atomics.retain(|a| a.actor != actor);
+                seg.atomics.retain(|a| a.index != index);
                 seg.atomics.push(me);
             } else if acc.write {
                 seg.write = Some(me);
                 seg.reads.clear();
                 seg.atomics.clear();
             } else {
-                seg.reads.retain(|r| r.actor != actor);
+                seg.reads.retain(|r| r.index != index);
                 seg.reads.push(me);
             }
         }
@@ -171,7 +209,7 @@ impl<S: Copy + PartialEq> Intervals<S> {
     }
 
     /// Every access recorded on bytes of `[start, end)`: `(actor, epoch)` of each.
-    pub fn stamps_within(&self, start: u64, end: u64) -> impl Iterator<Item = (Actor, u32)> + '_ {
+    pub fn stamps_within(&self, start: u64, end: u64) -> impl Iterator<Item = (A, u32)> + '_ {
         let first = self.map.range(..=start).next_back().map(|(k, _)| *k).unwrap_or(start);
         self.map
             .range(first..end)
@@ -181,7 +219,7 @@ impl<S: Copy + PartialEq> Intervals<S> {
 
     /// Every recorded access as `(run start, run end, op, actor, epoch, writes)`, runs in
     /// address order (the abstract state of [`super::model::Model::abstract_state`]).
-    pub fn entries(&self) -> impl Iterator<Item = (u64, u64, S, Actor, u32, bool)> + '_ {
+    pub fn entries(&self) -> impl Iterator<Item = (u64, u64, S, A, u32, bool)> + '_ {
         self.map.iter().flat_map(|(&s, seg)| {
             let w = seg.write.iter().map(move |x| (s, seg.end, x.site, x.actor, x.epoch, true));
             let r = seg.reads.iter().chain(&seg.atomics).map(move |x| (s, seg.end, x.site, x.actor, x.epoch, false));
@@ -202,35 +240,32 @@ impl<S: Copy + PartialEq> Intervals<S> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::model::Pipe;
     use super::*;
 
-    fn actor(core: u16) -> Actor {
-        Actor { core, pipe: Pipe::S }
+    fn acc(start: u64, end: u64, write: bool, atomic: bool) -> Touch {
+        Touch { start, end, write, atomic }
     }
-    fn acc(start: u64, end: u64, write: bool, atomic: bool) -> Access {
-        Access { space: Space(0), start, end, write, atomic }
-    }
-    /// Runs `acc` by core `core` at `epoch` knowing `clock` (per actor index); the hazards as
-    /// `(kind, earlier site, overlap)`.
-    /// The actor knows its own earlier epochs (a pipe in program order).
-    fn run(iv: &mut Intervals<u32>, core: u16, epoch: u32, clock: &[u32], a: Access, site: u32) -> Vec<(HazardKind, u32, u64, u64)> {
-        let mut f = Vec::new();
+    /// Runs `acc` by actor `core` at `epoch` knowing `clock` (per actor); the actor knows its
+    /// own earlier epochs (in program order). The hits as `(kind, earlier site, overlap)`.
+    fn run(
+        iv: &mut Intervals<usize, u32>,
+        core: usize,
+        epoch: u32,
+        clock: &[u32],
+        a: Touch,
+        site: u32,
+    ) -> Vec<(HazardKind, u32, u64, u64)> {
+        let mut hits = Vec::new();
         let mut clock = clock.to_vec();
-        clock[actor(core).index()] = epoch - 1;
-        iv.access(Space(0), By { actor: actor(core), epoch, clock: &clock, site }, &a, &mut f);
-        f.into_iter()
-            .map(|f| match f {
-                Finding::Hazard { kind, start, end, earlier, .. } => (kind, earlier.site, start, end),
-                _ => unreachable!(),
-            })
-            .collect()
+        clock[core] = epoch - 1;
+        iv.access(By { actor: core, index: core, epoch, clock: &clock, site }, &a, &mut hits);
+        hits.into_iter().map(|h| (h.kind, h.site, h.start, h.end)).collect()
     }
 
     #[test]
     fn interleaved_column_halves_never_conflict_and_a_whole_row_meets_the_other_half() {
         let mut iv = Intervals::default();
-        let none = vec![0; 14];
+        let none = vec![0; 3];
         for r in 0..16u64 {
             assert!(run(&mut iv, 0, 1, &none, acc(r * 64, r * 64 + 32, true, false), 1).is_empty());
             assert!(run(&mut iv, 1, 1, &none, acc(r * 64 + 32, r * 64 + 64, true, false), 2).is_empty());
@@ -241,13 +276,13 @@ mod tests {
     #[test]
     fn a_known_epoch_orders_and_atomics_commute() {
         let mut iv = Intervals::default();
-        let mut clock = vec![0; 14];
+        let mut clock = vec![0; 3];
         run(&mut iv, 0, 1, &clock, acc(0, 64, true, false), 1);
-        clock[actor(0).index()] = 1;
+        clock[0] = 1;
         assert!(run(&mut iv, 1, 1, &clock, acc(0, 64, false, false), 2).is_empty());
         // Atomics of two cores commute; a plain read after them races both.
         let mut iv = Intervals::default();
-        let none = vec![0; 21];
+        let none = vec![0; 3];
         assert!(run(&mut iv, 0, 1, &none, acc(0, 64, true, true), 1).is_empty());
         assert!(run(&mut iv, 1, 1, &none, acc(0, 64, true, true), 2).is_empty());
         assert_eq!(run(&mut iv, 2, 1, &none, acc(0, 8, false, false), 3), vec![(HazardKind::Raw, 1, 0, 8), (HazardKind::Raw, 2, 0, 8)]);
@@ -256,7 +291,7 @@ mod tests {
     #[test]
     fn every_earlier_write_is_remembered_and_runs_stay_merged() {
         let mut iv = Intervals::default();
-        let none = vec![0; 14];
+        let none = vec![0; 2];
         run(&mut iv, 0, 1, &none, acc(0, 4, true, false), 1);
         for i in 1..10_000u64 {
             run(&mut iv, 0, 1 + i as u32, &none, acc(i * 4, i * 4 + 4, true, false), 2);

@@ -26,7 +26,8 @@
 //!   least one writes, where the earlier is not known to the later's clock, are a hazard
 //!   (RAW, WAR or WAW) — also for two ops of one pipe that is not in-order.
 
-use super::intervals::Intervals;
+pub use super::intervals::HazardKind;
+use super::intervals::{By, Intervals, Touch};
 use std::collections::{HashMap, VecDeque};
 
 /// A hardware pipe of one core.
@@ -267,17 +268,6 @@ impl<S: Copy> Event<S> {
     }
 }
 
-/// The three hazard kinds.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum HazardKind {
-    /// The later op reads what the earlier wrote.
-    Raw,
-    /// The later op overwrites what the earlier read.
-    War,
-    /// Both write.
-    Waw,
-}
-
 /// One side of a hazard.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Side<S> {
@@ -389,7 +379,7 @@ pub struct Model<S> {
     /// The first space kept as [`Intervals`] (the spaces many actors share).
     interval_from: u32,
     /// Shadow memory of the spaces from [`Self::interval_from`] on.
-    intervals: HashMap<u32, Intervals<S>>,
+    intervals: HashMap<u32, Intervals<Actor, S>>,
     /// Sync objects between cores: the clock released into each and the releases run.
     objects: HashMap<u64, (Clock, u64)>,
     /// Releases of each object submitted (run or queued).
@@ -697,7 +687,17 @@ impl<S: Copy + std::fmt::Debug + PartialEq> Model<S> {
         if acc.space.0 >= self.interval_from {
             let clock = &self.clocks[actor.index()];
             let iv = self.intervals.entry(acc.space.0).or_default();
-            iv.access(acc.space, super::intervals::By { actor, epoch, clock, site }, acc, &mut self.findings);
+            let mut hits = Vec::new();
+            let touch = Touch { start: acc.start, end: acc.end, write: acc.write, atomic: acc.atomic };
+            iv.access(By { actor, index: actor.index(), epoch, clock, site }, &touch, &mut hits);
+            self.findings.extend(hits.into_iter().map(|h| Finding::Hazard {
+                kind: h.kind,
+                space: acc.space,
+                start: h.start,
+                end: h.end,
+                earlier: Side { site: h.site, actor: h.actor, start: h.bytes.0, end: h.bytes.1 },
+                later: Side { site, actor, start: acc.start, end: acc.end },
+            }));
             return;
         }
         let sp = acc.space.0 as usize;
