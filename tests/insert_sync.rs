@@ -313,6 +313,32 @@ fn the_double_buffered_dynamic_kernel_gets_rotating_ids_and_matches_its_hand_twi
     }
 }
 
+/// Issue 24, acceptance 3 for the #1569 workload (examples/rowadd_1569: three UB slots with
+/// static addresses, prefetch 2, in place): the inserted sync gives each slot its own
+/// loop-carried MTE3 -> MTE2 pair (three ids, the loads of a slot waiting only for that slot's
+/// store), has no `barrier <PIPE_ALL>` and no more waits per iteration than the hand version,
+/// and computes what it computes with the dynamic checker clean.
+#[test]
+fn the_1569_workload_gets_a_pair_per_slot_and_no_more_waits_than_its_hand_twin() {
+    let plain = parse_file("examples/rowadd_1569/nosync.pto");
+    let hand = parse_file("examples/rowadd_1569/hand.pto");
+    for id in [TargetId::A2A3, TargetId::A5] {
+        let target = Target::get(id);
+        let synced = lower(&plain, target, true).unwrap();
+        let hand = lower(&hand, target, false).unwrap();
+        assert_eq!(static_errors(&synced, target), Vec::<String>::new(), "{id:?}");
+        assert_eq!(barrier_all(&synced), 0, "{id:?}");
+        let printed = pto_asm::print::print_module(&synced, &Default::default()).unwrap();
+        assert_eq!(ids_used(&printed, "<PIPE_MTE3>, <PIPE_MTE2>")[..3], [0, 1, 2], "{id:?}:\n{printed}");
+        let waits = |m: &Module| count(m, &first_loop_body(m), &[Opcode::WaitFlag, Opcode::WaitFlagDyn]);
+        assert!(waits(&synced) <= waits(&hand), "{id:?}: {} waits per iteration, hand {}", waits(&synced), waits(&hand));
+        let (got, findings) = run_with(&synced, target, &[]);
+        let (want, hand_findings) = run_with(&hand, target, &[]);
+        assert!(findings.is_empty() && hand_findings.is_empty(), "{id:?}: {findings:?} {hand_findings:?}");
+        assert!(got == want, "{id:?}: outputs differ from the hand version");
+    }
+}
+
 /// Rotating ids in nested dynamic loops, with a period of 3 and a phase `(i + 1) mod 3`: an
 /// outer loop over `%m` runs an inner triple-buffered loop over `%n`. Each rotating pair holds
 /// three consecutive ids; the output is proven, runs clean for trip counts 0..4 of both loops
@@ -428,50 +454,149 @@ fn a_dependence_ordered_through_another_pipe_gets_no_pair() {
     }
 }
 
-/// Issue 24, event ids: nine nested loops, each with its own V -> MTE2 dependence carried by
-/// it (the load of its tile at the top of its body, the add reading it after the inner loop),
-/// hold nine V -> MTE2 pairs at once. The outer eight get `EVENT_ID0..7` (at most 8 per pipe
-/// pair, each held over its whole loop); the innermost has none left: a `barrier <PIPE_ALL>`
-/// in that loop, with a `SYNC_INSERTED` warning saying where and why. The output is proven.
-#[test]
-fn a_ninth_live_pair_of_one_pipe_pair_falls_back_to_a_noted_barrier() {
-    let depth = 9;
-    let ty = "!pto.tile_buf<vec, 16x16xf32>";
-    let view = "!pto.partition_tensor_view<16x16xf32>";
-    let mut text = String::from(
-        "func.func @k(%src: !pto.ptr<f32>) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %c2 = arith.constant 2 : index\n  %c16 = arith.constant 16 : index\n",
+/// Nested loops, one per level: each body opens with `first` and closes, after the loop inside,
+/// with `last` (`{k}` is the level), so that a pair between the two spans the inner loops.
+fn nested(depth: usize, head: &str, decls: &str, first: &str, last: &str) -> Module {
+    let mut text = format!(
+        "func.func @k({head}) {{\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %c2 = arith.constant 2 : index\n"
     );
-    text += "  %v = pto.make_tensor_view %src, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>\n";
-    text += &format!("  %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> {view}\n");
+    text += decls;
     for k in 0..depth {
-        text += &format!("  %x{k} = pto.alloc_tile : {ty}\n  %y{k} = pto.alloc_tile : {ty}\n");
-    }
-    for k in 0..depth {
-        text += &format!("scf.for %i{k} = %c0 to %c2 step %c1 {{\n  pto.tload ins(%p : {view}) outs(%x{k} : {ty})\n");
+        text += &format!("scf.for %i{k} = %c0 to %c2 step %c1 {{\n  {}\n", first.replace("{k}", &k.to_string()));
     }
     for k in (0..depth).rev() {
-        text += &format!("  pto.tadd ins(%x{k}, %x{k} : {ty}, {ty}) outs(%y{k} : {ty})\n}}\n");
+        text += &format!("  {}\n}}\n", last.replace("{k}", &k.to_string()));
     }
     text += "  return\n}\n";
     let mut sources = SourceMap::default();
-    let fid = sources.add("deep.pto".to_string(), text.clone());
-    let module = pto_asm::parse(&text, fid).expect("parses").0;
-    let target = Target::get(TargetId::A2A3);
+    let fid = sources.add("nested.pto".to_string(), text.clone());
+    pto_asm::parse(&text, fid).expect("parses").0
+}
+
+/// `insert-sync`'s output and notes, proven.
+fn inserted(module: Module, target: &'static Target) -> (Module, Vec<pto_ir::diag::Diagnostic>) {
     let verified = Verified::new(module).unwrap();
     let (synced, notes) = pto_lower::run(verified, target, pto_lower::PipelineOptions { insert_sync: true, ..Default::default() }).unwrap();
     assert_eq!(static_errors(&synced, target), Vec::<String>::new());
-    let printed = pto_asm::print::print_module(&synced, &Default::default()).unwrap();
-    for id in 0..8 {
-        assert!(printed.contains(&format!("pto.set_flag[<PIPE_V>, <PIPE_MTE2>, <EVENT_ID{id}>]")), "EVENT_ID{id} unused:\n{printed}");
+    (synced, notes.0)
+}
+
+/// The waits that follow their own set at once (a pair waited right after its set), by their
+/// index among the module's `wait_flag`s; the event ids the printed module uses for `pair`.
+fn tight_waits(m: &Module) -> Vec<usize> {
+    let waits: Vec<_> = m.walk().into_iter().filter(|&op| m.op(op).opcode == Opcode::WaitFlag).collect();
+    let mut out = Vec::new();
+    for b in &m.blocks {
+        for w in b.ops.windows(2) {
+            let (s, t) = (m.op(w[0]), m.op(w[1]));
+            if s.opcode == Opcode::SetFlag && t.opcode == Opcode::WaitFlag && s.attrs == t.attrs {
+                out.push(waits.iter().position(|&op| op == w[1]).unwrap());
+            }
+        }
     }
-    assert!(!printed.contains("EVENT_ID8"));
-    // Only in the innermost loop, where the V -> MTE2 pair back and the MTE2 -> V pair forward
-    // find their 8 ids taken by the loops around.
-    let innermost = printed.find(&format!("scf.for %i{}", depth - 1)).unwrap();
-    assert_eq!(barrier_all(&synced), 2, "{printed}");
-    assert_eq!(printed[innermost..].matches("pto.barrier <PIPE_ALL>").count(), 2, "{printed}");
-    let warned: Vec<_> = notes.0.iter().filter(|d| d.severity == Severity::Warning && d.message.contains("are all in use here")).collect();
-    assert_eq!(warned.len(), 2, "{:?}", notes.0.iter().map(|d| &d.message).collect::<Vec<_>>());
-    assert!(warned.iter().any(|d| d.message.contains("8 event ids of PIPE_V -> PIPE_MTE2")), "{}", warned[0].message);
-    assert!(warned.iter().any(|d| d.message.contains("8 event ids of PIPE_MTE2 -> PIPE_V")), "{}", warned[0].message);
+    out
+}
+
+fn ids_used(printed: &str, pair: &str) -> Vec<u32> {
+    let mut ids: Vec<u32> = (0..16).filter(|id| printed.contains(&format!("pto.set_flag[{pair}, <EVENT_ID{id}>]"))).collect();
+    ids.dedup();
+    ids
+}
+
+/// Issue 24, event ids run out: nine nested loops, each with its own V -> MTE2 dependence carried
+/// by it (the load of its tile at the top of its body, the add reading it after the inner loop)
+/// and its own MTE2 -> V one across the inner loop, want nine pairs of each pipe pair live at
+/// once: one more than the 8 ids. Rather than a `barrier <PIPE_ALL>`, the pair held longest (the
+/// outermost loop's) waits right after its set, which frees its id over the inner loops: no
+/// `PIPE_ALL`, `EVENT_ID0..7` used and no more, a note saying so, the output proven, and
+/// deleting either early wait is reported.
+#[test]
+fn ids_more_than_eight_live_pairs_of_one_pipe_pair_wait_earlier_instead_of_pipe_all() {
+    let ty = "!pto.tile_buf<vec, 16x16xf32>";
+    let view = "!pto.partition_tensor_view<16x16xf32>";
+    let mut decls = String::from(
+        "  %c16 = arith.constant 16 : index\n  %v = pto.make_tensor_view %src, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>\n",
+    );
+    decls += &format!("  %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xf32> -> {view}\n");
+    for k in 0..9 {
+        decls += &format!("  %x{k} = pto.alloc_tile : {ty}\n  %y{k} = pto.alloc_tile : {ty}\n");
+    }
+    let module = nested(
+        9,
+        "%src: !pto.ptr<f32>",
+        &decls,
+        &format!("pto.tload ins(%p : {view}) outs(%x{{k}} : {ty})"),
+        &format!("pto.tadd ins(%x{{k}}, %x{{k}} : {ty}, {ty}) outs(%y{{k}} : {ty})"),
+    );
+    let target = Target::get(TargetId::A2A3);
+    let (synced, notes) = inserted(module, target);
+    let printed = pto_asm::print::print_module(&synced, &Default::default()).unwrap();
+    assert_eq!(barrier_all(&synced), 0, "{printed}");
+    for pair in ["<PIPE_V>, <PIPE_MTE2>", "<PIPE_MTE2>, <PIPE_V>"] {
+        assert_eq!(ids_used(&printed, pair), (0..8).collect::<Vec<_>>(), "{pair}:\n{printed}");
+    }
+    assert!(notes.iter().all(|d| d.severity != Severity::Warning), "{:?}", notes.iter().map(|d| &d.message).collect::<Vec<_>>());
+    let early: Vec<_> = notes.iter().filter(|d| d.message.contains("waited right after its set")).collect();
+    assert_eq!(early.len(), 2, "{:?}", notes.iter().map(|d| &d.message).collect::<Vec<_>>());
+    assert!(early.iter().all(|d| d.message.contains("the 8 event ids of")), "{}", early[0].message);
+    // The two early waits, and the innermost loop's forward pair (its load right before its add).
+    let tight = tight_waits(&synced);
+    assert_eq!(tight.len(), 3, "{printed}");
+    for k in tight {
+        assert!(!static_errors(&without_wait(&synced, k), target).is_empty(), "the early wait #{k} is not needed:\n{printed}");
+    }
+}
+
+/// Issue 24, A2A3 `PIPE_M` -> `PIPE_FIX` keeps to `EVENT_ID0..2` (ptoas#112/#118): four nested
+/// loops, each computing a `tmatmul` into its own accumulator at the top of its body and storing
+/// it (`tstore` from L0C, on the fixpipe) after the loop inside, want four M -> FIX pairs live at
+/// once. Only `EVENT_ID0..2` are used for that pair, the outermost waits right after its set, no
+/// `PIPE_ALL`, the output is proven; A5 (8 ids) needs no early wait.
+#[test]
+fn ids_m_to_fix_keeps_to_three_ids_on_a2a3() {
+    let mat = |loc: &str, bl: &str, sl: &str, fractal: u32| {
+        format!(
+            "!pto.tile_buf<loc={loc}, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout={bl}, slayout={sl}, fractal={fractal}, pad=0>"
+        )
+    };
+    let (left, right, acc) = (
+        mat("left", "col_major", "row_major", 512),
+        mat("right", "row_major", "col_major", 512),
+        mat("acc", "col_major", "row_major", 1024),
+    );
+    let view = "!pto.partition_tensor_view<32x32xf32>";
+    let mut decls = String::from(
+        "  %c32 = arith.constant 32 : index\n  %v = pto.make_tensor_view %out, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf32>\n",
+    );
+    decls += &format!("  %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c32, %c32] : !pto.tensor_view<?x?xf32> -> {view}\n");
+    decls += &format!("  %l0a = pto.alloc_tile : {left}\n  %l0b = pto.alloc_tile : {right}\n");
+    for k in 0..4 {
+        decls += &format!("  %acc{k} = pto.alloc_tile : {acc}\n");
+    }
+    let module = nested(
+        4,
+        "%out: !pto.ptr<f32>",
+        &decls,
+        &format!("pto.tmatmul ins(%l0a, %l0b : {left}, {right}) outs(%acc{{k}} : {acc})"),
+        &format!("pto.tstore ins(%acc{{k}} : {acc}) outs(%p : {view})"),
+    );
+    for id in [TargetId::A2A3, TargetId::A5] {
+        let target = Target::get(id);
+        let (synced, notes) = inserted(module.clone(), target);
+        let early = notes.iter().filter(|d| d.message.contains("waited right after its set")).count();
+        let printed = pto_asm::print::print_module(&synced, &Default::default()).unwrap();
+        assert_eq!(barrier_all(&synced), 0, "{id:?}:\n{printed}");
+        let ids = ids_used(&printed, "<PIPE_M>, <PIPE_FIX>");
+        match id {
+            TargetId::A2A3 => {
+                assert_eq!(ids, vec![0, 1, 2], "{printed}");
+                assert_eq!(early, 1, "{printed}");
+                assert!(notes.iter().any(|d| d.message.contains("the 3 event ids of PIPE_M -> PIPE_FIX")));
+            }
+            _ => {
+                assert_eq!(ids, vec![0, 1, 2, 3], "{printed}");
+                assert_eq!(early, 0, "{printed}");
+            }
+        }
+    }
 }

@@ -28,10 +28,10 @@ mod common;
 /// `ptoas`'s counts, from the oracle (see the file's header).
 const DATA: &str = include_str!("data/ptoas-insert-sync-counts.tsv");
 
-/// The share (in %) of (sample, target) pairs where pto's count is at most `ptoas`'s: 167 of 180
-/// (92.8 %) measured at this commit, so one more sample above `ptoas` fails (the target is
+/// The share (in %) of (sample, target) pairs where pto's count is at most `ptoas`'s: 177 of 180
+/// (98.3 %) measured at this commit, so one more sample above `ptoas` fails (the target is
 /// 90 %).
-const MIN_SHARE_AT_MOST_PTOAS: f64 = 92.7;
+const MIN_SHARE_AT_MOST_PTOAS: f64 = 98.3;
 
 /// Sync ops counted in one program.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -97,13 +97,23 @@ fn the_1569_workload_is_slower_with_pipe_all_barriers_than_with_hand_sync() {
     // Without sync ops the run is timed with the inserted sync: its waits are on the timeline.
     let waits = inserted_trace["traceEvents"].as_array().unwrap().iter().filter(|e| e["name"] == "wait_flag").count();
     assert!(waits > 64, "{waits} inserted waits timed");
-    // The inserted sync (one event id per pipe pair, pipe barriers) orders more than the hand
-    // version's three slots do: it is no faster (issue 24 asks for within 5 %: not met).
-    assert!(total(&inserted) >= total(&hand), "inserted {} vs hand {}", total(&inserted), total(&hand));
+}
+
+/// Issue 24, acceptance 3: the #1569 workload without sync, timed with the sync the insertion
+/// pass inserts (a loop-carried MTE3 -> MTE2 pair per slot, so the next loads of a slot wait
+/// only for its own store), within 5 % of the hand-synchronised version's cycles.
+#[test]
+fn the_1569_workload_with_inserted_sync_is_within_five_percent_of_the_hand_version() {
+    let (hand, _, _) = timed(HAND);
+    let (inserted, _, stderr) = timed(NOSYNC);
+    assert!(!stderr.contains("insert-sync pass failed"), "{stderr}");
+    let over = total(&inserted) as f64 / total(&hand) as f64 - 1.0;
+    eprintln!("#1569: inserted sync {} cycles, hand {} ({:+.1} %)", total(&inserted), total(&hand), 100.0 * over);
+    assert!(over <= 0.05, "inserted {} vs hand {}: {:+.1} %", total(&inserted), total(&hand), 100.0 * over);
 }
 
 #[test]
-#[ignore = "acceptance 2 of issue 25 is not met: the model gives PIPE_ALL 1.29x the hand version, not >= 3x (docs/performance-model.md, Whole kernels)"]
+#[ignore = "acceptance 2 of issue 25 is not met: the model gives PIPE_ALL 1.29x the hand version, and even a fully serial schedule of the workload only 2.96x, not >= 3x (docs/performance-model.md, Whole kernels)"]
 fn the_1569_workload_with_pipe_all_takes_three_times_the_hand_version() {
     let (hand, _, _) = timed(HAND);
     let (pipe_all, _, _) = timed(PIPE_ALL);

@@ -13,26 +13,29 @@
 //!    `scf.if`), and a *loop-carried* one in their innermost common `scf.for` when `A'` ≥ `B'`
 //!    in its body (the back edge: `A` in iteration i, `B` in i + 1). For each `B`, the earlier
 //!    ops of each pipe are visited nearest first, up to the first one a pair orders (which
-//!    orders every earlier op of that pipe too); a dependence two pairs of its block already
-//!    order through a third pipe gets none ([`Pairs::chain`]).
+//!    orders every earlier op of that pipe too). Loop-carried dependences come after every
+//!    forward one, the tightest first. A dependence the pairs so far already order through a
+//!    chain of pairs (across iterations too) gets none ([`Pairs::ordered`]).
 //! 3. **Edges.** Different pipes: `set_flag` after `A'`, `wait_flag` before `B'`; pairs of
 //!    one pipe pair in one block merge when their intervals intersect (set after the later
-//!    `A'`, wait before the earlier `B'`). A loop-carried pair is one per (loop, pipe pair): a
-//!    `set_flag` before the loop, `wait_flag` before the first `B'` of the body, `set_flag`
-//!    after the last `A'`, `wait_flag` after the loop — balanced on every path, zero trips
-//!    included. One pipe the target does not keep in order ([`pipes::needs_barrier`]):
+//!    `A'`, wait before the earlier `B'`). A loop-carried pair: a `set_flag` before the loop,
+//!    `wait_flag` before `B'` in the body, `set_flag` after `A'`, `wait_flag` after the loop —
+//!    balanced on every path, zero trips included; two of one loop and pipe pair merge only
+//!    when their body intervals (wait to set) intersect, so each buffer a loop cycles through
+//!    keeps its own. One pipe the target does not keep in order ([`pipes::needs_barrier`]):
 //!    `barrier <P>` before `B'`.
-//! 4. **Event ids.** Each pair holds its id over the ops between its set and its wait (a
-//!    loop-carried pair the whole loop); ids are given by interval colouring per pipe pair, at
-//!    most [`pipes::event_ids`]. A pair of a rotating buffer (all its conflicts in one phase)
-//!    holds `k` ids and uses `base + iv mod k` (`set_flag_dyn` / `wait_flag_dyn`); when they
-//!    are not free its loop rotates no more. A pair left without an id becomes a
-//!    `barrier <PIPE_ALL>` before `B'`, with a warning when that is inside a loop.
+//! 4. **Event ids** ([`ids`]): interval colouring per pipe pair, at most
+//!    [`pipes::event_ids`]. A pair of a rotating buffer (all its conflicts in one phase) holds
+//!    `k` ids and uses `base + iv mod k` (`set_flag_dyn` / `wait_flag_dyn`). Short of ids: the
+//!    loop rotates no more, loop-carried pairs merge, a pair waits right after its set; only
+//!    then a `barrier <PIPE_ALL>` before `B'`, with a warning when that is inside a loop.
 //!
 //! Cross-core orders (pipes between cube and vector cores, FFTS, `syncall`) are not this pass's
 //! job. Each inserted pair and barrier is a `SYNC_INSERTED` note naming the two ops and the
 //! bytes that force it (`--explain` shows them).
 
+use super::ids;
+use super::pairs::{Pair, Pairs, Site};
 use super::pipes;
 use super::rotate::{self, Rotation};
 use crate::pipeline::Changed;
@@ -259,39 +262,6 @@ impl Tree {
     }
 }
 
-/// How a dependence is ordered.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Copy)]
-enum Site {
-    /// In one block: set after op index `.1`, wait before op index `.2`.
-    Forward(BlockId, usize, usize),
-    /// Around loop `.0` (whose body is `.1`): set after body index `.2`, wait before `.3`.
-    Carried(OpId, BlockId, usize, usize),
-    /// Inside an `scf.while`, whose regions the pass does not pair flags across: a barrier
-    /// right before op index `.1` of block `.0` (`barrier <P>` on one pipe, else
-    /// `barrier <PIPE_ALL>`), which orders everything issued before it.
-    Fence(BlockId, usize),
-}
-
-/// A flag pair (or barrier) to insert, and why.
-struct Pair {
-    src: Pipe,
-    dst: Pipe,
-    site: Site,
-    /// (earlier op, later op, bytes) of each dependence it orders.
-    why: Vec<(OpId, OpId, String)>,
-    /// A pair of a rotating loop: `k` ids `id..id + k`, the one of iteration `i` `id + i mod k`.
-    rot: Option<Rotation>,
-    /// Its event id (the first of `k` when it rotates).
-    id: Option<u32>,
-}
-
-impl Pair {
-    /// How many event ids it holds.
-    fn ids(&self) -> u32 {
-        self.rot.map_or(1, |r| r.k)
-    }
-}
-
 /// Finds where the dependence `a` → `b` (`a` earlier in iteration order) is ordered: `None`
 /// when it cannot happen (two branches of one `scf.if`, or `a` == `b` outside any loop).
 fn site_of(m: &Module, tree: &Tree, a: OpId, b: OpId, carried: bool) -> Option<Site> {
@@ -361,6 +331,7 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
     let mems: Vec<MemOp> = order.iter().filter_map(|&(_, op)| mem_op(m, op, target.id)).collect();
     let walk_pos: Vec<usize> = mems.iter().map(|x| tree.span[&x.op].0).collect();
     let mut pairs = Pairs::default();
+    let mut carried: Vec<(Site, usize, usize)> = Vec::new();
     // Earlier memory ops of each pipe, in program order.
     let mut by_pipe: Vec<(Pipe, Vec<usize>)> = Vec::new();
     for (j, b) in mems.iter().enumerate() {
@@ -379,17 +350,20 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
         // (next index into its list, counted from the end) per pipe; take the latest op first.
         while let Some(k) = (0..lists.len()).filter(|&k| heads[k].0 > 0).max_by_key(|&k| lists[k][heads[k].0 - 1]) {
             heads[k].0 -= 1;
-            if consider(m, target, tree, &mems[lists[k][heads[k].0]], b, false, &mut pairs) {
+            if consider(m, target, tree, &mems[lists[k][heads[k].0]], b, &mut pairs) {
                 heads[k].0 = 0;
             }
         }
-        // Across iterations: every op of `b`'s outermost loop up to `b`.
+        // Across iterations: every op of `b`'s outermost loop up to `b`, ordered below.
         if let Some(&lp) = tree.chain(b.op).iter().find(|&&op| matches!(m.op(op).opcode, Opcode::ScfFor | Opcode::ScfWhile)) {
             let first = walk_pos.partition_point(|&p| p < tree.span[&lp].0);
-            for a in &mems[first..=j] {
-                consider(m, target, tree, a, b, true, &mut pairs);
-                if a.op != b.op {
-                    consider(m, target, tree, b, a, true, &mut pairs);
+            for i in first..=j {
+                for (x, y) in [(i, j), (j, i)].into_iter().take(if i == j { 1 } else { 2 }) {
+                    if let Some(site) =
+                        may_conflict(target, &mems[x], &mems[y]).then(|| site_of(m, tree, mems[x].op, mems[y].op, true)).flatten()
+                    {
+                        carried.push((site, x, y));
+                    }
                 }
             }
         }
@@ -398,40 +372,59 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
             None => by_pipe.push((b.pipe, vec![j])),
         }
     }
+    // Loop-carried dependences after every forward one, the tightest first (the fewest ops
+    // from `A` around the back edge to `B`): a pair for those orders the looser ones through
+    // the forward pairs (a store's slot freed for the next load orders the compute before it
+    // too), and their chains are found.
+    let distance = |site: &Site| match *site {
+        Site::Carried(_, body, ia, ib) => m.block(body).ops.len() - (ia - ib),
+        _ => 0,
+    };
+    carried.sort_by_key(|(site, ..)| distance(site));
+    for (site, x, y) in carried {
+        consider_at(m, &mems[x], &mems[y], site, &mut pairs);
+    }
     let mut pairs = pairs.list;
     if pairs.is_empty() {
         return false;
     }
-    allocate(m, target, tree, &mut pairs);
+    ids::allocate(m, target, &tree.span, &mut pairs);
     materialise(m, target, body, tree, &pairs, notes);
     true
 }
 
-/// The dependence `x` → `y` (in one iteration, or `x` in an iteration before `y`'s when
-/// `carried`): adds the pair or barrier that orders it; whether one does (a flag pair or
-/// barrier in the block holding both: every earlier op of `x`'s pipe is then ordered too).
-fn consider(m: &Module, target: &Target, tree: &Tree, x: &MemOp, y: &MemOp, carried: bool, pairs: &mut Pairs) -> bool {
-    if x.pipe == y.pipe && !pipes::needs_barrier(target.id, x.pipe) {
+/// Whether `x` and `y` may need ordering: they touch common bytes, one writing, on different
+/// pipes or on one the target does not keep in order.
+fn may_conflict(target: &Target, x: &MemOp, y: &MemOp) -> bool {
+    (x.pipe != y.pipe || pipes::needs_barrier(target.id, x.pipe))
+        && x.accesses.iter().any(|a| y.accesses.iter().any(|b| a.conflicts(b, Rel::Any)))
+}
+
+/// The dependence `x` → `y` in one iteration: adds the pair or barrier that orders it;
+/// whether one does (a flag pair or barrier in the block holding both: every earlier op of
+/// `x`'s pipe is then ordered too).
+fn consider(m: &Module, target: &Target, tree: &Tree, x: &MemOp, y: &MemOp, pairs: &mut Pairs) -> bool {
+    if !may_conflict(target, x, y) {
         return false;
     }
-    if !x.accesses.iter().any(|a| y.accesses.iter().any(|b| a.conflicts(b, Rel::Any))) {
-        return false;
-    }
-    let Some(site) = site_of(m, tree, x.op, y.op, carried) else { return false };
-    let rel = match site {
-        Site::Forward(..) => Rel::Same,
-        Site::Carried(l, ..) => Rel::Across(l),
-        Site::Fence(..) => Rel::Any,
+    let Some(site) = site_of(m, tree, x.op, y.op, false) else { return false };
+    consider_at(m, x, y, site, pairs) && !matches!(site, Site::Carried(..))
+}
+
+/// The dependence `x` → `y` ordered at `site`: nothing when it cannot happen or the pairs so
+/// far order it through a chain ([`Pairs::ordered`]), else the pair that orders it; whether
+/// it is ordered.
+fn consider_at(m: &Module, x: &MemOp, y: &MemOp, site: Site, pairs: &mut Pairs) -> bool {
+    let (rel, n) = match site {
+        Site::Forward(..) => (Rel::Same, 0),
+        Site::Carried(l, body, ..) => (Rel::Across(l), m.block(body).ops.len()),
+        Site::Fence(..) | Site::Tight(..) => (Rel::Any, 0),
     };
     let Some((rot, bytes)) = dependence(m, x, y, rel) else { return false };
-    if let Site::Forward(block, ia, ib) = site
-        && x.pipe != y.pipe
-        && pairs.chain(block, x.pipe, y.pipe, ia, ib)
-    {
-        return true;
+    if !pairs.ordered(x.pipe, y.pipe, site, n) {
+        pairs.add(x.pipe, y.pipe, site, rot, (x.op, y.op, bytes));
     }
-    pairs.add(x.pipe, y.pipe, site, rot, (x.op, y.op, bytes));
-    !carried
+    true
 }
 
 /// Whether `x` (earlier) and `y` conflict in executions `rel`, and if so whether the dependence
@@ -462,132 +455,6 @@ fn dependence(m: &Module, x: &MemOp, y: &MemOp, rel: Rel) -> Option<(Option<Rota
         if xa.write { "a write" } else { "a read" }
     );
     Some((rot, bytes))
-}
-
-/// The pairs found so far, indexed by (source pipe, destination pipe, block or loop).
-#[derive(Default)]
-struct Pairs {
-    list: Vec<Pair>,
-    index: HashMap<(&'static str, &'static str, OpOrBlock), Vec<usize>>,
-}
-
-/// Where pairs may merge: one block (forward pairs) or one loop (loop-carried ones).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-enum OpOrBlock {
-    Block(BlockId),
-    Loop(OpId),
-    Fence(BlockId, usize),
-}
-
-/// How many of the latest pairs of one key a new dependence tries to merge with.
-const MERGE_WINDOW: usize = 16;
-
-impl Pairs {
-    /// Whether two flag pairs of `block` already order op `ia` on `src` before op `ib` on
-    /// `dst`: `src` -> `Z` set after `ia` and waited before `Z` sets `Z` -> `dst`, waited
-    /// before `ib` (merging later only moves sets later and waits earlier, which keeps it).
-    fn chain(&self, block: BlockId, src: Pipe, dst: Pipe, ia: usize, ib: usize) -> bool {
-        let (s, d) = (pipes::pipe_name(src), pipes::pipe_name(dst));
-        let key = OpOrBlock::Block(block);
-        let firsts = self.index.iter().filter(|((a, z, k), _)| *a == s && *z != s && *z != d && *k == key);
-        firsts.into_iter().any(|((_, z, _), ones)| {
-            let Some(twos) = self.index.get(&(*z, d, key)) else { return false };
-            ones.iter().rev().take(MERGE_WINDOW).any(|&i| {
-                let Site::Forward(_, s1, w1) = self.list[i].site else { return false };
-                s1 >= ia
-                    && twos
-                        .iter()
-                        .rev()
-                        .take(MERGE_WINDOW)
-                        .any(|&j| matches!(self.list[j].site, Site::Forward(_, s2, w2) if s2 >= w1 && w2 <= ib))
-            })
-        })
-    }
-
-    /// Adds a dependence, merging it into a pair of the same pipes and block when their
-    /// intervals intersect. A forward pair rotates when one of its dependences does (its ids
-    /// then follow the iteration, as the loop-carried pair back does); a loop-carried pair only
-    /// when all do.
-    fn add(&mut self, src: Pipe, dst: Pipe, site: Site, rot: Option<Rotation>, why: (OpId, OpId, String)) {
-        let key = match site {
-            Site::Forward(b, ..) => OpOrBlock::Block(b),
-            Site::Carried(l, ..) => OpOrBlock::Loop(l),
-            Site::Fence(b, w) => OpOrBlock::Fence(b, w),
-        };
-        let slot = self.index.entry((pipes::pipe_name(src), pipes::pipe_name(dst), key)).or_default();
-        for &i in slot.iter().rev().take(MERGE_WINDOW) {
-            let p = &mut self.list[i];
-            let merged = match (p.site, site) {
-                (Site::Forward(b1, s1, w1), Site::Forward(_, s2, w2))
-                    if s1.max(s2) < w1.min(w2) && (p.rot.is_none() || rot.is_none() || p.rot == rot) =>
-                {
-                    (Site::Forward(b1, s1.max(s2), w1.min(w2)), p.rot.or(rot))
-                }
-                (Site::Carried(l1, b, s1, w1), Site::Carried(_, _, s2, w2)) => {
-                    (Site::Carried(l1, b, s1.max(s2), w1.min(w2)), if p.rot == rot { rot } else { None })
-                }
-                (Site::Fence(..), Site::Fence(..)) => (p.site, None),
-                _ => continue,
-            };
-            (p.site, p.rot) = merged;
-            p.why.push(why);
-            return;
-        }
-        slot.push(self.list.len());
-        self.list.push(Pair { src, dst, site, why: vec![why], rot, id: None });
-    }
-}
-
-/// The walk positions a pair holds its event id over, doubled and shifted (op `k` is `2k + 2`,
-/// the point before it `2k + 1`): from its first set to its last wait.
-fn lifetime(m: &Module, tree: &Tree, site: Site) -> (usize, usize) {
-    match site {
-        Site::Forward(b, s, w) => {
-            let ops = &m.block(b).ops;
-            (2 * tree.span[&ops[s]].1 + 3, 2 * tree.span[&ops[w]].0 + 1)
-        }
-        Site::Carried(l, ..) => {
-            let (s, e) = tree.span[&l];
-            (2 * s + 1, 2 * e + 3)
-        }
-        Site::Fence(..) => (0, 0),
-    }
-}
-
-/// Gives each flag pair an event id by interval colouring per pipe pair; pairs left without
-/// one stay `None` (a `barrier <PIPE_ALL>`).
-///
-/// A rotating pair needs `k` consecutive ids; when a rotating loop's pairs cannot all have
-/// theirs, every pair of that loop rotates no more (one id each: the loop is ordered one
-/// iteration at a time) and the allocation starts again.
-fn allocate(m: &Module, target: &Target, tree: &Tree, pairs: &mut [Pair]) {
-    loop {
-        let mut idx: Vec<usize> =
-            (0..pairs.len()).filter(|&i| pairs[i].src != pairs[i].dst && !matches!(pairs[i].site, Site::Fence(..))).collect();
-        idx.sort_by_key(|&i| lifetime(m, tree, pairs[i].site).0);
-        let mut busy: HashMap<(&str, &str), Vec<Option<usize>>> = HashMap::new();
-        let mut starved = None;
-        for i in idx {
-            let (start, end) = lifetime(m, tree, pairs[i].site);
-            let key = (pipes::pipe_name(pairs[i].src), pipes::pipe_name(pairs[i].dst));
-            let n = pipes::event_ids(target.id, pairs[i].src, pairs[i].dst) as usize;
-            let k = pairs[i].ids() as usize;
-            let ends = busy.entry(key).or_insert_with(|| vec![None; n]);
-            let free = |id: usize| ends[id].is_none_or(|e| e < start);
-            pairs[i].id = None;
-            if let Some(id) = (0..(n + 1).saturating_sub(k)).find(|&b| (b..b + k).all(free)) {
-                ends[id..id + k].fill(Some(end));
-                pairs[i].id = Some(id as u32);
-            } else if let Some(r) = pairs[i].rot {
-                starved = Some(r);
-                break;
-            }
-        }
-        let Some(r) = starved else { return };
-        for p in pairs.iter_mut().filter(|p| p.rot == Some(r)) {
-            p.rot = None;
-        }
-    }
 }
 
 fn pipe_attr(p: &str) -> Attr {
@@ -684,6 +551,8 @@ struct Around {
     after_waits: Vec<OpId>,
     after_sets: Vec<OpId>,
     before_sets: Vec<OpId>,
+    /// Waits right after the sets (a tight pair's).
+    after_tail: Vec<OpId>,
 }
 
 fn materialise(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, pairs: &[Pair], notes: &mut Diagnostics) {
@@ -695,11 +564,19 @@ fn materialise(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, pair
             Site::Forward(b, s, w) => (b, s, w, None),
             Site::Carried(l, b, s, w) => (b, s, w, Some(l)),
             Site::Fence(b, w) => (b, w, w, None),
+            Site::Tight(b, s) => (b, s, s, None),
         };
         let in_loop = lp.is_some() || matches!(p.site, Site::Fence(..));
+        let tight = matches!(p.site, Site::Tight(..));
         let (a_at, b_at) = {
             let ops = &m.block(block).ops;
             (ops[set_after], ops[wait_before])
+        };
+        // Where the wait (or a barrier in its place) goes: before `b_at`, or right after the
+        // set for a tight pair.
+        let wait_at = |around: &mut HashMap<OpId, Around>, op: OpId| {
+            let a = around.entry(b_at).or_default();
+            if tight { a.after_tail.push(op) } else { a.before.push(op) }
         };
         let what = match (p.src == p.dst, p.id) {
             (true, _) => {
@@ -718,7 +595,7 @@ fn materialise(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, pair
                     }
                     None => (flag_op(m, false, p.src, p.dst, id, b_at), flag_op(m, true, p.src, p.dst, id, a_at)),
                 };
-                around.entry(b_at).or_default().before.push(w);
+                wait_at(&mut around, w);
                 around.entry(a_at).or_default().after_sets.push(s);
                 if let Some(l) = lp {
                     for e in id..id + p.ids() {
@@ -731,13 +608,17 @@ fn materialise(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, pair
                 let (src, dst) = (pipes::pipe_name(p.src), pipes::pipe_name(p.dst));
                 match p.rot {
                     Some(r) => format!("set_flag_dyn/wait_flag_dyn[{src}, {dst}, EVENT_ID{id} + iv mod {}]", r.k),
+                    None if tight => format!(
+                        "set_flag/wait_flag[{src}, {dst}, EVENT_ID{id}] waited right after its set (the {} event ids of {src} -> {dst} are all in use over the ops between)",
+                        pipes::event_ids(target.id, p.src, p.dst)
+                    ),
                     None => format!("set_flag/wait_flag[{src}, {dst}, EVENT_ID{id}]"),
                 }
             }
             (false, None) => {
-                if barriers.insert((b_at, "PIPE_ALL")) {
+                if barriers.insert((b_at, if tight { "PIPE_ALL after" } else { "PIPE_ALL" })) {
                     let op = barrier_op(m, "PIPE_ALL", b_at);
-                    around.entry(b_at).or_default().before.push(op);
+                    wait_at(&mut around, op);
                 }
                 if let Site::Fence(..) = p.site {
                     notes.0.push(Diagnostic::warning(
@@ -795,6 +676,7 @@ fn rebuild(m: &mut Module, block: BlockId, around: &mut HashMap<OpId, Around>, p
             new.push(op);
             new.extend(a.after_waits);
             new.extend(a.after_sets);
+            new.extend(a.after_tail);
         } else {
             new.push(op);
         }

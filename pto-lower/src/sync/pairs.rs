@@ -1,0 +1,219 @@
+//! The flag pairs and barriers `insert-sync` decides on ([`Pairs`]), where each sits ([`Site`]),
+//! and whether the pairs found so far already order a dependence through a chain of them
+//! ([`Pairs::ordered`]).
+//!
+//! **Chains.** A `set_flag` on pipe `P` runs after every op issued to `P` before it, and its
+//! `wait_flag` on `Q` holds back every op issued to `Q` after it, so pairs compose: MTE2 → V
+//! set after a load and waited before an add, then V → MTE3 set after the add and waited
+//! before a store, order the load before the store. A dependence `A` (on `P`, op `ia` of a
+//! block) → `B` (on `Q`, op `ib`) is ordered when such a chain leads from `P` at `ia` to `Q` at
+//! or before `ib`. Within a loop body, a loop-carried dependence (`A` in iteration `i`, `B` in
+//! `i + 1`) is looked for on two copies of the body laid end to end: the body's forward pairs
+//! and barriers in both, its loop-carried pairs from the first copy to the second. A barrier
+//! `<P>` before op `w` orders `P`'s earlier ops before it. A rotating loop-carried pair (its
+//! wait in `i + k`) is no link.
+
+use super::pipes;
+use super::rotate::Rotation;
+use pto_ir::module::{BlockId, OpId};
+use pto_ir::ops::Pipe;
+use std::collections::HashMap;
+
+/// How a dependence is ordered.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Copy)]
+pub enum Site {
+    /// In one block: set after op index `.1`, wait before op index `.2`.
+    Forward(BlockId, usize, usize),
+    /// Around loop `.0` (whose body is `.1`): set after body index `.2`, wait before `.3`.
+    Carried(OpId, BlockId, usize, usize),
+    /// Inside an `scf.while`, whose regions the pass does not pair flags across: a barrier
+    /// right before op index `.1` of block `.0` (`barrier <P>` on one pipe, else
+    /// `barrier <PIPE_ALL>`), which orders everything issued before it.
+    Fence(BlockId, usize),
+    /// Waited as soon as set: set after op index `.1` of block `.0`, the wait right after it
+    /// (a pair whose wait moved earlier to free its event id: it orders everything its
+    /// forward or loop-carried form did, holding the id over no op).
+    Tight(BlockId, usize),
+}
+
+/// A flag pair (or barrier) to insert, and why.
+pub struct Pair {
+    /// The pipe of the earlier ops.
+    pub src: Pipe,
+    /// The pipe of the later ops (`src` itself: a barrier).
+    pub dst: Pipe,
+    /// Where its set and wait go.
+    pub site: Site,
+    /// (earlier op, later op, bytes) of each dependence it orders.
+    pub why: Vec<(OpId, OpId, String)>,
+    /// A pair of a rotating loop: `k` ids `id..id + k`, the one of iteration `i` `id + i mod k`.
+    pub rot: Option<Rotation>,
+    /// Its event id (the first of `k` when it rotates).
+    pub id: Option<u32>,
+}
+
+impl Pair {
+    /// How many event ids it holds.
+    pub fn ids(&self) -> u32 {
+        self.rot.map_or(1, |r| r.k)
+    }
+}
+
+/// Where pairs may merge: one block (forward pairs) or one loop (loop-carried ones).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Block(BlockId),
+    Loop(OpId),
+    Fence(BlockId, usize),
+}
+
+/// How many of the latest pairs of one pipe pair and key a new dependence tries to merge with,
+/// and a chain looks at.
+const MERGE_WINDOW: usize = 16;
+
+/// One step of a chain: ops of `src` at position `<= s` are ordered before ops of `dst` at
+/// position `>= w`.
+#[derive(Copy, Clone)]
+struct Link {
+    src: Pipe,
+    dst: Pipe,
+    s: usize,
+    w: usize,
+}
+
+/// The pairs found so far, indexed by (source pipe, destination pipe, block or loop).
+#[derive(Default)]
+pub struct Pairs {
+    /// Every pair, in the order found.
+    pub list: Vec<Pair>,
+    index: HashMap<(&'static str, &'static str, Key), Vec<usize>>,
+    /// The pipe pairs that have a pair under each key.
+    keys: HashMap<Key, Vec<(&'static str, &'static str)>>,
+}
+
+impl Pairs {
+    /// The latest pairs of each pipe pair under `key`.
+    fn latest(&self, key: Key) -> impl Iterator<Item = &Pair> {
+        self.keys
+            .get(&key)
+            .into_iter()
+            .flatten()
+            .flat_map(move |&(s, d)| self.index[&(s, d, key)].iter().rev().take(MERGE_WINDOW))
+            .map(|&i| &self.list[i])
+    }
+
+    /// The links of the forward pairs and barriers of `block`, shifted by `shift` positions.
+    fn forward_links(&self, block: BlockId, shift: usize, out: &mut Vec<Link>) {
+        for p in self.latest(Key::Block(block)) {
+            let Site::Forward(_, s, w) = p.site else { continue };
+            // A barrier sits before op `w`, with the waits there: it orders ops before `w`.
+            let s = if p.src == p.dst { w - 1 } else { s };
+            out.push(Link { src: p.src, dst: p.dst, s: s + shift, w: w + shift });
+        }
+    }
+
+    /// Whether the pairs found so far order the dependence of `src` → `dst` at `site` (`n`: the
+    /// length of a loop-carried site's body), through a chain of pairs ([module docs](self)).
+    pub fn ordered(&self, src: Pipe, dst: Pipe, site: Site, n: usize) -> bool {
+        let mut links = Vec::new();
+        let (from, to) = match site {
+            Site::Forward(b, ia, ib) => {
+                self.forward_links(b, 0, &mut links);
+                (ia, ib)
+            }
+            Site::Carried(l, b, ia, ib) => {
+                self.forward_links(b, 0, &mut links);
+                self.forward_links(b, n, &mut links);
+                for p in self.latest(Key::Loop(l)).filter(|p| p.rot.is_none()) {
+                    let Site::Carried(_, _, s, w) = p.site else { continue };
+                    if p.src == p.dst {
+                        // A barrier before op `w` of every iteration.
+                        links.extend(
+                            [
+                                w.checked_sub(1).map(|s| Link { src: p.src, dst: p.dst, s, w }),
+                                Some(Link { src: p.src, dst: p.dst, s: n + w - 1, w: n + w }),
+                            ]
+                            .into_iter()
+                            .flatten(),
+                        );
+                    } else {
+                        links.push(Link { src: p.src, dst: p.dst, s, w: n + w });
+                    }
+                }
+                (ia, n + ib)
+            }
+            Site::Fence(..) | Site::Tight(..) => return false,
+        };
+        // Earliest position after which a set on each pipe follows `A`, and after which each
+        // pipe's ops are ordered after `A`.
+        let mut settable: Vec<(Pipe, usize)> = vec![(src, from)];
+        let mut reached: Vec<(Pipe, usize)> = Vec::new();
+        let get = |v: &[(Pipe, usize)], p: Pipe| v.iter().find(|e| e.0 == p).map(|e| e.1);
+        let lower = |v: &mut Vec<(Pipe, usize)>, p: Pipe, at: usize| match v.iter_mut().find(|e| e.0 == p) {
+            Some(e) if e.1 <= at => false,
+            Some(e) => {
+                e.1 = at;
+                true
+            }
+            None => {
+                v.push((p, at));
+                true
+            }
+        };
+        loop {
+            let mut changed = false;
+            for l in &links {
+                if get(&settable, l.src).is_some_and(|at| at <= l.s) {
+                    changed |= lower(&mut reached, l.dst, l.w);
+                    changed |= lower(&mut settable, l.dst, l.w);
+                }
+            }
+            if get(&reached, dst).is_some_and(|at| at <= to) {
+                return true;
+            }
+            if !changed {
+                return false;
+            }
+        }
+    }
+
+    /// Adds a dependence, merging it into a pair of the same pipes and block when their
+    /// intervals intersect. A forward pair rotates when one of its dependences does (its ids
+    /// then follow the iteration, as the loop-carried pair back does). A loop-carried pair
+    /// merges with one whose body interval (from its wait to its set) intersects its own, so
+    /// that the pairs of buffers a loop cycles through in turn (load one, compute and store
+    /// it, then the next) stay apart, each with its own id; it rotates only when all its
+    /// dependences do.
+    pub fn add(&mut self, src: Pipe, dst: Pipe, site: Site, rot: Option<Rotation>, why: (OpId, OpId, String)) {
+        let key = match site {
+            Site::Forward(b, ..) | Site::Tight(b, _) => Key::Block(b),
+            Site::Carried(l, ..) => Key::Loop(l),
+            Site::Fence(b, w) => Key::Fence(b, w),
+        };
+        let names = (pipes::pipe_name(src), pipes::pipe_name(dst));
+        let slot = self.index.entry((names.0, names.1, key)).or_default();
+        if slot.is_empty() {
+            self.keys.entry(key).or_default().push(names);
+        }
+        for &i in slot.iter().rev().take(MERGE_WINDOW) {
+            let p = &mut self.list[i];
+            let merged = match (p.site, site) {
+                (Site::Forward(b1, s1, w1), Site::Forward(_, s2, w2))
+                    if s1.max(s2) < w1.min(w2) && (p.rot.is_none() || rot.is_none() || p.rot == rot) =>
+                {
+                    (Site::Forward(b1, s1.max(s2), w1.min(w2)), p.rot.or(rot))
+                }
+                (Site::Carried(l1, b, s1, w1), Site::Carried(_, _, s2, w2)) if w1.max(w2) <= s1.min(s2) => {
+                    (Site::Carried(l1, b, s1.max(s2), w1.min(w2)), if p.rot == rot { rot } else { None })
+                }
+                (Site::Fence(..), Site::Fence(..)) => (p.site, None),
+                _ => continue,
+            };
+            (p.site, p.rot) = merged;
+            p.why.push(why);
+            return;
+        }
+        slot.push(self.list.len());
+        self.list.push(Pair { src, dst, site, why: vec![why], rot, id: None });
+    }
+}
