@@ -146,7 +146,7 @@ fn a5_times_its_vector_ops_with_pto_isas_a5_formulas() {
     assert_eq!(formula, (1.2469671f64 * 16.0 + 55.073657).round(), "the 1D post-update curve of TADD fp32");
     // The tadd's complete event in the trace carries its modelled cycles.
     let tadd_cycles = |target: TargetName| {
-        let file = std::env::temp_dir().join(format!("pto-cycles-a5-{}-{}.json", std::process::id(), format!("{target:?}")));
+        let file = std::env::temp_dir().join(format!("pto-cycles-a5-{}-{target:?}.json", std::process::id()));
         let out = run(&RunOptions {
             default_inputs: true,
             quiet: true,
