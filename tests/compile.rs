@@ -340,3 +340,42 @@ fn cpu_simulator_table_agrees_with_the_docs() {
         assert!(docs.contains(&format!("| `{verdict}` | {n} |")), "docs/compile.md quotes `{verdict}` {n} times: {counts:?}");
     }
 }
+
+/// `tmrgsort` reads its operands as PTOAS's TMrgSortOp: the last of 3 to 5 `ins` tiles is the
+/// scratch tile, so a 3-list merge written with its scratch calls the 3-list TMRGSORT with that
+/// scratch (not a 4-list merge with an inserted one), and a 2-list merge without scratch gets a
+/// dst-shaped one from insert-scratch on A2A3.
+#[test]
+fn tmrgsort_scratch_is_the_last_tile() {
+    let row = |n: u32| {
+        format!(
+            "!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols={n}, v_row=1, v_col={n}, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+        )
+    };
+    let text = format!(
+        "func.func @k(%ex: vector<4xi16>) {{
+  %a = pto.alloc_tile : {r128}
+  %b = pto.alloc_tile : {r128}
+  %c = pto.alloc_tile : {r128}
+  %d3 = pto.alloc_tile : {r384}
+  %t3 = pto.alloc_tile : {r384}
+  %d2 = pto.alloc_tile : {r256}
+  pto.tmrgsort ins(%a, %b, %c, %t3 {{exhausted = true}} : {r128}, {r128}, {r128}, {r384}) outs(%d3, %ex : {r384}, vector<4xi16>)
+  pto.tmrgsort ins(%a, %b : {r128}, {r128}) outs(%d2, %ex : {r256}, vector<4xi16>)
+  return
+}}",
+        r128 = row(128),
+        r256 = row(256),
+        r384 = row(384)
+    );
+    let (out, err, code) = compile(&text, &["--pto-arch=a3"]);
+    assert_eq!(code, 0, "{err}");
+    let calls: Vec<&str> = out.lines().map(str::trim).filter(|l| l.starts_with("TMRGSORT<")).collect();
+    assert_eq!(calls.len(), 2, "{out}");
+    let tiles = |call: &str| call.matches("Tile<").count();
+    // dst, tmp and 3 lists; then dst, the inserted tmp and 2 lists.
+    assert_eq!((tiles(calls[0]), tiles(calls[1])), (5, 4), "{out}");
+    assert!(calls[0].contains(", true>("), "{}", calls[0]);
+    let sizes: Vec<usize> = calls[1].match_indices("Tile<").map(|(i, _)| i).collect();
+    assert!(calls[1][sizes[1]..sizes[2]].contains("1, 256, BLayout"), "the inserted tmp is dst-shaped: {}", calls[1]);
+}
