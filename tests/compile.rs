@@ -379,3 +379,26 @@ fn tmrgsort_scratch_is_the_last_tile() {
     let sizes: Vec<usize> = calls[1].match_indices("Tile<").map(|(i, _)| i).collect();
     assert!(calls[1][sizes[1]..sizes[2]].contains("1, 256, BLayout"), "the inserted tmp is dst-shaped: {}", calls[1]);
 }
+
+/// `memref.reinterpret_cast` of a GM memref: the pointer moved by the offset, a GlobalTensor of
+/// the sizes and strides it gives (SSA operands, the static ones of the result type first).
+#[test]
+fn reinterpret_cast_is_a_view_of_the_same_buffer() {
+    let text = "func.func @k(%dst: memref<64xf32, #pto.address_space<gm>>) {
+  %c4 = arith.constant 4 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c1 = arith.constant 1 : index
+  %v = memref.reinterpret_cast %dst to offset: [%c4], sizes: [%c2, %c16], strides: [%c32, %c1] : memref<64xf32, #pto.address_space<gm>> to memref<2x16xf32, strided<[32, 1], offset: ?>, #pto.address_space<gm>>
+  %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=2, cols=16, v_row=2, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>
+  pto.tstore ins(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=2, cols=16, v_row=2, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>) outs(%v : memref<2x16xf32, strided<[32, 1], offset: ?>, #pto.address_space<gm>>)
+  return
+}";
+    let (out, err, code) = compile(text, &["--pto-arch=a3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("__gm__ float* v7 = v1 + 4;"), "{out}");
+    assert!(out.contains("using GTShape_0 = pto::Shape<1, 1, 1, 2, 16>;"), "{out}");
+    assert!(out.contains("using GTStride_0 = pto::Stride<64, 64, 64, 32, 1>;"), "{out}");
+    assert!(out.contains("GT_0 v12 = GT_0(v7, v10, v11);"), "{out}");
+}
