@@ -402,3 +402,27 @@ fn reinterpret_cast_is_a_view_of_the_same_buffer() {
     assert!(out.contains("using GTStride_0 = pto::Stride<64, 64, 64, 32, 1>;"), "{out}");
     assert!(out.contains("GT_0 v12 = GT_0(v7, v10, v11);"), "{out}");
 }
+
+/// A tile carried through `scf.if` with a different tile on each branch is a tile variable
+/// rebound on each branch to that branch's storage (a `Tile` is not assignable in pto-isa's
+/// `__PTO_AUTO__` mode).
+#[test]
+fn a_tile_yielded_by_both_branches_is_rebound() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ptoas-samples/Sync/test_if_else_tile_result.pto");
+    let Ok(text) = std::fs::read_to_string(&sample) else {
+        eprintln!("SKIPPED: {} is missing", sample.display());
+        return;
+    };
+    let (out, err, code) = compile(&text, &["--pto-arch=a3"]);
+    assert_eq!(code, 0, "{err}");
+    let rebinds: Vec<&str> = out.lines().map(str::trim).filter(|l| l.starts_with("TASSIGN(") && l.contains(".data()")).collect();
+    assert_eq!(rebinds.len(), 2, "{out}");
+    let var = |l: &str| l["TASSIGN(".len()..l.find(',').unwrap()].to_string();
+    assert_eq!(var(rebinds[0]), var(rebinds[1]), "{out}");
+    assert_ne!(rebinds[0], rebinds[1], "each branch rebinds to its own tile: {out}");
+    assert!(
+        out.contains(&format!("TSTORE("))
+            && out.lines().any(|l| l.trim().starts_with("TSTORE(") && l.contains(&format!(", {});", var(rebinds[0])))),
+        "{out}"
+    );
+}

@@ -87,6 +87,8 @@ struct Emitter<'m> {
     /// Tiles a `set_validshape` resizes (written as `ptoas` writes them: a static base tile and
     /// a dynamic one rebound to its storage).
     resized: std::collections::HashSet<ValueId>,
+    /// Tile variables carried through control flow, assigned by rebinding (`TASSIGN`).
+    rebound: std::collections::HashSet<String>,
     /// Tile descriptions of placed `memref.alloc` buffers.
     local: HashMap<ValueId, pto_ir::types::TileDesc>,
     /// `GT_n` counter.
@@ -122,6 +124,7 @@ impl<'m> Emitter<'m> {
             next_name: 1,
             next_gt: 0,
             local: HashMap::new(),
+            rebound: Default::default(),
             resized: m
                 .walk()
                 .into_iter()
