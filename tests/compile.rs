@@ -426,3 +426,21 @@ fn a_tile_yielded_by_both_branches_is_rebound() {
         "{out}"
     );
 }
+
+/// `sync.set` / `sync.wait` between the cores of a block, as `ptoas` writes them per target.
+#[test]
+fn inter_core_sync_per_target() {
+    let text = "func.func @k() {
+  pto.sync.set <PIPE_FIX>, 2
+  pto.sync.wait <PIPE_V>, 5
+  return
+}";
+    let (out, err, code) = compile(text, &["--pto-arch=a5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("set_intra_block(PIPE_FIX, 2);\n  set_intra_block(PIPE_FIX, 18);"), "FIX sets mirror +16 on A5: {out}");
+    assert!(out.contains("wait_intra_block(PIPE_V, 5);"), "{out}");
+    let (out, err, code) = compile(text, &["--pto-arch=a3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ffts_cross_core_sync(PIPE_FIX, getFFTSMsg(FFTS_MODE_VAL, 2));"), "{out}");
+    assert!(out.contains("wait_flag_dev(5);"), "{out}");
+}
