@@ -340,3 +340,104 @@ fn cpu_simulator_table_agrees_with_the_docs() {
         assert!(docs.contains(&format!("| `{verdict}` | {n} |")), "docs/compile.md quotes `{verdict}` {n} times: {counts:?}");
     }
 }
+
+/// `tmrgsort` reads its operands as PTOAS's TMrgSortOp: the last of 3 to 5 `ins` tiles is the
+/// scratch tile, so a 3-list merge written with its scratch calls the 3-list TMRGSORT with that
+/// scratch (not a 4-list merge with an inserted one), and a 2-list merge without scratch gets a
+/// dst-shaped one from insert-scratch on A2A3.
+#[test]
+fn tmrgsort_scratch_is_the_last_tile() {
+    let row = |n: u32| {
+        format!(
+            "!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols={n}, v_row=1, v_col={n}, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+        )
+    };
+    let text = format!(
+        "func.func @k(%ex: vector<4xi16>) {{
+  %a = pto.alloc_tile : {r128}
+  %b = pto.alloc_tile : {r128}
+  %c = pto.alloc_tile : {r128}
+  %d3 = pto.alloc_tile : {r384}
+  %t3 = pto.alloc_tile : {r384}
+  %d2 = pto.alloc_tile : {r256}
+  pto.tmrgsort ins(%a, %b, %c, %t3 {{exhausted = true}} : {r128}, {r128}, {r128}, {r384}) outs(%d3, %ex : {r384}, vector<4xi16>)
+  pto.tmrgsort ins(%a, %b : {r128}, {r128}) outs(%d2, %ex : {r256}, vector<4xi16>)
+  return
+}}",
+        r128 = row(128),
+        r256 = row(256),
+        r384 = row(384)
+    );
+    let (out, err, code) = compile(&text, &["--pto-arch=a3"]);
+    assert_eq!(code, 0, "{err}");
+    let calls: Vec<&str> = out.lines().map(str::trim).filter(|l| l.starts_with("TMRGSORT<")).collect();
+    assert_eq!(calls.len(), 2, "{out}");
+    let tiles = |call: &str| call.matches("Tile<").count();
+    // dst, tmp and 3 lists; then dst, the inserted tmp and 2 lists.
+    assert_eq!((tiles(calls[0]), tiles(calls[1])), (5, 4), "{out}");
+    assert!(calls[0].contains(", true>("), "{}", calls[0]);
+    let sizes: Vec<usize> = calls[1].match_indices("Tile<").map(|(i, _)| i).collect();
+    assert!(calls[1][sizes[1]..sizes[2]].contains("1, 256, BLayout"), "the inserted tmp is dst-shaped: {}", calls[1]);
+}
+
+/// `memref.reinterpret_cast` of a GM memref: the pointer moved by the offset, a GlobalTensor of
+/// the sizes and strides it gives (SSA operands, the static ones of the result type first).
+#[test]
+fn reinterpret_cast_is_a_view_of_the_same_buffer() {
+    let text = "func.func @k(%dst: memref<64xf32, #pto.address_space<gm>>) {
+  %c4 = arith.constant 4 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c1 = arith.constant 1 : index
+  %v = memref.reinterpret_cast %dst to offset: [%c4], sizes: [%c2, %c16], strides: [%c32, %c1] : memref<64xf32, #pto.address_space<gm>> to memref<2x16xf32, strided<[32, 1], offset: ?>, #pto.address_space<gm>>
+  %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=2, cols=16, v_row=2, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>
+  pto.tstore ins(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=2, cols=16, v_row=2, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>) outs(%v : memref<2x16xf32, strided<[32, 1], offset: ?>, #pto.address_space<gm>>)
+  return
+}";
+    let (out, err, code) = compile(text, &["--pto-arch=a3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("__gm__ float* v7 = v1 + 4;"), "{out}");
+    assert!(out.contains("using GTShape_0 = pto::Shape<1, 1, 1, 2, 16>;"), "{out}");
+    assert!(out.contains("using GTStride_0 = pto::Stride<64, 64, 64, 32, 1>;"), "{out}");
+    assert!(out.contains("GT_0 v12 = GT_0(v7, v10, v11);"), "{out}");
+}
+
+/// A tile carried through `scf.if` with a different tile on each branch is a tile variable
+/// rebound on each branch to that branch's storage (a `Tile` is not assignable in pto-isa's
+/// `__PTO_AUTO__` mode).
+#[test]
+fn a_tile_yielded_by_both_branches_is_rebound() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ptoas-samples/Sync/test_if_else_tile_result.pto");
+    let Ok(text) = std::fs::read_to_string(&sample) else {
+        eprintln!("SKIPPED: {} is missing", sample.display());
+        return;
+    };
+    let (out, err, code) = compile(&text, &["--pto-arch=a3"]);
+    assert_eq!(code, 0, "{err}");
+    let rebinds: Vec<&str> = out.lines().map(str::trim).filter(|l| l.starts_with("TASSIGN(") && l.contains(".data()")).collect();
+    assert_eq!(rebinds.len(), 2, "{out}");
+    let var = |l: &str| l["TASSIGN(".len()..l.find(',').unwrap()].to_string();
+    assert_eq!(var(rebinds[0]), var(rebinds[1]), "{out}");
+    assert_ne!(rebinds[0], rebinds[1], "each branch rebinds to its own tile: {out}");
+    let stored = format!(", {});", var(rebinds[0]));
+    assert!(out.lines().any(|l| l.trim().starts_with("TSTORE(") && l.contains(&stored)), "the store reads the rebound tile: {out}");
+}
+
+/// `sync.set` / `sync.wait` between the cores of a block, as `ptoas` writes them per target.
+#[test]
+fn inter_core_sync_per_target() {
+    let text = "func.func @k() {
+  pto.sync.set <PIPE_FIX>, 2
+  pto.sync.wait <PIPE_V>, 5
+  return
+}";
+    let (out, err, code) = compile(text, &["--pto-arch=a5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("set_intra_block(PIPE_FIX, 2);\n  set_intra_block(PIPE_FIX, 18);"), "FIX sets mirror +16 on A5: {out}");
+    assert!(out.contains("wait_intra_block(PIPE_V, 5);"), "{out}");
+    let (out, err, code) = compile(text, &["--pto-arch=a3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ffts_cross_core_sync(PIPE_FIX, getFFTSMsg(FFTS_MODE_VAL, 2));"), "{out}");
+    assert!(out.contains("wait_flag_dev(5);"), "{out}");
+}

@@ -40,7 +40,13 @@ fn ptoas_rules_on_small_files() {
         ("l2l_pipe_unpaired.pto", "a5", 1, "error[STRUCT_BAD_ATTRIBUTE]: `pto.initialize_l2l_pipe` without `flag_base`"),
         ("pop_static_valid.pto", "a5", 1, "error[STRUCT_BAD_ATTRIBUTE]: `pto.tpop_from_aic` with valid_row/valid_col"),
         ("dn_column_vector.pto", "a5", 0, "warning[STRUCT_TILE_SHAPE]: tile type breaks a static tile rule: col-major columns"),
-        ("module_arch_rejects.pto", "a2a3", 1, "error[LEGAL_UNSUPPORTED_TUPLE]: `pto.tinsert`"),
+        // ptoas's verifier sentence first, pto's wording after it.
+        (
+            "module_arch_rejects.pto",
+            "a2a3",
+            1,
+            "error[LEGAL_UNSUPPORTED_TUPLE]: expects A2/A3 tinsert element types to be src=f32, dst=f16/bf16 (`pto.tinsert` outs[0] (dst)",
+        ),
         ("module_arch_rejects.pto", "a5", 1, "warning[LEGAL_TARGET_CONFLICT]"),
         ("module_arch_left_only.pto", "a5", 0, "warning[LEGAL_TARGET_CONFLICT]"),
         ("tmov_generic_quant.pto", "a5", 0, ""),
@@ -97,7 +103,8 @@ fn ptoas_rules_on_small_files() {
     // The module's own target rejects the op: the error names the module's target and the op.
     let (_, _, stderr) = verify(&["--target", "a5", &format!("{dir}/module_arch_rejects.pto")]);
     assert!(stderr.contains("error[LEGAL_TARGET_CONFLICT]: the module is for a2a3"), "{stderr}");
-    assert!(stderr.contains("a2a3 rejects this op: `pto.tinsert`"), "{stderr}");
+    assert!(stderr.contains("a2a3 rejects this op: expects A2/A3 tinsert element types"), "{stderr}");
+    assert!(stderr.contains("(`pto.tinsert` outs[0] (dst)"), "{stderr}");
     assert!(stderr.contains("module_arch_rejects.pto:3:1"), "{stderr}");
     // The split error is located at the vector side's init, line 15.
     let (_, _, stderr) = verify(&["--target", "a5", &format!("{dir}/pipe_split_conflict.pto")]);

@@ -245,7 +245,7 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
 
     // Operands whose tuple the rule rejects; those failing the same way (an i8 `tadd`: src0,
     // src1 and dst) are one cause, reported once at the first of them.
-    let mut failed: Vec<(&Bound, String, String)> = Vec::new();
+    let mut failed: Vec<(&Bound, String, String, Option<&'static str>)> = Vec::new();
     for b in &bound {
         let Some(r) = rule.operand(b.slot) else { continue };
         let ty = m.value_type(b.value);
@@ -258,20 +258,20 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
             _ => continue,
         };
         if !ok {
-            failed.push((b, r.text(), actual));
+            failed.push((b, r.text(), actual, ty.tile().and_then(|t| r.ptoas_text(t))));
         }
     }
-    for (i, (b, expected, actual)) in failed.iter().enumerate() {
-        if failed[..i].iter().any(|(_, e, a)| e == expected && a == actual) {
+    for (i, (b, expected, actual, ptoas)) in failed.iter().enumerate() {
+        if failed[..i].iter().any(|(_, e, a, _)| e == expected && a == actual) {
             continue;
         }
         let same: Vec<String> =
-            failed[i + 1..].iter().filter(|(_, e, a)| e == expected && a == actual).map(|(o, _, _)| o.position.to_string()).collect();
+            failed[i + 1..].iter().filter(|(_, e, a, _)| e == expected && a == actual).map(|(o, _, _, _)| o.position.to_string()).collect();
         let positions = std::iter::once(b.position.to_string()).chain(same.iter().cloned()).collect::<Vec<_>>().join(", ");
         let mut d = Diagnostic::error(
             DiagClass::LegalUnsupportedTuple,
             span,
-            format!("`{name}` {positions}: tuple ({actual}) is not supported on {}", table.name),
+            with_ptoas(*ptoas, format!("`{name}` {positions}: tuple ({actual}) is not supported on {}", table.name)),
         )
         .with_op(name.clone())
         .with_operand(b.position.to_string())
@@ -299,7 +299,7 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
         let mut d = Diagnostic::error(
             DiagClass::LegalUnsupportedTuple,
             span,
-            format!("`{name}` {position}: {actual} breaks `{}` on {}", c.kind.text(), table.name),
+            with_ptoas(c.ptoas, format!("`{name}` {position}: {actual} breaks `{}` on {}", c.kind.text(), table.name)),
         )
         .with_op(name.clone())
         .with_operand(position)
@@ -314,6 +314,15 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
             }
         }
         diags.push(d);
+    }
+}
+
+/// A legality message led by `ptoas`'s verifier sentence for the same failure, when the rule
+/// has one (pto's own wording follows in parentheses).
+fn with_ptoas(ptoas: Option<&'static str>, own: String) -> String {
+    match ptoas {
+        Some(text) => format!("{text} ({own})"),
+        None => own,
     }
 }
 

@@ -340,15 +340,21 @@ fn sort32_tail(o: &Operands) -> Option<Requirement> {
 }
 
 /// TMRGSORT multi-list (a2a3/TMrgSort.hpp): the merged list goes to `tmp` first, so
-/// `tmp.Cols ≥ Σ src.Cols`. Only the four-list form is sized: with two or three lists a
-/// trailing tile binds to `src2`/`src3` by position, so `tmp` cannot be added unambiguously.
+/// `tmp.Cols ≥ Σ src.Cols`. The op table reads the last of 3 to 5 tiles as `tmp` (PTOAS's
+/// operand order), so only the 2-list form has none; the tile inserted for it is shaped like
+/// `dst` when that holds the merge (PTOAS requires dst and tmp shapes to match).
 fn merge_sort_lists(o: &Operands) -> Option<Requirement> {
-    if o.count("src") != 4 {
+    let lists: Vec<&TileDesc> = ["src0", "src1", "src2", "src3"].iter().filter_map(|s| o.tile(s)).collect();
+    if lists.len() < 2 {
         return None;
     }
     let dst = o.tile("dst")?;
-    let total: u32 = ["src0", "src1", "src2", "src3"].iter().filter_map(|s| o.tile(s)).map(|t| t.cols).sum();
-    Some(Requirement::rows_of(dst.dtype, 1, total, format!("Σ src Cols = {total}")))
+    let total: u32 = lists.iter().map(|t| t.cols).sum();
+    let mut r = Requirement::rows_of(dst.dtype, 1, total, format!("Σ src Cols = {total}"));
+    if dst.cols > r.tile.cols {
+        r.tile = Requirement::rows_of(dst.dtype, 1, dst.cols, String::new()).tile;
+    }
+    Some(r)
 }
 
 /// TCVT with `sat_mode = OFF` (a2a3/TCvt.hpp): the narrowing conversions f32→i16, f16→i16 and

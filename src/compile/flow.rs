@@ -5,6 +5,7 @@
 use super::{Emitter, cpp};
 use pto_ir::module::{BlockId, OpId, ValueId};
 use pto_ir::ops::Opcode;
+use pto_ir::types::{Dim, TileDesc};
 
 impl Emitter<'_> {
     pub(super) fn control_flow(&mut self, op: OpId) {
@@ -39,12 +40,17 @@ impl Emitter<'_> {
                 let mut sources: Vec<ValueId> = init.get(i).copied().into_iter().collect();
                 sources.extend(incoming.get(i).into_iter().flatten().copied().filter(|s| !aliases.contains(s) && *s != v));
                 sources.dedup();
-                match sources.as_slice() {
-                    [one] => {
+                let tile = self.tile_desc(v).or_else(|| sources.first().and_then(|&s| self.tile_desc(s)));
+                match (sources.as_slice(), tile) {
+                    ([one], _) => {
                         for target in std::iter::once(v).chain(aliases) {
                             self.alias_value(target, *one);
                         }
                         names.push(String::new());
+                        continue;
+                    }
+                    (_, Some(desc)) if desc.valid_rows != Dim::Dynamic && desc.valid_cols != Dim::Dynamic => {
+                        names.push(self.carried_tile(v, &desc, init.get(i).copied(), &aliases));
                         continue;
                     }
                     _ => {
@@ -70,6 +76,26 @@ impl Emitter<'_> {
             names.push(n);
         }
         Some(names)
+    }
+
+    /// A tile carried through control flow with a different tile on different paths: a tile
+    /// variable of its type, rebound on each path to the storage of the tile that path carries
+    /// (`TASSIGN(v, reinterpret_cast<uint64_t>(t.data()))`, the rebinding `ptoas` writes for
+    /// `set_validshape`; a `Tile` is not assignable in pto-isa's `__PTO_AUTO__` mode).
+    fn carried_tile(&mut self, v: ValueId, desc: &TileDesc, init: Option<ValueId>, aliases: &[ValueId]) -> String {
+        let n = self.name(v);
+        self.line(format!("{} {n};", cpp::tile(desc)));
+        for &a in aliases {
+            self.names.insert(a, n.clone());
+            self.local.insert(a, *desc);
+        }
+        self.local.insert(v, *desc);
+        self.rebound.insert(n.clone());
+        if let Some(x) = init {
+            let x = self.expr(x);
+            self.line(format!("TASSIGN({n}, reinterpret_cast<uint64_t>({x}.data()));"));
+        }
+        n
     }
 
     /// Makes `target` stand for `source`: same name, view, GlobalTensor and tile.
@@ -116,15 +142,28 @@ impl Emitter<'_> {
             let mut temps = Vec::new();
             for (t, e) in targets.iter().zip(&exprs).filter(|(t, _)| !t.is_empty()) {
                 let tmp = format!("{t}_next");
-                self.line(format!("auto {tmp} = {e};"));
+                if self.rebound.contains(t) {
+                    self.line(format!("uint64_t {tmp} = reinterpret_cast<uint64_t>({e}.data());"));
+                } else {
+                    self.line(format!("auto {tmp} = {e};"));
+                }
                 temps.push((t.clone(), tmp));
             }
             for (t, tmp) in temps {
-                self.line(format!("{t} = {tmp};"));
+                if self.rebound.contains(&t) {
+                    self.line(format!("TASSIGN({t}, {tmp});"));
+                } else {
+                    self.line(format!("{t} = {tmp};"));
+                }
             }
         } else {
             for (t, e) in targets.iter().zip(&exprs) {
-                if !t.is_empty() && t != e {
+                if t.is_empty() || t == e {
+                    continue;
+                }
+                if self.rebound.contains(t) {
+                    self.line(format!("TASSIGN({t}, reinterpret_cast<uint64_t>({e}.data()));"));
+                } else {
                     self.line(format!("{t} = {e};"));
                 }
             }

@@ -28,6 +28,7 @@ mod views;
 
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpId, ValueId};
+use pto_ir::ops::Opcode;
 use pto_lower::Target;
 use pto_sim::cores::Topology;
 use std::collections::HashMap;
@@ -39,7 +40,7 @@ pub fn compile(m: &Module, target: &Target) -> Result<String, Diagnostics> {
     func::check_entries(m, &funcs)?;
     let funcs = func::callees_first(m, &funcs);
     let topo = Topology::new(m, target);
-    pipes::check(m, &topo)?;
+    pipes::check(m, &topo, target)?;
     let mut e = Emitter::new(m, target, topo);
     let mut body = String::new();
     for &f in &funcs {
@@ -83,6 +84,11 @@ struct Emitter<'m> {
     /// C++ name of each value.
     names: HashMap<ValueId, String>,
     next_name: u32,
+    /// Tiles a `set_validshape` resizes (written as `ptoas` writes them: a static base tile and
+    /// a dynamic one rebound to its storage).
+    resized: std::collections::HashSet<ValueId>,
+    /// Tile variables carried through control flow, assigned by rebinding (`TASSIGN`).
+    rebound: std::collections::HashSet<String>,
     /// Tile descriptions of placed `memref.alloc` buffers.
     local: HashMap<ValueId, pto_ir::types::TileDesc>,
     /// `GT_n` counter.
@@ -118,6 +124,13 @@ impl<'m> Emitter<'m> {
             next_name: 1,
             next_gt: 0,
             local: HashMap::new(),
+            rebound: Default::default(),
+            resized: m
+                .walk()
+                .into_iter()
+                .filter(|&o| m.op(o).opcode == Opcode::SetValidShape)
+                .filter_map(|o| m.op(o).operands.first().copied())
+                .collect(),
             views: HashMap::new(),
             tensors: HashMap::new(),
             scopes: vec![0],

@@ -12,12 +12,26 @@ use pto_ir::attr::Attr;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpId, ValueDef, ValueId};
 use pto_ir::ops::Opcode;
+use pto_lower::{Target, TargetId};
 use pto_sim::cores::Topology;
 use pto_sim::cores::topology::{init_addresses, init_gm_slots, is_pipe_data_op, op_attr, split_of};
 use std::collections::HashMap;
 
 fn is_init(op: Opcode) -> bool {
     matches!(op, Opcode::AicInitializePipe | Opcode::AivInitializePipe | Opcode::InitializeL2lPipe | Opcode::InitializeL2g2lPipe)
+}
+
+/// The pipe init op `ptoas` makes its pipe checks on (and names in their errors): its
+/// frontend lowering runs first and turns `aic/aiv_initialize_pipe` into
+/// `initialize_l2l_pipe` on A5, `initialize_l2g2l_pipe` on A2A3 (PTOAS
+/// `lib/PTO/Transforms/PTOLowerFrontendPipeOpsPass.cpp` `createFrontendPipe`).
+fn checked_name(op: Opcode, target: &Target) -> String {
+    let lowered = match (op, target.id) {
+        (Opcode::AicInitializePipe | Opcode::AivInitializePipe, TargetId::A5) => Opcode::InitializeL2lPipe,
+        (Opcode::AicInitializePipe | Opcode::AivInitializePipe, _) => Opcode::InitializeL2g2lPipe,
+        (op, _) => op,
+    };
+    lowered.full_name()
 }
 
 fn int_attr(m: &Module, op: OpId, name: &str) -> Option<i64> {
@@ -63,7 +77,7 @@ fn splits_by_function(m: &Module, owner: &HashMap<OpId, OpId>) -> HashMap<OpId, 
 /// `ptoas`'s pipe checks (`pto-resolve-reserved-buffers`, `pto-infer-validate-pipe-init`): a
 /// consumer buffer comes from a reserved buffer unless `flag_base` is explicit, and peer inits
 /// agree on splitting.
-pub fn check(m: &Module, topo: &Topology) -> Result<(), Diagnostics> {
+pub fn check(m: &Module, topo: &Topology, target: &Target) -> Result<(), Diagnostics> {
     let mut errors = Vec::new();
     let owner = owners(m);
     let splits = splits_by_function(m, &owner);
@@ -109,7 +123,7 @@ pub fn check(m: &Module, topo: &Topology) -> Result<(), Diagnostics> {
                             span,
                             "requires local_addr to come from pto.reserve_buffer or pto.import_reserved_buffer when 'flag_base' is not explicit",
                         )
-                        .with_op(data.opcode.full_name())
+                        .with_op(checked_name(data.opcode, target))
                         .with_label(m.value_span(v), "this consumer buffer"),
                     );
                 }
@@ -129,7 +143,7 @@ pub fn check(m: &Module, topo: &Topology) -> Result<(), Diagnostics> {
             None
         };
         if let Some(msg) = msg {
-            errors.push(Diagnostic::error(DiagClass::CompilePipe, span, msg).with_op(data.opcode.full_name()));
+            errors.push(Diagnostic::error(DiagClass::CompilePipe, span, msg).with_op(checked_name(data.opcode, target)));
         }
     }
     if errors.is_empty() { Ok(()) } else { Err(Diagnostics(errors)) }

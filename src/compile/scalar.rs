@@ -3,7 +3,7 @@
 
 use super::{Emitter, cpp};
 use pto_ir::attr::Attr;
-use pto_ir::module::{OpId, ValueId};
+use pto_ir::module::{OpId, Payload, Piece, ValueId};
 use pto_ir::ops::{Opcode, Syntax};
 use pto_ir::types::{ElemType, Type};
 
@@ -89,6 +89,54 @@ impl Emitter<'_> {
         }
     }
 
+    /// `sync.set` / `sync.wait` between the cores of a block, as `ptoas` writes them
+    /// (PTOAS `PTOToEmitC.cpp` `PTOSyncSetToEmitC`, `buildInterCoreSync*Call`): on A5
+    /// `set_intra_block(pipe, id)` (a second one for `id + 16` when the cube's FIX pipe sets, for
+    /// the second vector subblock) and `wait_intra_block(pipe, id)`; on A2A3
+    /// `ffts_cross_core_sync(pipe, getFFTSMsg(mode, id))` and `wait_flag_dev(id)`.
+    fn inter_core_sync(&mut self, op: OpId) {
+        let data = self.m.op(op).clone();
+        // The generic form `<PIPE_X>, id`: the pipe word, then a constant or an SSA event id.
+        fn scan(p: &Piece, pipe: &mut Option<String>, id: &mut Option<String>) {
+            match p {
+                Piece::Literal(l) | Piece::Word(l) if l.starts_with("PIPE_") => *pipe = Some(l.clone()),
+                Piece::Literal(l) if l.parse::<i64>().is_ok() => *id = Some(l.clone()),
+                Piece::Attr(a) => *id = a.as_int().map(|n| n.to_string()).or(id.take()),
+                Piece::Group(_, inner) => inner.iter().for_each(|p| scan(p, pipe, id)),
+                _ => {}
+            }
+        }
+        let (mut pipe, mut id) = (None, None);
+        if let Payload::Generic(pieces) = &data.payload {
+            pieces.iter().for_each(|p| scan(p, &mut pipe, &mut id));
+        }
+        if let Some(&v) = data.operands.first() {
+            id = Some(format!("(int32_t) {}", self.expr(v)));
+        }
+        let (Some(pipe), Some(id)) = (pipe, id) else {
+            return self.unsupported(op, "an inter-core sync without its pipe and event id");
+        };
+        let set = data.opcode == Opcode::SyncSet;
+        if self.target.id == pto_lower::TargetId::A5 {
+            if !set {
+                return self.line(format!("wait_intra_block({pipe}, {id});"));
+            }
+            self.line(format!("set_intra_block({pipe}, {id});"));
+            if pipe == "PIPE_FIX" {
+                let mirror = id.parse::<i64>().map(|n| (n + 16).to_string()).unwrap_or_else(|_| format!("{id} + 16"));
+                self.line(format!("set_intra_block({pipe}, {mirror});"));
+            }
+        } else if set {
+            let mode = match data.attr("ffts_mode").and_then(|a| cpp::attr_token(a, None, true)).map(|t| t.1) {
+                Some(m) if m != "2" => m,
+                _ => "FFTS_MODE_VAL".to_string(),
+            };
+            self.line(format!("ffts_cross_core_sync({pipe}, getFFTSMsg({mode}, {id}));"));
+        } else {
+            self.line(format!("wait_flag_dev({id});"));
+        }
+    }
+
     pub(super) fn sync_op(&mut self, op: OpId) {
         let data = self.m.op(op);
         let args = self.enum_args(op);
@@ -129,6 +177,7 @@ impl Emitter<'_> {
                     None => return self.unsupported(op, format!("no pipe for the op kind `{}`", args[0])),
                 }
             }
+            Opcode::SyncSet | Opcode::SyncWait => return self.inter_core_sync(op),
             Opcode::TSync => return,
             _ => {
                 return self.unsupported(op, "this sync op has no C++ spelling yet");

@@ -32,6 +32,22 @@ impl Emitter<'_> {
         n
     }
 
+    /// A tile with a dynamic valid shape that a `set_validshape` resizes, as `ptoas` writes it
+    /// (`PTOToEmitC.cpp`, the `pointer_cast` of a `declare_tile` followed by `set_validshape`):
+    /// a static base tile at the address, and the dynamic tile rebound to the base's storage
+    /// through `.data()`.
+    fn rebound_tile(&mut self, r: ValueId, desc: &TileDesc, addr: String, (vr, vc): (String, String)) {
+        let base_desc = TileDesc { valid_rows: Dim::Static(desc.rows), valid_cols: Dim::Static(desc.cols), ..*desc };
+        let base = self.fresh();
+        self.line(format!("{} {base};", cpp::tile(&base_desc)));
+        self.line(format!("TASSIGN({base}, {addr});"));
+        let n = self.declare_tile(r, desc, None, Some((vr, vc)));
+        let (data, raw) = (self.fresh(), self.fresh());
+        self.line(format!("{} {}* {data} = {base}.data();", cpp::space(desc.loc), cpp::elem(desc.dtype)));
+        self.line(format!("uint64_t {raw} = reinterpret_cast<uint64_t>({data});"));
+        self.line(format!("TASSIGN({n}, {raw});"));
+    }
+
     pub(super) fn alloc_op(&mut self, op: OpId) {
         let data = self.m.op(op).clone();
         match data.opcode {
@@ -50,10 +66,15 @@ impl Emitter<'_> {
                     [vr, vc] if dynamic => Some((self.expr(*vr), self.expr(*vc))),
                     _ => None,
                 };
-                if addr.is_none() {
+                let Some(addr) = addr else {
                     return self.unsupported(op, "a tile without an address (plan-memory did not place it)");
+                };
+                match valid {
+                    Some(valid) if self.resized.contains(&r) => self.rebound_tile(r, &desc, addr, valid),
+                    valid => {
+                        self.declare_tile(r, &desc, Some(addr), valid);
+                    }
                 }
-                self.declare_tile(r, &desc, addr, valid);
             }
             Opcode::SetValidShape => {
                 let [t, vr, vc] = data.operands[..] else { return self.unsupported(op, "a malformed set_validshape") };

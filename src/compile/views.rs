@@ -51,6 +51,17 @@ fn infer_layout(shape: &[Ext], strides: &[Ext], elem: ElemType) -> &'static str 
     if col && !row { "pto::Layout::DN" } else { "pto::Layout::ND" }
 }
 
+/// The offset (`None` when `?`) and strides (`None` for each `?`) of a `memref<..., strided<[s,
+/// ...], offset: o>, ...>` type, when its text has a `strided` layout.
+fn strided(text: &str) -> Option<(Option<i64>, Vec<Option<i64>>)> {
+    let rest = &text[text.find("strided<[")? + "strided<[".len()..];
+    let (list, rest) = rest.split_once(']')?;
+    let num = |t: &str| t.trim().parse::<i64>().ok();
+    let strides = list.split(',').filter(|t| !t.trim().is_empty()).map(num).collect();
+    let offset = rest.split_once("offset:").and_then(|(_, o)| num(o.split(['>', ',']).next().unwrap_or("")));
+    Some((offset, strides))
+}
+
 impl Emitter<'_> {
     /// A constant or the variable of an index operand.
     fn ext(&mut self, v: ValueId) -> Ext {
@@ -92,6 +103,7 @@ impl Emitter<'_> {
                 self.views.insert(r, View { ptr, elem, shape, strides, layout });
             }
             Opcode::PartitionView | Opcode::Subview => self.partition(op),
+            Opcode::MemrefReinterpretCast => self.reinterpret_cast(op),
             Opcode::AddPtr => {
                 let (Some(&r), [p, off]) = (data.results.first(), data.operands.as_slice()) else { return };
                 let (p, off) = (self.expr(*p), self.expr(*off));
@@ -99,6 +111,65 @@ impl Emitter<'_> {
             }
             _ => self.unsupported(op, "this view op has no C++ spelling yet"),
         }
+    }
+
+    /// `memref.reinterpret_cast` of a GM memref: the source's pointer moved by the offset, with
+    /// the sizes and strides the op lists (as SSA operands, in MLIR's order offset, sizes,
+    /// strides) or, where the result type gives them statically, the type's.
+    fn reinterpret_cast(&mut self, op: OpId) {
+        let data = self.m.op(op).clone();
+        let (Some(&r), Some((&src, dims))) = (data.results.first(), data.operands.split_first()) else {
+            return self.unsupported(op, "a malformed reinterpret_cast");
+        };
+        let ty = self.m.value_type(r).clone();
+        let (Some(elem), Some(shape)) = (ty.elem_type(), ty.view_shape()) else {
+            return self.unsupported(op, format!("a result type `{ty}` without element type and shape"));
+        };
+        let rank = shape.len();
+        let typed = match &ty {
+            Type::Opaque(text) => strided(text),
+            _ => None,
+        };
+        let (offset, sizes, strides): (Ext, Vec<Option<ValueId>>, Vec<Option<ValueId>>) = if dims.len() == 1 + 2 * rank {
+            (self.ext(dims[0]), dims[1..=rank].iter().map(|&v| Some(v)).collect(), dims[1 + rank..].iter().map(|&v| Some(v)).collect())
+        } else if dims.is_empty() {
+            match &typed {
+                Some((Some(off), _)) => (Ext::Static(*off), vec![None; rank], vec![None; rank]),
+                _ => return self.unsupported(op, "a reinterpret_cast whose constant offset is not in its result type"),
+            }
+        } else {
+            return self.unsupported(op, "a reinterpret_cast mixing constant and SSA entries (pto reads all-SSA or all-constant lists)");
+        };
+        let type_strides = typed.map(|(_, s)| s).unwrap_or_default();
+        let pick = |d: Option<i64>, v: Option<ValueId>, e: &mut Self| match (d, v) {
+            (Some(n), _) => Some(Ext::Static(n)),
+            (None, Some(v)) => Some(e.ext(v)),
+            (None, None) => None,
+        };
+        let mut shape_ext = Vec::with_capacity(rank);
+        let mut stride_ext = Vec::with_capacity(rank);
+        for i in 0..rank {
+            let size = pick(shape[i].map(|n| n as i64), sizes[i], self);
+            let stride = pick(type_strides.get(i).copied().flatten(), strides[i], self);
+            match (size, stride) {
+                (Some(a), Some(b)) => {
+                    shape_ext.push(a);
+                    stride_ext.push(b);
+                }
+                _ => return self.unsupported(op, "a reinterpret_cast with a dynamic size or stride and no operand for it"),
+            }
+        }
+        let base = self.views.get(&src).map(|v| v.ptr.clone()).unwrap_or_else(|| self.expr(src));
+        let ptr = match offset {
+            Ext::Static(0) => base,
+            off => {
+                let n = self.fresh();
+                self.line(format!("__gm__ {}* {n} = {base} + {};", cpp::elem(elem), off.text()));
+                n
+            }
+        };
+        let layout = data.attr("layout").and_then(|a| a.as_enum("layout")).and_then(layout_token);
+        self.views.insert(r, View { ptr, elem, shape: shape_ext, strides: stride_ext, layout });
     }
 
     fn partition(&mut self, op: OpId) {
@@ -205,6 +276,14 @@ mod tests {
 
     fn st(xs: &[i64]) -> Vec<Ext> {
         xs.iter().map(|&n| Ext::Static(n)).collect()
+    }
+
+    #[test]
+    fn strided_layouts() {
+        let t = "memref<1x16xi16, strided<[16, 1], offset: ?>, #pto.address_space<gm>>";
+        assert_eq!(strided(t), Some((None, vec![Some(16), Some(1)])));
+        assert_eq!(strided("memref<4x8xf32, strided<[?, 1], offset: 32>>"), Some((Some(32), vec![None, Some(1)])));
+        assert_eq!(strided("memref<16xf32, #pto.address_space<gm>>"), None);
     }
 
     #[test]

@@ -217,7 +217,10 @@ op_table! {
 
     // ---- Sort (2) ----
     TSort32 "tsort32" Sort "src:tile, idx:tile, tmp:tile? -> dst:tile" { same: S_DT_UN, tmp: TMP_OPT, page: "TSORT32", doc: "sort each 32-element block descending with its u32 index" }
-    TMrgSort "tmrgsort" Sort "src:tile, blockLen:scalar -> dst:tile | src0:tile, src1:tile, src2:tile?, src3:tile?, tmp:tile? -> dst:tile, executed:vector" { cpp: "rule:tmrgsort", attrs: "exhausted:bool?", same: "dtype(src,dst) dtype(src0,src1,src2,src3,tmp,dst)", tmp: TMP_OPT, page: "TMRGSORT", doc: "merge descending (value, index) lists" }
+    // tmrgsort's merge form reads as PTOAS's TMrgSortOp (PTOOps.td `format2`, PTO.cpp
+    // TMrgSortOp::parse): the last of 3 to 5 `ins` tiles is the scratch `tmp`, before it 2 to 4
+    // lists; two tiles are a 2-list merge without scratch (insert-scratch appends it on A2A3).
+    TMrgSort "tmrgsort" Sort "src:tile, blockLen:scalar -> dst:tile | src0:tile, src1:tile, src2:tile?, src3:tile?, tmp:tile -> dst:tile, executed:vector | src0:tile, src1:tile -> dst:tile, executed:vector" { cpp: "rule:tmrgsort", attrs: "exhausted:bool?", same: "dtype(src,dst) dtype(src0,src1,src2,src3,tmp,dst)", tmp: TMP_OPT, page: "TMRGSORT", doc: "merge descending (value, index) lists" }
 
     // ---- Conversion / quant (5) ----
     TCvt "tcvt" Convert UN_TMP { vop: "vconv", cpp: "TCVT($dst, $src, $tmp?, @rmode=CAST_RINT, @sat_mode?)", attrs: CVT, same: "valid(src,dst)", tmp: TMP_OPT, page: "TCVT", doc: "dst = convert(src) with rounding mode and saturation" }

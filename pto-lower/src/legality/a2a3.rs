@@ -1,7 +1,7 @@
 //! The A2A3 (Ascend 910B/910C) legality table.
 
 use super::common::*;
-use super::{Applies, CheckKind, Extent, Row, ShapeReq, Table};
+use super::{Applies, CheckKind, Extent, Fault, Row, ShapeReq, Table};
 use pto_ir::ops::{Family, Opcode as O};
 use pto_ir::types::ElemType::*;
 use pto_ir::types::Loc;
@@ -211,7 +211,8 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TSel]),
-        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT16_32_F16_F32)])],
+        operands: &[operand(&["src0", "src1", "dst"], &[vec_rm(INT16_32_F16_F32)])
+            .ptoas(Fault::Dtype, "expects A2/A3 tsel src0, src1, and dst element type to be i16/i32/f16/f32")],
         checks: &[MASK_ROWS_COVER_DST],
         source: "pto-isa notes §4.1 (TSEL: 2/4-byte types, row-major); npu/a2a3/TSel.hpp:47-58 (one mask row per dst row)",
         ..Row::DEFAULT
@@ -741,7 +742,8 @@ static ROWS: &[Row] = &[
                 CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16]] },
                 "A2A3 tinsert converts f32 acc data to f16/bf16",
             )
-            .when_loc("src", &[Loc::Acc]),
+            .when_loc("src", &[Loc::Acc])
+            .ptoas("expects A2/A3 tinsert element types to be src=f32, dst=f16/bf16"),
             COPY_SAME_DTYPE,
             VEC_SAME_LAYOUT,
             INSERT_WINDOW.when_loc("src", &[Loc::Acc]),

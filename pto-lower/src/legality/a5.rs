@@ -2,7 +2,7 @@
 
 use super::a2a3::{PARTIAL_CHECKS, SCATTER_CHECKS, SORT_OPERANDS};
 use super::common::*;
-use super::{Applies, CheckKind, Extent, Row, ShapeReq, Table};
+use super::{Applies, CheckKind, Extent, Fault, Row, ShapeReq, Table};
 use pto_ir::ops::{Family, Opcode as O};
 use pto_ir::types::ElemType::{self, *};
 use pto_ir::types::Loc;
@@ -10,6 +10,8 @@ use pto_ir::types::Loc;
 use Extent::{Cols, Rows, ValidCols, ValidRows};
 
 const PTOAS: &str = "PTOAS verifier (A5 branch)";
+/// PTOAS `PTO.cpp` (TExtractOp::verify, A5): a vec -> vec textract keeps the ND layout.
+const VEC_EXTRACT_ND: &str = "expects A5 vec->vec textract src/dst to use ND layout (blayout=row_major, slayout=none_box)";
 
 /// The A5 TCVT conversion matrix (pto-isa notes §4.7; fp4 has no element type here).
 pub const TCVT_A5: &[(ElemType, &[ElemType])] = &[
@@ -719,7 +721,8 @@ static ROWS: &[Row] = &[
                     var(&[Loc::Vec], Some(EXTRACT), &[ND], &[]),
                     var(&[Loc::Acc], Some(I32_F32), &[NZ], &[]),
                 ],
-            ),
+            )
+            .ptoas(Fault::Layout(Loc::Vec), VEC_EXTRACT_ND),
             operand(
                 &["dst"],
                 &[
@@ -728,7 +731,8 @@ static ROWS: &[Row] = &[
                     var(&[Loc::Scaling, Loc::Mat], Some(EXTRACT), &[], &[]),
                     var(&[Loc::Vec], Some(EXTRACT), &[ND], &[]),
                 ],
-            ),
+            )
+            .ptoas(Fault::Layout(Loc::Vec), VEC_EXTRACT_ND),
         ],
         checks: &[
             COPY_SAME_DTYPE,
@@ -765,7 +769,8 @@ static ROWS: &[Row] = &[
             check(
                 CheckKind::LocPairs { from: "src", to: "dst", pairs: &[(Loc::Acc, &[Loc::Mat]), (Loc::Vec, &[Loc::Mat, Loc::Vec])] },
                 "A5 tinsert location pairs",
-            ),
+            )
+            .ptoas("expects A5 tinsert to use a supported src/dst loc pair: acc->mat, vec->mat, or vec->vec"),
             check(
                 CheckKind::DtypeTuples { slots: &["src", "dst"], tuples: &[&[F32, F16], &[F32, BF16], &[F32, F32], &[I32, I32]] },
                 "A5 acc -> mat tinsert conversions",

@@ -136,6 +136,39 @@ pub struct OperandRule {
     pub slots: &'static [&'static str],
     /// Accepted tuples: any variant may match.
     pub variants: &'static [Variant],
+    /// `ptoas`'s verifier sentence for the failure it describes (PTOAS `lib/PTO/IR/PTO.cpp`):
+    /// a diagnostic of that failure leads with it, so a build reading `ptoas`'s errors reads
+    /// pto's.
+    pub ptoas: Option<(Fault, &'static str)>,
+}
+
+impl OperandRule {
+    /// The same rule, with `ptoas`'s sentence for `fault`.
+    pub const fn ptoas(self, fault: Fault, text: &'static str) -> OperandRule {
+        OperandRule { ptoas: Some((fault, text)), ..self }
+    }
+
+    /// `ptoas`'s sentence when the rule rejects `t` for the failure it describes.
+    pub fn ptoas_text(&self, t: &pto_ir::types::TileDesc) -> Option<&'static str> {
+        let (fault, text) = self.ptoas?;
+        let at_loc: Vec<&Variant> = self.variants.iter().filter(|v| v.locs.is_empty() || v.locs.contains(&t.loc)).collect();
+        let dtype_ok = |v: &&Variant| v.dtypes.is_none_or(|d| d.contains(&t.dtype));
+        let hit = match fault {
+            Fault::Dtype => !at_loc.is_empty() && !at_loc.iter().any(dtype_ok),
+            Fault::Layout(loc) => t.loc == loc && at_loc.iter().any(dtype_ok),
+        };
+        hit.then_some(text)
+    }
+}
+
+/// Which rejection of an operand rule a `ptoas` sentence describes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The element type: the rule takes the operand's location, with other element types.
+    Dtype,
+    /// The layout (or shape) of an operand in this location: the rule takes its location and
+    /// element type, not the rest of the tuple.
+    Layout(Loc),
 }
 
 /// A constraint relating operands.
@@ -273,12 +306,19 @@ pub struct Check {
     pub why: &'static str,
     /// Only when this slot's tile lives in one of these locations.
     pub only: Option<(&'static str, &'static [Loc])>,
+    /// `ptoas`'s verifier sentence for a violation (PTOAS `lib/PTO/IR/PTO.cpp`), which the
+    /// diagnostic leads with.
+    pub ptoas: Option<&'static str>,
 }
 
 impl Check {
     /// The same check, applied only when `slot` lives in one of `locs`.
     pub const fn when_loc(self, slot: &'static str, locs: &'static [Loc]) -> Check {
         Check { only: Some((slot, locs)), ..self }
+    }
+    /// The same check, with `ptoas`'s sentence for a violation.
+    pub const fn ptoas(self, text: &'static str) -> Check {
+        Check { ptoas: Some(text), ..self }
     }
     /// Description including the location guard.
     pub fn text(&self) -> String {
@@ -577,5 +617,31 @@ pub fn tmp_text(rule: TmpRule) -> &'static str {
         TmpRule::Optional => "optional (inserted when needed)",
         TmpRule::Required => "required (inserted when missing)",
         TmpRule::Ignored => "accepted, unused",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::common::{operand, var};
+    use super::*;
+    use pto_ir::types::TileDesc;
+
+    const ND: LayoutPat = LayoutPat { name: "ND", blayout: Some(BLayout::RowMajor), slayout: Some(SLayout::NoneBox), fractal: None };
+
+    const F32_ND: &[Variant] = &[var(&[Loc::Vec], Some(&[ElemType::F32]), &[ND], &[])];
+
+    #[test]
+    fn ptoas_sentence_only_for_the_failure_it_describes() {
+        let dtype = operand(&["src"], F32_ND).ptoas(Fault::Dtype, "dtype");
+        let layout = operand(&["src"], F32_ND).ptoas(Fault::Layout(Loc::Vec), "layout");
+        let i8_tile = TileDesc::vec(ElemType::I8, 1, 32);
+        let col_major = TileDesc { blayout: BLayout::ColMajor, ..TileDesc::vec(ElemType::F32, 16, 8) };
+        let in_mat = TileDesc { loc: Loc::Mat, ..TileDesc::vec(ElemType::I8, 16, 32) };
+        assert_eq!(dtype.ptoas_text(&i8_tile), Some("dtype"));
+        assert_eq!(dtype.ptoas_text(&col_major), None);
+        assert_eq!(dtype.ptoas_text(&in_mat), None, "a location the rule does not take is not a dtype failure");
+        assert_eq!(layout.ptoas_text(&col_major), Some("layout"));
+        assert_eq!(layout.ptoas_text(&i8_tile), None);
+        assert_eq!(layout.ptoas_text(&in_mat), None);
     }
 }
