@@ -1265,6 +1265,12 @@ pub fn matmul(
                 MatmulOrder::Npu => {
                     out.extend((0..n).map(|j| U::from_f64(init.as_ref().map(|v| v[i * n + j]).or(bias_row.as_ref().map(|b| b[j])).unwrap_or(0.0))));
                     for x in 0..k {
+                        if sv.is_none() {
+                            // The same products, without a pass through `products`.
+                            let (ax, bx) = (av[i * k + x], &bv[x * n..(x + 1) * n]);
+                            out[start..].iter_mut().zip(bx).for_each(|(acc, &b)| *acc = acc.add(U::from_f64(ax * b)));
+                            continue;
+                        }
                         products_of(x, &mut products);
                         out[start..].iter_mut().zip(&products).for_each(|(acc, &p)| *acc = acc.add(U::from_f64(p)));
                     }
