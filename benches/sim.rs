@@ -247,3 +247,41 @@ fn w_gate_program(tile: &str) -> String {
 "
     )
 }
+
+/// Qwen3's gate matmul (issue 29): 8 accumulating `tmatmul.acc` of a 16x128 bf16 left tile by
+/// a 128x256 bf16 right tile into a 16x256 f32 accumulator (262,144 multiply-accumulates each),
+/// on default inputs: the matmul family's cost per product, in either accumulation order.
+#[divan::bench(args = ["npu", "cpu-sim"], sample_count = 10)]
+fn tmatmul_qwen3_16x128x256_bf16(bencher: divan::Bencher, order: &str) {
+    let left = "!pto.tile_buf<loc=left, dtype=bf16, rows=16, cols=128, v_row=16, v_col=128, blayout=col_major, slayout=row_major, fractal=512, pad=0>";
+    let right = "!pto.tile_buf<loc=right, dtype=bf16, rows=128, cols=256, v_row=128, v_col=256, blayout=row_major, slayout=col_major, fractal=512, pad=0>";
+    let acc = "!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=256, v_row=16, v_col=256, blayout=col_major, slayout=row_major, fractal=1024, pad=0>";
+    let text = format!(
+        "func.func @m() {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %a = pto.alloc_tile : {left}
+  %b = pto.alloc_tile : {right}
+  %c = pto.alloc_tile : {acc}
+  pto.tmatmul ins(%a, %b : {left}, {right}) outs(%c : {acc})
+  scf.for %k = %c1 to %c8 step %c1 {{
+    pto.tmatmul.acc ins(%c, %a, %b : {acc}, {left}, {right}) outs(%c : {acc})
+  }}
+  return
+}}
+"
+    );
+    let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
+    let target = Target::get(TargetId::A2A3);
+    let verified = pto_ir::verify::Verified::new(m).expect("verifies");
+    let (lowered, _) = pto_lower::run(verified, target, Default::default()).expect("lowers");
+    let order = pto_sim::family::MatmulOrder::parse(order).expect("an order");
+    bencher.counter(divan::counter::ItemsCount::new(8usize * 16 * 128 * 256)).bench_local(|| {
+        let mut sim = Sim::new(&lowered, target).expect("places");
+        sim.use_default_inputs();
+        sim.matmul_order = order;
+        sim.run().expect("runs");
+        sim
+    });
+}

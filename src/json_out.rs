@@ -15,10 +15,16 @@ pub fn outputs(outputs: &[(String, TileData)]) -> String {
         let key = serde_json::Value::from(name.as_str());
         let _ =
             write!(out, "{sep}\n  {key}: {{\"dtype\": \"{}\", \"shape\": [{}, {}], \"data\": [", data.dtype.name(), data.rows, data.cols);
-        let values: Vec<String> = data.to_json_values().iter().map(|v| v.to_string()).collect();
-        let rows: Vec<String> = values.chunks(data.cols.max(1)).map(|row| row.join(", ")).collect();
-        if !rows.is_empty() {
-            let _ = write!(out, "\n    {}\n  ", rows.join(",\n    "));
+        // Row by row, so a large output costs its text, not a value and a string per element.
+        let (n, cols) = (data.bytes.len() / (data.dtype.size_bytes() as usize).max(1), data.cols.max(1));
+        for start in (0..n).step_by(cols) {
+            out.push_str(if start == 0 { "\n    " } else { ",\n    " });
+            for (j, v) in data.json_values(start..(start + cols).min(n)).iter().enumerate() {
+                let _ = write!(out, "{}{v}", if j == 0 { "" } else { ", " });
+            }
+        }
+        if n > 0 {
+            out.push_str("\n  ");
         }
         out.push_str("]}");
     }

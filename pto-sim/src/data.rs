@@ -88,9 +88,15 @@ impl TileData {
     /// does not compute with (fp8, hif8, `index`, i1) as their raw bits, so every element is
     /// shown.
     pub fn to_json_values(&self) -> Vec<Value> {
-        let size = self.dtype.size_bytes() as usize;
+        self.json_values(0..self.bytes.len() / (self.dtype.size_bytes() as usize).max(1))
+    }
+
+    /// [`Self::to_json_values`] of elements `range` only (a row at a time for a large output).
+    pub fn json_values(&self, range: std::ops::Range<usize>) -> Vec<Value> {
+        let size = (self.dtype.size_bytes() as usize).max(1);
+        let bytes = &self.bytes[range.start * size..range.end * size];
         dispatch!(self.dtype, T => {
-            self.bytes.chunks_exact(size).map(|b| {
+            bytes.chunks_exact(size).map(|b| {
                 let x = T::load(b);
                 if <T as Elem>::FLOAT {
                     let f = x.to_f64();
@@ -101,7 +107,7 @@ impl TileData {
                     json!(x.raw_bits())
                 }
             }).collect()
-        }, _ => self.bits().into_iter().map(|b| json!(b)).collect())
+        }, _ => bytes.chunks_exact(size).map(|b| json!(b.iter().rev().fold(0u64, |w, &x| w << 8 | u64::from(x)))).collect())
     }
 
     /// Raw bit patterns (unsigned, little-endian), one per element.

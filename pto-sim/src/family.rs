@@ -228,14 +228,89 @@ pub(crate) fn dst_elements(mem: &Memory, v: &TileView) -> Result<usize, Fault> {
 
 /// Reads the valid region of `v` (row-major).
 pub(crate) fn read<T: Elem>(mem: &Memory, v: &TileView) -> Result<Vec<T>, Fault> {
-    let mut out = Vec::with_capacity(dst_elements(mem, v)?);
-    let s = storage(mem, v)?;
-    for r in 0..v.vrows {
-        for c in 0..v.vcols {
-            out.push(at(s, v, r, c)?);
+    dst_elements(mem, v)?;
+    region(storage(mem, v)?, v, (0, 0), v.vrows, v.vcols)
+}
+
+/// The `rows x cols` window at `(r0, c0)` of `v`, in the pieces its storage (`len` bytes)
+/// holds contiguously ([`TileView::run_len`]; along rows for ND, Nz and Zz tiles, along columns
+/// for DN, Zn and Nn ones): `(row, column, count, first byte)` of each piece, relative to the
+/// window, and whether pieces run along rows. `None` when some element of the window has no
+/// valid bytes of `T`'s width: then [`at`] / [`put`] go element by element and fault on it.
+type Pieces = (bool, Vec<(usize, usize, usize, usize)>);
+
+fn window_pieces<T: Elem>(v: &TileView, len: usize, (r0, c0): (usize, usize), rows: usize, cols: usize) -> Option<Pieces> {
+    let along_row = match v.desc.slayout {
+        SLayout::NoneBox => v.desc.blayout == BLayout::RowMajor,
+        s => s == SLayout::RowMajor,
+    };
+    let (lines, len_line) = if along_row { (rows, cols) } else { (cols, rows) };
+    let at = |k: usize, i: usize| if along_row { (k, i) } else { (i, k) };
+    let inside =
+        r0.checked_add(rows).is_some_and(|e| e <= v.desc.rows as usize) && c0.checked_add(cols).is_some_and(|e| e <= v.desc.cols as usize);
+    if T::SIZE != v.elem_size() || !inside {
+        return None;
+    }
+    let mut out = Vec::new();
+    for k in 0..lines {
+        let mut i = 0;
+        while i < len_line {
+            let (r, c) = at(k, i);
+            let n = v.run_len(r0 + r, c0 + c, along_row).min(len_line - i);
+            let start = v.element_bytes(r0 + r, c0 + c).ok()?.start;
+            let end = start + n * T::SIZE;
+            if end > len || end as u64 > v.size_bytes() {
+                return None;
+            }
+            out.push((r, c, n, start));
+            i += n;
+        }
+    }
+    Some((along_row, out))
+}
+
+/// Elements `(0..rows, 0..cols)` of the window at `(r0, c0)` of `v` from its storage bytes `s`,
+/// row-major: converted piece by piece as the storage holds them ([`window_pieces`]); exactly
+/// what [`at`] reads element by element, with its fault.
+pub(crate) fn region<T: Elem>(s: &[u8], v: &TileView, (r0, c0): (usize, usize), rows: usize, cols: usize) -> Result<Vec<T>, Fault> {
+    let Some((along_row, pieces)) = window_pieces::<T>(v, s.len(), (r0, c0), rows, cols) else {
+        return (0..rows * cols).map(|x| at(s, v, r0 + x / cols, c0 + x % cols)).collect();
+    };
+    let mut out = vec![T::from_i64(0); rows * cols];
+    for (r, c, n, start) in pieces {
+        let src = s[start..start + n * T::SIZE].chunks_exact(T::SIZE).map(T::load);
+        if along_row {
+            out[r * cols + c..r * cols + c + n].iter_mut().zip(src).for_each(|(o, x)| *o = x);
+        } else {
+            out[r * cols + c..].iter_mut().step_by(cols).zip(src).for_each(|(o, x)| *o = x);
         }
     }
     Ok(out)
+}
+
+/// Writes `vals` (row-major, `rows x cols`) into the window at `(r0, c0)` of `v` in its storage
+/// bytes `s`, piece by piece as [`region`] reads them; exactly what [`put`] writes element by
+/// element, with its fault.
+pub(crate) fn put_region<T: Elem>(
+    s: &mut [u8],
+    v: &TileView,
+    (r0, c0): (usize, usize),
+    rows: usize,
+    cols: usize,
+    vals: &[T],
+) -> Result<(), Fault> {
+    let Some((along_row, pieces)) = window_pieces::<T>(v, s.len(), (r0, c0), rows, cols) else {
+        return (0..rows * cols).try_for_each(|x| put(s, v, r0 + x / cols, c0 + x % cols, vals[x]));
+    };
+    for (r, c, n, start) in pieces {
+        let dst = s[start..start + n * T::SIZE].chunks_exact_mut(T::SIZE);
+        if along_row {
+            dst.zip(&vals[r * cols + c..r * cols + c + n]).for_each(|(d, x)| x.store(d));
+        } else {
+            dst.zip(vals[r * cols + c..].iter().step_by(cols)).for_each(|(d, x)| x.store(d));
+        }
+    }
+    Ok(())
 }
 
 /// Writes `vals` (row-major, `v.vrows x v.vcols`) into the valid region of `v`.
@@ -244,12 +319,7 @@ pub(crate) fn write<T: Elem>(mem: &mut Memory, v: &TileView, vals: &[T]) -> Resu
         return Err(Fault(format!("{} values for a {}x{} region", vals.len(), v.vrows, v.vcols)));
     }
     let s = mem.slice_mut(v.loc, v.addr, v.size_bytes() as usize)?;
-    for r in 0..v.vrows {
-        for c in 0..v.vcols {
-            put(s, v, r, c, vals[r * v.vcols + c])?;
-        }
-    }
-    Ok(())
+    put_region(s, v, (0, 0), v.vrows, v.vcols, vals)
 }
 
 /// Reads a source at the destination's valid shape (sources must cover it).
@@ -1096,15 +1166,11 @@ pub fn copy_window(
     }
     storage(mem, dst)?;
     let vals: Vec<f64> = dispatch!(src.desc.dtype, T => {
-        let s = storage(mem, src)?;
-        (0..rows * cols).map(|k| at::<T>(s, src, sr + k / cols.max(1), sc + k % cols.max(1)).map(|x| x.to_f64())).collect::<Result<_, _>>()?
+        region::<T>(storage(mem, src)?, src, (sr, sc), rows, cols)?.into_iter().map(T::to_f64).collect()
     }, _ => return Err(unsupported(src)));
     dispatch!(dst.desc.dtype, U => {
         let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
-        for (k, &v) in vals.iter().enumerate() {
-            put(d, dst, dr + k / cols.max(1), dc + k % cols.max(1), U::from_f64(v))?;
-        }
-        Ok(())
+        put_region(d, dst, (dr, dc), rows, cols, &vals.into_iter().map(U::from_f64).collect::<Vec<U>>())
     }, _ => Err(unsupported(dst)))
 }
 
@@ -1154,11 +1220,11 @@ pub fn matmul(
         return Err(Fault(format!("matmul shapes do not fit: a {m}x{k}, b {}x{n}, c {}x{}", b.vrows, c.desc.rows, c.desc.cols)));
     }
     storage(mem, c)?;
+    // Every operand converted once into a row-major f64 panel.
     let read_all = |mem: &Memory, v: &TileView, rows: usize, cols: usize| -> Result<Vec<f64>, Fault> {
         v.covers(rows, cols, "a matmul operand")?;
         dispatch!(v.desc.dtype, T => {
-            let s = storage(mem, v)?;
-            (0..rows * cols).map(|x| at::<T>(s, v, x / cols, x % cols).map(|y| y.to_f64())).collect()
+            Ok(region::<T>(storage(mem, v)?, v, (0, 0), rows, cols)?.into_iter().map(T::to_f64).collect())
         }, _ => Err(unsupported(v)))
     };
     let (av, bv) = (read_all(mem, a, m, k)?, read_all(mem, b, k, n)?);
@@ -1167,8 +1233,6 @@ pub fn matmul(
         Some(s) => Some((read_all(mem, s.a, m, groups)?, read_all(mem, s.b, groups, n)?)),
         None => None,
     };
-    let scale =
-        |i: usize, x: usize, j: usize| sv.as_ref().map_or(1.0, |(sa, sb)| sa[i * groups + x / MX_GROUP] * sb[(x / MX_GROUP) * n + j]);
     let init = match c_in {
         Some(ci) => Some(read_all(mem, ci, m, n)?),
         None => None,
@@ -1180,44 +1244,74 @@ pub fn matmul(
     let f32_acc = c.desc.dtype == pto_ir::types::ElemType::F32;
     dispatch!(c.desc.dtype, U => {
         let mut out: Vec<U> = Vec::with_capacity(m * n);
+        // Row i of c, all its columns at once: for each x in order, the products
+        // `a[i][x] * b[x][j]` (row x of b's panel) enter each column's own sum, so every sum
+        // takes its products in the order of x, rounded step by step as `order` says.
+        let mut products = vec![0f64; n];
+        let mut sums32 = vec![0f32; n];
         for i in 0..m {
-            for j in 0..n {
-                let product = |x: usize| av[i * k + x] * bv[x * n + j] * scale(i, x, j);
-                let acc = match order {
-                    MatmulOrder::Npu => {
-                        let start = init.as_ref().map(|v| v[i * n + j]).or(bias_row.as_ref().map(|b| b[j])).unwrap_or(0.0);
-                        (0..k).fold(U::from_f64(start), |acc, x| acc.add(U::from_f64(product(x))))
+            let products_of = |x: usize, products: &mut [f64]| {
+                let (ax, bx) = (av[i * k + x], &bv[x * n..(x + 1) * n]);
+                match &sv {
+                    None => products.iter_mut().zip(bx).for_each(|(p, &b)| *p = ax * b),
+                    Some((sa, sb)) => {
+                        let (sa, sb) = (sa[i * groups + x / MX_GROUP], &sb[(x / MX_GROUP) * n..(x / MX_GROUP + 1) * n]);
+                        products.iter_mut().zip(bx).zip(sb).for_each(|((p, &b), &s)| *p = ax * b * (sa * s));
                     }
-                    MatmulOrder::CpuSim => {
-                        let sum = if f32_acc && sv.is_none() {
-                            // `std::fma` on f32 operands: one rounding per step.
-                            U::from_f64(f64::from((0..k).fold(0f32, |acc, x| (av[i * k + x] as f32).mul_add(bv[x * n + j] as f32, acc))))
-                        } else if f32_acc {
-                            // `float += double`: the f64 product added to the sum, rounded.
-                            U::from_f64(f64::from((0..k).fold(0f32, |acc, x| (f64::from(acc) + product(x)) as f32)))
-                        } else {
-                            (0..k).fold(U::from_f64(0.0), |acc, x| acc.add(U::from_f64(product(x))))
-                        };
-                        let sum = match &init {
-                            Some(v) => U::from_f64(v[i * n + j]).add(sum),
-                            None => sum,
-                        };
-                        match &bias_row {
-                            Some(b) => sum.add(U::from_f64(b[j])),
-                            None => sum,
+                }
+            };
+            let start = out.len();
+            match order {
+                MatmulOrder::Npu => {
+                    out.extend((0..n).map(|j| U::from_f64(init.as_ref().map(|v| v[i * n + j]).or(bias_row.as_ref().map(|b| b[j])).unwrap_or(0.0))));
+                    for x in 0..k {
+                        if sv.is_none() {
+                            // The same products, without a pass through `products`.
+                            let (ax, bx) = (av[i * k + x], &bv[x * n..(x + 1) * n]);
+                            out[start..].iter_mut().zip(bx).for_each(|(acc, &b)| *acc = acc.add(U::from_f64(ax * b)));
+                            continue;
+                        }
+                        products_of(x, &mut products);
+                        out[start..].iter_mut().zip(&products).for_each(|(acc, &p)| *acc = acc.add(U::from_f64(p)));
+                    }
+                }
+                MatmulOrder::CpuSim => {
+                    if f32_acc && sv.is_none() {
+                        // `std::fma` on f32 operands: one rounding per step.
+                        sums32.fill(0.0);
+                        for x in 0..k {
+                            let ax = av[i * k + x] as f32;
+                            sums32.iter_mut().zip(&bv[x * n..(x + 1) * n]).for_each(|(acc, &b)| *acc = ax.mul_add(b as f32, *acc));
+                        }
+                        out.extend(sums32.iter().map(|&s| U::from_f64(f64::from(s))));
+                    } else if f32_acc {
+                        // `float += double`: the f64 product added to the sum, rounded.
+                        sums32.fill(0.0);
+                        for x in 0..k {
+                            products_of(x, &mut products);
+                            sums32.iter_mut().zip(&products).for_each(|(acc, &p)| *acc = (f64::from(*acc) + p) as f32);
+                        }
+                        out.extend(sums32.iter().map(|&s| U::from_f64(f64::from(s))));
+                    } else {
+                        out.extend((0..n).map(|_| U::from_f64(0.0)));
+                        for x in 0..k {
+                            products_of(x, &mut products);
+                            out[start..].iter_mut().zip(&products).for_each(|(acc, &p)| *acc = acc.add(U::from_f64(p)));
                         }
                     }
-                };
-                out.push(acc);
+                    for (j, acc) in out[start..].iter_mut().enumerate() {
+                        if let Some(v) = &init {
+                            *acc = U::from_f64(v[i * n + j]).add(*acc);
+                        }
+                        if let Some(b) = &bias_row {
+                            *acc = acc.add(U::from_f64(b[j]));
+                        }
+                    }
+                }
             }
         }
         let d = mem.slice_mut(c.loc, c.addr, c.size_bytes() as usize)?;
-        for i in 0..m {
-            for j in 0..n {
-                put(d, c, i, j, out[i * n + j])?;
-            }
-        }
-        Ok(())
+        put_region(d, c, (0, 0), m, n, &out)
     }, _ => Err(unsupported(c)))
 }
 
@@ -1603,5 +1697,68 @@ mod checked_access {
         assert_eq!(read_region(&m, &broken).unwrap_err().0, "the tile's valid region (16x16 tile) is read or written as 17x16");
         // A tile placed past the end of its buffer.
         assert!(fault(fill(&mut m, Num::F(1.0), &tile(16, 16, u64::MAX - 8))).contains("is outside its 196608 bytes"));
+    }
+}
+
+#[cfg(test)]
+mod regions {
+    //! [`region`] / [`put_region`] (piece by piece) against [`at`] / [`put`] (element by
+    //! element) on every layout, element sizes 1 to 8, windows inside, at the edge of and past
+    //! a tile, partial boxes and a width that is not the tile's.
+    use super::*;
+    use pto_ir::types::{Dim, ElemType, Loc, TileDesc};
+
+    fn tile(dtype: ElemType, (rows, cols): (u32, u32), b: BLayout, s: SLayout, fractal: u32) -> TileView {
+        let mut d = TileDesc::vec(dtype, rows, cols);
+        (d.blayout, d.slayout, d.fractal, d.valid_rows) = (b, s, fractal, Dim::Static(rows));
+        TileView { loc: Loc::Vec, addr: 0, desc: d, vrows: rows as usize, vcols: cols as usize }
+    }
+
+    fn compare<T: Elem + PartialEq + std::fmt::Debug>(v: &TileView) {
+        let storage: Vec<u8> = (0..v.size_bytes() as usize).map(|i| (i * 13 % 251) as u8).collect();
+        let (rows, cols) = (v.desc.rows as usize, v.desc.cols as usize);
+        for (at0, shape) in
+            [((0, 0), (rows, cols)), ((1, 3), (rows - 1, cols - 5)), ((rows / 2, 0), (rows - rows / 2, 2)), ((0, 1), (rows, cols))]
+        {
+            let what = format!("{v:?}, {} bytes, window {shape:?} at {at0:?}", T::SIZE);
+            let want: Result<Vec<T>, Fault> =
+                (0..shape.0 * shape.1).map(|x| at(&storage, v, at0.0 + x / shape.1, at0.1 + x % shape.1)).collect();
+            assert_eq!(region::<T>(&storage, v, at0, shape.0, shape.1), want, "{what}");
+            let vals: Vec<T> = (0..shape.0 * shape.1).map(|x| T::from_i64((x % 97) as i64 + 1)).collect();
+            let (mut a, mut b) = (storage.clone(), storage.clone());
+            let want = (0..shape.0 * shape.1).try_for_each(|x| put(&mut a, v, at0.0 + x / shape.1, at0.1 + x % shape.1, vals[x]));
+            assert_eq!(put_region(&mut b, v, at0, shape.0, shape.1, &vals), want, "{what}");
+            assert!(a == b, "{what}");
+        }
+    }
+
+    #[test]
+    fn pieces_equal_elements() {
+        use BLayout::{ColMajor as Col, RowMajor as Row};
+        use SLayout::{ColMajor as C, NoneBox as N, RowMajor as R};
+        let layouts = [
+            (Row, N, 512, (32, 64)),
+            (Col, N, 512, (32, 64)),
+            (Col, R, 512, (32, 64)),
+            (Row, R, 512, (32, 64)),
+            (Row, C, 512, (32, 64)),
+            (Col, C, 512, (32, 64)),
+            (Col, R, 32, (32, 64)),
+            (Row, C, 32, (32, 64)),
+            (Col, R, 512, (1, 64)),
+            (Row, R, 512, (20, 64)),
+            (Col, C, 512, (32, 40)),
+        ];
+        for dtype in [ElemType::U8, ElemType::U16, ElemType::U32, ElemType::U64] {
+            for (b, s, fractal, shape) in layouts {
+                let v = tile(dtype, shape, b, s, fractal);
+                compare::<u8>(&v);
+                compare::<u16>(&v);
+                compare::<u32>(&v);
+                compare::<u64>(&v);
+            }
+        }
+        let acc = tile(ElemType::F32, (32, 64), Col, R, 1024);
+        compare::<f32>(&acc);
     }
 }

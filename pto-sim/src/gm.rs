@@ -388,12 +388,15 @@ impl GmArray {
 }
 
 /// Moves a tile's valid region between its storage and the window of `view` at `(r0, c0)`
-/// (`load`: GM to tile, else tile to GM), as `tload` / `tstore` do. Where a run of elements is
-/// contiguous both in the tile and in GM — the rows of a row-major ND tile over a view whose
-/// innermost stride is 1, the columns of a column-major DN tile over a view whose row stride is
-/// 1 — it is one slice copy (the array grown to its last element first, as an element-by-element
-/// copy would have grown it); anything else, or a run whose ends are not both valid, goes
-/// element by element, so the bytes and any fault are exactly those of that copy.
+/// (`load`: GM to tile, else tile to GM), as `tload` / `tstore` do. The window goes line by
+/// line along the direction GM is contiguous in ([`gm_lines`]: rows over a view whose
+/// innermost stride is 1, columns over one whose row stride is 1): each line is one GM run
+/// (the array grown to its last element first, as an element-by-element copy would have grown
+/// it), copied to or from the tile in the pieces the tile's storage holds contiguously
+/// ([`crate::view::TileView::run_len`]: whole ND rows or DN columns, Nz/Zz box rows, Zn/Nn box
+/// columns). A window GM does not hold in lines, or a line whose GM ends or tile pieces are
+/// not all valid, goes element by element from there on, so the bytes and any fault are
+/// exactly those of that copy ([`transfer_elements`]).
 #[allow(clippy::too_many_arguments)]
 pub fn transfer(
     gm: &mut GmArray,
@@ -405,43 +408,121 @@ pub fn transfer(
     load: bool,
     limit: usize,
 ) -> Result<(), Fault> {
-    use pto_ir::types::{BLayout, SLayout};
     let size = tile.elem_size();
-    let (rows, cols) = (tile.desc.rows as usize, tile.desc.cols as usize);
-    let inner = |d: usize| if d + view.rank < MAX_RANK { 0 } else { view.strides[d + view.rank - MAX_RANK] };
-    // (runs, run length, whether a run is a row): the runs contiguous in both places.
-    let runs = match (tile.desc.slayout, tile.desc.blayout, fold) {
-        (SLayout::NoneBox, BLayout::RowMajor, ViewFold::Rows | ViewFold::Flat) if inner(4) == 1 => Some((tile.vrows, tile.vcols, true)),
-        (SLayout::NoneBox, BLayout::ColMajor, ViewFold::Cols) if inner(3) == 1 => Some((tile.vcols, tile.vrows, false)),
-        _ => None,
+    let Some(along_row) = gm_lines(view, fold, r0, tile.vrows) else {
+        return transfer_elements(gm, view, (r0, c0), tile, storage, fold, load, limit, 0);
     };
-    let mut done = 0;
-    if let Some((count, len, row)) = runs.filter(|&(_, len, _)| len > 0) {
-        for k in 0..count {
-            let (r, c) = if row { (k, 0) } else { (0, k) };
-            let first = view.index(r0 + r, c0 + c, fold)?;
-            // Both ends valid (the last grows the array): the run in between is too.
-            let last = first.checked_add(len as i64 - 1).ok_or_else(|| Fault("the GM address overflows".into()))?;
-            let Ok(g) = gm.reach(first, last, limit) else { break };
-            let at = (if row { r * cols } else { c * rows }) * size;
-            let t =
-                storage.get_mut(at..at + len * size).ok_or_else(|| Fault(format!("a run of {len} elements outside the tile's storage")))?;
-            if load {
-                gm.read_bytes(g.start, t);
-            } else {
-                gm.write_bytes(g.start, t);
+    let (count, len) = if along_row { (tile.vrows, tile.vcols) } else { (tile.vcols, tile.vrows) };
+    if len == 0 {
+        return Ok(());
+    }
+    let at = |k: usize, i: usize| if along_row { (k, i) } else { (i, k) };
+    // Per line: (byte offset in the line, byte range in the storage) of each tile piece.
+    let mut pieces: Vec<(usize, Range<usize>)> = Vec::new();
+    let mut line = Vec::new();
+    for k in 0..count {
+        let ((rf, cf), (rl, cl)) = (at(k, 0), at(k, len - 1));
+        let first = view.index(r0 + rf, c0 + cf, fold)?;
+        // The tile's pieces valid, both GM ends valid (the last grows the array, so the tile
+        // is checked first) and `len` apart: the run between is too.
+        let run = view.index(r0 + rl, c0 + cl, fold).ok().filter(|&last| last.checked_sub(first) == Some(len as i64 - 1));
+        let run = run.filter(|_| tile_pieces(tile, storage.len(), k, len, along_row, &mut pieces));
+        let Some(g) = run.and_then(|last| gm.reach(first, last, limit).ok()) else {
+            return transfer_elements(gm, view, (r0, c0), tile, storage, fold, load, limit, k);
+        };
+        match (&pieces[..], load) {
+            ([(_, t)], true) => gm.read_bytes(g.start, &mut storage[t.clone()]),
+            ([(_, t)], false) => gm.write_bytes(g.start, &storage[t.clone()]),
+            (_, true) => {
+                line.resize(len * size, 0);
+                gm.read_bytes(g.start, &mut line);
+                for (off, t) in &pieces {
+                    storage[t.clone()].copy_from_slice(&line[*off..*off + t.len()]);
+                }
             }
-            done = k + 1;
-        }
-        if done == count {
-            return Ok(());
+            (_, false) => {
+                line.resize(len * size, 0);
+                for (off, t) in &pieces {
+                    line[*off..*off + t.len()].copy_from_slice(&storage[t.clone()]);
+                }
+                gm.write_bytes(g.start, &line);
+            }
         }
     }
-    // Element by element, from the first run not copied (the whole window without runs).
-    let (from_r, from_c) = match runs {
-        Some((_, _, true)) => (done, 0),
-        Some((_, _, false)) => (0, done),
-        None => (0, 0),
+    Ok(())
+}
+
+/// Whether the window of a tile with `vrows` valid rows at row `r0` lies in GM in contiguous
+/// rows (`Some(true)`: the innermost stride is 1, and a row's columns are its innermost
+/// dimension whatever the fold, [`GmView::index`]) or columns (`Some(false)`: the stride of
+/// dimension 3 is 1 and a column's rows stay in it — always under a column fold, under a flat
+/// one when the window's rows do not pass the dimension's size); `None` otherwise.
+fn gm_lines(view: &GmView, fold: ViewFold, r0: usize, vrows: usize) -> Option<bool> {
+    let dim =
+        |d: usize| (d + view.rank >= MAX_RANK).then(|| (view.shape[d + view.rank - MAX_RANK], view.strides[d + view.rank - MAX_RANK]));
+    let inner = |d: usize| dim(d).map_or(0, |(_, stride)| stride);
+    match fold {
+        ViewFold::Rows | ViewFold::Flat if inner(4) == 1 => Some(true),
+        ViewFold::Cols if inner(3) == 1 => Some(false),
+        ViewFold::Flat if inner(3) == 1 && r0.checked_add(vrows).is_some_and(|end| dim(3).is_some_and(|(n, _)| end as i64 <= n)) => {
+            Some(false)
+        }
+        _ => None,
+    }
+}
+
+/// The pieces of line `k` (`len` elements of a row when `along_row`, else of a column) of
+/// `tile` that its storage holds contiguously, into `out`: (byte offset in the line, byte
+/// range in the storage of `storage_len` bytes). False when an element of the line has no
+/// valid bytes there (the element-by-element copy faults on it).
+fn tile_pieces(
+    tile: &crate::view::TileView,
+    storage_len: usize,
+    k: usize,
+    len: usize,
+    along_row: bool,
+    out: &mut Vec<(usize, Range<usize>)>,
+) -> bool {
+    out.clear();
+    let size = tile.elem_size();
+    let at = |i: usize| if along_row { (k, i) } else { (i, k) };
+    let mut i = 0;
+    while i < len {
+        let (r, c) = at(i);
+        let n = tile.run_len(r, c, along_row).min(len - i);
+        let (rl, cl) = at(i + n - 1);
+        // The piece is consecutive in storage: its first element's bytes and its length bound
+        // it; inside the capacity and the storage, every element of it is valid.
+        let Ok(a) = tile.element_bytes(r, c) else { return false };
+        let end = a.start + n * size;
+        if rl >= tile.desc.rows as usize || cl >= tile.desc.cols as usize || end as u64 > tile.size_bytes() || end > storage_len {
+            return false;
+        }
+        out.push((i * size, a.start..end));
+        i += n;
+    }
+    true
+}
+
+/// [`transfer`] element by element in the order a `tload`/`tstore` moves them (row by row),
+/// from line `from` on (a row when GM holds the window in rows, else a column; 0: the whole
+/// window): the reference every faster copy must equal, byte for byte and fault for fault.
+#[allow(clippy::too_many_arguments)]
+pub fn transfer_elements(
+    gm: &mut GmArray,
+    view: &GmView,
+    (r0, c0): (usize, usize),
+    tile: &crate::view::TileView,
+    storage: &mut [u8],
+    fold: ViewFold,
+    load: bool,
+    limit: usize,
+    from: usize,
+) -> Result<(), Fault> {
+    // Lines before `from` are done; with column lines the rest is columns `from..` of every row.
+    let (from_r, from_c) = match gm_lines(view, fold, r0, tile.vrows) {
+        Some(false) => (0, from),
+        _ => (from, 0),
     };
     for r in from_r..tile.vrows {
         for c in from_c..tile.vcols {

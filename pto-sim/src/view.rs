@@ -58,6 +58,28 @@ impl TileView {
         }
     }
 
+    /// How many elements from `(r, c)` on, along its row (`along_row`) or its column, sit at
+    /// consecutive storage offsets (at least 1; not bounded by the valid shape): the rest of
+    /// the row of an ND tile or of the column of a DN one; the rest of the box row of a boxed
+    /// tile with row-major boxes (Nz, Zz; the whole rest of the row when boxes are one row
+    /// high) or of the box column of one with column-major boxes (Zn, Nn); 1 otherwise.
+    pub fn run_len(&self, r: usize, c: usize, along_row: bool) -> usize {
+        let d = &self.desc;
+        let (rows, cols) = (d.rows as usize, d.cols as usize);
+        let (ir, ic) = d.inner_box();
+        let (ir, ic) = ((ir as usize).min(rows).max(1), (ic as usize).max(1));
+        let rest = match (d.slayout, d.blayout, along_row) {
+            (SLayout::NoneBox, BLayout::RowMajor, true) => cols.saturating_sub(c),
+            (SLayout::NoneBox, BLayout::ColMajor, false) => rows.saturating_sub(r),
+            (SLayout::NoneBox, _, _) => 1,
+            (SLayout::RowMajor, _, true) if ir == 1 => cols.saturating_sub(c),
+            (SLayout::RowMajor, _, true) => ic - c % ic,
+            (SLayout::ColMajor, _, false) => ir - r % ir,
+            _ => 1,
+        };
+        rest.max(1)
+    }
+
     /// The byte range of element `(r, c)` in the tile's storage: a fault when `(r, c)` is
     /// outside the capacity (or, for a partial fractal box, its bytes outside the storage).
     pub fn element_bytes(&self, r: usize, c: usize) -> Result<Range<usize>, Fault> {
@@ -156,6 +178,43 @@ mod tests {
         // Acc f32 16x16 fractal 1024: one 16x16 box.
         let acc = view(ElemType::F32, 16, 16, BLayout::ColMajor, SLayout::RowMajor, 1024);
         assert_eq!(acc.offset(2, 3), 35);
+    }
+
+    #[test]
+    fn runs_are_exactly_the_consecutive_storage_offsets() {
+        use SLayout::{ColMajor as C, NoneBox as N, RowMajor as R};
+        let shapes = [
+            (ElemType::F16, 32, 48, BLayout::ColMajor, R, 512),
+            (ElemType::F16, 32, 48, BLayout::RowMajor, R, 512),
+            (ElemType::F16, 32, 48, BLayout::RowMajor, C, 512),
+            (ElemType::F16, 32, 48, BLayout::ColMajor, C, 512),
+            (ElemType::F32, 32, 32, BLayout::ColMajor, R, 1024),
+            (ElemType::I8, 32, 64, BLayout::ColMajor, R, 512),
+            (ElemType::F32, 32, 32, BLayout::RowMajor, R, 32),
+            (ElemType::F32, 32, 32, BLayout::RowMajor, C, 32),
+            (ElemType::F16, 1, 64, BLayout::ColMajor, R, 512),
+            (ElemType::F16, 20, 32, BLayout::RowMajor, R, 512),
+            (ElemType::F64, 8, 12, BLayout::RowMajor, N, 512),
+            (ElemType::F64, 8, 12, BLayout::ColMajor, N, 512),
+        ];
+        for (dtype, rows, cols, b, s, fractal) in shapes {
+            let v = view(dtype, rows, cols, b, s, fractal);
+            for r in 0..rows as usize {
+                for c in 0..cols as usize {
+                    for along_row in [true, false] {
+                        let n = v.run_len(r, c, along_row);
+                        let at = |k: usize| if along_row { (r, c + k) } else { (r + k, c) };
+                        let end = if along_row { cols as usize - c } else { rows as usize - r };
+                        // Every element of the run follows the one before; the next does not.
+                        let consecutive = |k: usize| v.offset(at(k).0, at(k).1) == v.offset(r, c) + k;
+                        assert!((0..n).all(consecutive) && n <= end, "{v:?} at ({r}, {c}), row {along_row}: {n}");
+                        if n < end && s != N {
+                            assert!(!consecutive(n), "{v:?} at ({r}, {c}), row {along_row}: longer than {n}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
