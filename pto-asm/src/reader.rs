@@ -208,9 +208,18 @@ impl<'i> Lexer<'i> {
         let open = self.pos;
         let mut depth = 0usize;
         // Jump between angle brackets (SIMD search): a type spells most of its bytes between them.
-        while let Some(skip) = memchr::memchr2(b'<', b'>', &self.bytes[self.pos..]) {
+        // A string literal (a quoted key or value of MLIR properties `<{"a<b" = ...}>`) is opaque:
+        // its brackets do not count.
+        while let Some(skip) = memchr::memchr3(b'<', b'>', b'"', &self.bytes[self.pos..]) {
             self.pos += skip;
             match self.bytes[self.pos] {
+                b'"' => {
+                    let mut p = self.pos + 1;
+                    while p < self.bytes.len() && self.bytes[p] != b'"' {
+                        p += if self.bytes[p] == b'\\' { 2 } else { 1 };
+                    }
+                    self.pos = p.min(self.bytes.len() - 1);
+                }
                 b'<' => depth += 1,
                 // A function type's `->` (in MLIR properties `<{...}>` or a type's parameters) is
                 // not a closing bracket, at any depth: `!p<->` is unclosed wherever it stands.
