@@ -141,6 +141,8 @@ pub struct State {
     floor: f64,
     /// The core timed, on a run of several cores (`None`: the one core of a single-core run).
     pub actor: Option<crate::cores::ActorId>,
+    /// The op observed last (the one an acquire between cores belongs to).
+    observed: Option<OpId>,
 }
 
 impl CoreClock for State {
@@ -150,7 +152,10 @@ impl CoreClock for State {
 
     fn not_before(&mut self, t: f64) {
         self.floor = self.floor.max(t);
-        let Some(e) = self.events.last_mut() else { return };
+        // Only the acquiring op's own event moves (an op without one, such as a `tpop` that is
+        // no pipe's work, holds only what comes after it).
+        let observed = self.observed;
+        let Some(e) = self.events.last_mut().filter(|e| Some(e.op) == observed) else { return };
         if e.start >= t {
             return;
         }
@@ -383,6 +388,7 @@ fn a5_formula(m: &Module, op: OpId, vals: &[Val]) -> Option<Work> {
 impl Observer for Timeline {
     fn observe(&mut self, m: &Module, op: OpId, vals: &[Val]) {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.observed = Some(op);
         let loc = |v: ValueId| loc(vals, v);
         let pipe = effects::pipe_of(m, op, self.target, false, &loc);
         if let Some(s) = effects::sync_op(m, op, vals) {
