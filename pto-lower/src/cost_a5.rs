@@ -169,6 +169,20 @@ fn curves() -> &'static [Curve] {
 
 /// The op's VF cycles on A5, or `None` when the formula model has no curve for it.
 pub fn vf_cycles(q: &VfQuery<'_>) -> Option<f64> {
+    vf_time(q).map(|t| t.cycles)
+}
+
+/// What the A5 formula model says of an op.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct VfTime {
+    /// Modelled cycles, rounded as pto-isa rounds them.
+    pub cycles: f64,
+    /// Repeats of the vector function in all (its loop count).
+    pub repeats: u64,
+}
+
+/// The op's VF cycles and repeats on A5, or `None` when the formula model has no curve for it.
+pub fn vf_time(q: &VfQuery<'_>) -> Option<VfTime> {
     let op_key = q.opcode.spec().name.to_ascii_uppercase();
     let valid_rows = if q.valid_rows > 0 { q.valid_rows } else { q.rows };
     let valid_cols = if q.valid_cols > 0 { q.valid_cols } else { q.cols };
@@ -227,15 +241,7 @@ pub fn vf_cycles(q: &VfQuery<'_>) -> Option<f64> {
         "nested_loop" => (c.p[0] * i + c.p[1]) * o + c.p[2],
         _ => return None,
     };
-    Some(if value <= 0.0 { 0.0 } else { value.round() })
-}
-
-/// The repeats of the query's vector function (its loop count), for reports.
-pub fn vf_repeats(q: &VfQuery<'_>) -> u64 {
-    let src = dtype_key(q.src).and_then(per_repeat).unwrap_or(64);
-    let rows = if q.valid_rows > 0 { q.valid_rows } else { q.rows };
-    let cols = if q.valid_cols > 0 { q.valid_cols } else { q.cols };
-    rows * cols.div_ceil(src)
+    Some(VfTime { cycles: if value <= 0.0 { 0.0 } else { value.round() }, repeats: loop_count })
 }
 
 #[cfg(test)]
@@ -262,6 +268,15 @@ mod tests {
         let one_row = vf_cycles(&q(Opcode::TMins, "f32", 1, 224, 192)).unwrap();
         let line = vf_cycles(&q(Opcode::TMins, "f32", 1, 192, 192)).unwrap();
         assert_ne!(one_row, line);
+    }
+
+    #[test]
+    fn every_row_of_the_table_is_a_curve() {
+        let rows = include_str!("../data/a5_vf_formula.csv")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with("op,") && !l.trim().is_empty());
+        assert_eq!(curves().len(), rows.count());
+        assert!(curves().iter().all(|c| ["linear", "linear_rows", "linear_tail", "nested_loop"].contains(&c.kind.as_str())));
     }
 
     #[test]

@@ -381,8 +381,8 @@ fn a5_formula(m: &Module, op: OpId, vals: &[Val]) -> Option<Work> {
         vf_impl: cost_a5::VfImpl::Default,
         op_params: None,
     };
-    let cycles = cost_a5::vf_cycles(&q)?;
-    Some(Work::Fitted { cycles, repeats: cost_a5::vf_repeats(&q) })
+    let t = cost_a5::vf_time(&q)?;
+    Some(Work::Fitted { cycles: t.cycles, repeats: t.repeats })
 }
 
 impl Observer for Timeline {
