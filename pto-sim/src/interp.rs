@@ -30,6 +30,10 @@ pub use crate::value::Val;
 pub trait Observer: Send {
     /// `op` is about to execute with operand values `vals`.
     fn observe(&mut self, m: &Module, op: OpId, vals: &[Val]);
+    /// `op` executed, leaving values `vals`: told only of the ops that place the tile they
+    /// write as they run ([`pto_lower::sync::pipes::places_its_tile`]: the pops), whose bytes
+    /// [`Observer::observe`] cannot know yet.
+    fn executed(&mut self, _m: &Module, _op: OpId, _vals: &[Val]) {}
     /// Loop `op` starts iteration `index` (from 0).
     fn iteration(&mut self, op: OpId, index: u64);
     /// Loop `op` ended.
@@ -784,6 +788,11 @@ impl<'m> Sim<'m> {
                         o.observe(self.m, op, &self.vals);
                     }
                     self.exec_op(op)?;
+                    if pto_lower::sync::pipes::places_its_tile(self.m.op(op).opcode) {
+                        for o in &mut self.observers {
+                            o.executed(self.m, op, &self.vals);
+                        }
+                    }
                     if let Some(v) = self.returned.take() {
                         return Ok(Flow::Return(v));
                     }

@@ -409,7 +409,7 @@ impl Observer for Timeline {
         let ready = if self.explicit_sync {
             None
         } else {
-            effects::accesses(m, op, vals, None, &mut self.accesses);
+            effects::accesses(m, op, self.target, vals, None, &mut self.accesses);
             st.reads_ready(&self.accesses)
         };
         let e = st.push_held(op, pipe, ready, cycles, w.occupancy(), Kind::of(&w));

@@ -5,8 +5,10 @@
 //!    the bytes of its operands ([`pipes::operand_accesses`]): a tile is its `alloc_tile addr`
 //!    range (a reshape or bitcast the bytes of its source), a tile whose address follows a
 //!    loop's phase `(iv + c) mod k` one range per phase ([`rotate`]), a tile whose address is
-//!    otherwise not a constant its whole buffer; a GM view the whole array its pointer
-//!    argument names.
+//!    otherwise not a constant its whole buffer; a `memref.alloc` buffer bytes of its own (it
+//!    is placed after every planned tile and never shares bytes with another alloc); a GM view
+//!    the whole array its pointer argument names. A push reads the tile it sends, and on A2A3
+//!    a pop writes the tile it receives on MTE2 ([`pipes::slot_tile`]).
 //! 2. **Dependences.** Two ops conflict when they touch overlapping bytes, one writing. For
 //!    each conflicting pair `A` (earlier) → `B`: a *forward* dependence at the deepest block
 //!    holding both in different ops `A'` < `B'` (none when they sit in the two branches of one
@@ -58,6 +60,10 @@ enum Space {
     AnyGm,
     /// Memory the pass cannot place (an operand of a type it does not know): anything.
     Unknown,
+    /// The buffer of one `memref.alloc` in a buffer: placed after every tile with a constant
+    /// address and after the other allocs (pto-sim's `cores::topology`, a bump allocator that
+    /// never reuses bytes), so it overlaps only itself and accesses of the whole buffer.
+    Alloc(Loc, OpId),
 }
 
 /// One access of one op.
@@ -95,7 +101,11 @@ impl Access {
         self.overlaps(o)
     }
     fn overlaps(&self, o: &Access) -> bool {
+        let whole = |a: &Access| a.start == 0 && a.end == u64::MAX;
         let same = match (self.space, o.space) {
+            (Space::Alloc(_, a), Space::Alloc(_, b)) => a == b,
+            (Space::Alloc(l, _), Space::Local(k)) => l == k && whole(o),
+            (Space::Local(k), Space::Alloc(l, _)) => l == k && whole(self),
             (Space::Local(a), Space::Local(b)) => a == b,
             (Space::Gm(a), Space::Gm(b)) => a == b,
             (Space::Gm(_) | Space::AnyGm, Space::Gm(_) | Space::AnyGm) => true,
@@ -111,6 +121,7 @@ impl Access {
             Space::Gm(p) => format!("GM %{}", m.values[p.index()].name),
             Space::AnyGm => "GM".into(),
             Space::Unknown => "memory".into(),
+            Space::Alloc(l, _) => format!("{} buffer of a memref.alloc", l.name()),
         }
     }
 }
@@ -184,8 +195,15 @@ fn mem_op(m: &Module, op: OpId, target: TargetId) -> Option<MemOp> {
     let loc = |v: ValueId| m.value_type(v).tile().map(|t| t.loc).or_else(|| pipes::memref_loc(m.value_type(v)));
     let pipe = pipes::pipe_of(m, op, target, tmp.is_some(), &loc)?;
     let mut accesses = Vec::new();
-    pipes::operand_accesses(m, op, tmp, |v, write| {
-        if let Some((loc, bytes)) = tile_bytes(m, v) {
+    pipes::operand_accesses(m, op, target, tmp, |v, write| {
+        let alloc = match m.values[v.index()].def {
+            ValueDef::OpResult(def, 0) if m.op(def).opcode == Opcode::MemrefAlloc => Some(def),
+            _ => None,
+        };
+        let loc = m.value_type(v).tile().map(|t| t.loc).or_else(|| pipes::memref_loc(m.value_type(v)));
+        if let (Some(def), Some(loc)) = (alloc, loc) {
+            accesses.push(Access { space: Space::Alloc(loc, def), start: 0, end: u64::MAX, write, phase: None });
+        } else if let Some((loc, bytes)) = tile_bytes(m, v) {
             let space = Space::Local(loc);
             match bytes {
                 Bytes::Range(start, end) => accesses.push(Access { space, start, end, write, phase: None }),
@@ -203,6 +221,11 @@ fn mem_op(m: &Module, op: OpId, target: TargetId) -> Option<MemOp> {
             let space = match ty {
                 // A `memref.alloc` buffer: placed after plan-memory's tiles, its address unknown here.
                 Type::Opaque(_) if pipes::memref_loc(ty).is_some() => pipes::memref_loc(ty).map_or(Space::Unknown, Space::Local),
+                // A GM `memref` argument is its own array; one computed from it could be any.
+                Type::Opaque(_) if pipes::is_gm_memref(ty) => match m.values[v.index()].def {
+                    ValueDef::BlockArg(..) => Space::Gm(v),
+                    _ => Space::AnyGm,
+                },
                 Type::TensorView(..) | Type::PartitionView(..) => view_root(m, v),
                 Type::Memref(..) | Type::Global(..) | Type::Ptr(_) => Space::AnyGm,
                 Type::Opaque(_) => Space::Unknown,

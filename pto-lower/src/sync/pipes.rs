@@ -21,9 +21,61 @@ pub fn reads_dst(op: Opcode) -> bool {
     )
 }
 
-/// Whether `op` accesses memory on a pipe: tile ops, `tgetval` / `tsetval`, `tprint`.
+/// Whether `op` accesses memory on a pipe: tile ops, `tgetval` / `tsetval`, `tprint`, and the
+/// pushes and pops of a cube/vector pipe ([`slot_tile`]).
 pub fn is_memory_op(op: Opcode) -> bool {
-    op.spec().syntax == Syntax::Tile || matches!(op, Opcode::TGetVal | Opcode::TSetVal | Opcode::TPrint)
+    op.spec().syntax == Syntax::Tile || matches!(op, Opcode::TGetVal | Opcode::TSetVal | Opcode::TPrint) || is_slot_op(op)
+}
+
+/// The pushes and pops of a pipe between cores that move a tile ([`slot_tile`]).
+fn is_slot_op(op: Opcode) -> bool {
+    matches!(op, Opcode::TPushToAiv | Opcode::TPushToAic | Opcode::TPush | Opcode::TPopFromAic | Opcode::TPopFromAiv | Opcode::TPop)
+}
+
+/// Whether op `op` places the tile it writes only as it executes: a pop binds its tile to the
+/// slot it pops, so a dynamic checker sees that tile's bytes after the op, not before.
+pub fn places_its_tile(op: Opcode) -> bool {
+    matches!(op, Opcode::TPopFromAic | Opcode::TPopFromAiv | Opcode::TPop)
+}
+
+/// The local tile a push reads or a pop writes (`write`), for the pushes and pops that move a
+/// tile:
+///
+/// - a push (`tpush_to_aiv`, `tpush_to_aic`, `tpush(%tile, %pipe)`) reads its tile: pto-isa's
+///   TPUSH stores it into the slot (A2A3 `TSTORE` to the GM FIFO, `npu/a2a3/TPush.hpp`
+///   `pushAcc2GMFiFo` / `pushVec2GMFiFo`; A5 `TMOV` acc -> vec and `TINSERT` vec -> mat,
+///   `npu/a5/TPush.hpp:214-264`);
+/// - a pop (`tpop_from_aic`, `tpop_from_aiv`, `tpop(%tile, %pipe)`) writes its tile: on A2A3
+///   pto-isa's TPOP loads the slot from the GM FIFO into the consumer's buffer with `TLOAD`
+///   and no trailing sync (`npu/a2a3/TPush.hpp` `popVecTileFromGMFiFo` /
+///   `popMatTileFromGMFiFo`), so what reads the popped tile waits for MTE2 (PTOAS
+///   `TPopOp::getPipe`: `PIPE_MTE2` on A2A3). On A5 the producer writes the consumer's buffer
+///   and the pop only waits for it: no access of the consumer's.
+///
+/// The GM-slot forms (a push of a slot view, a pop returning one) move no tile: `None`.
+pub fn slot_tile(m: &Module, op: OpId, target: TargetId) -> Option<(ValueId, bool)> {
+    let data = m.op(op);
+    let tile = |v: Option<&ValueId>| v.copied().filter(|&v| m.value_type(v).tile().is_some());
+    match data.opcode {
+        Opcode::TPushToAiv | Opcode::TPushToAic | Opcode::TPush => tile(data.operands.first()).map(|v| (v, false)),
+        Opcode::TPopFromAic | Opcode::TPopFromAiv if target == TargetId::A2A3 => tile(data.results.first()).map(|v| (v, true)),
+        Opcode::TPop if target == TargetId::A2A3 => tile(data.operands.first()).map(|v| (v, true)),
+        _ => None,
+    }
+}
+
+/// The pipe a push or pop that moves a tile runs on ([`slot_tile`]): a push from Acc FIX, from
+/// Vec MTE3 (PTOAS `TPushOp::getPipe`; pto-isa's `ffts_cross_core_sync(PIPE_FIX / PIPE_MTE3)`
+/// after the store); a pop MTE2.
+fn slot_pipe(m: &Module, op: OpId, target: TargetId) -> Option<Pipe> {
+    let (tile, write) = slot_tile(m, op, target)?;
+    let loc = m.value_type(tile).tile()?.loc;
+    match (write, loc) {
+        (true, Loc::Vec | Loc::Mat) => Some(Pipe::Mte2),
+        (false, Loc::Acc) => Some(Pipe::Fix),
+        (false, Loc::Vec) => Some(Pipe::Mte3),
+        _ => None,
+    }
 }
 
 /// The value bound to the op's scratch (`tmp`) slot, if it has one.
@@ -44,6 +96,9 @@ pub fn pipe_of(m: &Module, op: OpId, target: TargetId, has_tmp: bool, loc: &dyn 
     let dst = data.outs().first().and_then(|&v| loc(v));
     let l0 = |l: Option<Loc>| matches!(l, Some(Loc::Left | Loc::Right | Loc::Bias | Loc::Scaling | Loc::ScaleLeft | Loc::ScaleRight));
     let a5 = target == TargetId::A5;
+    if is_slot_op(data.opcode) {
+        return slot_pipe(m, op, target);
+    }
     let pipe = match data.opcode {
         Opcode::TMov => match (src, dst) {
             (Some(Loc::Vec), Some(Loc::Vec)) => Pipe::V,
@@ -74,9 +129,16 @@ pub fn pipe_of(m: &Module, op: OpId, target: TargetId, has_tmp: bool, loc: &dyn 
 
 /// Calls `f(value, write)` for each tile or view operand access of memory op `op`, in operand
 /// order: `ins` read, `outs` written, the `tmp` read and written, a destination the op also
-/// reads (`tmuladddst`...) written then read; `tsetval` writes its tile.
-pub fn operand_accesses(m: &Module, op: OpId, tmp: Option<ValueId>, mut f: impl FnMut(ValueId, bool)) {
+/// reads (`tmuladddst`...) written then read; `tsetval` writes its tile; a push or pop the
+/// tile [`slot_tile`] gives (its result, for `tpop_from_aic` / `tpop_from_aiv`).
+pub fn operand_accesses(m: &Module, op: OpId, target: TargetId, tmp: Option<ValueId>, mut f: impl FnMut(ValueId, bool)) {
     let data = m.op(op);
+    if is_slot_op(data.opcode) {
+        if let Some((tile, write)) = slot_tile(m, op, target) {
+            f(tile, write);
+        }
+        return;
+    }
     if data.opcode == Opcode::TSetVal {
         if let Some(&t) = data.operands.first() {
             f(t, true);
@@ -90,6 +152,12 @@ pub fn operand_accesses(m: &Module, op: OpId, tmp: Option<ValueId>, mut f: impl 
             f(v, false);
         }
     }
+}
+
+/// Whether `ty` is a `memref<..., #pto.address_space<gm>>` (PTOAS's GM operands).
+pub fn is_gm_memref(ty: &pto_ir::types::Type) -> bool {
+    let pto_ir::types::Type::Opaque(text) = ty else { return false };
+    text.starts_with("memref<") && text.trim_end_matches('>').ends_with("#pto.address_space<gm")
 }
 
 /// The on-chip buffer a `memref<..., #pto.address_space<vec>>` type lives in (PTOAS's

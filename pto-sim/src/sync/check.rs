@@ -62,6 +62,8 @@ enum Decoded {
     DynSync,
     /// A tile op: its scratch operand, if any.
     Tile { tmp: Option<pto_ir::ValueId> },
+    /// A pop: a tile op whose tile is placed as it executes ([`Checker::executed`]).
+    Placed,
     /// `tsync`: a fence over its operands' bytes.
     Fence,
 }
@@ -167,21 +169,36 @@ impl Checker {
                 effects::fence_ranges(m, op, vals, &mut ranges);
                 self.model.submit(Event::Fence { core: 0, ranges, site });
             }
-            &Decoded::Tile { tmp } => {
-                let loc = |v: pto_ir::ValueId| if let Val::Tile(t) = vals[v.index()] { Some(t.loc) } else { None };
-                let Some(pipe) = effects::pipe_of(m, op, self.target, tmp.is_some(), &loc) else { return };
-                let mut accesses = std::mem::take(&mut self.accesses);
-                accesses.clear();
-                effects::accesses(m, op, vals, tmp, &mut accesses);
-                if !accesses.is_empty() {
-                    self.model.exec(Actor { core: 0, pipe }, &accesses, site);
-                }
-                self.accesses = accesses;
-            }
+            &Decoded::Tile { tmp } => self.tile_op(m, op, vals, tmp, site),
+            Decoded::Placed => {}
         }
         if self.model.has_findings() {
             self.collect(m);
         }
+    }
+
+    /// Reports `op`, which executed leaving values `vals`: a pop's write of the tile it placed.
+    pub fn executed(&mut self, m: &Module, op: OpId, vals: &[Val]) {
+        if matches!(self.decoded[op.index()], Some(Decoded::Placed)) {
+            let site = self.site(op);
+            self.tile_op(m, op, vals, None, site);
+            if self.model.has_findings() {
+                self.collect(m);
+            }
+        }
+    }
+
+    /// Submits the accesses of tile op `op` on its pipe.
+    fn tile_op(&mut self, m: &Module, op: OpId, vals: &[Val], tmp: Option<pto_ir::ValueId>, site: Site) {
+        let loc = |v: pto_ir::ValueId| if let Val::Tile(t) = vals[v.index()] { Some(t.loc) } else { None };
+        let Some(pipe) = effects::pipe_of(m, op, self.target, tmp.is_some(), &loc) else { return };
+        let mut accesses = std::mem::take(&mut self.accesses);
+        accesses.clear();
+        effects::accesses(m, op, self.target, vals, tmp, &mut accesses);
+        if !accesses.is_empty() {
+            self.model.exec(Actor { core: 0, pipe }, &accesses, site);
+        }
+        self.accesses = accesses;
     }
 
     /// Checks a sync op's arguments against the target and submits its edge.
@@ -516,6 +533,9 @@ fn decode(m: &Module, op: OpId, vals: &[Val]) -> Decoded {
     if !pto_lower::sync::pipes::is_memory_op(data.opcode) {
         return Decoded::Nothing;
     }
+    if pto_lower::sync::pipes::places_its_tile(data.opcode) {
+        return Decoded::Placed;
+    }
     let tmp = pto_lower::sync::pipes::tmp_of(m, op);
     Decoded::Tile { tmp }
 }
@@ -523,6 +543,9 @@ fn decode(m: &Module, op: OpId, vals: &[Val]) -> Decoded {
 impl crate::interp::Observer for Checker {
     fn observe(&mut self, m: &Module, op: OpId, vals: &[Val]) {
         Checker::observe(self, m, op, vals)
+    }
+    fn executed(&mut self, m: &Module, op: OpId, vals: &[Val]) {
+        Checker::executed(self, m, op, vals)
     }
     fn iteration(&mut self, op: OpId, index: u64) {
         Checker::iteration(self, op, index)

@@ -105,7 +105,7 @@ pub fn tile_access(t: &TileView, write: bool) -> Access {
 
 /// The memory accesses of tile op `op` (operands from `vals`), `tmp` being the value bound to
 /// its scratch slot.
-pub fn accesses(m: &Module, op: OpId, vals: &[Val], tmp: Option<pto_ir::ValueId>, out: &mut Vec<Access>) {
+pub fn accesses(m: &Module, op: OpId, target: TargetId, vals: &[Val], tmp: Option<pto_ir::ValueId>, out: &mut Vec<Access>) {
     let data = m.op(op);
     let gm_whole = |arg: usize, write: bool| Access { space: Space(GM_BASE + arg as u32), start: 0, end: u64::MAX, write, atomic: false };
     let tile_of = |slot: &[pto_ir::ValueId]| slot.iter().find_map(|v| if let Val::Tile(t) = vals[v.index()] { Some(t) } else { None });
@@ -131,7 +131,7 @@ pub fn accesses(m: &Module, op: OpId, vals: &[Val], tmp: Option<pto_ir::ValueId>
             return;
         }
     }
-    pto_lower::sync::pipes::operand_accesses(m, op, tmp, |v, write| match vals[v.index()] {
+    pto_lower::sync::pipes::operand_accesses(m, op, target, tmp, |v, write| match vals[v.index()] {
         Val::Tile(t) => out.push(tile_access(&t, write)),
         Val::View(g) => out.push(gm_whole(g.arg, write)),
         _ => {}
