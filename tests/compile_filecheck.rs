@@ -39,7 +39,7 @@ const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
     (
         "issue454_nested_loop_same_pipe_pair_regression.pto",
         "",
-        "ptoas's pair placement around nested loops, size_t loops and ptoas_auto_sync_tail",
+        "ptoas's M -> MTE1 pair in the inner loop, which pto proves redundant (ordered through M -> FIX -> MTE1), size_t loops and ptoas_auto_sync_tail",
     ),
 ];
 

@@ -1,8 +1,8 @@
 //! Whole kernels on the timeline (issue 25, acceptance 2; docs/performance-model.md): the #1569
 //! workload (examples/rowadd_1569: y = (x + z) + 1 over 64 rows of 1024 f32, three UB slots) with
 //! hand-written sync, with two PIPE_ALL barriers a row, and without sync (timed with the sync the
-//! insertion pass inserts); and double-buffered load/compute kernels, whose MTE2 lane overlaps
-//! their V lane.
+//! insertion pass inserts); the #233-like dynamic kernel with inserted and hand-written sync; and
+//! double-buffered load/compute kernels, whose MTE2 lane overlaps their V lane.
 
 use pto::TargetName;
 use pto::cmd::run::{RunOptions, run};
@@ -133,4 +133,32 @@ fn double_buffered_loads_overlap_the_vector_unit() {
     // With PIPE_ALL barriers around every compute, they never overlap.
     let (_, trace, _) = timed(PIPE_ALL);
     assert_eq!(overlap(&lane(&trace, "MTE2"), &lane(&trace, "VEC")), 0.0);
+}
+
+/// Issue 24, acceptance 3 for the #233-like kernel (examples/insert_sync/dyn_vector.pto, a
+/// double-buffered loop with a dynamic trip count): timed with the sync the insertion pass
+/// inserts, within 5 % of its hand-synchronised twin's cycles on both targets (8 trips).
+#[test]
+fn the_dynamic_double_buffered_kernel_with_inserted_sync_is_within_five_percent_of_the_hand_version() {
+    let cycles = |file: &str, target: TargetName| {
+        let out = run(&RunOptions {
+            default_inputs: true,
+            inputs: vec!["n=8".into()],
+            cycles: true,
+            json_cycles: true,
+            ..RunOptions::new(root().join(file).display().to_string(), target)
+        });
+        assert_eq!(out.code, 0, "{file}: {}", out.stderr);
+        let v: Value = serde_json::from_str(&out.stdout).unwrap();
+        total(&v["%cycles"])
+    };
+    for target in [TargetName::A2A3, TargetName::A5] {
+        let hand = cycles("examples/insert_sync/dyn_vector_hand.pto", target);
+        let inserted = cycles("examples/insert_sync/dyn_vector.pto", target);
+        let over = inserted as f64 / hand as f64 - 1.0;
+        eprintln!("#233-like on {target:?}: inserted sync {inserted} cycles, hand {hand} ({:+.1} %)", 100.0 * over);
+        // Eight trips of a 16x64 exp/mul/add: far more than the 10-cycle run of zero trips.
+        assert!(hand > 1000, "{target:?}: the hand version takes {hand} cycles");
+        assert!(over <= 0.05, "{target:?}: inserted {inserted} vs hand {hand}: {:+.1} %", 100.0 * over);
+    }
 }
