@@ -123,7 +123,9 @@ fn level1_programs_compile_after_bufferization() {
     let (out5, err5, code5) = compile(LEVEL1, &["--target", "a5"]);
     assert_eq!(code5, 0, "{err5}");
     let rowmax5 = out5.lines().find(|l| l.contains("TROWMAX(")).expect("TROWMAX");
-    assert_eq!(rowmax5.matches(", ").count(), 1, "A5 needs no scratch: {rowmax5}");
+    // A5's implementation ignores the scratch, but pto-isa's TROWMAX takes one: the source.
+    let args: Vec<&str> = rowmax5.trim().trim_start_matches("TROWMAX(").trim_end_matches(");").split(", ").collect();
+    assert_eq!((args.len(), args[2]), (3, args[1]), "A5 passes the source as the scratch: {rowmax5}");
 }
 
 #[test]
@@ -440,4 +442,34 @@ fn inter_core_sync_per_target() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("ffts_cross_core_sync(PIPE_FIX, getFFTSMsg(FFTS_MODE_VAL, 2));"), "{out}");
     assert!(out.contains("wait_flag_dev(5);"), "{out}");
+}
+
+/// A `trowmax` written without its scratch tile (A5's implementation ignores it,
+/// `npu/a5/TRowReduce.hpp` `TROWMAX_IMPL`) still passes one, since pto-isa declares
+/// `TROWMAX(dst, src, tmp)` on every target: the source stands in. On A2A3 insert-scratch
+/// gives it a tile of its own; a `tmp` the program wrote is passed as written.
+#[test]
+fn a_scratch_the_program_left_out_is_passed_as_its_source_where_the_target_ignores_it() {
+    let tile = |r: u32, c: u32, bl: &str| {
+        format!(
+            "!pto.tile_buf<loc=vec, dtype=f32, rows={r}, cols={c}, v_row={r}, v_col={c}, blayout={bl}, slayout=none_box, fractal=512, pad=0>"
+        )
+    };
+    let (src, dst) = (tile(16, 32, "row_major"), tile(16, 1, "col_major"));
+    let text = format!(
+        "func.func @k() {{\n  %s = pto.alloc_tile : {src}\n  %d = pto.alloc_tile : {dst}\n  pto.trowmax ins(%s : {src}) outs(%d : {dst})\n  return\n}}\n"
+    );
+    let call = |out: &str| out.lines().find(|l| l.trim_start().starts_with("TROWMAX(")).map(|l| l.trim().to_string());
+    let (out, err, code) = compile(&text, &["--pto-arch", "a5"]);
+    assert_eq!(code, 0, "{err}");
+    let a5 = call(&out).expect("a TROWMAX call");
+    let args: Vec<&str> = a5.trim_start_matches("TROWMAX(").trim_end_matches(");").split(", ").collect();
+    assert_eq!(args.len(), 3, "{a5}");
+    assert_eq!(args[2], args[1], "the source stands in for the scratch: {a5}");
+    let (out, err, code) = compile(&text, &["--pto-arch", "a3"]);
+    assert_eq!(code, 0, "{err}");
+    let a3 = call(&out).expect("a TROWMAX call");
+    let args: Vec<&str> = a3.trim_start_matches("TROWMAX(").trim_end_matches(");").split(", ").collect();
+    assert_eq!(args.len(), 3, "{a3}");
+    assert_ne!(args[2], args[1], "A2A3 gets a scratch tile of its own: {a3}");
 }

@@ -6,9 +6,14 @@
 //! * the output runs with the dynamic checker on (`--sync-check=always`) without a finding, and
 //!   leaves GM byte for byte as the run of the program without sync;
 //! * deleting one inserted `wait_flag` is reported by `pto verify --sync` (on A2A3, up to
-//!   [`MUTANTS_PER_RUN`] waits per sample spread over the program, to keep the test fast;
-//!   every one must be reported unless some path of the program traps in the simulator, so
-//!   that the checker could not see it: those are counted and printed).
+//!   [`MUTANTS_PER_RUN`] waits per sample spread over the program, to keep the test fast; with
+//!   `PTO_EVERY_WAIT=1` every inserted wait on both targets; every one must be reported unless
+//!   some path of the program traps in the simulator, so that the checker could not see it:
+//!   those are counted and printed).
+//!
+//! Mix kernels (cube and vector functions) run on the machine: each function is lowered with
+//! `insert-sync`, the run with `--sync-check=always` is clean with the outputs of the run
+//! without sync, and deleting any one inserted wait is reported by that run.
 //!
 //! The counts are printed (`--nocapture`).
 
@@ -53,9 +58,9 @@ fn static_errors(m: &Module, target: &'static Target) -> Vec<String> {
 /// `pto verify --sync`'s errors, and whether some path stopped at a trap (unchecked).
 fn static_check(m: &Module, target: &'static Target) -> (Vec<String>, bool) {
     match pto_sim::sync::check_paths(m, target) {
-        Ok((found, _)) => (
-            found.iter().filter(|d| d.severity == Severity::Error).map(|d| format!("{}: {}", d.class, d.message)).collect(),
-            found.iter().any(|d| d.message.contains("stopped at a trap")),
+        Ok(check) => (
+            check.found.iter().filter(|d| d.severity == Severity::Error).map(|d| format!("{}: {}", d.class, d.message)).collect(),
+            check.trapped > 0,
         ),
         Err(d) => (d.into_iter().map(|d| d.message).collect(), false),
     }
@@ -103,7 +108,10 @@ fn inserted_sync_is_proven_runs_clean_and_every_sampled_wait_is_needed() {
                 None => failures.push(format!("{name}: the output with sync does not run")),
             }
             let waits = synced.walk().into_iter().filter(|&op| synced.op(op).opcode == Opcode::WaitFlag).count();
-            let picks: Vec<usize> = if id == TargetId::A5 {
+            let every = std::env::var_os("PTO_EVERY_WAIT").is_some();
+            let picks: Vec<usize> = if every {
+                (0..waits).collect()
+            } else if id == TargetId::A5 {
                 vec![]
             } else if waits <= MUTANTS_PER_RUN {
                 (0..waits).collect()
@@ -599,4 +607,83 @@ fn ids_m_to_fix_keeps_to_three_ids_on_a2a3() {
             }
         }
     }
+}
+
+/// `pto run --default-inputs --json` of the program text `text` on the machine, as the CLI runs
+/// it: (exit code, stdout, stderr).
+fn run_text(
+    text: &str,
+    name: &str,
+    target: pto::TargetName,
+    sync_check: pto::cmd::run::SyncCheck,
+    insert_sync: bool,
+) -> (i32, String, String) {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("pto-insert-mix-{}-{n}-{}.pto", std::process::id(), name.replace('/', "_")));
+    std::fs::write(&path, text).unwrap();
+    let out = pto::cmd::run::run(&pto::cmd::run::RunOptions {
+        default_inputs: true,
+        sync_check,
+        insert_sync,
+        ..pto::cmd::run::RunOptions::new(path.display().to_string(), target)
+    });
+    let _ = std::fs::remove_file(&path);
+    (out.code, out.stdout, out.stderr)
+}
+
+/// Issue 24, acceptance 1 for the mix kernels among the samples without sync: each runs on
+/// the machine with the sync `insert-sync` puts in each of its functions (the pushes and pops
+/// on their pipes: an A2A3 pop writes its tile on MTE2), clean under `--sync-check=always`
+/// and with the outputs of the run without sync; and deleting any one inserted wait of the
+/// lowered program is reported by that run.
+#[test]
+fn mix_kernels_with_inserted_sync_run_clean_and_every_inserted_wait_is_needed() {
+    use pto::TargetName;
+    use pto::cmd::run::SyncCheck;
+    let Some(root) = common::corpus_dir() else { return };
+    let (mut runs, mut mutants) = (0, 0);
+    let mut failures = Vec::new();
+    for (rel, module) in common::samples_without_sync(&root) {
+        for (id, name) in [(TargetId::A2A3, TargetName::A2A3), (TargetId::A5, TargetName::A5)] {
+            let target = Target::get(id);
+            let Some(plain) = lower(&module, target, false) else { continue };
+            if !pto_sim::cores::Topology::new(&plain, target).mix {
+                continue;
+            }
+            let text = std::fs::read_to_string(root.join(&rel)).unwrap();
+            let (code, expected, _) = run_text(&text, &rel, name, SyncCheck::Never, false);
+            if code != 0 {
+                continue;
+            }
+            runs += 1;
+            let what = format!("{rel} ({id:?})");
+            let (code, got, stderr) = run_text(&text, &rel, name, SyncCheck::Always, true);
+            if code != 0 || got != expected {
+                failures.push(format!("{what}: with inserted sync, exit {code}, outputs equal: {}\n{stderr}", got == expected));
+                continue;
+            }
+            let Some(synced) = lower(&module, target, true) else {
+                failures.push(format!("{what}: insert-sync failed to lower"));
+                continue;
+            };
+            let print = |m: &Module| pto_asm::print::print_module(m, &Default::default()).unwrap();
+            let (code, _, stderr) = run_text(&print(&synced), &rel, name, SyncCheck::Always, false);
+            if code != 0 {
+                failures.push(format!("{what}: the lowered program with its sync is not clean: {stderr}"));
+                continue;
+            }
+            let waits = synced.walk().into_iter().filter(|&op| synced.op(op).opcode == Opcode::WaitFlag).count();
+            for k in 0..waits {
+                mutants += 1;
+                let (code, _, stderr) = run_text(&print(&without_wait(&synced, k)), &rel, name, SyncCheck::Always, false);
+                if code == 0 || !stderr.contains("error[") {
+                    failures.push(format!("{what}: deleting inserted wait_flag #{k} of {waits} is not reported (exit {code})"));
+                }
+            }
+        }
+    }
+    println!("insert-sync on mix kernels: {runs} (sample, target) runs, {mutants} deleted waits");
+    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(runs >= 10, "only {runs} mix kernel runs");
 }

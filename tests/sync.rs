@@ -195,6 +195,9 @@ fn paths_that_trap_are_counted_in_a_note() {
     );
     // Located at the first `arith.remui` (line 20).
     assert_eq!(notes[0]["line"], 20);
+    // The summary does not call the unchecked path ok.
+    assert!(out.stdout.contains("sync: ok on 1 of 2 paths; 1 stopped at a trap and were not checked"), "{}", out.stdout);
+    assert!(!out.stdout.contains("sync: ok ("), "{}", out.stdout);
 }
 
 #[test]
@@ -376,4 +379,42 @@ fn static_verdicts_agree_with_the_dynamic_ones() {
             assert!(out.stdout.contains("sync: ok ("), "{}", out.stdout);
         }
     }
+}
+
+/// `set_validshape` runs (it used to stop every path of a kernel using it at a trap, so that
+/// `verify --sync` checked none of them): the tile narrowed to 8x`cols` sums only those columns.
+#[test]
+fn set_validshape_narrows_the_tile_at_run_time() {
+    let dir = std::env::temp_dir().join(format!("pto-set-validshape-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a: Vec<f32> = (0..512).map(|i| (i % 7) as f32).collect();
+    let a_path = dir.join("a.npy");
+    let data = pto_sim::data::TileData {
+        dtype: pto_ir::types::ElemType::F32,
+        rows: 8,
+        cols: 64,
+        bytes: a.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    };
+    std::fs::write(&a_path, pto_sim::npy::write(&data).unwrap()).unwrap();
+    for cols in [32usize, 5, 64] {
+        let out = run(&RunOptions {
+            inputs: vec![format!("a={}", a_path.display()), format!("cols={cols}")],
+            sync_check: SyncCheck::Always,
+            error_format: ErrorFormat::Json,
+            ..RunOptions::new("tests/sync/set_validshape.pto", TargetName::A2A3)
+        });
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        let got: Vec<f64> = v["out"]["data"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        let want: Vec<f64> = (0..8).map(|r| (0..cols).map(|c| a[r * 64 + c] as f64).sum()).collect();
+        assert_eq!(got, want, "cols = {cols}");
+    }
+    // A valid shape beyond the tile is a located trap, not a silent clamp.
+    let out = run(&RunOptions {
+        inputs: vec![format!("a={}", a_path.display()), "cols=65".into()],
+        ..RunOptions::new("tests/sync/set_validshape.pto", TargetName::A2A3)
+    });
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("valid shape 8x65 is outside the tile's 8x64"), "{}", out.stderr);
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -850,6 +850,26 @@ impl<'m> Sim<'m> {
         })
     }
 
+    /// `set_validshape %tile, %rows, %cols`: the tile's valid shape from now on, within its
+    /// static shape (pto-isa `Tile::SetValidShape` on a tile with a dynamic valid shape).
+    fn exec_set_validshape(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let m = self.m;
+        let &[tile, rows, cols] = m.op(op).operands.as_slice() else {
+            return Err(trap(m, op, "set_validshape takes a tile, a row count and a column count"));
+        };
+        let Val::Tile(mut view) = self.vals[tile.index()] else {
+            return Err(trap(m, op, format!("`%{}` is not a tile", m.values[tile.index()].name)));
+        };
+        let (r, c) = (self.int(op, rows)?, self.int(op, cols)?);
+        let (cap_r, cap_c) = (view.desc.rows as i64, view.desc.cols as i64);
+        if !(0..=cap_r).contains(&r) || !(0..=cap_c).contains(&c) {
+            return Err(trap(m, op, format!("valid shape {r}x{c} is outside the tile's {cap_r}x{cap_c}")));
+        }
+        (view.vrows, view.vcols) = (r as usize, c as usize);
+        self.vals[tile.index()] = Val::Tile(view);
+        Ok(())
+    }
+
     fn int(&self, op: OpId, v: ValueId) -> Result<i64, Diagnostic> {
         match self.vals[v.index()] {
             Val::Int(i) => Ok(i),
@@ -1051,6 +1071,7 @@ impl<'m> Sim<'m> {
             // Ordering only: the simulator executes one core in program order, so every
             // intra-core flag, barrier and buffer-id op is satisfied when reached.
             Opcode::TSync => {}
+            Opcode::SetValidShape => self.exec_set_validshape(op)?,
             _ if crate::sync::arrays::is_array_op(data.opcode) => self.exec_eventid_array(op)?,
             _ if spec.family == pto_ir::ops::Family::Sync && data.results.is_empty() => {}
             _ if spec.syntax == pto_ir::ops::Syntax::Tile || crate::tables::semantics(data.opcode).is_some() => {

@@ -143,8 +143,8 @@ pub fn run(opts: &LowerOptions) -> Outcome {
 pub fn prove_sync(lowered: &Module, target: &'static Target, program: &str) -> Result<(), Vec<pto_ir::Diagnostic>> {
     let own = own_sync_spans(lowered);
     let findings = match pto_sim::sync::check_paths(lowered, target) {
-        Ok((found, _)) => {
-            found.into_iter().filter(|d| d.severity == pto_ir::diag::Severity::Error && !own.contains(&d.span)).collect::<Vec<_>>()
+        Ok(check) => {
+            check.found.into_iter().filter(|d| d.severity == pto_ir::diag::Severity::Error && !own.contains(&d.span)).collect::<Vec<_>>()
         }
         Err(diags) => diags,
     };

@@ -146,10 +146,11 @@ pub fn run_with_sync(opts: &VerifyOptions) -> Outcome {
     }
     match pto_sim::sync::check_paths(&lowered, target) {
         Err(d) => fail(&sources, &d),
-        Ok((found, paths)) => {
+        Ok(check) => {
+            let found = &check.found;
             let code = if found.iter().any(|d| d.is_error()) { 1 } else { 0 };
-            let stdout = if code == 0 { format!("{}sync: ok ({paths} paths)\n", plain.stdout) } else { String::new() };
-            let report = render(&sources, &found, opts.error_format) + &crate::render::count_line(&found, opts.error_format);
+            let stdout = if code == 0 { format!("{}{}\n", plain.stdout, check.summary()) } else { String::new() };
+            let report = render(&sources, found, opts.error_format) + &crate::render::count_line(found, opts.error_format);
             Outcome { stdout, stderr: plain.stderr + &report, code }
         }
     }

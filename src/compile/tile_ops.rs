@@ -243,7 +243,24 @@ struct OpCtx<'e, 'm> {
 
 impl OpCtx<'_, '_> {
     fn value(&self, slot: &str) -> Option<ValueId> {
-        self.bound.iter().find(|(s, _)| s == slot).map(|(_, v)| *v)
+        self.bound.iter().find(|(s, _)| s == slot).map(|(_, v)| *v).or_else(|| (slot == "tmp").then(|| self.tmp_stand_in()).flatten())
+    }
+
+    /// What to pass for a scratch tile the program left out where pto-isa's C++ signature
+    /// still takes one: an op whose implementation on this target ignores `tmp` (the op
+    /// table's `TmpRule::Ignored`: A5's `TROWMAX`, `npu/a5/TRowReduce.hpp` `TROWMAX_IMPL`) while
+    /// another target requires it, so `pto_instr.hpp` declares `TROWMAX(dst, src, tmp)` on every
+    /// target. The op's first source stands in: the implementation never touches it.
+    fn tmp_stand_in(&self) -> Option<ValueId> {
+        use pto_ir::ops::TmpRule;
+        let data = self.e.m.op(self.op);
+        let rule = data.opcode.spec().tmp;
+        let here = if self.e.target.id == pto_lower::TargetId::A5 { rule.a5 } else { rule.a2a3 };
+        let needed_elsewhere = rule.a2a3 == TmpRule::Required || rule.a5 == TmpRule::Required;
+        if here != TmpRule::Ignored || !needed_elsewhere || self.bound.iter().any(|(s, _)| s == "tmp") {
+            return None;
+        }
+        data.ins().iter().copied().find(|&v| self.e.tile_desc(v).is_some())
     }
     fn expr(&mut self, v: ValueId) -> String {
         match self.e.operand_expr(v) {
@@ -264,7 +281,9 @@ impl RuleCtx for OpCtx<'_, '_> {
     fn all_operands(&mut self) -> Vec<String> {
         let data = self.e.m.op(self.op);
         let (ins, outs, _) = segments(data);
-        let order: Vec<ValueId> = outs.iter().chain(ins).copied().collect();
+        let mut order: Vec<ValueId> = outs.iter().chain(ins).copied().collect();
+        // The scratch slot is the op's last source: its stand-in goes there.
+        order.extend(self.tmp_stand_in());
         order.into_iter().map(|v| self.expr(v)).collect()
     }
     fn tile_type(&self, slot: &str) -> Option<String> {

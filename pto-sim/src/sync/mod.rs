@@ -38,6 +38,29 @@ pub fn check(sim: &mut crate::Sim<'_>) {
     sim.observe_with(Box::new(checker));
 }
 
+/// What [`check_paths`] found.
+#[derive(Debug)]
+pub struct PathCheck {
+    /// The findings, each once, and the `SYNC_NOT_CHECKED` notes.
+    pub found: Vec<Diagnostic>,
+    /// Paths explored.
+    pub paths: usize,
+    /// Of those, the paths whose run trapped: not checked.
+    pub trapped: usize,
+}
+
+impl PathCheck {
+    /// The summary line of a check without errors: `sync: ok (N paths)` only when every path
+    /// was checked.
+    pub fn summary(&self) -> String {
+        match (self.trapped, self.paths) {
+            (0, n) => format!("sync: ok ({n} paths)"),
+            (t, n) if t == n => format!("sync: not checked: every one of the {n} paths stopped at a trap (see the note)"),
+            (t, n) => format!("sync: ok on {} of {n} paths; {t} stopped at a trap and were not checked (see the note)", n - t),
+        }
+    }
+}
+
 /// Paths `pto verify --sync` explores at most.
 pub const MAX_PATHS: usize = 512;
 
@@ -47,9 +70,8 @@ pub const MAX_PATHS: usize = 512;
 /// finding is reported once (by class and location); a path whose run traps (an index out of
 /// range on an infeasible path) contributes nothing, and a note counts such paths and shows the
 /// first trap (so that a program the simulator cannot run is not `sync: ok` unchecked); a loop
-/// that reached [`paths::MAX_ITERATIONS`] without a fixpoint gets a note. Returns the findings
-/// and the number of paths explored.
-pub fn check_paths(m: &Module, target: &'static pto_lower::Target) -> Result<(Vec<Diagnostic>, usize), Vec<Diagnostic>> {
+/// that reached [`paths::MAX_ITERATIONS`] without a fixpoint gets a note.
+pub fn check_paths(m: &Module, target: &'static pto_lower::Target) -> Result<PathCheck, Vec<Diagnostic>> {
     let mut explorer = Some(Box::new(paths::Explorer::new(m)));
     let mut bounded = Vec::new();
     let mut found = Vec::new();
@@ -115,5 +137,5 @@ pub fn check_paths(m: &Module, target: &'static pto_lower::Target) -> Result<(Ve
             ),
         ));
     }
-    Ok((found, runs))
+    Ok(PathCheck { found, paths: runs, trapped: trapped.0 })
 }
