@@ -34,25 +34,66 @@ pub struct OpLabel {
 pub fn labels(m: &Module, sources: &SourceMap, events: &[OpEvent]) -> HashMap<OpId, OpLabel> {
     let mut out = HashMap::new();
     for e in events {
-        out.entry(e.op).or_insert_with(|| {
-            let span = m.op_span(e.op);
-            let full = m.op(e.op).opcode.full_name();
-            let name = full.rsplit('.').next().unwrap_or(&full).to_string();
-            let text = sources
-                .get(span.file)
-                .and_then(|f| f.text.get(span.start as usize..span.end as usize))
-                .and_then(|t| t.lines().next())
-                .map(|t| t.trim().chars().take(200).collect())
-                .unwrap_or_else(|| full.clone());
-            OpLabel { name, line: sources.location(span), text }
-        });
+        out.entry(e.op).or_insert_with(|| label(m, sources, e.op));
     }
     out
 }
 
-/// A JSON string literal.
+/// The label of `op`.
+fn label(m: &Module, sources: &SourceMap, op: OpId) -> OpLabel {
+    let span = m.op_span(op);
+    let full = m.op(op).opcode.full_name();
+    let name = full.rsplit('.').next().unwrap_or(&full).to_string();
+    let Some(f) = sources.get(span.file) else { return OpLabel { name, line: sources.location(span), text: full } };
+    let text = f.text.get(span.start as usize..span.end as usize).and_then(|t| t.lines().next()).map(str::trim);
+    // At most 200 characters.
+    let text = text.map_or(full, |t| t.get(..t.char_indices().nth(200).map_or(t.len(), |(i, _)| i)).unwrap_or(t).to_string());
+    // `file:line:col`, as `SourceMap::location` writes it, without `core::fmt`.
+    let (l, c) = f.line_col(span.start);
+    let mut digits = itoa::Buffer::new();
+    let mut line = String::with_capacity(f.name.len() + 16);
+    for piece in [f.name.as_str(), ":", digits.format(l), ":"] {
+        line.push_str(piece);
+    }
+    line.push_str(digits.format(c));
+    OpLabel { name, line, text }
+}
+
+/// A JSON string literal (without `serde_json`'s allocation and escaping pass when nothing
+/// needs escaping: op names, locations and most op texts).
 fn quoted(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+    if s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        return serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into());
+    }
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    out.push_str(s);
+    out.push('"');
+    out
+}
+
+/// Appends a cycle count: an integral value as an integer (the common case, without
+/// `core::fmt`), any other as Rust writes an `f64`.
+fn push_number(out: &mut String, x: f64, digits: &mut itoa::Buffer) {
+    if x.fract() == 0.0 && (0.0..9.0e15).contains(&x) {
+        out.push_str(digits.format(x as u64));
+    } else {
+        let _ = write!(out, "{x}");
+    }
+}
+
+/// The quoted `name`, `line` and `op` of each op of `events`, by op index (each op's label
+/// made once, however often it ran).
+fn quoted_labels(m: &Module, sources: &SourceMap, events: &[OpEvent]) -> Vec<Option<[String; 3]>> {
+    let mut out: Vec<Option<[String; 3]>> = vec![None; m.ops.len()];
+    for e in events {
+        let slot = &mut out[e.op.index()];
+        if slot.is_none() {
+            let l = label(m, sources, e.op);
+            *slot = Some([quoted(&l.name), quoted(&l.line), quoted(&l.text)]);
+        }
+    }
+    out
 }
 
 /// The trace of `cores` (each: its process name and its timeline) as Chrome trace JSON.
@@ -99,25 +140,31 @@ pub fn chrome_json(m: &Module, sources: &SourceMap, cores: &[(String, &State)]) 
                 ),
             );
         }
-        let labels = labels(m, sources, &st.events);
-        let quoted_labels: HashMap<OpId, (String, String, String)> =
-            labels.iter().map(|(op, l)| (*op, (quoted(&l.name), quoted(&l.line), quoted(&l.text)))).collect();
+        let labels = quoted_labels(m, sources, &st.events);
         let tid = |e: &OpEvent| perf_sim_track(e.pipe).1 + 1;
+        let mut digits = itoa::Buffer::new();
         for e in &st.events {
-            let (name, at, text) = &quoted_labels[&e.op];
-            line(
-                &mut out,
-                format_args!(
-                    "{{\"ph\":\"X\",\"name\":{name},\"cat\":\"{}\",\"ts\":{},\"dur\":{},\"pid\":{pid},\"tid\":{},\"args\":{{\"cycles\":{},\"line\":{at},\"op\":{text},\"bytes\":{},\"repeats\":{}}}}}",
-                    e.kind.name(),
-                    e.start,
-                    e.occupancy,
-                    tid(e),
-                    e.cycles,
-                    e.bytes,
-                    e.repeats
-                ),
-            );
+            let Some([name, at, text]) = &labels[e.op.index()] else { continue };
+            // Written piece by piece: `core::fmt` was most of the trace's cost.
+            line(&mut out, format_args!("{{\"ph\":\"X\",\"name\":{name},\"cat\":\"{}\",\"ts\":", e.kind.name()));
+            push_number(&mut out, e.start, &mut digits);
+            out.push_str(",\"dur\":");
+            push_number(&mut out, e.occupancy, &mut digits);
+            out.push_str(",\"pid\":");
+            out.push_str(digits.format(pid));
+            out.push_str(",\"tid\":");
+            out.push_str(digits.format(tid(e)));
+            out.push_str(",\"args\":{\"cycles\":");
+            push_number(&mut out, e.cycles, &mut digits);
+            out.push_str(",\"line\":");
+            out.push_str(at);
+            out.push_str(",\"op\":");
+            out.push_str(text);
+            out.push_str(",\"bytes\":");
+            out.push_str(digits.format(e.bytes));
+            out.push_str(",\"repeats\":");
+            out.push_str(digits.format(e.repeats));
+            out.push_str("}}");
             if let Some(set) = e.after_set {
                 let s = &st.events[set];
                 flow += 1;
@@ -177,4 +224,30 @@ pub fn write(path: &str, m: &Module, sources: &SourceMap, cores: &[(String, &Sta
         },
     };
     std::fs::write(path, text).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_json_strings_escaped_only_where_needed() {
+        assert_eq!(quoted("pto.tadd ins(%a)"), "\"pto.tadd ins(%a)\"");
+        assert_eq!(quoted("name = \"c2v\" \\ x"), "\"name = \\\"c2v\\\" \\\\ x\"");
+        assert_eq!(quoted("tab\there"), "\"tab\\there\"");
+        for s in ["plain", "q\"uote", "back\\slash", "ctl\u{1}", "ünï"] {
+            assert_eq!(serde_json::from_str::<String>(&quoted(s)).unwrap(), s);
+        }
+    }
+
+    #[test]
+    fn cycle_counts_are_integers_when_integral_and_exact_otherwise() {
+        let mut digits = itoa::Buffer::new();
+        let mut out = String::new();
+        for x in [0.0, 152.0, 12.5, 1e17, 0.1] {
+            push_number(&mut out, x, &mut digits);
+            out.push(' ');
+        }
+        assert_eq!(out, "0 152 12.5 100000000000000000 0.1 ");
+    }
 }

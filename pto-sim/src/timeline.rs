@@ -300,6 +300,59 @@ pub struct Timeline {
     explicit_sync: bool,
     target: TargetId,
     accesses: Vec<Access>,
+    /// The vector programs lowered last, by the placed op they came from.
+    recent: Recent,
+}
+
+/// What the timeline keeps of an op's [`Work`].
+#[derive(Copy, Clone, Debug)]
+struct Cost {
+    cycles: f64,
+    occupancy: f64,
+    kind: Kind,
+    bytes: u64,
+    repeats: u64,
+    /// Scalar work (runs on the scalar pipe when the op has no pipe of its own).
+    scalar: bool,
+}
+
+impl Cost {
+    fn of(w: &Work) -> Cost {
+        Cost {
+            cycles: w.cycles(),
+            occupancy: w.occupancy(),
+            kind: Kind::of(w),
+            bytes: w.bytes(),
+            repeats: w.repeats(),
+            scalar: matches!(w, Work::Scalar),
+        }
+    }
+}
+
+/// The costs of the last [`Recent::SIZE`] vector programs lowered, by the placed op each came
+/// from ([`vector::TileOp`]: opcode, tiles with their placement, scalar, modes): a loop, or a
+/// program repeating a few ops over the same tiles, lowers each placed op once.
+#[derive(Default)]
+struct Recent {
+    entries: Vec<(vector::TileOp, Cost)>,
+    next: usize,
+}
+
+impl Recent {
+    const SIZE: usize = 32;
+
+    fn get(&self, t: &vector::TileOp) -> Option<Cost> {
+        self.entries.iter().find(|(k, _)| k == t).map(|(_, c)| *c)
+    }
+
+    fn put(&mut self, t: vector::TileOp, c: Cost) {
+        if self.entries.len() < Self::SIZE {
+            self.entries.push((t, c));
+        } else {
+            self.entries[self.next] = (t, c);
+            self.next = (self.next + 1) % Self::SIZE;
+        }
+    }
 }
 
 impl Timeline {
@@ -307,7 +360,7 @@ impl Timeline {
     pub fn install(sim: &mut Sim<'_>) -> Arc<Mutex<State>> {
         let state = Arc::new(Mutex::new(State::default()));
         let explicit_sync = effects::has_explicit_sync(sim.module());
-        let t = Timeline { state: state.clone(), explicit_sync, target: sim.target().id, accesses: Vec::new() };
+        let t = Timeline { state: state.clone(), explicit_sync, target: sim.target().id, accesses: Vec::new(), recent: Recent::default() };
         sim.observe_with(Box::new(t));
         sim.core.clock = Some(state.clone());
         state
@@ -325,26 +378,42 @@ fn loc(vals: &[Val], v: ValueId) -> Option<Loc> {
     tile(vals, v).map(|t| t.loc)
 }
 
-/// The work of tile op `op`: its vector program when it has one on these operands, else what
-/// its family does ([`cost::work_of`]).
-fn work(m: &Module, op: OpId, vals: &[Val], target: TargetId) -> Work {
-    let data = m.op(op);
-    if target == TargetId::A5
-        && let Some(w) = a5_formula(m, op, vals)
-    {
-        return w;
-    }
-    if vector::is_lowered(data.opcode) {
-        let place = |v: ValueId| tile(vals, v).map(|t| Placed { addr: t.addr, vrows: t.vrows as u32, vcols: t.vcols as u32 });
-        let value = |v: ValueId| match vals.get(v.index()) {
-            Some(Val::Int(i)) => Some(Scalar::Int(*i)),
-            Some(Val::Float(f)) => Some(Scalar::Float(*f)),
-            _ => None,
-        };
-        if let Ok(prog) = vector::tile_op(m, op, place, value).and_then(|t| vector::lower(&t)) {
-            return Work::Vector(prog);
+impl Recent {
+    /// The cost of tile op `op` on `target`: its vector program's when it has one on these
+    /// operands (each placed op lowered once while it stays here), else its family's
+    /// ([`family_work`]); on A5 the formula model's where it has a curve.
+    fn cost(&mut self, target: TargetId, m: &Module, op: OpId, vals: &[Val]) -> Cost {
+        let data = m.op(op);
+        if target == TargetId::A5
+            && let Some(w) = a5_formula(m, op, vals)
+        {
+            return Cost::of(&w);
         }
+        if vector::is_lowered(data.opcode) {
+            let place = |v: ValueId| tile(vals, v).map(|t| Placed { addr: t.addr, vrows: t.vrows as u32, vcols: t.vcols as u32 });
+            let value = |v: ValueId| match vals.get(v.index()) {
+                Some(Val::Int(i)) => Some(Scalar::Int(*i)),
+                Some(Val::Float(f)) => Some(Scalar::Float(*f)),
+                _ => None,
+            };
+            if let Ok(t) = vector::tile_op(m, op, place, value) {
+                if let Some(c) = self.get(&t) {
+                    return c;
+                }
+                if let Ok(prog) = vector::lower(&t) {
+                    let c = Cost::of(&Work::Vector(prog));
+                    self.put(t, c);
+                    return c;
+                }
+            }
+        }
+        Cost::of(&family_work(m, op, vals))
     }
+}
+
+/// What tile op `op`'s family does ([`cost::work_of`]) on these operands.
+fn family_work(m: &Module, op: OpId, vals: &[Val]) -> Work {
+    let data = m.op(op);
     let (ins, outs) = (data.ins(), data.outs());
     let main = ins.iter().chain(outs.iter()).find_map(|&v| tile(vals, v));
     let dst = outs.iter().find_map(|&v| tile(vals, v));
@@ -395,11 +464,11 @@ impl Observer for Timeline {
             st.sync(op, s, pipe);
             return;
         }
-        let w = work(m, op, vals, self.target);
-        let cycles = w.cycles();
+        let w = self.recent.cost(self.target, m, op, vals);
+        let cycles = w.cycles;
         let pipe = match (pipe, &w) {
             (Some(p), _) => p,
-            (None, Work::Scalar) => Pipe::S,
+            (None, Cost { scalar: true, .. }) => Pipe::S,
             _ => return,
         };
         if cycles <= 0.0 || m.op(op).opcode == Opcode::Module {
@@ -412,9 +481,9 @@ impl Observer for Timeline {
             effects::accesses(m, op, self.target, vals, None, &mut self.accesses);
             st.reads_ready(&self.accesses)
         };
-        let e = st.push_held(op, pipe, ready, cycles, w.occupancy(), Kind::of(&w));
+        let e = st.push_held(op, pipe, ready, cycles, w.occupancy, w.kind);
         let ev = &mut st.events[e];
-        (ev.bytes, ev.repeats) = (w.bytes(), w.repeats());
+        (ev.bytes, ev.repeats) = (w.bytes, w.repeats);
         if !self.explicit_sync {
             st.record_writes(&self.accesses, e);
         }
