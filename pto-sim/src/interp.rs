@@ -22,6 +22,11 @@ use pto_lower::Target;
 
 pub use crate::value::Val;
 
+/// Where a core's intra-core sync events (flags, barriers, buffer ids, fences) go besides its
+/// own pipe checker: the machine's model between cores (`crate::cores::hb::CrossHb::intra`),
+/// so that a release on one pipe carries what the core's flags ordered before it.
+pub type SyncForward = Box<dyn FnMut(&crate::sync::model::Event<OpId>) + Send>;
+
 /// What watches the interpreter run: told of each op before it executes (with the operands'
 /// values), of each loop iteration and loop end, asked for its state at a loop head (the static
 /// check's fixpoint, [`crate::sync::paths`]) and for its findings at the end. The sync checker
@@ -34,6 +39,9 @@ pub trait Observer: Send {
     /// write as they run ([`pto_lower::sync::pipes::places_its_tile`]: the pops), whose bytes
     /// [`Observer::observe`] cannot know yet.
     fn executed(&mut self, _m: &Module, _op: OpId, _vals: &[Val]) {}
+    /// Forwards this observer's intra-core sync events to `f` from now on (the sync checker
+    /// of a core on a machine of several cores).
+    fn forward_sync(&mut self, _f: SyncForward) {}
     /// Loop `op` starts iteration `index` (from 0).
     fn iteration(&mut self, op: OpId, index: u64);
     /// Loop `op` ended.
@@ -1414,7 +1422,14 @@ impl<'m> Sim<'m> {
             if cross {
                 let name = if self.ranks.count > 1 { format!("{}@{}", gm.name, self.ranks.owner(view.arg)) } else { gm.name.clone() };
                 let kind = if load { crate::cores::hb::Kind::Read } else { crate::cores::hb::Kind::Write };
-                crate::cores::ops::gm_access(m, &mut self.core, op, view.arg, &bytes, kind, &name);
+                // `tload` on MTE2, `tstore` on MTE3, or FIX from L0C (docs/sync.md).
+                use crate::sync::model::Pipe;
+                let pipe = match (load, tile.loc) {
+                    (true, _) => Pipe::Mte2,
+                    (false, pto_ir::types::Loc::Acc) => Pipe::Fix,
+                    (false, _) => Pipe::Mte3,
+                };
+                crate::cores::ops::gm_access(m, &mut self.core, op, pipe, view.arg, &bytes, kind, &name);
             }
             if let Some(accessed) = &mut self.gm_accessed {
                 accessed.record(view.arg, &bytes, !load, op);

@@ -146,6 +146,7 @@ pub fn run(m: &Module, target: &'static Target, launch: &RankLaunch<'_>) -> Resu
                         crate::cores::clock::with(c, |c| c.set_actor(actor));
                     }
                     sim.core = CoreState { actor, index: i, link: Some(link.clone()), space, group, topo, clock, ..Default::default() };
+                    crate::cores::machine::exact_pipes(&mut sim, &link);
                     let mut gm = sim.replace_gm(Vec::new());
                     let ran = match link.start(&mut gm) {
                         Ok(()) => {

@@ -142,7 +142,8 @@ fn record(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], kind: crate::cores::hb::
     let size = cx.gm.get(arg).map_or(1, |a| a.elem_size.max(1)) as u64;
     let bytes = crate::byteset::normalize(idx.iter().map(|&i| (i.max(0) as u64 * size, (i.max(0) as u64 + 1) * size)).collect());
     let name = name(cx, arg);
-    crate::cores::ops::gm_access(cx.m, cx.core, cx.op, arg, &bytes, kind, name.trim_start_matches('%'));
+    // Comm instructions are the scalar unit's (their core is a whole rank: one actor).
+    crate::cores::ops::gm_access(cx.m, cx.core, cx.op, crate::sync::model::Pipe::S, arg, &bytes, kind, name.trim_start_matches('%'));
 }
 
 /// The bytes of elements `idx` of array `arg`.

@@ -311,6 +311,25 @@ fn run_group(
     finish_block(m, topo, actors, sched, outs, &in_block)
 }
 
+/// When `sim` checks its pipes, they become actors of their own in the machine's model between
+/// cores, ordered by the core's flags and barriers, which its checker forwards there
+/// ([`super::hb::CrossHb::set_exact`]).
+pub fn exact_pipes(sim: &mut Sim<'_>, link: &super::sched::Link) {
+    let me = sim.core.index;
+    let Some(o) = sim.observer_mut() else { return };
+    link.with_block(|b| {
+        b.hb.set_exact(me);
+        ((), false)
+    });
+    let l = link.clone();
+    o.forward_sync(Box::new(move |e| {
+        l.with_block(|b| {
+            b.hb.intra(me, e);
+            ((), false)
+        })
+    }));
+}
+
 /// What one core's thread returns: its run, its trace, its report.
 type CoreOut = (Result<(), Diagnostic>, Vec<TraceEntry>, Option<CoreReport>, Option<crate::gm::Accessed>);
 
@@ -331,6 +350,7 @@ fn run_core<'m>(
         }
     };
     sim.core.link = Some(link.clone());
+    exact_pipes(&mut sim, &link);
     let mut gm = sim.replace_gm(Vec::new());
     let ran = match link.start(&mut gm) {
         Ok(()) => {

@@ -571,13 +571,23 @@ fn free_slot(cx: &mut CoreCx<'_>, dir: usize) -> Result<(), Stop> {
     Ok(())
 }
 
-/// Records a GM access of bytes `range` of array `arg` by `op` on this core with the block's
+/// Records a GM access of bytes `range` of array `arg` by `op` on pipe `pipe` of this core with the block's
 /// happens-before state (sync checking on several cores); a hazard with another core becomes
 /// a finding.
-pub fn gm_access(m: &Module, core: &mut CoreState, op: OpId, arg: usize, bytes: &[(u64, u64)], kind: super::hb::Kind, gm_name: &str) {
+#[allow(clippy::too_many_arguments)]
+pub fn gm_access(
+    m: &Module,
+    core: &mut CoreState,
+    op: OpId,
+    pipe: crate::sync::model::Pipe,
+    arg: usize,
+    bytes: &[(u64, u64)],
+    kind: super::hb::Kind,
+    gm_name: &str,
+) {
     let Some(link) = core.link.clone() else { return };
     let me = core.index;
-    let Some(h) = link.with_block(|b| (b.hb.access(me, arg, bytes, kind, op), false)) else { return };
+    let Some(h) = link.with_block(|b| (b.hb.access(me, pipe, arg, bytes, kind, op), false)) else { return };
     let (me, other, peer, edges) = match core.space {
         // On the rank machine each rank is one whole core, and signals order them.
         Space::Ranks { blocks, per_block } => {
@@ -712,6 +722,8 @@ fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let Some(link) = cx.core.link.clone() else { return Ok(()) };
     let (pipe, id) = ffts_args(cx)?;
     let targets = set_targets(cx, &pipe, id);
+    // The set is an instruction of its pipe: it releases what that pipe did.
+    let on = crate::sync::model::Pipe::from_name(&pipe);
     let me = cx.core.index;
     let clock = cx.core.clock.clone();
     // A2A3 mode 2: the AIC's flag counts each AIV's sets apart (its wait needs one of each).
@@ -720,7 +732,10 @@ fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         for &(core, id) in &targets {
             *b.flags.entry((core, id, from)).or_insert(0) += 1;
             b.flag_set_at.insert((core, id, from), cx.op);
-            b.release(me, Edge::Flag(core, id), clock.as_ref());
+            match on {
+                Some(p) => b.release_on(me, p, Edge::Flag(core, id), clock.as_ref()),
+                None => b.release(me, Edge::Flag(core, id), clock.as_ref()),
+            }
         }
         ((), true)
     });
@@ -737,9 +752,11 @@ fn core_name(k: usize) -> String {
 
 fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let Some(link) = cx.core.link.clone() else { return Ok(()) };
-    let (_, id) = ffts_args(cx)?;
+    let (pipe, id) = ffts_args(cx)?;
     let me = cx.core.index;
     let clock = cx.core.clock.clone();
+    // A5's `wait_intra_block(pipe, id)` holds its pipe; A2A3's `wait_flag_dev` the whole core.
+    let on = crate::sync::model::Pipe::from_name(&pipe).filter(|_| cx.target.id == TargetId::A5);
     // A2A3 mode 2 (`ffts_cross_core_sync`, CV_CORES_SYNC): the AIC's wait needs a set from
     // each AIV — two sets from one AIV do not pass it.
     let senders: Vec<usize> =
@@ -751,7 +768,10 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
                     *c -= 1;
                 }
             }
-            b.acquire(me, Edge::Flag(me, id), clock.as_ref());
+            match on {
+                Some(p) => b.acquire_on(me, p, Edge::Flag(me, id), clock.as_ref()),
+                None => b.acquire(me, Edge::Flag(me, id), clock.as_ref()),
+            }
             (true, true)
         } else {
             (false, false)

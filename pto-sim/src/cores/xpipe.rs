@@ -334,6 +334,22 @@ impl BlockState {
     /// time its `clock` says its releasing op completes.
     pub fn release(&mut self, me: usize, edge: super::hb::Edge, clock: Option<&super::clock::SharedClock>) {
         self.hb.release(me, edge);
+        self.release_time(edge, clock);
+    }
+
+    /// [`Self::release`] by one pipe of core `me` (an FFTS set on that pipe).
+    pub fn release_on(
+        &mut self,
+        me: usize,
+        pipe: crate::sync::model::Pipe,
+        edge: super::hb::Edge,
+        clock: Option<&super::clock::SharedClock>,
+    ) {
+        self.hb.release_on(me, pipe, edge);
+        self.release_time(edge, clock);
+    }
+
+    fn release_time(&mut self, edge: super::hb::Edge, clock: Option<&super::clock::SharedClock>) {
         if let Some(c) = clock {
             let t = super::clock::with(c, |c| c.release_time());
             let at = self.times.entry(edge).or_insert(t);
@@ -345,6 +361,22 @@ impl BlockState {
     /// acquiring op waits until the edge's release.
     pub fn acquire(&mut self, me: usize, edge: super::hb::Edge, clock: Option<&super::clock::SharedClock>) {
         self.hb.acquire(me, edge);
+        self.acquire_time(edge, clock);
+    }
+
+    /// [`Self::acquire`] by one pipe of core `me` (A5's `wait_intra_block(pipe, ...)`).
+    pub fn acquire_on(
+        &mut self,
+        me: usize,
+        pipe: crate::sync::model::Pipe,
+        edge: super::hb::Edge,
+        clock: Option<&super::clock::SharedClock>,
+    ) {
+        self.hb.acquire_on(me, pipe, edge);
+        self.acquire_time(edge, clock);
+    }
+
+    fn acquire_time(&mut self, edge: super::hb::Edge, clock: Option<&super::clock::SharedClock>) {
         if let (Some(c), Some(&t)) = (clock, self.times.get(&edge)) {
             super::clock::with(c, |c| c.not_before(t));
         }

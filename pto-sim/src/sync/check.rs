@@ -88,6 +88,8 @@ pub struct Checker {
     unwaited: Vec<(Pipe, Pipe)>,
     diags: Vec<Diagnostic>,
     gm_names: Vec<String>,
+    /// Where the intra-core sync events also go (a core of a machine).
+    forward: Option<crate::interp::SyncForward>,
 }
 
 impl Checker {
@@ -101,7 +103,8 @@ impl Checker {
     pub fn restart(&mut self, target: TargetId) {
         let decoded = std::mem::take(&mut self.decoded);
         let gm_names = std::mem::take(&mut self.gm_names);
-        *self = Checker { decoded, gm_names, ..Checker::empty(target) };
+        let forward = self.forward.take();
+        *self = Checker { decoded, gm_names, forward, ..Checker::empty(target) };
     }
 
     fn empty(target: TargetId) -> Checker {
@@ -118,7 +121,28 @@ impl Checker {
             unwaited: Vec::new(),
             diags: Vec::new(),
             gm_names: Vec::new(),
+            forward: None,
         }
+    }
+
+    /// Submits intra-core sync event `e` to the model, and to [`Self::forward`].
+    fn submit(&mut self, e: Event<Site>) {
+        if let Some(f) = &mut self.forward {
+            let op = |s: &Site| s.op;
+            let fwd = match &e {
+                &Event::Set { core, src, dst, id, ref site } => Some(Event::Set { core, src, dst, id, site: op(site) }),
+                &Event::Wait { core, src, dst, id, ref site } => Some(Event::Wait { core, src, dst, id, site: op(site) }),
+                &Event::Barrier { core, pipe, ref site } => Some(Event::Barrier { core, pipe, site: op(site) }),
+                Event::Fence { core, site, .. } => Some(Event::Fence { core: *core, ranges: Vec::new(), site: op(site) }),
+                Event::GetBuf { actor, id, site } => Some(Event::GetBuf { actor: *actor, id: *id, site: op(site) }),
+                Event::RlsBuf { actor, id, site } => Some(Event::RlsBuf { actor: *actor, id: *id, site: op(site) }),
+                _ => None,
+            };
+            if let Some(fwd) = fwd {
+                f(&fwd);
+            }
+        }
+        self.model.submit(e);
     }
 
     fn site(&self, op: OpId) -> Site {
@@ -167,7 +191,7 @@ impl Checker {
             Decoded::Fence => {
                 let mut ranges = Vec::new();
                 effects::fence_ranges(m, op, vals, &mut ranges);
-                self.model.submit(Event::Fence { core: 0, ranges, site });
+                self.submit(Event::Fence { core: 0, ranges, site });
             }
             &Decoded::Tile { tmp } => self.tile_op(m, op, vals, tmp, site),
             Decoded::Placed => {}
@@ -247,7 +271,7 @@ impl Checker {
                 if get { Event::GetBuf { actor, id, site } } else { Event::RlsBuf { actor, id, site } }
             }
         };
-        self.model.submit(event);
+        self.submit(event);
     }
 
     /// The end of the kernel: deadlocks and unpaired flags; returns every diagnostic of the
@@ -546,6 +570,9 @@ impl crate::interp::Observer for Checker {
     }
     fn executed(&mut self, m: &Module, op: OpId, vals: &[Val]) {
         Checker::executed(self, m, op, vals)
+    }
+    fn forward_sync(&mut self, f: crate::interp::SyncForward) {
+        self.forward = Some(f);
     }
     fn iteration(&mut self, op: OpId, index: u64) {
         Checker::iteration(self, op, index)
