@@ -66,6 +66,8 @@ pub struct CrossHazard {
     pub core: usize,
     /// Its op.
     pub op: OpId,
+    /// Its pipe, when its core's pipes are actors of their own ([`CrossHb::set_exact`]).
+    pub pipe: Option<Pipe>,
     /// The first bytes the two accesses share.
     pub bytes: (u64, u64),
 }
@@ -209,6 +211,7 @@ impl CrossHb {
                 },
                 core: earlier.actor.core as usize,
                 op: earlier.site,
+                pipe: self.is_exact(earlier.actor.core as usize).then_some(earlier.actor.pipe),
                 bytes: (start, end),
             }),
             _ => None,

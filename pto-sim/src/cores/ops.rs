@@ -615,6 +615,14 @@ pub fn gm_access(
     )
     .with_op(m.op(op).opcode.full_name())
     .with_label(m.op_span(h.op), format!("{other} accessed them here"));
+    // An FFTS set orders only what its own pipe did: say which pipe the earlier access ran on.
+    let d = match h.pipe {
+        Some(p) if core.space == Space::Cores => d.with_note(format!(
+            "{other}'s access ran on {}: an FFTS `sync.set <P>` orders only what pipe P did and what flags ordered before it",
+            p.name()
+        )),
+        _ => d,
+    };
     if !core.findings.iter().any(|f| f.span == d.span && f.class == d.class) {
         core.findings.push(d);
     }
