@@ -1,7 +1,7 @@
 //! The A2A3 (Ascend 910B/910C) legality table.
 
 use super::common::*;
-use super::{Applies, CheckKind, Extent, Fault, Row, ShapeReq, Table};
+use super::{Applies, CheckKind, Dispute, Extent, Fault, Row, ShapeReq, Table};
 use pto_ir::ops::{Family, Opcode as O};
 use pto_ir::types::ElemType::*;
 use pto_ir::types::Loc;
@@ -609,12 +609,13 @@ static ROWS: &[Row] = &[
                 &[
                     var(&[Loc::Left], None, &[ZZ], &[]),
                     var(&[Loc::Right], None, &[ZN], &[]),
-                    var(&[Loc::Mat], None, &[NZ_512], &[]),
+                    var(&[Loc::Mat], None, &[FRACTAL_512], &[]),
                     var(&[Loc::Vec], None, &[], &[]),
                     BIAS_DST,
                     SCALING_DST,
                 ],
-            ),
+            )
+            .ptoas(Fault::Layout(Loc::Mat), "expects A2/A3 acc-to-mat tmov destination fractal to be 512"),
             TMP_VEC,
         ],
         checks: &[
@@ -625,11 +626,21 @@ static ROWS: &[Row] = &[
                     pairs: &[
                         (Loc::Mat, &[Loc::Left, Loc::Right, Loc::Bias, Loc::Scaling]),
                         (Loc::Vec, &[Loc::Vec]),
-                        (Loc::Acc, &[Loc::Mat]),
+                        (Loc::Acc, &[Loc::Mat, Loc::Vec]),
                     ],
                 },
-                "A2A3 tmov location pairs (pto-isa npu/a2a3/TMov.hpp:142-148: no acc -> vec path on A2A3)",
-            ),
+                "A2A3 tmov location pairs (PTOAS lib/PTO/IR/PTO.cpp:5141-5163)",
+            )
+            .ptoas("expects a supported tmov address-space pair for this target"),
+            check(
+                CheckKind::LocPairs { from: "src", to: "dst", pairs: &[(Loc::Acc, &[Loc::Mat])] },
+                "pto-isa's A2A3 TMOV moves acc data to mat only",
+            )
+            .when_loc("src", &[Loc::Acc])
+            .disputed(&TMOV_ACC_TO_VEC),
+            check(CheckKind::Layout { slot: "dst", layouts: &[NZ_512] }, "pto-isa's A2A3 acc -> mat TMOV writes an NZ tile")
+                .when_loc("dst", &[Loc::Mat])
+                .disputed(&TMOV_ACC_TO_MAT),
             eq("src", Rows, "dst", Rows, "A2A3 tmov keeps the static shape"),
             eq("src", Cols, "dst", Cols, "A2A3 tmov keeps the static shape"),
             check(CheckKind::SameWidth("src", "dst"), "A2A3 vec -> vec tmov copies bytes (pto-isa npu/a2a3/TMov.hpp:88)")
@@ -643,7 +654,7 @@ static ROWS: &[Row] = &[
             .when_loc("dst", &[Loc::Bias]),
             SCALING_SAME_DTYPE,
         ],
-        source: "pto-isa npu/a2a3/TMov.hpp, npu/a2a3/common.hpp (tmov pairs; acc -> mat NZ fractal 512); pto-isa notes §2.4 (A2A3 left Zz, right Zn); ptoas's A2A3 verifier also accepts acc -> vec and any acc -> mat destination of fractal 512 (PTO.cpp:5113-5200), which pto-isa's A2A3 TMOV rejects: pto follows pto-isa (docs/design.md)",
+        source: "PTOAS verifier (A2A3 tmov pairs, acc -> mat fractal 512: PTO.cpp:5113-5220); pto-isa npu/a2a3/TMov.hpp, npu/a2a3/common.hpp (pairs; acc -> mat NZ fractal 512, casts); pto-isa notes §2.4 (A2A3 left Zz, right Zn); where ptoas's A2A3 verifier accepts acc forms pto-isa's A2A3 TMOV lacks, pto follows ptoas with a LEGAL_REFERENCES_DISAGREE warning (docs/design.md)",
         ..Row::DEFAULT
     },
     Row {
@@ -651,9 +662,10 @@ static ROWS: &[Row] = &[
         form: Some(0),
         checks: &[check(
             CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16])] },
-            "A2A3 plain acc -> mat tmov is a cast from f32 to f16/bf16 (pto-isa npu/a2a3/common.hpp:104-111)",
+            "pto-isa's A2A3 plain acc -> mat TMOV is a cast from f32 to f16/bf16",
         )
-        .when_loc("dst", &[Loc::Mat])],
+        .when_loc("dst", &[Loc::Mat])
+        .disputed(&TMOV_ACC_TO_MAT)],
         inherit_checks: true,
         source: "pto-isa npu/a2a3/TMov.hpp:159-161, common.hpp:89-122 (CheckTMovAccToMat, cast)",
         ..Row::DEFAULT
@@ -710,6 +722,12 @@ static ROWS: &[Row] = &[
                 },
                 "A2A3 textract paths (pto-isa npu/a2a3/TExtract.hpp:465-489)",
             ),
+            check(
+                CheckKind::LocPairs { from: "src", to: "dst", pairs: &[(Loc::Mat, &[Loc::Left, Loc::Right])] },
+                "ptoas's A2A3 textract extracts from mat into left/right only",
+            )
+            .ptoas("expects A2/A3 textract src to use loc=mat")
+            .disputed(&TEXTRACT_NON_MAT),
             COPY_SAME_DTYPE,
             check(
                 CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16])] },
@@ -864,6 +882,27 @@ static ROWS: &[Row] = &[
     },
 ];
 
+/// `tmov` acc -> vec: `ptoas`'s A2A3 verifier has the pair, pto-isa's A2A3 TMOV does not.
+const TMOV_ACC_TO_VEC: Dispute = Dispute {
+    ptoas: "accepts acc -> vec on A2/A3 (lib/PTO/IR/PTO.cpp:5159-5163)",
+    pto_isa: "has no A2A3 acc -> vec TMOV (include/pto/npu/a2a3/TMov.hpp:142-148, common.hpp:92 static_assert): the emitted C++ does not compile against pto-isa's A2A3 headers",
+    rejects: false,
+};
+
+/// `tmov` acc -> mat layouts and element types: `ptoas` checks only the fractal size.
+const TMOV_ACC_TO_MAT: Dispute = Dispute {
+    ptoas: "accepts any fractal-512 acc -> mat destination and element types on A2/A3 (lib/PTO/IR/PTO.cpp:5217-5219)",
+    pto_isa: "static_asserts an NZ destination, f32 -> f16/bf16 for the plain move and f32 -> i8, i32 -> i8/u8/f16/i16 with pre-quantisation (include/pto/npu/a2a3/common.hpp:88-122): the emitted C++ does not compile against pto-isa's A2A3 headers",
+    rejects: false,
+};
+
+/// `textract` from vec or acc: pto-isa implements both on A2A3, `ptoas` rejects them.
+const TEXTRACT_NON_MAT: Dispute = Dispute {
+    ptoas: "rejects a src outside mat on A2/A3 (lib/PTO/IR/PTO.cpp:4041-4045)",
+    pto_isa: "implements vec -> vec and acc -> mat (include/pto/npu/a2a3/TExtract.hpp:465-489) and its CPU-simulator golden vectors run vec -> vec",
+    rejects: false,
+};
+
 /// `tmov` acc -> mat with pre-quantisation, by a scaling tile (form 1) or a scalar (form 2):
 /// both check `CheckTMovAccToMat<..., false>` (pto-isa `npu/a2a3/TMov.hpp:190-206`,
 /// `common.hpp:112-121`).
@@ -871,9 +910,10 @@ const TMOV_QUANT: Row = Row {
     applies: Applies::Ops(&[O::TMov]),
     checks: &[check(
         CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[I8]), (I32, &[I8, U8, F16, I16])] },
-        "A2A3 acc -> mat tmov with pre-quantisation: f32 -> i8, i32 -> i8/u8/f16/i16 (pto-isa npu/a2a3/common.hpp:112-121)",
+        "pto-isa's A2A3 acc -> mat TMOV with pre-quantisation: f32 -> i8, i32 -> i8/u8/f16/i16",
     )
-    .when_loc("dst", &[Loc::Mat])],
+    .when_loc("dst", &[Loc::Mat])
+    .disputed(&TMOV_ACC_TO_MAT)],
     inherit_checks: true,
     source: "pto-isa npu/a2a3/TMov.hpp:190-206, common.hpp:89-122 (CheckTMovAccToMat, quantisation)",
     ..Row::DEFAULT
