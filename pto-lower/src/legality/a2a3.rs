@@ -82,8 +82,13 @@ static ROWS: &[Row] = &[
             TMP_LIKE_DST,
             eq("tmp", ValidRows, "dst", ValidRows, "A2A3 txor uses a dst-shaped scratch tile"),
             eq("tmp", ValidCols, "dst", ValidCols, "A2A3 txor uses a dst-shaped scratch tile"),
+            check(CheckKind::Distinct("src0", "dst"), TXOR_APART),
+            check(CheckKind::Distinct("src1", "dst"), TXOR_APART),
+            check(CheckKind::Distinct("tmp", "dst"), TXOR_APART),
+            check(CheckKind::Distinct("src0", "tmp"), TXOR_APART),
+            check(CheckKind::Distinct("src1", "tmp"), TXOR_APART),
         ],
-        source: PTOAS,
+        source: "PTOAS verifier (A2A3 txor scratch); pto-isa npu/a2a3/TXor.hpp:43-46 (dst, src0, src1, tmp in different memory), TXOR.md",
         ..Row::DEFAULT
     },
     // ---------------- Ternary / fused ----------------
@@ -881,6 +886,10 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
 ];
+
+/// A2A3 `txor` computes through its scratch tile (pto-isa `npu/a2a3/TXor.hpp:43-46` asserts
+/// the four tiles apart; TXOR.md: "must not overlap in memory").
+const TXOR_APART: &str = "A2A3 txor writes dst and tmp while reading src0/src1: dst, src0, src1 and tmp must be different tiles";
 
 /// `tmov` acc -> vec: `ptoas`'s A2A3 verifier has the pair, pto-isa's A2A3 TMOV does not.
 const TMOV_ACC_TO_VEC: Dispute = Dispute {
