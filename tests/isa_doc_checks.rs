@@ -94,18 +94,21 @@ fn program(op: &str, src: &Tile, dst: &Tile, same: bool) -> String {
         "binary" => format!("pto.{op} ins(%a, %b : {a}, {a}) outs({out} : {d})"),
         "unary" => format!("pto.{op} ins(%a : {a}) outs({out} : {d})"),
         "scalar" => format!("pto.{op} ins(%a, %s : {a}, {scalar}) outs({out} : {d})"),
+        "scalar-sc" => format!("pto.{op} ins(%a, %s, %b : {a}, {scalar}, {a}) outs({out} : {d})"),
         other => panic!("no template for shape {other}"),
     };
     format!("func.func @k(%a: {a}, %b: {a}, %d: {d}, %s: {scalar}) {{\n  {body}\n  return\n}}\n")
 }
 
 fn shape(op: &str) -> &'static str {
-    const BINARY: &[&str] = &["tadd", "tsub", "tmul", "tdiv", "tmax", "tmin", "tand", "tor", "txor", "tshl", "tshr"];
+    const BINARY: &[&str] = &["tadd", "tsub", "tmul", "tdiv", "tmax", "tmin", "tand", "tor", "txor", "tshl", "tshr", "trem", "tprelu"];
     const UNARY: &[&str] = &["tabs", "texp", "tlog", "tneg", "tnot", "trecip", "trelu", "trsqrt", "tsqrt"];
     if BINARY.contains(&op) {
         "binary"
     } else if UNARY.contains(&op) {
         "unary"
+    } else if op == "taddsc" || op == "tsubsc" {
+        "scalar-sc"
     } else {
         "scalar"
     }
@@ -228,5 +231,5 @@ fn every_isa_doc_implementation_check_is_encoded_and_tested_or_says_why_not() {
     }
     println!("isa-doc bullets: {} total; {tested} encoded and tested; {not_encoded} not encoded (with why); {not_yet} not yet", rows.len());
     assert!(failures.is_empty(), "{} rows fail:\n{}", failures.len(), failures.join("\n\n"));
-    assert_eq!((rows.len(), tested, not_encoded, not_yet), (495, 215, 14, 266), "(total, tested, not encoded, not yet)");
+    assert_eq!((rows.len(), tested, not_encoded, not_yet), (495, 237, 14, 244), "(total, tested, not encoded, not yet)");
 }

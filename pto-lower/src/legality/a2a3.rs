@@ -51,7 +51,12 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TPrelu]),
         operands: &[operand(&["tmp"], &[vec_rm(&[U8])])],
-        source: "PTOAS verifier: A2A3 tprelu tmp is a row-major u8 tile",
+        checks: &[
+            check(CheckKind::Distinct("src0", "dst"), TPRELU_APART),
+            check(CheckKind::Distinct("src1", "dst"), TPRELU_APART),
+            check(CheckKind::Distinct("tmp", "dst"), TPRELU_APART),
+        ],
+        source: "PTOAS verifier: A2A3 tprelu tmp is a row-major u8 tile; TPRELU.md (A2A3: src0, src1, dst and tmp must not overlap)",
         ..Row::DEFAULT
     },
     Row {
@@ -890,6 +895,10 @@ static ROWS: &[Row] = &[
 /// A2A3 `txor` computes through its scratch tile (pto-isa `npu/a2a3/TXor.hpp:43-46` asserts
 /// the four tiles apart; TXOR.md: "must not overlap in memory").
 const TXOR_APART: &str = "A2A3 txor writes dst and tmp while reading src0/src1: dst, src0, src1 and tmp must be different tiles";
+
+/// A2A3 `tprelu` writes `src0 * src1` into dst, then selects between it and src0 by the mask in
+/// tmp (pto-isa `npu/a2a3/TPrelu.hpp`; TPRELU.md: "must not overlap in memory").
+const TPRELU_APART: &str = "A2A3 tprelu writes dst before it reads src0 again: src0, src1, tmp and dst must be different tiles";
 
 /// `tmov` acc -> vec: `ptoas`'s A2A3 verifier has the pair, pto-isa's A2A3 TMOV does not.
 const TMOV_ACC_TO_VEC: Dispute = Dispute {
