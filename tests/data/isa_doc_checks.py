@@ -43,6 +43,9 @@ SHAPES = {
     "unary": "tabs texp tlog tneg tnot trecip trelu trsqrt tsqrt",
     "scalar": "tadds tsubs tmuls tdivs tmaxs tmins tands tors txors tshls tshrs tfmods tlrelu",
     "scalar-sc": "taddsc tsubsc",
+    "cmps": "tcmps",
+    "sel": "tsel",
+    "sels": "tsels",
 }
 SHAPE_OF = {op: shape for shape, ops in SHAPES.items() for op in ops.split()}
 
@@ -64,6 +67,8 @@ PTOAS_SIDE = {
     ("TDIVS.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 tdivs element type to be i32/i16/i8/f16/f32'"),
     ("TMULS.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 tmuls element type to be i32/i16/i8/f16/bf16/f32'"),
     ("TSUBS.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 tsubs element type to be i32/i16/i8/f16/bf16/f32'"),
+    ("TSEL.md", "A2A3"): ("ptoas-rejects", "bf16", "ptoas: 'expects A2/A3 tsel src0, src1, and dst element type to be i16/i32/f16/f32' (lib/PTO/IR/PTO.cpp:8280)"),
+    ("TSELS.md", "A2A3"): ("ptoas-rejects", "u16,u32,bf16", "ptoas: 'expects A2/A3 tsels src and dst element type to be i16, i32, f16, or f32' (lib/PTO/IR/PTO.cpp:8343)"),
     ("TREM.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 trem element type to be i32/i16/f16/f32' (lib/PTO/IR/PTO.cpp:6959); npu/a5/TRem.hpp:107-111 implements 8-byte and unsigned types"),
 }
 # Types a page leaves out that pto accepts because `ptoas` accepts them.
@@ -139,7 +144,7 @@ def encode(op, bullet):
         return "dtype-class integral", "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"1-byte, 2-byte, or 4-byte integral", b):
         return "dtype all " + ",".join(INTEGRAL), "LEGAL_UNSUPPORTED_TUPLE"
-    if re.search(r"(DType` must be one of|Supported element types are|must be one of:|Supported types:|DType` must be `)", b):
+    if re.search(r"(DType` must be one of|Supported (element|data) types are|must be one of:|Supported types:|DType` must be `)", b):
         types = types_in(b)
         if types:
             return "dtype all " + ",".join(types), "LEGAL_UNSUPPORTED_TUPLE"
