@@ -398,4 +398,16 @@ fn disputed_rules_warn_naming_both_references() {
     assert!(both(&diags[0], "npu/a2a3/TExtract.hpp:465-489", "rejects a src outside mat"), "{diags:#?}");
     assert!(diags[0].message.starts_with("expects A2/A3 textract src to use loc=mat"), "leads with ptoas's sentence");
     assert!(check_body(&body, TargetId::A5).is_empty(), "A5: both references have vec -> vec");
+    // tand on i32: ptoas rejects, pto-isa implements; pto keeps ptoas's side and its error
+    // names both. On f32 both reject: no such note.
+    let tand = |ty: &str| {
+        let t = format!("!pto.tile_buf<vec, 16x16x{ty}>");
+        format!("  %a = pto.alloc_tile : {t}\n  %d = pto.alloc_tile : {t}\n  pto.tand ins(%a, %a : {t}, {t}) outs(%d : {t})\n")
+    };
+    let names_both = |d: &Diagnostic| d.notes.iter().any(|n| n.contains("ptoas rejects 4-byte integers") && n.contains("TAnd.hpp"));
+    let diags = check_body(&tand("i32"), TargetId::A2A3);
+    assert!(diags.len() == 1 && diags[0].is_error() && names_both(&diags[0]), "{diags:#?}");
+    let diags = check_body(&tand("f32"), TargetId::A2A3);
+    assert!(diags.len() == 1 && diags[0].is_error() && !names_both(&diags[0]), "{diags:#?}");
+    assert!(check_body(&tand("i16"), TargetId::A2A3).is_empty());
 }

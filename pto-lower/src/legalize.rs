@@ -29,7 +29,7 @@
 //! never modifies the module.
 
 use crate::binding::{Bound, bind};
-use crate::legality::{self, CheckKind, Effective, Extent, Multiple, ShapeReq, Table, Variant};
+use crate::legality::{self, CheckKind, Dispute, Effective, Extent, Multiple, ShapeReq, Table, Variant};
 use crate::pipeline::Changed;
 use crate::target::Target;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
@@ -246,6 +246,8 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
     // Operands whose tuple the rule rejects; those failing the same way (an i8 `tadd`: src0,
     // src1 and dst) are one cause, reported once at the first of them.
     let mut failed: Vec<(&Bound, String, String, Option<&'static str>)> = Vec::new();
+    // Indices into `failed` whose rejection the other reference does not share.
+    let mut disputed: Vec<(usize, &Dispute)> = Vec::new();
     for b in &bound {
         let Some(r) = rule.operand(b.slot) else { continue };
         let ty = m.value_type(b.value);
@@ -259,6 +261,11 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
         };
         if !ok {
             failed.push((b, r.text(), actual, ty.tile().and_then(|t| r.ptoas_text(t))));
+            if let (Some((variants, dispute)), Some(t)) = (r.dispute, ty.tile())
+                && variants.iter().any(|v| variant_matches(v, t))
+            {
+                disputed.push((failed.len() - 1, dispute));
+            }
         }
     }
     for (i, (b, expected, actual, ptoas)) in failed.iter().enumerate() {
@@ -279,6 +286,9 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
         .with_note(sources.clone());
         if !same.is_empty() {
             d = d.with_note(format!("the same tuple is rejected for {}: one cause, reported once", same.join(", ")));
+        }
+        if let Some((_, dispute)) = disputed.iter().find(|(k, _)| *k == i) {
+            d = d.with_note(dispute.text());
         }
         let fixes = |alt: &TileDesc| slot_accepts(m, op, &bound, &rule, b.slot, b.value, alt);
         if let Some((alt, keys)) = layout_fix(m, b.value, table, &fixes) {

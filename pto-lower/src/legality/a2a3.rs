@@ -69,8 +69,8 @@ static ROWS: &[Row] = &[
     // ---------------- Bitwise ----------------
     Row {
         applies: Applies::Family(Family::Bitwise),
-        operands: &[operand(&["src0", "src1", "src", "dst"], &[vec_rm(INT8_16)]), TMP_VEC],
-        source: "PTOAS verifier (tand/tor/txor: i8/i16 on A2A3)",
+        operands: &[operand(&["src0", "src1", "src", "dst"], &[vec_rm(INT8_16)]).disputed(&[vec_rm(I32_U32)], &BITWISE_4_BYTES), TMP_VEC],
+        source: "PTOAS verifier (tand/tor/txor: i8/i16 on A2A3, PTO.cpp:2888)",
         ..Row::DEFAULT
     },
     Row { applies: Applies::Ops(&[O::TNot]), operands: &[operand(&["src", "dst"], &[vec_rm(I16_U16)])], source: PTOAS, ..Row::DEFAULT },
@@ -160,7 +160,7 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TAnds, O::TOrs, O::TXors]),
-        operands: &[operand(&["src", "dst"], &[vec_rm(INT8_16)])],
+        operands: &[operand(&["src", "dst"], &[vec_rm(INT8_16)]).disputed(&[vec_rm(I32_U32)], &BITWISE_4_BYTES)],
         checks: &[NOT_IN_PLACE],
         source: PTOAS,
         ..Row::DEFAULT
@@ -891,6 +891,14 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
 ];
+
+/// Bitwise ops on 4-byte integers on A2A3: `ptoas` rejects them, pto-isa implements them; `pto`
+/// keeps `ptoas`'s side (issue 27: today's choice) and says so.
+const BITWISE_4_BYTES: Dispute = Dispute {
+    ptoas: "rejects 4-byte integers in A2/A3 tand/tor/txor and tands/tors/txors (lib/PTO/IR/PTO.cpp:2888, 3035)",
+    pto_isa: "implements them (docs/isa/TAND.md, TOR.md, TXOR.md list u32/i32; include/pto/npu/a2a3/TAnd.hpp); pto rejects them as ptoas does, since ptoas compiles the kernel",
+    rejects: true,
+};
 
 /// A2A3 `txor` computes through its scratch tile (pto-isa `npu/a2a3/TXor.hpp:43-46` asserts
 /// the four tiles apart; TXOR.md: "must not overlap in memory").

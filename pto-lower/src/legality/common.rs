@@ -119,7 +119,7 @@ pub const VEC_RM: Variant = var(&[Loc::Vec], None, &[ROW_MAJOR], &[]);
 
 /// An operand rule.
 pub const fn operand(slots: &'static [&'static str], variants: &'static [Variant]) -> OperandRule {
-    OperandRule { slots, variants, ptoas: None }
+    OperandRule { slots, variants, ptoas: None, dispute: None }
 }
 
 /// `a.ea == b.eb`.

@@ -140,12 +140,20 @@ pub struct OperandRule {
     /// a diagnostic of that failure leads with it, so a build reading `ptoas`'s errors reads
     /// pto's.
     pub ptoas: Option<(Fault, &'static str)>,
+    /// Tuples the rule rejects on one reference's side while the other accepts them (`pto`
+    /// keeps today's choice): a rejection of a tile matching one of these variants carries the
+    /// dispute's note naming both references.
+    pub dispute: Option<(&'static [Variant], &'static Dispute)>,
 }
 
 impl OperandRule {
     /// The same rule, with `ptoas`'s sentence for `fault`.
     pub const fn ptoas(self, fault: Fault, text: &'static str) -> OperandRule {
         OperandRule { ptoas: Some((fault, text)), ..self }
+    }
+    /// The same rule, whose rejection of `variants` one reference does not share.
+    pub const fn disputed(self, variants: &'static [Variant], dispute: &'static Dispute) -> OperandRule {
+        OperandRule { dispute: Some((variants, dispute)), ..self }
     }
 
     /// `ptoas`'s sentence when the rule rejects `t` for the failure it describes.
