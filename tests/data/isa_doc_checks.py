@@ -21,6 +21,7 @@ encoding is one of
   valid-eq DIMS          src valid shape equals dst's (DIMS: rows,cols or cols)
   distinct               src and dst may not be the same tile (manual mode)
   int32-cmp-eq           A2A3: 32-bit integer compares implement EQ only
+  dtype-size SIZES       the element size in bytes is one of SIZES
   not-encoded: WHY       a statement about something no static rule can see, or no rule at all
   not-yet: WHY           a rule not turned into a test yet
 diagnostic: the class a program breaking the bullet must get (empty for not-encoded rows).
@@ -44,6 +45,7 @@ SHAPES = {
     "scalar": "tadds tsubs tmuls tdivs tmaxs tmins tands tors txors tshls tshrs tfmods tlrelu",
     "scalar-sc": "taddsc tsubsc",
     "cmps": "tcmps",
+    "cmp": "tcmp",
     "sel": "tsel",
     "sels": "tsels",
 }
@@ -148,6 +150,9 @@ def encode(op, bullet):
         types = types_in(b)
         if types:
             return "dtype all " + ",".join(types), "LEGAL_UNSUPPORTED_TUPLE"
+    m = re.match(r"^`sizeof\((TileData|TileDataDst)::DType\)` (must|may) be ((`\d`(, | or |, or )?)+) bytes\.?$", b)
+    if m:
+        return "dtype-size " + ",".join(re.findall(r"`(\d)`", m.group(3))), "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"row-major", b):
         return "row-major", "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"location must be vector|must be vector tiles|must be `TileType::Vec`", b):

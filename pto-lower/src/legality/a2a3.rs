@@ -206,7 +206,11 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TCmp]),
         operands: &[operand(&["src0", "src1"], &[vec_any(I32_F16_F32)]), operand(&["dst"], &[vec_any(&[I8, U8])])],
-        source: PTOAS,
+        checks: &[check(
+            CheckKind::AttrWhen { attr: "cmpMode", kind: "cmp", slot: "src0", dtypes: &[I32], allowed: &["eq"] },
+            "A2A3 TCMP on i32 always compares for equality (pto-isa npu/a2a3/TCmp.hpp:27-30, TCMP.md): other modes would silently give EQ",
+        )],
+        source: "PTOAS verifier (A2A3 tcmp types); pto-isa npu/a2a3/TCmp.hpp:27-30 (i32: EQ only)",
         ..Row::DEFAULT
     },
     Row {
