@@ -22,6 +22,7 @@ encoding is one of
   distinct               src and dst may not be the same tile (manual mode)
   int32-cmp-eq           A2A3: 32-bit integer compares implement EQ only
   dtype-size SIZES       the element size in bytes is one of SIZES
+  tmp-dtype T            an explicit scratch tile has element type T
   not-encoded: WHY       a statement about something no static rule can see, or no rule at all
   not-yet: WHY           a rule not turned into a test yet
 diagnostic: the class a program breaking the bullet must get (empty for not-encoded rows).
@@ -134,8 +135,12 @@ def encode(op, bullet):
         return "not-encoded: a constraint on a run-time scalar value, not on the program's types", ""
     if shape is None:
         return f"not-yet: no program template for `{op}` in tests/isa_doc_checks.rs", ""
-    if re.search(r"^`tmp` (element type|tile must)|^`tmp\.GetValidRow", b):
-        return "not-yet: a rule on the scratch tile (the test's programs leave `tmp` to insert-scratch, docs/scratch.md)", ""
+    if re.search(r"^`tmp` element type must be `uint8_t`", b):
+        return "tmp-dtype u8", "LEGAL_UNSUPPORTED_TUPLE|LEGAL_TMP_TOO_SMALL"
+    if re.search(r"^`tmp\.GetValidRow\(\) > dst\.GetValidRow\(\)`|^`tmp` tile must have at least", b):
+        return ("not-yet: a scratch-tile size: `pto verify` does not size scratch tiles (insert-scratch checks a "
+                "given tmp against the A2A3 implementation's use in `pto lower`/`pto run`, LEGAL_TMP_TOO_SMALL, "
+                "docs/scratch.md; in `pto verify` that check would reject tcolargmin_emitc.pto, which ptoas accepts)"), ""
     if re.search(r"only `CmpMode::EQ`|regardless of `cmpMode`", b):
         return "int32-cmp-eq", "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"same memory is unsupported|must not overlap", b):
