@@ -25,7 +25,8 @@ encoding is one of
   tmp-dtype T            an explicit scratch tile has element type T
   not-encoded: WHY       a statement about something no static rule can see, or no rule at all
   not-yet: WHY           a rule not turned into a test yet
-diagnostic: the class a program breaking the bullet must get (empty for not-encoded rows).
+diagnostic: the class a program breaking the bullet must get (empty for not-encoded rows); `warn:CLASS`:
+the program is accepted with that warning (pto keeps a reference's side that accepts it).
 """
 
 import re
@@ -142,7 +143,8 @@ def encode(op, bullet):
                 "given tmp against the A2A3 implementation's use in `pto lower`/`pto run`, LEGAL_TMP_TOO_SMALL, "
                 "docs/scratch.md; in `pto verify` that check would reject tcolargmin_emitc.pto, which ptoas accepts)"), ""
     if re.search(r"only `CmpMode::EQ`|regardless of `cmpMode`", b):
-        return "int32-cmp-eq", "LEGAL_UNSUPPORTED_TUPLE"
+        # tcmps: rejected; tcmp: accepted with the references' warning (today's choices, issue 27).
+        return "int32-cmp-eq", "warn:LEGAL_REFERENCES_DISAGREE" if op == "tcmp" else "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"same memory is unsupported|must not overlap", b):
         return "distinct", "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"must use the same element type|element types must match", b) and not re.search(r"Supported", b):

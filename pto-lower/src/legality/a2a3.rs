@@ -209,7 +209,8 @@ static ROWS: &[Row] = &[
         checks: &[check(
             CheckKind::AttrWhen { attr: "cmpMode", kind: "cmp", slot: "src0", dtypes: &[I32], allowed: &["eq"] },
             "A2A3 TCMP on i32 always compares for equality (pto-isa npu/a2a3/TCmp.hpp:27-30, TCMP.md): other modes would silently give EQ",
-        )],
+        )
+        .disputed(&TCMP_I32_MODES)],
         source: "PTOAS verifier (A2A3 tcmp types); pto-isa npu/a2a3/TCmp.hpp:27-30 (i32: EQ only)",
         ..Row::DEFAULT
     },
@@ -902,6 +903,15 @@ const BITWISE_4_BYTES: Dispute = Dispute {
     ptoas: "rejects 4-byte integers in A2/A3 tand/tor/txor and tands/tors/txors (lib/PTO/IR/PTO.cpp:2888, 3035)",
     pto_isa: "implements them (docs/isa/TAND.md, TOR.md, TXOR.md list u32/i32; include/pto/npu/a2a3/TAnd.hpp); pto rejects them as ptoas does, since ptoas compiles the kernel",
     rejects: true,
+};
+
+/// A2A3 `tcmp` on i32 with a mode other than EQ: `ptoas` accepts it, the A2A3 code computes EQ.
+/// Today's choice (accept) is kept, with the warning (issue 27; `tcmps`, rejected, is the
+/// other today's choice).
+const TCMP_I32_MODES: Dispute = Dispute {
+    ptoas: "accepts every cmpMode of an A2/A3 i32 tcmp (lib/PTO/IR/PTO.cpp:3119, no mode rule)",
+    pto_isa: "computes EQ for i32 whatever the mode (include/pto/npu/a2a3/TCmp.hpp:27-30, TCMP.md): on A2A3 hardware the result is EQ's, the simulator computes the mode as pto-isa's CPU simulator does",
+    rejects: false,
 };
 
 /// A2A3 `txor` computes through its scratch tile (pto-isa `npu/a2a3/TXor.hpp:43-46` asserts
