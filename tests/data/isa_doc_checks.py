@@ -75,10 +75,10 @@ PTOAS_SIDE = {
     ("TSELS.md", "A2A3"): ("ptoas-rejects", "u16,u32,bf16", "ptoas: 'expects A2/A3 tsels src and dst element type to be i16, i32, f16, or f32' (lib/PTO/IR/PTO.cpp:8343)"),
     ("TREM.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 trem element type to be i32/i16/f16/f32' (lib/PTO/IR/PTO.cpp:6959); npu/a5/TRem.hpp:107-111 implements 8-byte and unsigned types"),
 }
-# Types a page leaves out that pto accepts because `ptoas` accepts them.
+# Types a page leaves out that pto accepts because `ptoas` accepts them (with the warning).
 PTOAS_ACCEPTS = {
-    ("TMULS.md", "A5"): ("i8,u8", "ptoas's A5 tmuls accepts i8 (npu/a5/TMulS.hpp:57-60 static_asserts it out)"),
-    ("TFMODS.md", "A2A3"): ("f16", "ptoas's A2A3 tfmods accepts f16 (the page lists f32 only)"),
+    ("TMULS.md", "A5"): ("i8,u8", "ptoas's A5 tmuls accepts i8 (PTO.cpp:6113), npu/a5/TMulS.hpp:57-60 static_asserts it out: a LEGAL_REFERENCES_DISAGREE warning"),
+    ("TFMODS.md", "A2A3"): ("f16,i32,i16", "ptoas's A2A3 tfmods accepts i32/i16/f16 (PTO.cpp:7076), npu/a2a3/TFmodS.hpp:74 static_asserts f32: a LEGAL_REFERENCES_DISAGREE warning"),
 }
 
 # Element-type rows whose side is not settled yet.

@@ -159,6 +159,13 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row {
+        applies: Applies::Ops(&[O::TFmods]),
+        checks: &[check(CheckKind::DtypeTuples { slots: &["src"], tuples: &[&[F32]] }, "pto-isa's A2A3 TFMODS takes f32 only")
+            .disputed(&TFMODS_TYPES)],
+        source: "PTOAS verifier (A2A3 tfmods: i32/i16/f16/f32, PTO.cpp:7076); pto-isa npu/a2a3/TFmodS.hpp:74 (f32 only)",
+        ..Row::DEFAULT
+    },
+    Row {
         applies: Applies::Ops(&[O::TAnds, O::TOrs, O::TXors]),
         operands: &[operand(&["src", "dst"], &[vec_rm(INT8_16)]).disputed(&[vec_rm(I32_U32)], &BITWISE_4_BYTES)],
         checks: &[NOT_IN_PLACE],
@@ -911,6 +918,13 @@ const BITWISE_4_BYTES: Dispute = Dispute {
 const TCMP_I32_MODES: Dispute = Dispute {
     ptoas: "accepts every cmpMode of an A2/A3 i32 tcmp (lib/PTO/IR/PTO.cpp:3119, no mode rule)",
     pto_isa: "computes EQ for i32 whatever the mode (include/pto/npu/a2a3/TCmp.hpp:27-30, TCMP.md): on A2A3 hardware the result is EQ's, the simulator computes the mode as pto-isa's CPU simulator does",
+    rejects: false,
+};
+
+/// A2A3 `tfmods` element types: `ptoas` takes four, pto-isa's A2A3 code one.
+const TFMODS_TYPES: Dispute = Dispute {
+    ptoas: "accepts i32/i16/f16/f32 in A2/A3 tfmods (lib/PTO/IR/PTO.cpp:7076)",
+    pto_isa: "static_asserts f32 (include/pto/npu/a2a3/TFmodS.hpp:74, TFMODS.md): the emitted C++ does not compile against pto-isa's A2A3 headers",
     rejects: false,
 };
 
