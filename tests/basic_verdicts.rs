@@ -38,29 +38,27 @@ const PASS_FAIL_VISIBLE: &[(&str, &str)] = &[
 const NOT_COUNTED: &[&str] = &["CLI_LEVEL_CHECK"];
 
 /// (file, target, why): the disagreements that remain. Each is a place where ptoas and pto-isa
-/// disagree; pto keeps pto-isa's side (the rule for such cases) and its diagnostic or
-/// docs/design.md says which reference says what.
+/// disagree and pto keeps pto-isa's side; the legality table marks the rule disputed
+/// (`legality::Dispute`), so pto's `LEGAL_REFERENCES_DISAGREE` warning or `LEGAL_BUFFER_OVERFLOW`
+/// note says which reference says what.
 const DISAGREEMENTS: &[(&str, &str, &str)] = &[
     (
         "textract_a5_vec_vec_nd_lowering.pto",
         "a2a3",
-        "the references disagree: pto-isa npu/a2a3/TExtract.hpp:465-489 implements vec -> vec, ptoas's A2A3 lowering rejects it",
+        "the references disagree: pto-isa npu/a2a3/TExtract.hpp:465-489 implements vec -> vec (and pto-isa's CPU-simulator golden vectors of textract run it on A2A3), ptoas's A2A3 verifier rejects it (PTO.cpp:4041-4045)",
     ),
     (
         "tgemv_mx_emitc.pto",
         "a5",
         "the references disagree: the scaling tiles need 4352 bytes of FB; pto-isa's TASSIGN check (tassign_check.hpp SA-0353) bounds FB at 4 KiB on A5, ptoas plans scaling tiles in a UB-sized space",
     ),
-    (
-        "tmov_forms_emitc.pto",
-        "a2a3",
-        "the references disagree: pto-isa's A2A3 TMOV has no acc -> vec path and its plain acc -> mat move takes an NZ destination and casts f32 to f16/bf16 (npu/a2a3/TMov.hpp:142-161, common.hpp:89-122); ptoas's A2A3 verifier accepts both",
-    ),
 ];
 
-/// The agreement each target must keep, in percent: the measured value (a5 56/57; a2a3 55/57,
-/// below the 97 % by the two reference disagreements listed in [`DISAGREEMENTS`]).
-const FLOOR: f64 = 96.4;
+/// The agreement each target must keep, in percent: the measured value (a2a3 56/57, a5 56/57).
+/// `tmov_forms_emitc.pto` agrees on A2A3 since pto takes ptoas's side of the A2A3 `tmov` acc
+/// forms (accepted with a warning naming pto-isa's static_asserts): rejecting the A2A3 `textract`
+/// vec -> vec form instead would reject golden vectors pto-isa's implementation runs.
+const FLOOR: f64 = 98.2;
 
 /// What `pto verify --target target file` says: (accepted, first error or warning line).
 fn pto_verify(target: &str, path: &std::path::Path) -> (bool, String) {

@@ -134,6 +134,9 @@ diag_classes! {
     LegalLayoutRewritten = "LEGAL_LAYOUT_REWRITTEN",
     /// The module's `pto.target_arch` names another target than `--target`, or an unknown one.
     LegalTargetConflict = "LEGAL_TARGET_CONFLICT",
+    /// A warning: a rule one reference (`ptoas` or pto-isa) has and the other does not, which
+    /// `pto` does not enforce; the message names both with their source lines.
+    LegalReferencesDisagree = "LEGAL_REFERENCES_DISAGREE",
     /// A scratch tile is required on this target but missing.
     LegalTmpRequired = "LEGAL_TMP_REQUIRED",
     /// A scratch tile is smaller than the target implementation uses.

@@ -29,7 +29,7 @@
 //! never modifies the module.
 
 use crate::binding::{Bound, bind};
-use crate::legality::{self, CheckKind, Effective, Extent, Multiple, ShapeReq, Table, Variant};
+use crate::legality::{self, CheckKind, Dispute, Effective, Extent, Multiple, ShapeReq, Table, Variant};
 use crate::pipeline::Changed;
 use crate::target::Target;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
@@ -246,6 +246,8 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
     // Operands whose tuple the rule rejects; those failing the same way (an i8 `tadd`: src0,
     // src1 and dst) are one cause, reported once at the first of them.
     let mut failed: Vec<(&Bound, String, String, Option<&'static str>)> = Vec::new();
+    // Indices into `failed` whose rejection the other reference does not share.
+    let mut disputed: Vec<(usize, &Dispute)> = Vec::new();
     for b in &bound {
         let Some(r) = rule.operand(b.slot) else { continue };
         let ty = m.value_type(b.value);
@@ -259,6 +261,11 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
         };
         if !ok {
             failed.push((b, r.text(), actual, ty.tile().and_then(|t| r.ptoas_text(t))));
+            if let (Some((variants, dispute)), Some(t)) = (r.dispute, ty.tile())
+                && variants.iter().any(|v| variant_matches(v, t))
+            {
+                disputed.push((failed.len() - 1, dispute));
+            }
         }
     }
     for (i, (b, expected, actual, ptoas)) in failed.iter().enumerate() {
@@ -280,6 +287,9 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
         if !same.is_empty() {
             d = d.with_note(format!("the same tuple is rejected for {}: one cause, reported once", same.join(", ")));
         }
+        if let Some((_, dispute)) = disputed.iter().find(|(k, _)| *k == i) {
+            d = d.with_note(dispute.text());
+        }
         let fixes = |alt: &TileDesc| slot_accepts(m, op, &bound, &rule, b.slot, b.value, alt);
         if let Some((alt, keys)) = layout_fix(m, b.value, table, &fixes) {
             d = d.with_note(format!("help: with {keys} this operand is legal on {} ({})", table.name, tuple_text(&alt)));
@@ -296,15 +306,28 @@ fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
         }
         let Some((at, actual)) = evaluate(m, op, &bound, &c.kind, &declared) else { continue };
         let position = bound.iter().find(|b| b.slot == at).map(|b| b.position.to_string()).unwrap_or_else(|| at.to_string());
-        let mut d = Diagnostic::error(
-            DiagClass::LegalUnsupportedTuple,
-            span,
-            with_ptoas(c.ptoas, format!("`{name}` {position}: {actual} breaks `{}` on {}", c.kind.text(), table.name)),
-        )
+        let own = with_ptoas(c.ptoas, format!("`{name}` {position}: {actual} breaks `{}` on {}", c.kind.text(), table.name));
+        let mut d = match c.dispute {
+            Some(dispute) if !dispute.rejects => {
+                let text = format!("{own}: accepted, {}", dispute.text());
+                diags.push(
+                    Diagnostic::warning(DiagClass::LegalReferencesDisagree, span, text)
+                        .with_op(name.clone())
+                        .with_operand(position)
+                        .with_expected(c.text(), actual)
+                        .with_note(c.why.to_string()),
+                );
+                continue;
+            }
+            _ => Diagnostic::error(DiagClass::LegalUnsupportedTuple, span, own),
+        }
         .with_op(name.clone())
         .with_operand(position)
         .with_expected(c.text(), actual)
         .with_note(c.why.to_string());
+        if let Some(dispute) = c.dispute {
+            d = d.with_note(dispute.text());
+        }
         // A layout for the blamed operand under which this check and its other rules hold.
         if let Some(v) = first(&bound, at) {
             let fixes = |alt: &TileDesc| slot_accepts(m, op, &bound, &rule, at, v, alt);
@@ -331,7 +354,7 @@ fn with_ptoas(ptoas: Option<&'static str>, own: String) -> String {
 fn slot_accepts(m: &Module, op: OpId, bound: &[Bound], rule: &Effective<'_>, slot: &str, v: ValueId, alt: &TileDesc) -> bool {
     let tile_of = |x: ValueId| if x == v { Some(*alt) } else { m.value_type(x).tile().copied() };
     let own = rule.operand(slot).is_none_or(|r| r.variants.iter().any(|var| variant_matches(var, alt)));
-    own && rule.checks.iter().filter(|c| c.kind.slots().contains(&slot)).all(|c| {
+    own && rule.checks.iter().filter(|c| c.binding() && c.kind.slots().contains(&slot)).all(|c| {
         let guarded_out = c.only.is_some_and(|(s, locs)| !first(bound, s).and_then(tile_of).is_some_and(|t| locs.contains(&t.loc)));
         guarded_out || evaluate(m, op, bound, &c.kind, &tile_of).is_none()
     })
@@ -367,7 +390,7 @@ pub fn run_time_violation(m: &Module, op: OpId, table: &Table, tile_of: TileOf<'
             return Some(format!("{}: tuple ({}) breaks `{}`", b.position, tuple_text(&tile), r.text()));
         }
     }
-    for c in &rule.checks {
+    for c in rule.checks.iter().filter(|c| c.binding()) {
         if let Some((slot, locs)) = c.only
             && !first(&bound, slot).and_then(tile_of).is_some_and(|t| locs.contains(&t.loc))
         {
@@ -498,6 +521,11 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             let (x, y) = (tile(a)?, tile(b)?);
             ((x.blayout, x.slayout) != (y.blayout, y.slayout))
                 .then(|| (b, format!("{a} {}, {b} {}", layout_text(x.blayout, x.slayout), layout_text(y.blayout, y.slayout))))
+        }
+        CheckKind::Layout { slot, layouts } => {
+            let t = tile(slot)?;
+            (!layouts.iter().any(|l| l.matches(t.blayout, t.slayout, t.fractal)))
+                .then(|| (slot, format!("{slot} {} fractal {}", layout_text(t.blayout, t.slayout), t.fractal)))
         }
         CheckKind::SameLoc(a, b) => {
             let (x, y) = (tile(a)?.loc, tile(b)?.loc);
@@ -772,7 +800,11 @@ fn doc_body(op: Opcode, form: Option<usize>) -> Vec<[String; 3]> {
         let mut v: Vec<String> = Vec::new();
         for c in &e.checks {
             if c.kind.slots().iter().all(|s| slots.contains(s)) && c.only.is_none_or(|(s, _)| slots.contains(&s)) {
-                let t = c.text();
+                let t = match c.dispute {
+                    Some(d) if !d.rejects => format!("{} (warning only: {})", c.text(), d.text()),
+                    Some(d) => format!("{} ({})", c.text(), d.text()),
+                    None => c.text(),
+                };
                 if !v.contains(&t) {
                     v.push(t);
                 }

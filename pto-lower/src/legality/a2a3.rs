@@ -1,7 +1,7 @@
 //! The A2A3 (Ascend 910B/910C) legality table.
 
 use super::common::*;
-use super::{Applies, CheckKind, Extent, Fault, Row, ShapeReq, Table};
+use super::{Applies, CheckKind, Dispute, Extent, Fault, Row, ShapeReq, Table};
 use pto_ir::ops::{Family, Opcode as O};
 use pto_ir::types::ElemType::*;
 use pto_ir::types::Loc;
@@ -51,7 +51,12 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TPrelu]),
         operands: &[operand(&["tmp"], &[vec_rm(&[U8])])],
-        source: "PTOAS verifier: A2A3 tprelu tmp is a row-major u8 tile",
+        checks: &[
+            check(CheckKind::Distinct("src0", "dst"), TPRELU_APART),
+            check(CheckKind::Distinct("src1", "dst"), TPRELU_APART),
+            check(CheckKind::Distinct("tmp", "dst"), TPRELU_APART),
+        ],
+        source: "PTOAS verifier: A2A3 tprelu tmp is a row-major u8 tile; TPRELU.md (A2A3: src0, src1, dst and tmp must not overlap)",
         ..Row::DEFAULT
     },
     Row {
@@ -64,8 +69,8 @@ static ROWS: &[Row] = &[
     // ---------------- Bitwise ----------------
     Row {
         applies: Applies::Family(Family::Bitwise),
-        operands: &[operand(&["src0", "src1", "src", "dst"], &[vec_rm(INT8_16)]), TMP_VEC],
-        source: "PTOAS verifier (tand/tor/txor: i8/i16 on A2A3)",
+        operands: &[operand(&["src0", "src1", "src", "dst"], &[vec_rm(INT8_16)]).disputed(&[vec_rm(I32_U32)], &BITWISE_4_BYTES), TMP_VEC],
+        source: "PTOAS verifier (tand/tor/txor: i8/i16 on A2A3, PTO.cpp:2888)",
         ..Row::DEFAULT
     },
     Row { applies: Applies::Ops(&[O::TNot]), operands: &[operand(&["src", "dst"], &[vec_rm(I16_U16)])], source: PTOAS, ..Row::DEFAULT },
@@ -82,8 +87,13 @@ static ROWS: &[Row] = &[
             TMP_LIKE_DST,
             eq("tmp", ValidRows, "dst", ValidRows, "A2A3 txor uses a dst-shaped scratch tile"),
             eq("tmp", ValidCols, "dst", ValidCols, "A2A3 txor uses a dst-shaped scratch tile"),
+            check(CheckKind::Distinct("src0", "dst"), TXOR_APART),
+            check(CheckKind::Distinct("src1", "dst"), TXOR_APART),
+            check(CheckKind::Distinct("tmp", "dst"), TXOR_APART),
+            check(CheckKind::Distinct("src0", "tmp"), TXOR_APART),
+            check(CheckKind::Distinct("src1", "tmp"), TXOR_APART),
         ],
-        source: PTOAS,
+        source: "PTOAS verifier (A2A3 txor scratch); pto-isa npu/a2a3/TXor.hpp:43-46 (dst, src0, src1, tmp in different memory), TXOR.md",
         ..Row::DEFAULT
     },
     // ---------------- Ternary / fused ----------------
@@ -149,8 +159,15 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row {
+        applies: Applies::Ops(&[O::TFmods]),
+        checks: &[check(CheckKind::DtypeTuples { slots: &["src"], tuples: &[&[F32]] }, "pto-isa's A2A3 TFMODS takes f32 only")
+            .disputed(&TFMODS_TYPES)],
+        source: "PTOAS verifier (A2A3 tfmods: i32/i16/f16/f32, PTO.cpp:7076); pto-isa npu/a2a3/TFmodS.hpp:74 (f32 only)",
+        ..Row::DEFAULT
+    },
+    Row {
         applies: Applies::Ops(&[O::TAnds, O::TOrs, O::TXors]),
-        operands: &[operand(&["src", "dst"], &[vec_rm(INT8_16)])],
+        operands: &[operand(&["src", "dst"], &[vec_rm(INT8_16)]).disputed(&[vec_rm(I32_U32)], &BITWISE_4_BYTES)],
         checks: &[NOT_IN_PLACE],
         source: PTOAS,
         ..Row::DEFAULT
@@ -196,7 +213,12 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TCmp]),
         operands: &[operand(&["src0", "src1"], &[vec_any(I32_F16_F32)]), operand(&["dst"], &[vec_any(&[I8, U8])])],
-        source: PTOAS,
+        checks: &[check(
+            CheckKind::AttrWhen { attr: "cmpMode", kind: "cmp", slot: "src0", dtypes: &[I32], allowed: &["eq"] },
+            "A2A3 TCMP on i32 always compares for equality (pto-isa npu/a2a3/TCmp.hpp:27-30, TCMP.md): other modes would silently give EQ",
+        )
+        .disputed(&TCMP_I32_MODES)],
+        source: "PTOAS verifier (A2A3 tcmp types); pto-isa npu/a2a3/TCmp.hpp:27-30 (i32: EQ only)",
         ..Row::DEFAULT
     },
     Row {
@@ -609,12 +631,13 @@ static ROWS: &[Row] = &[
                 &[
                     var(&[Loc::Left], None, &[ZZ], &[]),
                     var(&[Loc::Right], None, &[ZN], &[]),
-                    var(&[Loc::Mat], None, &[NZ_512], &[]),
+                    var(&[Loc::Mat], None, &[FRACTAL_512], &[]),
                     var(&[Loc::Vec], None, &[], &[]),
                     BIAS_DST,
                     SCALING_DST,
                 ],
-            ),
+            )
+            .ptoas(Fault::Layout(Loc::Mat), "expects A2/A3 acc-to-mat tmov destination fractal to be 512"),
             TMP_VEC,
         ],
         checks: &[
@@ -625,11 +648,21 @@ static ROWS: &[Row] = &[
                     pairs: &[
                         (Loc::Mat, &[Loc::Left, Loc::Right, Loc::Bias, Loc::Scaling]),
                         (Loc::Vec, &[Loc::Vec]),
-                        (Loc::Acc, &[Loc::Mat]),
+                        (Loc::Acc, &[Loc::Mat, Loc::Vec]),
                     ],
                 },
-                "A2A3 tmov location pairs (pto-isa npu/a2a3/TMov.hpp:142-148: no acc -> vec path on A2A3)",
-            ),
+                "A2A3 tmov location pairs (PTOAS lib/PTO/IR/PTO.cpp:5141-5163)",
+            )
+            .ptoas("expects a supported tmov address-space pair for this target"),
+            check(
+                CheckKind::LocPairs { from: "src", to: "dst", pairs: &[(Loc::Acc, &[Loc::Mat])] },
+                "pto-isa's A2A3 TMOV moves acc data to mat only",
+            )
+            .when_loc("src", &[Loc::Acc])
+            .disputed(&TMOV_ACC_TO_VEC),
+            check(CheckKind::Layout { slot: "dst", layouts: &[NZ_512] }, "pto-isa's A2A3 acc -> mat TMOV writes an NZ tile")
+                .when_loc("dst", &[Loc::Mat])
+                .disputed(&TMOV_ACC_TO_MAT),
             eq("src", Rows, "dst", Rows, "A2A3 tmov keeps the static shape"),
             eq("src", Cols, "dst", Cols, "A2A3 tmov keeps the static shape"),
             check(CheckKind::SameWidth("src", "dst"), "A2A3 vec -> vec tmov copies bytes (pto-isa npu/a2a3/TMov.hpp:88)")
@@ -643,7 +676,7 @@ static ROWS: &[Row] = &[
             .when_loc("dst", &[Loc::Bias]),
             SCALING_SAME_DTYPE,
         ],
-        source: "pto-isa npu/a2a3/TMov.hpp, npu/a2a3/common.hpp (tmov pairs; acc -> mat NZ fractal 512); pto-isa notes §2.4 (A2A3 left Zz, right Zn); ptoas's A2A3 verifier also accepts acc -> vec and any acc -> mat destination of fractal 512 (PTO.cpp:5113-5200), which pto-isa's A2A3 TMOV rejects: pto follows pto-isa (docs/design.md)",
+        source: "PTOAS verifier (A2A3 tmov pairs, acc -> mat fractal 512: PTO.cpp:5113-5220); pto-isa npu/a2a3/TMov.hpp, npu/a2a3/common.hpp (pairs; acc -> mat NZ fractal 512, casts); pto-isa notes §2.4 (A2A3 left Zz, right Zn); where ptoas's A2A3 verifier accepts acc forms pto-isa's A2A3 TMOV lacks, pto follows ptoas with a LEGAL_REFERENCES_DISAGREE warning (docs/design.md)",
         ..Row::DEFAULT
     },
     Row {
@@ -651,9 +684,10 @@ static ROWS: &[Row] = &[
         form: Some(0),
         checks: &[check(
             CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16])] },
-            "A2A3 plain acc -> mat tmov is a cast from f32 to f16/bf16 (pto-isa npu/a2a3/common.hpp:104-111)",
+            "pto-isa's A2A3 plain acc -> mat TMOV is a cast from f32 to f16/bf16",
         )
-        .when_loc("dst", &[Loc::Mat])],
+        .when_loc("dst", &[Loc::Mat])
+        .disputed(&TMOV_ACC_TO_MAT)],
         inherit_checks: true,
         source: "pto-isa npu/a2a3/TMov.hpp:159-161, common.hpp:89-122 (CheckTMovAccToMat, cast)",
         ..Row::DEFAULT
@@ -710,6 +744,12 @@ static ROWS: &[Row] = &[
                 },
                 "A2A3 textract paths (pto-isa npu/a2a3/TExtract.hpp:465-489)",
             ),
+            check(
+                CheckKind::LocPairs { from: "src", to: "dst", pairs: &[(Loc::Mat, &[Loc::Left, Loc::Right])] },
+                "ptoas's A2A3 textract extracts from mat into left/right only",
+            )
+            .ptoas("expects A2/A3 textract src to use loc=mat")
+            .disputed(&TEXTRACT_NON_MAT),
             COPY_SAME_DTYPE,
             check(
                 CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[F16, BF16])] },
@@ -864,6 +904,59 @@ static ROWS: &[Row] = &[
     },
 ];
 
+/// Bitwise ops on 4-byte integers on A2A3: `ptoas` rejects them, pto-isa implements them; `pto`
+/// keeps `ptoas`'s side (issue 27: today's choice) and says so.
+const BITWISE_4_BYTES: Dispute = Dispute {
+    ptoas: "rejects 4-byte integers in A2/A3 tand/tor/txor and tands/tors/txors (lib/PTO/IR/PTO.cpp:2888, 3035)",
+    pto_isa: "implements them (docs/isa/TAND.md, TOR.md, TXOR.md list u32/i32; include/pto/npu/a2a3/TAnd.hpp); pto rejects them as ptoas does, since ptoas compiles the kernel",
+    rejects: true,
+};
+
+/// A2A3 `tcmp` on i32 with a mode other than EQ: `ptoas` accepts it, the A2A3 code computes EQ.
+/// Today's choice (accept) is kept, with the warning (issue 27; `tcmps`, rejected, is the
+/// other today's choice).
+const TCMP_I32_MODES: Dispute = Dispute {
+    ptoas: "accepts every cmpMode of an A2/A3 i32 tcmp (lib/PTO/IR/PTO.cpp:3119, no mode rule)",
+    pto_isa: "computes EQ for i32 whatever the mode (include/pto/npu/a2a3/TCmp.hpp:27-30, TCMP.md): on A2A3 hardware the result is EQ's, the simulator computes the mode as pto-isa's CPU simulator does",
+    rejects: false,
+};
+
+/// A2A3 `tfmods` element types: `ptoas` takes four, pto-isa's A2A3 code one.
+const TFMODS_TYPES: Dispute = Dispute {
+    ptoas: "accepts i32/i16/f16/f32 in A2/A3 tfmods (lib/PTO/IR/PTO.cpp:7076)",
+    pto_isa: "static_asserts f32 (include/pto/npu/a2a3/TFmodS.hpp:74, TFMODS.md): the emitted C++ does not compile against pto-isa's A2A3 headers",
+    rejects: false,
+};
+
+/// A2A3 `txor` computes through its scratch tile (pto-isa `npu/a2a3/TXor.hpp:43-46` asserts
+/// the four tiles apart; TXOR.md: "must not overlap in memory").
+const TXOR_APART: &str = "A2A3 txor writes dst and tmp while reading src0/src1: dst, src0, src1 and tmp must be different tiles";
+
+/// A2A3 `tprelu` writes `src0 * src1` into dst, then selects between it and src0 by the mask in
+/// tmp (pto-isa `npu/a2a3/TPrelu.hpp`; TPRELU.md: "must not overlap in memory").
+const TPRELU_APART: &str = "A2A3 tprelu writes dst before it reads src0 again: src0, src1, tmp and dst must be different tiles";
+
+/// `tmov` acc -> vec: `ptoas`'s A2A3 verifier has the pair, pto-isa's A2A3 TMOV does not.
+const TMOV_ACC_TO_VEC: Dispute = Dispute {
+    ptoas: "accepts acc -> vec on A2/A3 (lib/PTO/IR/PTO.cpp:5159-5163)",
+    pto_isa: "has no A2A3 acc -> vec TMOV (include/pto/npu/a2a3/TMov.hpp:142-148, common.hpp:92 static_assert): the emitted C++ does not compile against pto-isa's A2A3 headers",
+    rejects: false,
+};
+
+/// `tmov` acc -> mat layouts and element types: `ptoas` checks only the fractal size.
+const TMOV_ACC_TO_MAT: Dispute = Dispute {
+    ptoas: "accepts any fractal-512 acc -> mat destination and element types on A2/A3 (lib/PTO/IR/PTO.cpp:5217-5219)",
+    pto_isa: "static_asserts an NZ destination, f32 -> f16/bf16 for the plain move and f32 -> i8, i32 -> i8/u8/f16/i16 with pre-quantisation (include/pto/npu/a2a3/common.hpp:88-122): the emitted C++ does not compile against pto-isa's A2A3 headers",
+    rejects: false,
+};
+
+/// `textract` from vec or acc: pto-isa implements both on A2A3, `ptoas` rejects them.
+const TEXTRACT_NON_MAT: Dispute = Dispute {
+    ptoas: "rejects a src outside mat on A2/A3 (lib/PTO/IR/PTO.cpp:4041-4045)",
+    pto_isa: "implements vec -> vec and acc -> mat (include/pto/npu/a2a3/TExtract.hpp:465-489) and its CPU-simulator golden vectors run vec -> vec",
+    rejects: false,
+};
+
 /// `tmov` acc -> mat with pre-quantisation, by a scaling tile (form 1) or a scalar (form 2):
 /// both check `CheckTMovAccToMat<..., false>` (pto-isa `npu/a2a3/TMov.hpp:190-206`,
 /// `common.hpp:112-121`).
@@ -871,9 +964,10 @@ const TMOV_QUANT: Row = Row {
     applies: Applies::Ops(&[O::TMov]),
     checks: &[check(
         CheckKind::DtypeMap { from: "src", to: "dst", map: &[(F32, &[I8]), (I32, &[I8, U8, F16, I16])] },
-        "A2A3 acc -> mat tmov with pre-quantisation: f32 -> i8, i32 -> i8/u8/f16/i16 (pto-isa npu/a2a3/common.hpp:112-121)",
+        "pto-isa's A2A3 acc -> mat TMOV with pre-quantisation: f32 -> i8, i32 -> i8/u8/f16/i16",
     )
-    .when_loc("dst", &[Loc::Mat])],
+    .when_loc("dst", &[Loc::Mat])
+    .disputed(&TMOV_ACC_TO_MAT)],
     inherit_checks: true,
     source: "pto-isa npu/a2a3/TMov.hpp:190-206, common.hpp:89-122 (CheckTMovAccToMat, quantisation)",
     ..Row::DEFAULT

@@ -2,7 +2,7 @@
 
 use super::a2a3::{PARTIAL_CHECKS, SCATTER_CHECKS, SORT_OPERANDS};
 use super::common::*;
-use super::{Applies, CheckKind, Extent, Fault, Row, ShapeReq, Table};
+use super::{Applies, CheckKind, Dispute, Extent, Fault, Row, ShapeReq, Table};
 use pto_ir::ops::{Family, Opcode as O};
 use pto_ir::types::ElemType::{self, *};
 use pto_ir::types::Loc;
@@ -60,6 +60,13 @@ pub static TABLE: Table = Table { target: crate::target::TargetId::A5, name: "a5
 fn tmp_rule(t: &pto_ir::ops::Tmp) -> pto_ir::ops::TmpRule {
     t.a5
 }
+
+/// A5 `tmuls` on 1-byte integers: `ptoas` accepts i8, pto-isa's A5 code static_asserts it out.
+const TMULS_BYTES: Dispute = Dispute {
+    ptoas: "accepts i8 in A5 tmuls (lib/PTO/IR/PTO.cpp:6113)",
+    pto_isa: "static_asserts 2-, 4- and 8-byte types (include/pto/npu/a5/TMulS.hpp:57-60, TMULS.md): the emitted C++ does not compile against pto-isa's A5 headers",
+    rejects: false,
+};
 
 static ROWS: &[Row] = &[
     // ---------------- Elementwise binary ----------------
@@ -152,6 +159,16 @@ static ROWS: &[Row] = &[
         applies: Applies::Ops(&[O::TMuls, O::TSubs]),
         operands: &[operand(&["src", "dst"], &[vec_rm(VEC9)])],
         source: PTOAS,
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TMuls]),
+        checks: &[check(
+            CheckKind::DtypeTuples { slots: &["src"], tuples: &[&[I16], &[U16], &[I32], &[U32], &[I64], &[U64], &[F16], &[BF16], &[F32]] },
+            "pto-isa's A5 TMULS has no 1-byte types",
+        )
+        .disputed(&TMULS_BYTES)],
+        source: "PTOAS verifier (A5 tmuls: i32/i16/i8/f16/bf16/f32, PTO.cpp:6113); pto-isa npu/a5/TMulS.hpp:57-60 (no 1-byte types)",
         ..Row::DEFAULT
     },
     Row {

@@ -119,22 +119,22 @@ pub const VEC_RM: Variant = var(&[Loc::Vec], None, &[ROW_MAJOR], &[]);
 
 /// An operand rule.
 pub const fn operand(slots: &'static [&'static str], variants: &'static [Variant]) -> OperandRule {
-    OperandRule { slots, variants, ptoas: None }
+    OperandRule { slots, variants, ptoas: None, dispute: None }
 }
 
 /// `a.ea == b.eb`.
 pub const fn eq(a: &'static str, ea: Extent, b: &'static str, eb: Extent, why: &'static str) -> Check {
-    Check { kind: CheckKind::Eq { a: (a, ea), b: (b, eb) }, why, only: None, ptoas: None }
+    Check { kind: CheckKind::Eq { a: (a, ea), b: (b, eb) }, why, only: None, ptoas: None, dispute: None }
 }
 
 /// `a.ea <= b.eb`.
 pub const fn le(a: &'static str, ea: Extent, b: &'static str, eb: Extent, why: &'static str) -> Check {
-    Check { kind: CheckKind::Le { a: (a, ea), b: (b, eb) }, why, only: None, ptoas: None }
+    Check { kind: CheckKind::Le { a: (a, ea), b: (b, eb) }, why, only: None, ptoas: None, dispute: None }
 }
 
 /// Same element type.
 pub const fn same_dtype(a: &'static str, b: &'static str, why: &'static str) -> Check {
-    Check { kind: CheckKind::SameDtype(a, b), why, only: None, ptoas: None }
+    Check { kind: CheckKind::SameDtype(a, b), why, only: None, ptoas: None, dispute: None }
 }
 
 // ---- Shared rules ----
@@ -179,7 +179,7 @@ pub const TMP_VEC: OperandRule = operand(&["tmp"], &[VEC]);
 
 /// A check of any kind.
 pub const fn check(kind: CheckKind, why: &'static str) -> Check {
-    Check { kind, why, only: None, ptoas: None }
+    Check { kind, why, only: None, ptoas: None, dispute: None }
 }
 
 /// Fractal 512, any layout (A2A3 `acc -> mat` destinations).

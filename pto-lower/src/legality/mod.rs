@@ -140,12 +140,20 @@ pub struct OperandRule {
     /// a diagnostic of that failure leads with it, so a build reading `ptoas`'s errors reads
     /// pto's.
     pub ptoas: Option<(Fault, &'static str)>,
+    /// Tuples the rule rejects on one reference's side while the other accepts them (`pto`
+    /// keeps today's choice): a rejection of a tile matching one of these variants carries the
+    /// dispute's note naming both references.
+    pub dispute: Option<(&'static [Variant], &'static Dispute)>,
 }
 
 impl OperandRule {
     /// The same rule, with `ptoas`'s sentence for `fault`.
     pub const fn ptoas(self, fault: Fault, text: &'static str) -> OperandRule {
         OperandRule { ptoas: Some((fault, text)), ..self }
+    }
+    /// The same rule, whose rejection of `variants` one reference does not share.
+    pub const fn disputed(self, variants: &'static [Variant], dispute: &'static Dispute) -> OperandRule {
+        OperandRule { dispute: Some((variants, dispute)), ..self }
     }
 
     /// `ptoas`'s sentence when the rule rejects `t` for the failure it describes.
@@ -187,6 +195,13 @@ pub enum CheckKind {
         a: (&'static str, Extent),
         /// Right side: slot and extent.
         b: (&'static str, Extent),
+    },
+    /// The slot's tile has one of these layouts.
+    Layout {
+        /// The slot.
+        slot: &'static str,
+        /// Accepted layouts.
+        layouts: &'static [LayoutPat],
     },
     /// `a + b <= c` (all static).
     SumLe {
@@ -309,6 +324,30 @@ pub struct Check {
     /// `ptoas`'s verifier sentence for a violation (PTOAS `lib/PTO/IR/PTO.cpp`), which the
     /// diagnostic leads with.
     pub ptoas: Option<&'static str>,
+    /// Set when the two references disagree about this rule (the check is one reference's
+    /// rule, the other does not have it): what each says, and which side `pto` takes.
+    pub dispute: Option<&'static Dispute>,
+}
+
+/// A rule on which `ptoas` and pto-isa disagree. The [`Check`] carrying it states the stricter
+/// reference's rule; a violation is an error when `pto` takes the stricter side
+/// (`rejects`), else a `LEGAL_REFERENCES_DISAGREE` warning. Either way the diagnostic names both
+/// references with their source lines.
+#[derive(Copy, Clone, Debug)]
+pub struct Dispute {
+    /// What `ptoas` says, with its source line (`accepts it (lib/PTO/IR/PTO.cpp:5159-5165)`).
+    pub ptoas: &'static str,
+    /// What pto-isa says, with its source line.
+    pub pto_isa: &'static str,
+    /// True when `pto` rejects a violation (it takes the stricter reference's side).
+    pub rejects: bool,
+}
+
+impl Dispute {
+    /// `ptoas: ...; pto-isa: ...`, the sentence every diagnostic of the dispute carries.
+    pub fn text(&self) -> String {
+        format!("the references disagree: ptoas {}; pto-isa {}", self.ptoas, self.pto_isa)
+    }
 }
 
 impl Check {
@@ -319,6 +358,14 @@ impl Check {
     /// The same check, with `ptoas`'s sentence for a violation.
     pub const fn ptoas(self, text: &'static str) -> Check {
         Check { ptoas: Some(text), ..self }
+    }
+    /// The same check, as one reference's rule the other does not have.
+    pub const fn disputed(self, dispute: &'static Dispute) -> Check {
+        Check { dispute: Some(dispute), ..self }
+    }
+    /// True when a violation rejects the op (not a rule `pto` only warns about).
+    pub fn binding(&self) -> bool {
+        self.dispute.is_none_or(|d| d.rejects)
     }
     /// Description including the location guard.
     pub fn text(&self) -> String {
@@ -553,7 +600,7 @@ impl CheckKind {
             }
             CheckKind::DtypeTuples { slots, .. } => slots.to_vec(),
             CheckKind::DtypeMap { from, to, .. } | CheckKind::LocPairs { from, to, .. } => vec![from, to],
-            CheckKind::AttrWhen { slot, .. } => vec![slot],
+            CheckKind::AttrWhen { slot, .. } | CheckKind::Layout { slot, .. } => vec![slot],
             CheckKind::ViewShape { view, tile } => vec![view, tile],
             CheckKind::Window { index, part, whole, .. } => vec![index.0, index.1, part, whole],
             CheckKind::IndexMultiple { index, of } => match of {
@@ -598,6 +645,9 @@ impl CheckKind {
                 format!("{attr} in {{{}}} when {slot} dtype in {}", allowed.join(", "), dtypes_text(dtypes))
             }
             CheckKind::ViewShape { view, tile } => format!("{view} view shape = {tile} valid shape"),
+            CheckKind::Layout { slot, layouts } => {
+                format!("{slot} layout in {{{}}}", layouts.iter().map(LayoutPat::text).collect::<Vec<_>>().join(", "))
+            }
             CheckKind::Window { index, part, whole, size } => format!(
                 "0 <= {r}, 0 <= {c}, {r} + {part} {} <= {whole} rows, {c} + {part} {} <= {whole} cols",
                 size.0.name(),

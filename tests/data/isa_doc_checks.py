@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Writes tests/data/isa-doc-checks.tsv: every "Implementation checks (A2A3)" / "(A5)" bullet of
+pto-isa's docs/isa/*.md (English pages) as one row, with how tests/isa_doc_checks.rs tests it.
+
+Reads the pages' text only (nothing is built): from a pto-isa checkout or a bare mirror
+(`git show HEAD:docs/isa/X.md`). Usage:
+
+    python3 tests/data/isa_doc_checks.py /work/.mirror/hw-native-sys+pto-isa/repo > tests/data/isa-doc-checks.tsv
+
+Columns: doc, target, op, bullet (the page's text), encoding, diagnostic.
+
+encoding is one of
+  dtype SLOTS TYPES      the element types SLOTS (`all`: every tile operand) may have; TYPES in pto names,
+                         then `; ptoas-rejects T: why` (listed types pto rejects on ptoas's side) and
+                         `; ptoas-accepts T: why` (unlisted types pto accepts on ptoas's side)
+  dtype-class CLASS      integral: every integer type, no float
+  same-dtype             the tile operands share one element type
+  row-major              the tiles must be row-major
+  vec                    the tiles must live in vec (UB)
+  valid-bounds           valid rows/cols within the capacity
+  valid-eq DIMS          src valid shape equals dst's (DIMS: rows,cols or cols)
+  distinct               src and dst may not be the same tile (manual mode)
+  int32-cmp-eq           A2A3: 32-bit integer compares implement EQ only
+  dtype-size SIZES       the element size in bytes is one of SIZES
+  tmp-dtype T            an explicit scratch tile has element type T
+  not-encoded: WHY       a statement about something no static rule can see, or no rule at all
+  not-yet: WHY           a rule not turned into a test yet
+diagnostic: the class a program breaking the bullet must get (empty for not-encoded rows); `warn:CLASS`:
+the program is accepted with that warning (pto keeps a reference's side that accepts it).
+"""
+
+import re
+import subprocess
+import sys
+
+CPP = {
+    "int32_t": "i32", "int": "i32", "uint32_t": "u32", "unsigned int": "u32", "int16_t": "i16",
+    "uint16_t": "u16", "int8_t": "i8", "uint8_t": "u8", "int64_t": "i64", "uint64_t": "u64",
+    "half": "f16", "float16_t": "f16", "float": "f32", "float32_t": "f32", "bfloat16_t": "bf16",
+}
+INTEGRAL = ["i8", "u8", "i16", "u16", "i32", "u32"]
+
+# The op shape tests/isa_doc_checks.rs builds programs for; pages of other ops are `not-yet`.
+SHAPES = {
+    "binary": "tadd tsub tmul tdiv tmax tmin tand tor txor tshl tshr trem tprelu",
+    "unary": "tabs texp tlog tneg tnot trecip trelu trsqrt tsqrt",
+    "scalar": "tadds tsubs tmuls tdivs tmaxs tmins tands tors txors tshls tshrs tfmods tlrelu",
+    "scalar-sc": "taddsc tsubsc",
+    "cmps": "tcmps",
+    "cmp": "tcmp",
+    "sel": "tsel",
+    "sels": "tsels",
+}
+SHAPE_OF = {op: shape for shape, ops in SHAPES.items() for op in ops.split()}
+
+
+# Element types a page lists that pto rejects because `ptoas`'s verifier does (the issue-27 rule
+# where the references disagree: keep today's choice), and types a page leaves out that pto
+# accepts because `ptoas` accepts them: (doc, target) -> (verdict, types, why).
+PTOAS_SIDE = {
+    ("TAND.md", "A2A3"): ("ptoas-rejects", "i32,u32", "ptoas's A2A3 verifier takes i8/i16 only (lib/PTO/IR/PTO.cpp:2888); npu/a2a3/TAnd.hpp implements 4-byte types"),
+    ("TOR.md", "A2A3"): ("ptoas-rejects", "i32,u32", "ptoas's A2A3 verifier takes i8/i16 only; npu/a2a3/TOr.hpp implements 4-byte types"),
+    ("TXOR.md", "A2A3"): ("ptoas-rejects", "i32,u32", "ptoas's A2A3 verifier takes i8/i16 only; npu/a2a3/TXor.hpp implements 4-byte types"),
+    ("TXORS.md", "A2A3"): ("ptoas-rejects", "i32,u32", "ptoas: 'expects A2/A3 txors src, scalar, and dst element type to be i8/i16'"),
+    ("TNOT.md", "A2A3"): ("ptoas-rejects", "i8,u8,i32,u32", "ptoas: 'expects A2/A3 tnot element type to be i16' (lib/PTO/IR/PTO.cpp:6252)"),
+    ("TDIV.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas's A5 tdiv takes i32/i16/f16/f32 (8-byte integers rejected)"),
+    ("TMUL.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas's A5 tmul takes i32/i16/f16/f32 (8-byte integers rejected)"),
+    ("TMAX.md", "A5"): ("ptoas-rejects", "i64,u64,bf16", "ptoas's A5 tmax takes i32/i16/i8/f16/f32"),
+    ("TMIN.md", "A5"): ("ptoas-rejects", "i64,u64,bf16", "ptoas's A5 tmin takes i32/i16/i8/f16/f32"),
+    ("TSUB.md", "A5"): ("ptoas-rejects", "i64,u64,bf16", "ptoas's A5 tsub takes i32/i16/i8/f16/f32"),
+    ("TDIVS.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 tdivs element type to be i32/i16/i8/f16/f32'"),
+    ("TMULS.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 tmuls element type to be i32/i16/i8/f16/bf16/f32'"),
+    ("TSUBS.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 tsubs element type to be i32/i16/i8/f16/bf16/f32'"),
+    ("TSEL.md", "A2A3"): ("ptoas-rejects", "bf16", "ptoas: 'expects A2/A3 tsel src0, src1, and dst element type to be i16/i32/f16/f32' (lib/PTO/IR/PTO.cpp:8280)"),
+    ("TSELS.md", "A2A3"): ("ptoas-rejects", "u16,u32,bf16", "ptoas: 'expects A2/A3 tsels src and dst element type to be i16, i32, f16, or f32' (lib/PTO/IR/PTO.cpp:8343)"),
+    ("TREM.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 trem element type to be i32/i16/f16/f32' (lib/PTO/IR/PTO.cpp:6959); npu/a5/TRem.hpp:107-111 implements 8-byte and unsigned types"),
+}
+# Types a page leaves out that pto accepts because `ptoas` accepts them (with the warning).
+PTOAS_ACCEPTS = {
+    ("TMULS.md", "A5"): ("i8,u8", "ptoas's A5 tmuls accepts i8 (PTO.cpp:6113), npu/a5/TMulS.hpp:57-60 static_asserts it out: a LEGAL_REFERENCES_DISAGREE warning"),
+    ("TFMODS.md", "A2A3"): ("f16,i32,i16", "ptoas's A2A3 tfmods accepts i32/i16/f16 (PTO.cpp:7076), npu/a2a3/TFmodS.hpp:74 static_asserts f32: a LEGAL_REFERENCES_DISAGREE warning"),
+}
+
+# Element-type rows whose side is not settled yet.
+OPEN = {
+    ("TADDSC.md", "A5"): "the page lists i32/i16/f16/f32; pto's A5 tile-scalar row accepts 11 types; pto-isa has no NPU TADDSC (only pto_instr.hpp's CPU-simulator and cost-model entries), so which side to take is open (see TSUBSC)",
+    ("TSUBSC.md", "A5"): "the page lists i32/i16/f16/f32; pto's A5 tile-scalar row accepts 11 types and ptoas accepts at least bf16 and i8 (checked with ptoas a56b18c3); pto-isa has no NPU TSUBSC (only pto_instr.hpp's CPU-simulator and cost-model entries), so which side to take for u32/u16/u8 is open",
+}
+
+
+def pages(repo):
+    names = subprocess.run(["git", "-C", repo, "ls-tree", "--name-only", "HEAD", "docs/isa/"],
+                           capture_output=True, text=True, check=True).stdout.split()
+    for name in sorted(n for n in names if n.endswith(".md") and not n.endswith("_zh.md")):
+        text = subprocess.run(["git", "-C", repo, "show", f"HEAD:{name}"], capture_output=True, text=True,
+                              check=True).stdout
+        yield name.split("/")[-1], text
+
+
+def bullets(text):
+    """(target, bullet) for every nested bullet under an Implementation checks heading."""
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^(\s*)- \*\*Implementation checks \((A2A3|A5)\)\*\*", lines[i])
+        if not m:
+            i += 1
+            continue
+        indent, target = len(m.group(1)), m.group(2)
+        i += 1
+        while i < len(lines):
+            line = lines[i]
+            b = re.match(r"^(\s*)- (.*)$", line)
+            if b and len(b.group(1)) > indent:
+                yield target, b.group(2).strip()
+            elif line.strip() and not (len(line) - len(line.lstrip()) > indent + 2):
+                break
+            i += 1
+
+
+def types_in(text):
+    found = []
+    for t in re.findall(r"`([^`]+)`", text):
+        if t in CPP and CPP[t] not in found:
+            found.append(CPP[t])
+    return found
+
+
+def encode(op, bullet):
+    """(encoding, diagnostic) of one bullet."""
+    b = bullet
+    shape = SHAPE_OF.get(op)
+    if re.match(r"^(Note:|Implemented|No bounds checks|No separate|The (A5 implementation|selection domain)|The op uses)", b):
+        return "not-encoded: a description of the implementation, not a constraint on the program", ""
+    if "Scalar only supports zero and positive values" in b:
+        return "not-encoded: a constraint on a run-time scalar value, not on the program's types", ""
+    if shape is None:
+        return f"not-yet: no program template for `{op}` in tests/isa_doc_checks.rs", ""
+    if re.search(r"^`tmp` element type must be `uint8_t`", b):
+        return "tmp-dtype u8", "LEGAL_UNSUPPORTED_TUPLE|LEGAL_TMP_TOO_SMALL"
+    if re.search(r"^`tmp\.GetValidRow\(\) > dst\.GetValidRow\(\)`|^`tmp` tile must have at least", b):
+        return ("not-yet: a scratch-tile size: `pto verify` does not size scratch tiles (insert-scratch checks a "
+                "given tmp against the A2A3 implementation's use in `pto lower`/`pto run`, LEGAL_TMP_TOO_SMALL, "
+                "docs/scratch.md; in `pto verify` that check would reject tcolargmin_emitc.pto, which ptoas accepts)"), ""
+    if re.search(r"only `CmpMode::EQ`|regardless of `cmpMode`", b):
+        # tcmps: rejected; tcmp: accepted with the references' warning (today's choices, issue 27).
+        return "int32-cmp-eq", "warn:LEGAL_REFERENCES_DISAGREE" if op == "tcmp" else "LEGAL_UNSUPPORTED_TUPLE"
+    if re.search(r"same memory is unsupported|must not overlap", b):
+        return "distinct", "LEGAL_UNSUPPORTED_TUPLE"
+    if re.search(r"must use the same element type|element types must match", b) and not re.search(r"Supported", b):
+        return "same-dtype", "STRUCT_DTYPE_MISMATCH|LEGAL_UNSUPPORTED_TUPLE"
+    if re.search(r"Intended for integral element types", b):
+        return "dtype-class integral", "LEGAL_UNSUPPORTED_TUPLE"
+    if re.search(r"1-byte, 2-byte, or 4-byte integral", b):
+        return "dtype all " + ",".join(INTEGRAL), "LEGAL_UNSUPPORTED_TUPLE"
+    if re.search(r"(DType` must be one of|Supported (element|data) types are|must be one of:|Supported types:|DType` must be `)", b):
+        types = types_in(b)
+        if types:
+            return "dtype all " + ",".join(types), "LEGAL_UNSUPPORTED_TUPLE"
+    m = re.match(r"^`sizeof\((TileData|TileDataDst)::DType\)` (must|may) be ((`\d`(, | or |, or )?)+) bytes\.?$", b)
+    if m:
+        return "dtype-size " + ",".join(re.findall(r"`(\d)`", m.group(3))), "LEGAL_UNSUPPORTED_TUPLE"
+    if re.search(r"row-major", b):
+        return "row-major", "LEGAL_UNSUPPORTED_TUPLE"
+    if re.search(r"location must be vector|must be vector tiles|must be `TileType::Vec`", b):
+        return "vec", "LEGAL_UNSUPPORTED_TUPLE"
+    if re.search(r"[Ss]tatic valid bounds", b):
+        return "valid-bounds", "STRUCT_TILE_SHAPE|PARSE_BAD_TYPE"
+    if re.search(r"GetValidRow\(\)|validRow/validCol|GetValidCol\(\)|valid shapes must match", b):
+        dims = "rows,cols" if re.search(r"GetValidRow|validRow|valid shapes", b) else "cols"
+        return f"valid-eq {dims}", "LEGAL_UNSUPPORTED_TUPLE|STRUCT_VALID_SHAPE_MISMATCH"
+    return "not-yet: no encoding for this sentence", ""
+
+
+def main():
+    repo = sys.argv[1]
+    print("doc\ttarget\top\tbullet\tencoding\tdiagnostic")
+    for doc, text in pages(repo):
+        op = doc[:-3].lower().replace("_", ".")
+        for target, bullet in bullets(text):
+            enc, diag = encode(op, bullet)
+            if (doc, target) in OPEN and enc.startswith("dtype all "):
+                enc, diag = "not-yet: " + OPEN[(doc, target)], ""
+            if enc.startswith("dtype all "):
+                if (doc, target) in PTOAS_SIDE:
+                    verdict, types, why = PTOAS_SIDE[(doc, target)]
+                    enc += f"; {verdict} {types}: {why}"
+                if (doc, target) in PTOAS_ACCEPTS:
+                    types, why = PTOAS_ACCEPTS[(doc, target)]
+                    enc += f"; ptoas-accepts {types}: {why}"
+            print(f"{doc}\t{target}\t{op}\t{bullet}\t{enc}\t{diag}")
+
+
+if __name__ == "__main__":
+    main()

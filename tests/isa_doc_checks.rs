@@ -1,0 +1,305 @@
+//! Issue 27, acceptance 2: every "Implementation checks (A2A3)" / "(A5)" bullet of pto-isa's
+//! `docs/isa/*.md` is a row of `tests/data/isa-doc-checks.tsv` (written by
+//! `tests/data/isa_doc_checks.py` from the pages' text), and every row whose encoding is a rule is
+//! tested here against `pto verify --target`: a tiny program that breaks the bullet must be
+//! rejected on that target with the row's diagnostic class, and programs that satisfy it must be
+//! accepted. Rows `not-encoded: why` say why no program can test them; rows `not-yet: why` are
+//! counted and printed (the test pins the counts, so a new encoding or a regression shows).
+
+use pto::cmd::verify::{VerifyOptions, run};
+use pto::{ErrorFormat, TargetName};
+use std::path::PathBuf;
+
+mod common;
+
+/// Every element type a program may try, in the order a probe picks them.
+const UNIVERSE: &[&str] = &["f32", "f16", "bf16", "i32", "u32", "i16", "u16", "i8", "u8", "i64", "u64"];
+
+/// One row of the data file.
+struct Row {
+    doc: String,
+    target: String,
+    op: String,
+    bullet: String,
+    encoding: String,
+    diagnostic: String,
+}
+
+fn rows() -> Vec<Row> {
+    let path = common::root().join("tests/data/isa-doc-checks.tsv");
+    let text = std::fs::read_to_string(&path).expect("tests/data/isa-doc-checks.tsv");
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            assert_eq!(c.len(), 6, "{l}");
+            Row {
+                doc: c[0].into(),
+                target: c[1].into(),
+                op: c[2].into(),
+                bullet: c[3].into(),
+                encoding: c[4].into(),
+                diagnostic: c[5].into(),
+            }
+        })
+        .collect()
+}
+
+fn bytes(dtype: &str) -> u32 {
+    match dtype.trim_start_matches(['u', 'i', 'f', 'b']) {
+        "8" => 1,
+        "16" => 2,
+        "32" => 4,
+        _ => 8,
+    }
+}
+
+/// A tile operand: element type, location, valid shape (None: the capacity), col-major or not.
+#[derive(Clone)]
+struct Tile {
+    dtype: String,
+    loc: &'static str,
+    valid: Option<(u32, u32)>,
+    col_major: bool,
+}
+
+impl Tile {
+    fn new(dtype: &str) -> Tile {
+        Tile { dtype: dtype.into(), loc: "vec", valid: None, col_major: false }
+    }
+    /// 32 rows of 64 bytes: every layout's alignment holds for every element type.
+    fn shape(&self) -> (u32, u32) {
+        (32, 64 / bytes(&self.dtype))
+    }
+    fn text(&self) -> String {
+        let (r, c) = self.shape();
+        let mut s = format!("!pto.tile_buf<{}, {r}x{c}x{}", self.loc, self.dtype);
+        if let Some((vr, vc)) = self.valid {
+            s += &format!(", valid={vr}x{vc}");
+        }
+        if self.col_major {
+            s += ", blayout=col_major";
+        }
+        s + ">"
+    }
+}
+
+/// The program of `op` (shape from the data script's `SHAPES`) with these source and destination
+/// tiles; `same` makes the destination the source value (in place).
+fn program(op: &str, src: &Tile, dst: &Tile, same: bool) -> String {
+    let (a, d) = (src.text(), dst.text());
+    let out = if same { "%a" } else { "%d" };
+    let scalar = &src.dtype;
+    // A compare's mask follows the source's layout (npu/a5/TCmps.hpp:237 asserts it of the mask).
+    // The mask of a compare has one row per dst row (its valid rows follow dst's).
+    let compare = matches!(shape(op), "cmps" | "cmp");
+    let mut mask = MASK.trim_end_matches('>').to_string();
+    if let (true, Some((vr, _))) = (compare, dst.valid) {
+        mask += &format!(", valid={vr}x32");
+    }
+    if compare && src.col_major {
+        mask += ", blayout=col_major";
+    }
+    mask += ">";
+    let body = match shape(op) {
+        "binary" => format!("pto.{op} ins(%a, %b : {a}, {a}) outs({out} : {d})"),
+        "unary" => format!("pto.{op} ins(%a : {a}) outs({out} : {d})"),
+        "scalar" => format!("pto.{op} ins(%a, %s : {a}, {scalar}) outs({out} : {d})"),
+        "scalar-sc" => format!("pto.{op} ins(%a, %s, %b : {a}, {scalar}, {a}) outs({out} : {d})"),
+        // Compare and select: a one-byte mask of 32 bytes per row, one row per data row.
+        "cmps" => format!("pto.{op} ins(%a, %s {{cmpMode = #pto<cmp eq>}} : {a}, {scalar}) outs(%m : {mask})"),
+        "cmp" => format!("pto.{op} ins(%a, %b {{cmpMode = #pto<cmp eq>}} : {a}, {a}) outs(%m : {mask})"),
+        "sel" => format!("pto.{op} ins(%m, %a, %b : {mask}, {a}, {a}) outs({out} : {d})"),
+        "sels" => format!("pto.{op} ins(%m, %a, %s : {mask}, {a}, {scalar}) outs({out} : {d})"),
+        other => panic!("no template for shape {other}"),
+    };
+    format!("func.func @k(%a: {a}, %b: {a}, %d: {d}, %s: {scalar}, %m: {mask}) {{\n  {body}\n  return\n}}\n")
+}
+
+/// The mask tile of the compare/select templates.
+const MASK: &str = "!pto.tile_buf<vec, 32x32xui8>";
+
+fn shape(op: &str) -> &'static str {
+    const BINARY: &[&str] = &["tadd", "tsub", "tmul", "tdiv", "tmax", "tmin", "tand", "tor", "txor", "tshl", "tshr", "trem", "tprelu"];
+    const UNARY: &[&str] = &["tabs", "texp", "tlog", "tneg", "tnot", "trecip", "trelu", "trsqrt", "tsqrt"];
+    if BINARY.contains(&op) {
+        "binary"
+    } else if UNARY.contains(&op) {
+        "unary"
+    } else if op == "taddsc" || op == "tsubsc" {
+        "scalar-sc"
+    } else if op == "tcmps" {
+        "cmps"
+    } else if op == "tcmp" {
+        "cmp"
+    } else if op == "tsel" {
+        "sel"
+    } else if op == "tsels" {
+        "sels"
+    } else {
+        "scalar"
+    }
+}
+
+/// `pto verify --target T` of a program: (accepted, stderr).
+fn verify(dir: &std::path::Path, n: &mut usize, target: &str, text: &str) -> (bool, String) {
+    *n += 1;
+    let path: PathBuf = dir.join(format!("p{n}.pto"));
+    std::fs::write(&path, text).unwrap();
+    let target = Some(TargetName::parse(target).expect("a target"));
+    let out =
+        run(&VerifyOptions { input: path.to_string_lossy().into_owned(), target, error_format: ErrorFormat::Human, ..Default::default() });
+    (out.code == 0, out.stderr)
+}
+
+#[test]
+fn every_isa_doc_implementation_check_is_encoded_and_tested_or_says_why_not() {
+    let rows = rows();
+    let dir = common::kernel::scratch_dir("isa-doc-checks", "programs");
+    let mut n = 0;
+    let mut failures = Vec::new();
+    let (mut tested, mut not_encoded, mut not_yet) = (0, 0, 0);
+    for row in &rows {
+        let enc = row.encoding.as_str();
+        if enc.starts_with("not-encoded: ") {
+            not_encoded += 1;
+            continue;
+        }
+        if enc.starts_with("not-yet: ") {
+            not_yet += 1;
+            continue;
+        }
+        tested += 1;
+        let t = row.target.to_ascii_lowercase();
+        // The first element type the op accepts on the target, all tiles alike.
+        let probe = UNIVERSE.iter().copied().find(|d| verify(&dir, &mut n, &t, &program(&row.op, &Tile::new(d), &Tile::new(d), false)).0);
+        let Some(x) = probe else {
+            failures.push(format!("{} [{}]: `{}` accepts no element type", row.doc, row.target, row.op));
+            continue;
+        };
+        let plain = Tile::new(x);
+        let (r, c) = plain.shape();
+        let op = row.op.as_str();
+        // (accepted?, program): programs that satisfy the bullet, then one that breaks it.
+        let mut cases: Vec<(bool, String)> = Vec::new();
+        let mut words = enc.split(' ');
+        match words.next().unwrap() {
+            "dtype" => {
+                let _slots = words.next();
+                let listed: Vec<&str> = words.next().unwrap_or("").trim_end_matches(';').split(',').collect();
+                // `; ptoas-rejects T: why` / `; ptoas-accepts T: why`: pto takes ptoas's side there.
+                let side = |key: &str| -> Vec<&str> {
+                    enc.split("; ")
+                        .find_map(|p| p.strip_prefix(key))
+                        .map_or(Vec::new(), |p| p.split(':').next().unwrap().split(',').collect())
+                };
+                let (rejected, accepted) = (side("ptoas-rejects "), side("ptoas-accepts "));
+                for d in &listed {
+                    cases.push((!rejected.contains(d), program(op, &Tile::new(d), &Tile::new(d), false)));
+                }
+                // Accepted on ptoas's side, with the warning naming both references.
+                for d in &accepted {
+                    let (ok, stderr) = verify(&dir, &mut n, &t, &program(op, &Tile::new(d), &Tile::new(d), false));
+                    if !ok || !stderr.contains("[LEGAL_REFERENCES_DISAGREE]") {
+                        failures
+                            .push(format!("{} [{}] {enc}: {d} not accepted with LEGAL_REFERENCES_DISAGREE\n{stderr}", row.doc, row.target));
+                    }
+                }
+                if let Some(other) = UNIVERSE.iter().find(|d| !listed.contains(d) && !accepted.contains(d)) {
+                    cases.push((false, program(op, &Tile::new(other), &Tile::new(other), false)));
+                }
+            }
+            "dtype-class" => {
+                cases.push((true, program(op, &Tile::new("i16"), &Tile::new("i16"), false)));
+                cases.push((false, program(op, &Tile::new("f32"), &Tile::new("f32"), false)));
+            }
+            "same-dtype" => {
+                cases.push((true, program(op, &plain, &plain, false)));
+                let other = UNIVERSE.iter().find(|d| bytes(d) != bytes(x)).unwrap();
+                cases.push((false, program(op, &plain, &Tile::new(other), false)));
+            }
+            "row-major" => {
+                cases.push((true, program(op, &plain, &plain, false)));
+                let cm = Tile { col_major: true, ..plain.clone() };
+                cases.push((false, program(op, &cm, &cm, false)));
+            }
+            "vec" => {
+                cases.push((true, program(op, &plain, &plain, false)));
+                let mat = Tile { loc: "mat", ..plain.clone() };
+                cases.push((false, program(op, &mat, &mat, false)));
+            }
+            "valid-bounds" => {
+                let inside = Tile { valid: Some((r / 2, c)), ..plain.clone() };
+                cases.push((true, program(op, &inside, &inside, false)));
+                let outside = Tile { valid: Some((r + 1, c)), ..plain.clone() };
+                cases.push((false, program(op, &outside, &outside, false)));
+            }
+            "valid-eq" => {
+                let half = Tile { valid: Some((r / 2, c)), ..plain.clone() };
+                cases.push((true, program(op, &half, &half, false)));
+                let src =
+                    if words.next().unwrap_or("").contains("rows") { half } else { Tile { valid: Some((r, c / 2)), ..plain.clone() } };
+                cases.push((false, program(op, &src, &plain, false)));
+            }
+            "dtype-size" => {
+                let sizes: Vec<u32> = words.next().unwrap_or("").split(',').map(|x| x.parse().expect("a size")).collect();
+                // Some element type of each listed size is accepted; one of another size is not.
+                for size in &sizes {
+                    let of_size: Vec<&str> = UNIVERSE.iter().copied().filter(|d| bytes(d) == *size).collect();
+                    let accepted = of_size.iter().find(|d| verify(&dir, &mut n, &t, &program(op, &Tile::new(d), &Tile::new(d), false)).0);
+                    cases.push((
+                        true,
+                        program(op, &Tile::new(accepted.unwrap_or(&of_size[0])), &Tile::new(accepted.unwrap_or(&of_size[0])), false),
+                    ));
+                }
+                if let Some(other) = UNIVERSE.iter().find(|d| !sizes.contains(&bytes(d))) {
+                    cases.push((false, program(op, &Tile::new(other), &Tile::new(other), false)));
+                }
+            }
+            // An explicit scratch tile (binary ops) of the page's element type, and one of another.
+            "tmp-dtype" => {
+                let want = words.next().unwrap_or("u8");
+                let (good, bad) = (format!("{}x32x{want}", r + 1), format!("{}x{c}x{x}", r + 1));
+                for (ok, tmp) in [(true, good), (false, bad)] {
+                    let tmp = format!("!pto.tile_buf<vec, {tmp}>");
+                    let a = plain.text();
+                    cases.push((
+                        ok,
+                        format!("func.func @k(%a: {a}, %b: {a}, %d: {a}, %t: {tmp}) {{\n  pto.{op} ins(%a, %b, %t : {a}, {a}, {tmp}) outs(%d : {a})\n  return\n}}\n"),
+                    ));
+                }
+            }
+            "int32-cmp-eq" => {
+                let i32_eq = program(op, &Tile::new("i32"), &Tile::new("i32"), false);
+                cases.push((false, i32_eq.replace("cmp eq", "cmp gt")));
+                cases.push((true, i32_eq));
+            }
+            "distinct" => {
+                cases.push((true, program(op, &plain, &plain, false)));
+                cases.push((false, program(op, &plain, &plain, true)));
+            }
+            other => failures.push(format!("{} [{}]: unknown encoding {other}", row.doc, row.target)),
+        }
+        for (want_accept, prog) in cases {
+            let (accepted, stderr) = verify(&dir, &mut n, &t, &prog);
+            let has = |classes: &str| classes.split('|').any(|c| stderr.contains(&format!("[{c}]")));
+            let ok = match (want_accept, row.diagnostic.strip_prefix("warn:")) {
+                (true, _) => accepted,
+                // The breaking program is accepted with the warning naming both references.
+                (false, Some(warning)) => accepted && has(warning),
+                (false, None) => !accepted && has(&row.diagnostic),
+            };
+            if !ok {
+                let what = if want_accept {
+                    "satisfying program rejected".to_string()
+                } else {
+                    format!("breaking program not rejected with {}", row.diagnostic)
+                };
+                failures.push(format!("{} [{}] {enc}\n  bullet: {}\n  {what}\n{prog}{stderr}", row.doc, row.target, row.bullet));
+            }
+        }
+    }
+    println!("isa-doc bullets: {} total; {tested} encoded and tested; {not_encoded} not encoded (with why); {not_yet} not yet", rows.len());
+    assert!(failures.is_empty(), "{} rows fail:\n{}", failures.len(), failures.join("\n\n"));
+    assert_eq!((rows.len(), tested, not_encoded, not_yet), (495, 267, 14, 214), "(total, tested, not encoded, not yet)");
+}
