@@ -247,38 +247,34 @@ fn window_pieces<T: Elem>(v: &TileView, len: usize, origin: (usize, usize), rows
 /// Elements `(0..rows, 0..cols)` of the window at `(r0, c0)` of `v` from its storage bytes `s`,
 /// row-major: converted piece by piece as the storage holds them ([`window_pieces`]); exactly
 /// what [`at`] reads element by element, with its fault.
-pub(crate) fn region<T: Elem>(s: &[u8], v: &TileView, (r0, c0): (usize, usize), rows: usize, cols: usize) -> Result<Vec<T>, Fault> {
-    let mut out = Vec::new();
-    region_into(s, v, (r0, c0), rows, cols, &mut out)?;
-    Ok(out)
+pub(crate) fn region<T: Elem>(s: &[u8], v: &TileView, origin: (usize, usize), rows: usize, cols: usize) -> Result<Vec<T>, Fault> {
+    region_with(s, v, origin, rows, cols, |x: T| x)
 }
 
-/// [`region`] into `out` (cleared first), so a caller can reuse one buffer.
-pub(crate) fn region_into<T: Elem>(
+/// [`region`] with each element mapped by `f` as it is read (one pass: a matmul panel or a
+/// conversion's source needs no buffer of the elements first).
+pub(crate) fn region_with<T: Elem, P: Copy>(
     s: &[u8],
     v: &TileView,
     (r0, c0): (usize, usize),
     rows: usize,
     cols: usize,
-    out: &mut Vec<T>,
-) -> Result<(), Fault> {
-    out.clear();
+    f: impl Fn(T) -> P,
+) -> Result<Vec<P>, Fault> {
     let Some(pieces) = window_pieces::<T>(v, s.len(), (r0, c0), rows, cols) else {
-        for x in 0..rows * cols {
-            out.push(at(s, v, r0 + x / cols, c0 + x % cols)?);
-        }
-        return Ok(());
+        return (0..rows * cols).map(|x| at(s, v, r0 + x / cols, c0 + x % cols).map(&f)).collect();
     };
-    out.resize(rows * cols, T::from_i64(0));
+    let Some(&first) = pieces.list.first() else { return Ok(Vec::new()) };
+    let mut out = vec![f(T::load(&s[first.start..])); rows * cols];
     for &Piece { at: (r, c), count: n, start } in &pieces.list {
-        let src = s[start..start + n * T::SIZE].chunks_exact(T::SIZE).map(T::load);
+        let src = s[start..start + n * T::SIZE].chunks_exact(T::SIZE).map(|b| f(T::load(b)));
         if pieces.along_row {
             out[r * cols + c..r * cols + c + n].iter_mut().zip(src).for_each(|(o, x)| *o = x);
         } else {
             out[r * cols + c..].iter_mut().step_by(cols).zip(src).for_each(|(o, x)| *o = x);
         }
     }
-    Ok(())
+    Ok(out)
 }
 
 /// Writes `vals` (row-major, `rows x cols`) into the window at `(r0, c0)` of `v` in its storage
@@ -1168,7 +1164,7 @@ pub fn copy_window(
         };
     }
     let vals: Vec<f64> = dispatch!(src.desc.dtype, T => {
-        region::<T>(storage(mem, src)?, src, (sr, sc), rows, cols)?.into_iter().map(T::to_f64).collect()
+        region_with(storage(mem, src)?, src, (sr, sc), rows, cols, T::to_f64)?
     }, _ => return Err(unsupported(src)));
     dispatch!(dst.desc.dtype, U => {
         let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
@@ -1292,7 +1288,7 @@ impl Panel for f64 {
 
 impl Panel for f32 {
     fn of<T: Elem>(x: T) -> f32 {
-        x.to_f64() as f32
+        x.to_f32()
     }
     fn wide(self) -> f64 {
         f64::from(self)
@@ -1329,7 +1325,7 @@ fn matmul_in<P: Panel>(mem: &mut Memory, ops: Operands<'_>, order: MatmulOrder) 
     fn panel<P: Panel>(mem: &Memory, v: &TileView, rows: usize, cols: usize) -> Result<Vec<P>, Fault> {
         v.covers(rows, cols, "a matmul operand")?;
         dispatch!(v.desc.dtype, T => {
-            Ok(region::<T>(storage(mem, v)?, v, (0, 0), rows, cols)?.into_iter().map(P::of).collect())
+            region_with(storage(mem, v)?, v, (0, 0), rows, cols, P::of::<T>)
         }, _ => Err(unsupported(v)))
     }
     let read_all = panel::<f64>;
