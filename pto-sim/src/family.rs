@@ -266,12 +266,17 @@ pub(crate) fn region_with<T: Elem, P: Copy>(
     };
     let Some(&first) = pieces.list.first() else { return Ok(Vec::new()) };
     let mut out = vec![f(T::load(&s[first.start..])); rows * cols];
+    // Typed slices where the storage is aligned for `T` (the same values: elements are stored
+    // little-endian, as `Elem::load` reads them), bytes otherwise.
+    let typed = cfg!(target_endian = "little") && bytemuck::try_cast_slice::<u8, T>(&s[..pieces.end]).is_ok();
     for &Piece { at: (r, c), count: n, start } in &pieces.list {
-        let src = s[start..start + n * T::SIZE].chunks_exact(T::SIZE).map(|b| f(T::load(b)));
-        if pieces.along_row {
-            out[r * cols + c..r * cols + c + n].iter_mut().zip(src).for_each(|(o, x)| *o = x);
-        } else {
-            out[r * cols + c..].iter_mut().step_by(cols).zip(src).for_each(|(o, x)| *o = x);
+        let bytes = &s[start..start + n * T::SIZE];
+        let at = r * cols + c;
+        match (typed, pieces.along_row) {
+            (true, true) => out[at..at + n].iter_mut().zip(bytemuck::cast_slice::<u8, T>(bytes)).for_each(|(o, &x)| *o = f(x)),
+            (true, false) => out[at..].iter_mut().step_by(cols).zip(bytemuck::cast_slice::<u8, T>(bytes)).for_each(|(o, &x)| *o = f(x)),
+            (false, true) => out[at..at + n].iter_mut().zip(bytes.chunks_exact(T::SIZE)).for_each(|(o, b)| *o = f(T::load(b))),
+            (false, false) => out[at..].iter_mut().step_by(cols).zip(bytes.chunks_exact(T::SIZE)).for_each(|(o, b)| *o = f(T::load(b))),
         }
     }
     Ok(out)
@@ -291,12 +296,17 @@ pub(crate) fn put_region<T: Elem>(
     let Some(pieces) = window_pieces::<T>(v, s.len(), (r0, c0), rows, cols) else {
         return (0..rows * cols).try_for_each(|x| put(s, v, r0 + x / cols, c0 + x % cols, vals[x]));
     };
+    let typed = cfg!(target_endian = "little") && bytemuck::try_cast_slice_mut::<u8, T>(&mut s[..pieces.end]).is_ok();
     for &Piece { at: (r, c), count: n, start } in &pieces.list {
-        let dst = s[start..start + n * T::SIZE].chunks_exact_mut(T::SIZE);
-        if pieces.along_row {
-            dst.zip(&vals[r * cols + c..r * cols + c + n]).for_each(|(d, x)| x.store(d));
-        } else {
-            dst.zip(vals[r * cols + c..].iter().step_by(cols)).for_each(|(d, x)| x.store(d));
+        let bytes = &mut s[start..start + n * T::SIZE];
+        let at = r * cols + c;
+        match (typed, pieces.along_row) {
+            (true, true) => bytemuck::cast_slice_mut::<u8, T>(bytes).copy_from_slice(&vals[at..at + n]),
+            (true, false) => {
+                bytemuck::cast_slice_mut::<u8, T>(bytes).iter_mut().zip(vals[at..].iter().step_by(cols)).for_each(|(d, &x)| *d = x)
+            }
+            (false, true) => bytes.chunks_exact_mut(T::SIZE).zip(&vals[at..at + n]).for_each(|(d, x)| x.store(d)),
+            (false, false) => bytes.chunks_exact_mut(T::SIZE).zip(vals[at..].iter().step_by(cols)).for_each(|(d, x)| x.store(d)),
         }
     }
     Ok(())
@@ -1826,11 +1836,17 @@ mod regions {
             let want: Result<Vec<T>, Fault> =
                 (0..shape.0 * shape.1).map(|x| at(&storage, v, at0.0 + x / shape.1, at0.1 + x % shape.1)).collect();
             assert_eq!(region::<T>(&storage, v, at0, shape.0, shape.1), want, "{what}");
+            // Storage not aligned for `T` (byte by byte instead of typed slices).
+            let mut shifted = vec![0u8; storage.len() + 1];
+            shifted[1..].copy_from_slice(&storage);
+            assert_eq!(region::<T>(&shifted[1..], v, at0, shape.0, shape.1), want, "{what}, unaligned");
             let vals: Vec<T> = (0..shape.0 * shape.1).map(|x| T::from_i64((x % 97) as i64 + 1)).collect();
             let (mut a, mut b) = (storage.clone(), storage.clone());
             let want = (0..shape.0 * shape.1).try_for_each(|x| put(&mut a, v, at0.0 + x / shape.1, at0.1 + x % shape.1, vals[x]));
             assert_eq!(put_region(&mut b, v, at0, shape.0, shape.1, &vals), want, "{what}");
             assert!(a == b, "{what}");
+            assert_eq!(put_region(&mut shifted[1..], v, at0, shape.0, shape.1, &vals), want, "{what}, unaligned");
+            assert!(shifted[1..] == a[..], "{what}, unaligned");
         }
     }
 
