@@ -144,24 +144,34 @@ impl TileView {
     /// ([`Self::run_len`]), line by line along rows (`along_row`) or columns; `None` when the
     /// window passes the capacity or an element of it has no bytes inside the tile's storage
     /// (an element-by-element access faults there). Depends on the layout only, so it is
-    /// computed once per layout, window and direction and kept (per thread) for the next
-    /// call: a kernel's loop moves the same windows on every trip.
+    /// computed once per layout, window and direction and kept (per thread, within a bound)
+    /// for the next call: a kernel's loop moves the same windows on every trip.
     pub fn pieces(&self, origin: (usize, usize), rows: usize, cols: usize, along_row: bool) -> Option<Rc<Pieces>> {
-        /// Most windows kept per thread; the cache starts over when full.
+        /// Most windows kept per thread, and most pieces in them (8 MiB): the cache starts
+        /// over when either would be passed; a window of more pieces is not kept.
         const KEPT: usize = 1024;
+        const KEPT_PIECES: usize = 1 << 18;
         type Key = (TileDesc, (usize, usize), usize, usize, bool);
+        type Cache = (HashMap<Key, Option<Rc<Pieces>>>, usize);
         thread_local! {
-            static CACHE: RefCell<HashMap<Key, Option<Rc<Pieces>>>> = RefCell::new(HashMap::new());
+            static CACHE: RefCell<Cache> = RefCell::new((HashMap::new(), 0));
         }
         let key = (self.desc, origin, rows, cols, along_row);
-        CACHE.with_borrow_mut(|cache| {
+        CACHE.with_borrow_mut(|(cache, pieces)| {
             if let Some(p) = cache.get(&key) {
                 return p.clone();
             }
-            if cache.len() >= KEPT {
-                cache.clear();
+            let p = self.build_pieces(origin, rows, cols, along_row).map(Rc::new);
+            let n = p.as_ref().map_or(0, |p| p.list.len());
+            if n <= KEPT_PIECES {
+                if cache.len() >= KEPT || *pieces + n > KEPT_PIECES {
+                    cache.clear();
+                    *pieces = 0;
+                }
+                *pieces += n;
+                cache.insert(key, p.clone());
             }
-            cache.entry(key).or_insert_with(|| self.build_pieces(origin, rows, cols, along_row).map(Rc::new)).clone()
+            p
         })
     }
 
@@ -313,6 +323,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn piece_lists_are_kept_within_their_bound() {
+        let nz = view(ElemType::BF16, 128, 256, BLayout::ColMajor, SLayout::RowMajor, 512);
+        let first = nz.pieces((0, 0), 128, 256, true).expect("valid");
+        // Box rows of 16 elements, line by line; the second call is the kept list.
+        assert_eq!((first.list.len(), first.lines.len(), first.end), (128 * 16, 129, 128 * 256 * 2));
+        assert_eq!(first.line(1)[1], Piece { at: (1, 16), count: 16, start: (128 * 16 + 16) * 2 });
+        assert!(Rc::ptr_eq(&first, &nz.pieces((0, 0), 128, 256, true).expect("valid")));
+        assert_eq!(nz.pieces((1, 0), 128, 256, true), None, "past the capacity");
+        // A window of more than 2^18 one-element pieces is built each time, not kept.
+        let dn = view(ElemType::U8, 512, 513, BLayout::ColMajor, SLayout::NoneBox, 512);
+        let big = dn.pieces((0, 0), 512, 513, true).expect("valid");
+        assert_eq!(big.list.len(), 512 * 513);
+        assert!(!Rc::ptr_eq(&big, &dn.pieces((0, 0), 512, 513, true).expect("valid")));
     }
 
     #[test]
