@@ -285,3 +285,42 @@ fn tmatmul_qwen3_16x128x256_bf16(bencher: divan::Bencher, order: &str) {
         sim
     });
 }
+
+/// Qwen3's operand moves (issue 29): 64 `tmov`s each of a 16x128 bf16 Nz mat tile to the Nz left
+/// tile (`left`: the same layout) or of a 128x256 bf16 Nz mat tile to the Zn right tile (`right`:
+/// a layout change), on default inputs: a same-type move is a byte copy either way.
+#[divan::bench(args = ["left", "right"], sample_count = 10)]
+fn tmov_qwen3_operands_bf16(bencher: divan::Bencher, to: &str) {
+    let (rows, cols, dst) = match to {
+        "left" => (16, 128, "loc=left, dtype=bf16, rows=16, cols=128, v_row=16, v_col=128, blayout=col_major, slayout=row_major"),
+        _ => (128, 256, "loc=right, dtype=bf16, rows=128, cols=256, v_row=128, v_col=256, blayout=row_major, slayout=col_major"),
+    };
+    let src = format!(
+        "!pto.tile_buf<loc=mat, dtype=bf16, rows={rows}, cols={cols}, v_row={rows}, v_col={cols}, blayout=col_major, slayout=row_major, fractal=512, pad=0>"
+    );
+    let dst = format!("!pto.tile_buf<{dst}, fractal=512, pad=0>");
+    let text = format!(
+        "func.func @m() {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %a = pto.alloc_tile : {src}
+  %b = pto.alloc_tile : {dst}
+  scf.for %k = %c0 to %c64 step %c1 {{
+    pto.tmov ins(%a : {src}) outs(%b : {dst})
+  }}
+  return
+}}
+"
+    );
+    let (m, _) = pto_asm::parse(&text, pto_ir::FileId(0)).expect("parses");
+    let target = Target::get(TargetId::A2A3);
+    let verified = pto_ir::verify::Verified::new(m).expect("verifies");
+    let (lowered, _) = pto_lower::run(verified, target, Default::default()).expect("lowers");
+    bencher.counter(divan::counter::ItemsCount::new(64usize * rows * cols)).bench_local(|| {
+        let mut sim = Sim::new(&lowered, target).expect("places");
+        sim.use_default_inputs();
+        sim.run().expect("runs");
+        sim
+    });
+}

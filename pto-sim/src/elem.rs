@@ -21,6 +21,12 @@ pub trait Elem: Copy + PartialOrd + std::fmt::Debug + bytemuck::Pod + 'static {
     fn store(self, b: &mut [u8]);
     /// Exact for integers up to 2^53 and for every float type.
     fn to_f64(self) -> f64;
+    /// `to_f64() as f32`, without the detour where a type has a direct conversion (16-bit
+    /// floats: exact).
+    #[inline]
+    fn to_f32(self) -> f32 {
+        self.to_f64() as f32
+    }
     /// From f64 (float: rounded to nearest even; integer: truncated toward zero, wrapping).
     fn from_f64(v: f64) -> Self;
     /// From a 64-bit integer (wrapping for integers).
@@ -129,7 +135,7 @@ int_elem!(u32, false);
 int_elem!(u64, false);
 
 macro_rules! float_elem {
-    ($t:ty, $bits:ty, $wide:ty, $to_wide:expr, $from_wide:expr, $to64:expr, $from64:expr, $tobits:expr, $frombits:expr) => {
+    ($t:ty, $bits:ty, $wide:ty, $to_wide:expr, $from_wide:expr, $to64:expr, $from64:expr, $tobits:expr, $frombits:expr, $to_f32:expr) => {
         impl Elem for $t {
             const SIZE: usize = std::mem::size_of::<$t>();
             const FLOAT: bool = true;
@@ -143,6 +149,10 @@ macro_rules! float_elem {
             }
             fn to_f64(self) -> f64 {
                 ($to64)(self)
+            }
+            #[inline]
+            fn to_f32(self) -> f32 {
+                ($to_f32)(self)
             }
             fn from_f64(v: f64) -> Self {
                 ($from64)(v)
@@ -194,7 +204,18 @@ macro_rules! float_elem {
 
 // f16/bf16: + - * / computed in f32 and rounded once — correctly rounded, since f32 carries
 // more than 2p+2 bits for both. f32/f64 use native arithmetic.
-float_elem!(f16, u16, f32, |x: f16| x.to_f32(), f16::from_f32, |x: f16| x.to_f64(), f16::from_f64, |x: f16| x.to_bits(), f16::from_bits);
+float_elem!(
+    f16,
+    u16,
+    f32,
+    |x: f16| x.to_f32(),
+    f16::from_f32,
+    |x: f16| x.to_f64(),
+    f16::from_f64,
+    |x: f16| x.to_bits(),
+    f16::from_bits,
+    |x: f16| x.to_f32()
+);
 float_elem!(
     bf16,
     u16,
@@ -204,10 +225,11 @@ float_elem!(
     |x: bf16| x.to_f64(),
     bf16::from_f64,
     |x: bf16| x.to_bits(),
-    bf16::from_bits
+    bf16::from_bits,
+    |x: bf16| x.to_f32()
 );
-float_elem!(f32, u32, f32, |x: f32| x, |v: f32| v, |x: f32| x as f64, |v: f64| v as f32, |x: f32| x.to_bits(), f32::from_bits);
-float_elem!(f64, u64, f64, |x: f64| x, |v: f64| v, |x: f64| x, |v: f64| v, |x: f64| x.to_bits(), f64::from_bits);
+float_elem!(f32, u32, f32, |x: f32| x, |v: f32| v, |x: f32| x as f64, |v: f64| v as f32, |x: f32| x.to_bits(), f32::from_bits, |x: f32| x);
+float_elem!(f64, u64, f64, |x: f64| x, |v: f64| v, |x: f64| x, |v: f64| v, |x: f64| x.to_bits(), f64::from_bits, |x: f64| x as f32);
 
 /// Calls `$body` with `$T` bound to the Rust type that the arm list gives for `$dtype`
 /// (`ElemType` variants are in scope as `E::...`); `$other` handles every type not listed.

@@ -12,10 +12,11 @@ use crate::data::TileData;
 use crate::dispatch;
 use crate::elem::Elem;
 use crate::memory::{Fault, Memory};
-use crate::view::{TileView, element, element_mut};
+use crate::view::{Piece, Pieces, TileView, element, element_mut};
 use bytemuck::Zeroable;
 use pto_ir::types::{BLayout, SLayout};
 use std::ops::Range;
+use std::rc::Rc;
 
 pub use crate::value::Num;
 
@@ -232,57 +233,50 @@ pub(crate) fn read<T: Elem>(mem: &Memory, v: &TileView) -> Result<Vec<T>, Fault>
     region(storage(mem, v)?, v, (0, 0), v.vrows, v.vcols)
 }
 
-/// The `rows x cols` window at `(r0, c0)` of `v`, in the pieces its storage (`len` bytes)
-/// holds contiguously ([`TileView::run_len`]; along rows for ND, Nz and Zz tiles, along columns
-/// for DN, Zn and Nn ones): `(row, column, count, first byte)` of each piece, relative to the
-/// window, and whether pieces run along rows. `None` when some element of the window has no
-/// valid bytes of `T`'s width: then [`at`] / [`put`] go element by element and fault on it.
-type Pieces = (bool, Vec<(usize, usize, usize, usize)>);
-
-fn window_pieces<T: Elem>(v: &TileView, len: usize, (r0, c0): (usize, usize), rows: usize, cols: usize) -> Option<Pieces> {
-    let along_row = match v.desc.slayout {
-        SLayout::NoneBox => v.desc.blayout == BLayout::RowMajor,
-        s => s == SLayout::RowMajor,
-    };
-    let (lines, len_line) = if along_row { (rows, cols) } else { (cols, rows) };
-    let at = |k: usize, i: usize| if along_row { (k, i) } else { (i, k) };
-    let inside =
-        r0.checked_add(rows).is_some_and(|e| e <= v.desc.rows as usize) && c0.checked_add(cols).is_some_and(|e| e <= v.desc.cols as usize);
-    if T::SIZE != v.elem_size() || !inside {
+/// The `rows x cols` window at `origin` of `v` in the pieces its storage (`len` bytes) holds
+/// contiguously, along its longest runs ([`TileView::pieces`]: rows for ND, Nz and Zz tiles,
+/// columns for DN, Zn and Nn ones). `None` when some element of the window has no valid bytes
+/// of `T`'s width: then [`at`] / [`put`] go element by element and fault on it.
+fn window_pieces<T: Elem>(v: &TileView, len: usize, origin: (usize, usize), rows: usize, cols: usize) -> Option<Rc<Pieces>> {
+    if T::SIZE != v.elem_size() {
         return None;
     }
-    let mut out = Vec::new();
-    for k in 0..lines {
-        let mut i = 0;
-        while i < len_line {
-            let (r, c) = at(k, i);
-            let n = v.run_len(r0 + r, c0 + c, along_row).min(len_line - i);
-            let start = v.element_bytes(r0 + r, c0 + c).ok()?.start;
-            let end = start + n * T::SIZE;
-            if end > len || end as u64 > v.size_bytes() {
-                return None;
-            }
-            out.push((r, c, n, start));
-            i += n;
-        }
-    }
-    Some((along_row, out))
+    v.pieces(origin, rows, cols, v.along_rows()).filter(|p| p.end <= len)
 }
 
 /// Elements `(0..rows, 0..cols)` of the window at `(r0, c0)` of `v` from its storage bytes `s`,
 /// row-major: converted piece by piece as the storage holds them ([`window_pieces`]); exactly
 /// what [`at`] reads element by element, with its fault.
-pub(crate) fn region<T: Elem>(s: &[u8], v: &TileView, (r0, c0): (usize, usize), rows: usize, cols: usize) -> Result<Vec<T>, Fault> {
-    let Some((along_row, pieces)) = window_pieces::<T>(v, s.len(), (r0, c0), rows, cols) else {
-        return (0..rows * cols).map(|x| at(s, v, r0 + x / cols, c0 + x % cols)).collect();
+pub(crate) fn region<T: Elem>(s: &[u8], v: &TileView, origin: (usize, usize), rows: usize, cols: usize) -> Result<Vec<T>, Fault> {
+    region_with(s, v, origin, rows, cols, |x: T| x)
+}
+
+/// [`region`] with each element mapped by `f` as it is read (one pass: a matmul panel or a
+/// conversion's source needs no buffer of the elements first).
+pub(crate) fn region_with<T: Elem, P: Copy>(
+    s: &[u8],
+    v: &TileView,
+    (r0, c0): (usize, usize),
+    rows: usize,
+    cols: usize,
+    f: impl Fn(T) -> P,
+) -> Result<Vec<P>, Fault> {
+    let Some(pieces) = window_pieces::<T>(v, s.len(), (r0, c0), rows, cols) else {
+        return (0..rows * cols).map(|x| at(s, v, r0 + x / cols, c0 + x % cols).map(&f)).collect();
     };
-    let mut out = vec![T::from_i64(0); rows * cols];
-    for (r, c, n, start) in pieces {
-        let src = s[start..start + n * T::SIZE].chunks_exact(T::SIZE).map(T::load);
-        if along_row {
-            out[r * cols + c..r * cols + c + n].iter_mut().zip(src).for_each(|(o, x)| *o = x);
-        } else {
-            out[r * cols + c..].iter_mut().step_by(cols).zip(src).for_each(|(o, x)| *o = x);
+    let Some(&first) = pieces.list.first() else { return Ok(Vec::new()) };
+    let mut out = vec![f(T::load(&s[first.start..])); rows * cols];
+    // Typed slices where the storage is aligned for `T` (the same values: elements are stored
+    // little-endian, as `Elem::load` reads them), bytes otherwise.
+    let typed = cfg!(target_endian = "little") && bytemuck::try_cast_slice::<u8, T>(&s[..pieces.end]).is_ok();
+    for &Piece { at: (r, c), count: n, start } in &pieces.list {
+        let bytes = &s[start..start + n * T::SIZE];
+        let at = r * cols + c;
+        match (typed, pieces.along_row) {
+            (true, true) => out[at..at + n].iter_mut().zip(bytemuck::cast_slice::<u8, T>(bytes)).for_each(|(o, &x)| *o = f(x)),
+            (true, false) => out[at..].iter_mut().step_by(cols).zip(bytemuck::cast_slice::<u8, T>(bytes)).for_each(|(o, &x)| *o = f(x)),
+            (false, true) => out[at..at + n].iter_mut().zip(bytes.chunks_exact(T::SIZE)).for_each(|(o, b)| *o = f(T::load(b))),
+            (false, false) => out[at..].iter_mut().step_by(cols).zip(bytes.chunks_exact(T::SIZE)).for_each(|(o, b)| *o = f(T::load(b))),
         }
     }
     Ok(out)
@@ -299,15 +293,20 @@ pub(crate) fn put_region<T: Elem>(
     cols: usize,
     vals: &[T],
 ) -> Result<(), Fault> {
-    let Some((along_row, pieces)) = window_pieces::<T>(v, s.len(), (r0, c0), rows, cols) else {
+    let Some(pieces) = window_pieces::<T>(v, s.len(), (r0, c0), rows, cols) else {
         return (0..rows * cols).try_for_each(|x| put(s, v, r0 + x / cols, c0 + x % cols, vals[x]));
     };
-    for (r, c, n, start) in pieces {
-        let dst = s[start..start + n * T::SIZE].chunks_exact_mut(T::SIZE);
-        if along_row {
-            dst.zip(&vals[r * cols + c..r * cols + c + n]).for_each(|(d, x)| x.store(d));
-        } else {
-            dst.zip(vals[r * cols + c..].iter().step_by(cols)).for_each(|(d, x)| x.store(d));
+    let typed = cfg!(target_endian = "little") && bytemuck::try_cast_slice_mut::<u8, T>(&mut s[..pieces.end]).is_ok();
+    for &Piece { at: (r, c), count: n, start } in &pieces.list {
+        let bytes = &mut s[start..start + n * T::SIZE];
+        let at = r * cols + c;
+        match (typed, pieces.along_row) {
+            (true, true) => bytemuck::cast_slice_mut::<u8, T>(bytes).copy_from_slice(&vals[at..at + n]),
+            (true, false) => {
+                bytemuck::cast_slice_mut::<u8, T>(bytes).iter_mut().zip(vals[at..].iter().step_by(cols)).for_each(|(d, &x)| *d = x)
+            }
+            (false, true) => bytes.chunks_exact_mut(T::SIZE).zip(&vals[at..at + n]).for_each(|(d, x)| x.store(d)),
+            (false, false) => bytes.chunks_exact_mut(T::SIZE).zip(vals[at..].iter().step_by(cols)).for_each(|(d, x)| x.store(d)),
         }
     }
     Ok(())
@@ -1165,13 +1164,40 @@ pub fn copy_window(
         )));
     }
     storage(mem, dst)?;
+    if src.desc.dtype == dst.desc.dtype {
+        // One element type on both sides: the elements' bytes move as they are.
+        return match dispatch!(src.desc.dtype, T => T::SIZE, _ => return Err(unsupported(src))) {
+            1 => copy_bits::<u8>(mem, src, (sr, sc), dst, (dr, dc), rows, cols),
+            2 => copy_bits::<u16>(mem, src, (sr, sc), dst, (dr, dc), rows, cols),
+            4 => copy_bits::<u32>(mem, src, (sr, sc), dst, (dr, dc), rows, cols),
+            _ => copy_bits::<u64>(mem, src, (sr, sc), dst, (dr, dc), rows, cols),
+        };
+    }
     let vals: Vec<f64> = dispatch!(src.desc.dtype, T => {
-        region::<T>(storage(mem, src)?, src, (sr, sc), rows, cols)?.into_iter().map(T::to_f64).collect()
+        region_with(storage(mem, src)?, src, (sr, sc), rows, cols, T::to_f64)?
     }, _ => return Err(unsupported(src)));
     dispatch!(dst.desc.dtype, U => {
         let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
         put_region(d, dst, (dr, dc), rows, cols, &vals.into_iter().map(U::from_f64).collect::<Vec<U>>())
     }, _ => Err(unsupported(dst)))
+}
+
+/// [`copy_window`] between tiles of one element type, `T` an unsigned integer of its width:
+/// the window read into a row-major buffer and written out, both piece by piece ([`region`],
+/// [`put_region`]; the buffer makes a destination overlapping the source safe).
+#[allow(clippy::too_many_arguments)]
+fn copy_bits<T: Elem>(
+    mem: &mut Memory,
+    src: &TileView,
+    from: (usize, usize),
+    dst: &TileView,
+    to: (usize, usize),
+    rows: usize,
+    cols: usize,
+) -> Result<(), Fault> {
+    let vals = region::<T>(storage(mem, src)?, src, from, rows, cols)?;
+    let d = mem.slice_mut(dst.loc, dst.addr, dst.size_bytes() as usize)?;
+    put_region(d, dst, to, rows, cols, &vals)
 }
 
 pub use crate::exec::MatmulOrder;
@@ -1204,6 +1230,14 @@ const MX_GROUP: usize = 32;
 /// `c = [c_in +] a x b [+ bias]`, scaled per 32-element group when `scales` are given: M, K, N
 /// from `a`'s valid rows and columns and `b`'s valid columns; accumulated as `order` says
 /// (integers wrap).
+///
+/// The model: each product `a[i][x] * b[x][j]` is exact (computed in f64, which holds every
+/// product of two values of up to 26 significant bits), scaled in f64 when MX scales are
+/// given, then rounded as `order` says. `a` and `b` are converted once into row-major panels
+/// of a [`Panel`] type that computes these products exactly and rounds them the same way:
+/// f32 for f16 / bf16 / f32 operands into an f32 accumulator (a product of two f32 values is
+/// exact in f64, so f32's correctly rounded product is the f64 product rounded to f32), i64
+/// for 8- and 16-bit integer operands (products below 2^32: exact in both), f64 otherwise.
 #[allow(clippy::too_many_arguments)]
 pub fn matmul(
     mem: &mut Memory,
@@ -1215,19 +1249,97 @@ pub fn matmul(
     c: &TileView,
     order: MatmulOrder,
 ) -> Result<(), Fault> {
+    use pto_ir::types::ElemType as E;
+    let floats = |v: &TileView| matches!(v.desc.dtype, E::F16 | E::BF16 | E::F32);
+    let ints = |v: &TileView| matches!(v.desc.dtype, E::I8 | E::U8 | E::I16 | E::U16);
+    let operands = Operands { a, b, scales, c_in, bias, c };
+    if scales.is_none() && c.desc.dtype == E::F32 && floats(a) && floats(b) {
+        matmul_in::<f32>(mem, operands, order)
+    } else if scales.is_none() && ints(a) && ints(b) {
+        matmul_in::<i64>(mem, operands, order)
+    } else {
+        matmul_in::<f64>(mem, operands, order)
+    }
+}
+
+/// The tiles of one [`matmul`].
+#[derive(Copy, Clone)]
+struct Operands<'a> {
+    a: &'a TileView,
+    b: &'a TileView,
+    scales: Option<MxScales<'a>>,
+    c_in: Option<&'a TileView>,
+    bias: Option<&'a TileView>,
+    c: &'a TileView,
+}
+
+/// The number type of a matmul's operand panels ([`matmul`]: chosen so that every operand
+/// value and every product of two is exact in it).
+trait Panel: Copy + std::ops::Mul<Output = Self> + 'static {
+    /// `x` (exact).
+    fn of<T: Elem>(x: T) -> Self;
+    /// As f64 (exact).
+    fn wide(self) -> f64;
+    /// An exact product rounded to the accumulator type `U`, as `U::from_f64` rounds it.
+    fn rounded_to<U: Elem>(self) -> U;
+}
+
+impl Panel for f64 {
+    fn of<T: Elem>(x: T) -> f64 {
+        x.to_f64()
+    }
+    fn wide(self) -> f64 {
+        self
+    }
+    fn rounded_to<U: Elem>(self) -> U {
+        U::from_f64(self)
+    }
+}
+
+impl Panel for f32 {
+    fn of<T: Elem>(x: T) -> f32 {
+        x.to_f32()
+    }
+    fn wide(self) -> f64 {
+        f64::from(self)
+    }
+    /// Only ever an f32 accumulator ([`matmul`]): the product is already rounded to it.
+    #[inline]
+    fn rounded_to<U: Elem>(self) -> U {
+        if std::any::TypeId::of::<U>() == std::any::TypeId::of::<f32>() { bytemuck::cast(self) } else { U::from_f64(f64::from(self)) }
+    }
+}
+
+impl Panel for i64 {
+    fn of<T: Elem>(x: T) -> i64 {
+        x.to_i64()
+    }
+    fn wide(self) -> f64 {
+        self as f64
+    }
+    /// Below 2^53, so `U::from_f64` of it is `U::from_i64` (both truncate and wrap).
+    fn rounded_to<U: Elem>(self) -> U {
+        U::from_i64(self)
+    }
+}
+
+/// [`matmul`] with `a` and `b` in panels of `P`.
+fn matmul_in<P: Panel>(mem: &mut Memory, ops: Operands<'_>, order: MatmulOrder) -> Result<(), Fault> {
+    let Operands { a, b, scales, c_in, bias, c } = ops;
     let (m, k, n) = (a.vrows, a.vcols, b.vcols);
     if b.vrows < k || (c.desc.rows as usize) < m || (c.desc.cols as usize) < n {
         return Err(Fault(format!("matmul shapes do not fit: a {m}x{k}, b {}x{n}, c {}x{}", b.vrows, c.desc.rows, c.desc.cols)));
     }
     storage(mem, c)?;
-    // Every operand converted once into a row-major f64 panel.
-    let read_all = |mem: &Memory, v: &TileView, rows: usize, cols: usize| -> Result<Vec<f64>, Fault> {
+    // Every operand converted once into a row-major panel: `a` and `b` of `P`, the rest f64.
+    fn panel<P: Panel>(mem: &Memory, v: &TileView, rows: usize, cols: usize) -> Result<Vec<P>, Fault> {
         v.covers(rows, cols, "a matmul operand")?;
         dispatch!(v.desc.dtype, T => {
-            Ok(region::<T>(storage(mem, v)?, v, (0, 0), rows, cols)?.into_iter().map(T::to_f64).collect())
+            region_with(storage(mem, v)?, v, (0, 0), rows, cols, P::of::<T>)
         }, _ => Err(unsupported(v)))
-    };
-    let (av, bv) = (read_all(mem, a, m, k)?, read_all(mem, b, k, n)?);
+    }
+    let read_all = panel::<f64>;
+    let (av, bv) = (panel::<P>(mem, a, m, k)?, panel::<P>(mem, b, k, n)?);
     let groups = k.div_ceil(MX_GROUP);
     let sv = match scales {
         Some(s) => Some((read_all(mem, s.a, m, groups)?, read_all(mem, s.b, groups, n)?)),
@@ -1253,10 +1365,10 @@ pub fn matmul(
             let products_of = |x: usize, products: &mut [f64]| {
                 let (ax, bx) = (av[i * k + x], &bv[x * n..(x + 1) * n]);
                 match &sv {
-                    None => products.iter_mut().zip(bx).for_each(|(p, &b)| *p = ax * b),
+                    None => products.iter_mut().zip(bx).for_each(|(p, &b)| *p = (ax * b).wide()),
                     Some((sa, sb)) => {
                         let (sa, sb) = (sa[i * groups + x / MX_GROUP], &sb[(x / MX_GROUP) * n..(x / MX_GROUP + 1) * n]);
-                        products.iter_mut().zip(bx).zip(sb).for_each(|((p, &b), &s)| *p = ax * b * (sa * s));
+                        products.iter_mut().zip(bx).zip(sb).for_each(|((p, &b), &s)| *p = (ax * b).wide() * (sa * s));
                     }
                 }
             };
@@ -1268,7 +1380,7 @@ pub fn matmul(
                         if sv.is_none() {
                             // The same products, without a pass through `products`.
                             let (ax, bx) = (av[i * k + x], &bv[x * n..(x + 1) * n]);
-                            out[start..].iter_mut().zip(bx).for_each(|(acc, &b)| *acc = acc.add(U::from_f64(ax * b)));
+                            out[start..].iter_mut().zip(bx).for_each(|(acc, &b)| *acc = acc.add((ax * b).rounded_to::<U>()));
                             continue;
                         }
                         products_of(x, &mut products);
@@ -1280,8 +1392,8 @@ pub fn matmul(
                         // `std::fma` on f32 operands: one rounding per step.
                         sums32.fill(0.0);
                         for x in 0..k {
-                            let ax = av[i * k + x] as f32;
-                            sums32.iter_mut().zip(&bv[x * n..(x + 1) * n]).for_each(|(acc, &b)| *acc = ax.mul_add(b as f32, *acc));
+                            let ax = av[i * k + x].wide() as f32;
+                            sums32.iter_mut().zip(&bv[x * n..(x + 1) * n]).for_each(|(acc, &b)| *acc = ax.mul_add(b.wide() as f32, *acc));
                         }
                         out.extend(sums32.iter().map(|&s| U::from_f64(f64::from(s))));
                     } else if f32_acc {
@@ -1724,11 +1836,17 @@ mod regions {
             let want: Result<Vec<T>, Fault> =
                 (0..shape.0 * shape.1).map(|x| at(&storage, v, at0.0 + x / shape.1, at0.1 + x % shape.1)).collect();
             assert_eq!(region::<T>(&storage, v, at0, shape.0, shape.1), want, "{what}");
+            // Storage not aligned for `T` (byte by byte instead of typed slices).
+            let mut shifted = vec![0u8; storage.len() + 1];
+            shifted[1..].copy_from_slice(&storage);
+            assert_eq!(region::<T>(&shifted[1..], v, at0, shape.0, shape.1), want, "{what}, unaligned");
             let vals: Vec<T> = (0..shape.0 * shape.1).map(|x| T::from_i64((x % 97) as i64 + 1)).collect();
             let (mut a, mut b) = (storage.clone(), storage.clone());
             let want = (0..shape.0 * shape.1).try_for_each(|x| put(&mut a, v, at0.0 + x / shape.1, at0.1 + x % shape.1, vals[x]));
             assert_eq!(put_region(&mut b, v, at0, shape.0, shape.1, &vals), want, "{what}");
             assert!(a == b, "{what}");
+            assert_eq!(put_region(&mut shifted[1..], v, at0, shape.0, shape.1, &vals), want, "{what}, unaligned");
+            assert!(shifted[1..] == a[..], "{what}, unaligned");
         }
     }
 
@@ -1760,5 +1878,119 @@ mod regions {
         }
         let acc = tile(ElemType::F32, (32, 64), Col, R, 1024);
         compare::<f32>(&acc);
+    }
+}
+
+#[cfg(test)]
+mod exact_fast_paths {
+    //! The fast paths that change how a result is computed, not what it is: same-type moves as
+    //! byte copies, and matmul panels of f32 or i64 against the f64 model ([`matmul_in`]).
+    use super::*;
+    use pto_ir::types::{ElemType, TileDesc};
+
+    fn mem() -> Memory {
+        Memory::new(pto_lower::Target::get(pto_lower::TargetId::A2A3))
+    }
+
+    fn tile(dtype: ElemType, rows: u32, cols: u32, addr: u64) -> TileView {
+        let desc = TileDesc::vec(dtype, rows, cols);
+        TileView { loc: desc.loc, addr, desc, vrows: rows as usize, vcols: cols as usize }
+    }
+
+    /// Fills `v`'s storage with pseudo-random bytes (every float class: NaNs, infinities,
+    /// subnormals, zeros of both signs).
+    fn scramble(mem: &mut Memory, v: &TileView, seed: &mut u64) {
+        for b in mem.slice_mut(v.loc, v.addr, v.size_bytes() as usize).expect("inside") {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *b = (*seed >> 24) as u8;
+        }
+    }
+
+    /// Fills `v` with finite values of every magnitude from 2^-30 to 2^30 (and zeros), so
+    /// sums stay finite and the products' rounding shows.
+    fn tame(mem: &mut Memory, v: &TileView, seed: &mut u64) {
+        let mut next = || {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed
+        };
+        dispatch!(v.desc.dtype, T => {
+            let vals: Vec<T> = (0..v.vrows * v.vcols)
+                .map(|_| {
+                    let r = next();
+                    let mantissa = (r & 0xff_ffff) as f64 - (1 << 23) as f64;
+                    T::from_f64(mantissa * 2f64.powi((r >> 32) as i32 % 31 - 23))
+                })
+                .collect();
+            write(mem, v, &vals).expect("writes")
+        }, _ => unreachable!())
+    }
+
+    fn bytes(mem: &Memory, v: &TileView) -> Vec<u8> {
+        storage(mem, v).expect("inside").to_vec()
+    }
+
+    #[test]
+    fn same_type_moves_keep_every_bit() {
+        // Integers past 2^53 and signalling NaNs did not survive a pass through f64.
+        let mut m = mem();
+        let (src, mut dst) = (tile(ElemType::I64, 4, 8, 0), tile(ElemType::I64, 4, 8, 4096));
+        let vals: Vec<i64> = (0..32).map(|x| (1i64 << 53) + 1 + x * 7 - if x % 5 == 0 { i64::MAX } else { 0 }).collect();
+        write(&mut m, &src, &vals).expect("writes");
+        dst.desc.blayout = BLayout::ColMajor;
+        copy_window(&mut m, &src, (0, 0), &dst, (0, 0), 4, 8).expect("moves");
+        assert_eq!(read::<i64>(&m, &dst).expect("reads"), vals);
+        let (f, g) = (tile(ElemType::F32, 2, 8, 8192), tile(ElemType::F32, 2, 8, 12288));
+        let nans: Vec<u32> = (0..16).map(|x| 0x7f80_0001 + x).collect();
+        write(&mut m, &f, &nans).expect("writes");
+        copy_window(&mut m, &f, (0, 0), &g, (0, 0), 2, 8).expect("moves");
+        assert_eq!(read::<u32>(&m, &TileView { desc: TileDesc { dtype: ElemType::U32, ..g.desc }, ..g }).expect("reads"), nans);
+    }
+
+    #[test]
+    fn panels_compute_the_f64_model() {
+        use ElemType::*;
+        let (m_, k, n) = (4u32, 40u32, 24u32);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let cases = [
+            (BF16, BF16, F32),
+            (F16, F16, F32),
+            (F32, F32, F32),
+            (BF16, F32, F32),
+            (I8, I8, I32),
+            (U8, I8, I32),
+            (I16, U16, I32),
+            (U16, U16, I32),
+        ];
+        for (ta, tb, tc) in cases {
+            for order in [MatmulOrder::Npu, MatmulOrder::CpuSim] {
+                for (with, wild) in (0..3).flat_map(|w| [(w, false), (w, true)]) {
+                    let mut mem = mem();
+                    let (a, b) = (tile(ta, m_, k, 0), tile(tb, k, n, 8192));
+                    let (c_in, bias, c) = (tile(tc, m_, n, 16384), tile(tc, 1, n, 20480), tile(tc, m_, n, 24576));
+                    for v in [&a, &b, &c_in, &bias] {
+                        if wild { scramble(&mut mem, v, &mut seed) } else { tame(&mut mem, v, &mut seed) }
+                    }
+                    let (ci, bi) = (Some(&c_in).filter(|_| with == 1), Some(&bias).filter(|_| with == 2));
+                    let ops = Operands { a: &a, b: &b, scales: None, c_in: ci, bias: bi, c: &c };
+                    matmul_in::<f64>(&mut mem, ops, order).expect("runs");
+                    let want = bytes(&mem, &c);
+                    scramble(&mut mem, &c, &mut seed);
+                    matmul(&mut mem, &a, &b, None, ci, bi, &c, order).expect("runs");
+                    // Bit for bit, but any NaN equals any NaN: Rust leaves NaN payloads to
+                    // the code generator (operands of `*` and `+` may be swapped), so no
+                    // path fixes which NaN propagates.
+                    let word = |b: &[u8], i: usize| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
+                    let nan = |w: u32| tc == F32 && f32::from_bits(w).is_nan();
+                    let got = bytes(&mem, &c);
+                    let diff =
+                        (0..got.len() / 4).map(|i| (i, word(&got, i), word(&want, i))).find(|&(_, g, w)| g != w && !(nan(g) && nan(w)));
+                    assert!(diff.is_none(), "{ta} x {tb} -> {tc}, {order:?}, operand set {with}, wild {wild}: {diff:x?}");
+                }
+            }
+        }
     }
 }

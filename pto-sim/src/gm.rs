@@ -417,6 +417,9 @@ pub fn transfer(
         return Ok(());
     }
     let at = |k: usize, i: usize| if along_row { (k, i) } else { (i, k) };
+    // The whole window's pieces when every one is valid (kept per layout: the common case),
+    // else line by line below.
+    let window = tile.pieces((0, 0), tile.vrows, tile.vcols, along_row).filter(|p| p.end <= storage.len());
     // Per line: (byte offset in the line, byte range in the storage) of each tile piece.
     let mut pieces: Vec<(usize, Range<usize>)> = Vec::new();
     let mut line = Vec::new();
@@ -426,7 +429,16 @@ pub fn transfer(
         // The tile's pieces valid, both GM ends valid (the last grows the array, so the tile
         // is checked first) and `len` apart: the run between is too.
         let run = view.index(r0 + rl, c0 + cl, fold).ok().filter(|&last| last.checked_sub(first) == Some(len as i64 - 1));
-        let run = run.filter(|_| tile_pieces(tile, storage.len(), k, len, along_row, &mut pieces));
+        let valid = match &window {
+            Some(w) => {
+                pieces.clear();
+                let offset = |p: &crate::view::Piece| if along_row { p.at.1 } else { p.at.0 };
+                pieces.extend(w.line(k).iter().map(|p| (offset(p) * size, p.start..p.start + p.count * size)));
+                true
+            }
+            None => tile_pieces(tile, storage.len(), k, len, along_row, &mut pieces),
+        };
+        let run = run.filter(|_| valid);
         let Some(g) = run.and_then(|last| gm.reach(first, last, limit).ok()) else {
             return transfer_elements(gm, view, (r0, c0), tile, storage, fold, load, limit, k);
         };

@@ -15,7 +15,10 @@
 
 use crate::memory::Fault;
 use pto_ir::types::{BLayout, Loc, SLayout, TileDesc};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::ops::Range;
+use std::rc::Rc;
 
 /// A tile placed in memory with its run-time valid shape.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -127,6 +130,111 @@ impl TileView {
     pub fn rows_contiguous(&self) -> bool {
         self.desc.slayout == SLayout::NoneBox && self.desc.blayout == BLayout::RowMajor
     }
+
+    /// True when the storage's longest runs go along rows (ND, Nz, Zz), false when along
+    /// columns (DN, Zn, Nn): the direction [`Self::pieces`] of a window is best taken in.
+    pub fn along_rows(&self) -> bool {
+        match self.desc.slayout {
+            SLayout::NoneBox => self.desc.blayout == BLayout::RowMajor,
+            s => s == SLayout::RowMajor,
+        }
+    }
+
+    /// The `rows x cols` window at `origin` in the pieces the storage holds contiguously
+    /// ([`Self::run_len`]), line by line along rows (`along_row`) or columns; `None` when the
+    /// window passes the capacity or an element of it has no bytes inside the tile's storage
+    /// (an element-by-element access faults there). Depends on the layout only, so it is
+    /// computed once per layout, window and direction and kept (per thread, within a bound)
+    /// for the next call: a kernel's loop moves the same windows on every trip.
+    pub fn pieces(&self, origin: (usize, usize), rows: usize, cols: usize, along_row: bool) -> Option<Rc<Pieces>> {
+        /// Most windows kept per thread, and most pieces in them (8 MiB): the cache starts
+        /// over when either would be passed; a window of more pieces is not kept.
+        const KEPT: usize = 1024;
+        const KEPT_PIECES: usize = 1 << 18;
+        type Key = (TileDesc, (usize, usize), usize, usize, bool);
+        type Cache = (HashMap<Key, Option<Rc<Pieces>>>, usize);
+        thread_local! {
+            static CACHE: RefCell<Cache> = RefCell::new((HashMap::new(), 0));
+        }
+        let key = (self.desc, origin, rows, cols, along_row);
+        CACHE.with_borrow_mut(|(cache, pieces)| {
+            if let Some(p) = cache.get(&key) {
+                return p.clone();
+            }
+            let p = self.build_pieces(origin, rows, cols, along_row).map(Rc::new);
+            let n = p.as_ref().map_or(0, |p| p.list.len());
+            if n <= KEPT_PIECES {
+                if cache.len() >= KEPT || *pieces + n > KEPT_PIECES {
+                    cache.clear();
+                    *pieces = 0;
+                }
+                *pieces += n;
+                cache.insert(key, p.clone());
+            }
+            p
+        })
+    }
+
+    /// [`Self::pieces`], computed.
+    fn build_pieces(&self, (r0, c0): (usize, usize), rows: usize, cols: usize, along_row: bool) -> Option<Pieces> {
+        let inside = r0.checked_add(rows).is_some_and(|e| e <= self.desc.rows as usize)
+            && c0.checked_add(cols).is_some_and(|e| e <= self.desc.cols as usize);
+        if !inside {
+            return None;
+        }
+        let (lines, len_line) = if along_row { (rows, cols) } else { (cols, rows) };
+        let at = |k: usize, i: usize| if along_row { (k, i) } else { (i, k) };
+        let size = self.elem_size();
+        let mut p = Pieces { along_row, list: Vec::new(), lines: vec![0], end: 0 };
+        for k in 0..lines {
+            let mut i = 0;
+            while i < len_line {
+                let (r, c) = at(k, i);
+                let n = self.run_len(r0 + r, c0 + c, along_row).min(len_line - i);
+                let start = self.element_bytes(r0 + r, c0 + c).ok()?.start;
+                let end = start + n * size;
+                if end as u64 > self.size_bytes() {
+                    return None;
+                }
+                p.end = p.end.max(end);
+                p.list.push(Piece { at: (r, c), count: n, start });
+                i += n;
+            }
+            p.lines.push(p.list.len());
+        }
+        Some(p)
+    }
+}
+
+/// One run of consecutive elements of a window ([`TileView::pieces`]).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Piece {
+    /// `(row, column)` of its first element, relative to the window.
+    pub at: (usize, usize),
+    /// How many elements, along the window's lines.
+    pub count: usize,
+    /// Its first byte in the tile's storage.
+    pub start: usize,
+}
+
+/// A window of a tile in the pieces its storage holds contiguously ([`TileView::pieces`]).
+#[derive(Debug, PartialEq)]
+pub struct Pieces {
+    /// Whether the lines are rows (else columns).
+    pub along_row: bool,
+    /// The pieces, line by line, each line's in order.
+    pub list: Vec<Piece>,
+    /// Where line `k`'s pieces are: `list[lines[k]..lines[k + 1]]`.
+    pub lines: Vec<usize>,
+    /// One past the last byte a piece reaches: the storage must be at least this long.
+    pub end: usize,
+}
+
+impl Pieces {
+    /// The pieces of line `k`.
+    pub fn line(&self, k: usize) -> &[Piece] {
+        &self.list[self.lines[k]..self.lines[k + 1]]
+    }
 }
 
 /// The bytes of element `(r, c)` of `v` in `storage` (the tile's storage bytes), checked.
@@ -215,6 +323,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn piece_lists_are_kept_within_their_bound() {
+        let nz = view(ElemType::BF16, 128, 256, BLayout::ColMajor, SLayout::RowMajor, 512);
+        let first = nz.pieces((0, 0), 128, 256, true).expect("valid");
+        // Box rows of 16 elements, line by line; the second call is the kept list.
+        assert_eq!((first.list.len(), first.lines.len(), first.end), (128 * 16, 129, 128 * 256 * 2));
+        assert_eq!(first.line(1)[1], Piece { at: (1, 16), count: 16, start: (128 * 16 + 16) * 2 });
+        assert!(Rc::ptr_eq(&first, &nz.pieces((0, 0), 128, 256, true).expect("valid")));
+        assert_eq!(nz.pieces((1, 0), 128, 256, true), None, "past the capacity");
+        // A window of more than 2^18 one-element pieces is built each time, not kept.
+        let dn = view(ElemType::U8, 512, 513, BLayout::ColMajor, SLayout::NoneBox, 512);
+        let big = dn.pieces((0, 0), 512, 513, true).expect("valid");
+        assert_eq!(big.list.len(), 512 * 513);
+        assert!(!Rc::ptr_eq(&big, &dn.pieces((0, 0), 512, 513, true).expect("valid")));
     }
 
     #[test]

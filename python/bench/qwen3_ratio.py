@@ -10,7 +10,9 @@ deterministic GM pattern `((7 i + 3) mod 17) / 4 - 2` of each array's element in
 before timing, as pto builds its own lazily). pto's time is the whole process: start, parse,
 verify, lower, simulate and print its JSON output. Build first: `cargo build --release`.
 
-    python python/bench/qwen3_ratio.py [--rounds R] [--max-ratio 25]
+    python python/bench/qwen3_ratio.py [--rounds R] [--max-ratio 25] [--binary PATH]
+
+`--binary` times another build (say main's) the same way.
 
 Skips (exit 0, saying why on stderr) without the shared corpus or numpy; exits 1 when the
 ratio of the default run exceeds --max-ratio.
@@ -51,6 +53,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--max-ratio", type=float, default=25.0)
+    ap.add_argument("--binary", type=Path, default=ROOT / "target/release/pto")
     args = ap.parse_args()
     try:
         import numpy as np
@@ -62,7 +65,7 @@ def main() -> None:
     sample = shared / SAMPLE
     if not sample.exists():
         skip(f"{sample} is not there (the shared corpus; set PTO_SHARED)")
-    binary = ROOT / "target/release/pto"
+    binary = args.binary
     if not binary.exists():
         skip(f"{binary} is not built: run `cargo build --release`")
 
