@@ -18,6 +18,7 @@ F32, I32 = np.float32, np.int32
 SPECS = {
     "mix_ffts_handoff": {"a": ((16, 16), F32), "b": ((16, 16), F32), "y": ((16, 16), F32), "out": ((16, 16), F32)},
     "mix_c2v_split1": {"a": ((16, 16), F32), "b": ((16, 16), F32), "out": ((16, 16), F32)},
+    "mix_blocks_c2v": {"a": ((64, 16), F32), "b": ((16, 16), F32), "out": ((64, 16), F32)},
     "mix_c2v_pop_a2a3": {"fifo": ((128, 16), F32), "a": ((16, 16), F32), "b": ((16, 16), F32), "out": ((16, 16), F32)},
     "mix_c2v_pop_noflag_a2a3": {"fifo": ((128, 16), F32), "a": ((16, 16), F32), "b": ((16, 16), F32), "out": ((16, 16), F32)},
     "mix_c2v_split2": {"a": ((16, 16), F32), "b": ((16, 16), F32), "out": ((16, 16), F32)},
@@ -67,6 +68,10 @@ def mix_c2v_split1(inputs: dict) -> dict:
 
 
 def mix_c2v_pop_a2a3(inputs: dict) -> dict:
+    return {"out": _mm(inputs["a"], inputs["b"])}
+
+
+def mix_blocks_c2v(inputs: dict) -> dict:
     return {"out": _mm(inputs["a"], inputs["b"])}
 
 
