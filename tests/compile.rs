@@ -167,8 +167,11 @@ fn scalars_control_flow_and_sync() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("float v") && out.contains(" = 1.5f;"), "{out}");
     let lines: Vec<&str> = out.lines().map(str::trim).collect();
-    let for_line = lines.iter().find(|l| l.starts_with("for (int32_t ")).expect("a for loop");
-    assert!(for_line.contains(" < v2; ") && for_line.contains(" += "), "{for_line}");
+    // An index loop as `ptoas` writes it: `size_t`, the bounds cast, each use cast back.
+    let for_line = lines.iter().find(|l| l.starts_with("for (size_t ")).expect("a for loop");
+    assert!(for_line.contains(" < ((size_t) v2); ") && for_line.contains(" += (size_t) "), "{for_line}");
+    let iv = for_line.trim_start_matches("for (size_t ").split(' ').next().unwrap();
+    assert!(out.contains(&format!("((int32_t) {iv})")), "the body reads the induction variable as int32_t: {out}");
     assert!(lines.iter().any(|l| l.starts_with("if (") && l.ends_with(") {")), "{out}");
     assert!(lines.iter().any(|l| l.contains(" < ") && l.starts_with("bool ")), "{out}");
     // The loop-carried value is assigned by the yield.

@@ -181,9 +181,18 @@ impl Emitter<'_> {
         let (lb, ub, step) = (self.expr(data.operands[0]), self.expr(data.operands[1]), self.expr(data.operands[2]));
         let yielded: Vec<Vec<ValueId>> = self.terminator_operands(body).into_iter().map(|v| vec![v]).collect();
         let Some(vars) = self.carried(op, &data.results, &data.operands[3..], &[&args[1..]], &yielded) else { return };
-        let iv = self.name(args[0]);
-        let ty = cpp::value_type(self.m.value_type(args[0])).unwrap_or_else(|| "int32_t".to_string());
-        self.line(format!("for ({ty} {iv} = {lb}; {iv} < {ub}; {iv} += {step}) {{"));
+        if *self.m.value_type(args[0]) == pto_ir::types::Type::Scalar(pto_ir::types::ElemType::Index) {
+            // As `ptoas` writes an index loop (MLIR's EmitC `for` over `size_t`): the bounds cast
+            // to `size_t`, and each use of the induction variable cast back to `int32_t`, the
+            // index type everywhere else.
+            let iv = self.fresh();
+            self.names.insert(args[0], format!("((int32_t) {iv})"));
+            self.line(format!("for (size_t {iv} = (size_t) {lb}; {iv} < ((size_t) {ub}); {iv} += (size_t) {step}) {{"));
+        } else {
+            let iv = self.name(args[0]);
+            let ty = cpp::value_type(self.m.value_type(args[0])).unwrap_or_else(|| "int32_t".to_string());
+            self.line(format!("for ({ty} {iv} = {lb}; {iv} < {ub}; {iv} += {step}) {{"));
+        }
         self.enter_scope();
         let yielded = self.body_until_terminator(body);
         self.assign(&vars, &yielded);
