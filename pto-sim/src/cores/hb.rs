@@ -240,6 +240,35 @@ mod tests {
     }
 
     #[test]
+    fn a_release_on_one_pipe_carries_what_the_cores_flags_ordered_before_it() {
+        // Core 0 reads x on MTE2, then releases on MTE3; core 1 acquires and overwrites x.
+        let run = |flag: bool| {
+            let mut hb = CrossHb::new(2);
+            hb.set_exact(0);
+            hb.set_exact(1);
+            assert_eq!(hb.access(0, Pipe::Mte2, 0, &[(0, 64)], Kind::Read, OpId(1)), None);
+            if flag {
+                let (src, dst, id, site) = (Pipe::Mte2, Pipe::Mte3, 0, OpId(2));
+                hb.intra(0, &Event::Set { core: 0, src, dst, id, site });
+                hb.intra(0, &Event::Wait { core: 0, src, dst, id, site });
+            }
+            hb.release_on(0, Pipe::Mte3, Edge::Flag(1, 0));
+            hb.acquire(1, Edge::Flag(1, 0));
+            hb.access(1, Pipe::Mte3, 0, &[(0, 64)], Kind::Write, OpId(3))
+        };
+        // Without an MTE2 -> MTE3 flag the release does not cover the read: a WAR hazard.
+        let war = run(false).expect("the MTE3 release does not cover the MTE2 read");
+        assert_eq!((war.class, war.core, war.op, war.pipe), (DiagClass::HazardWar, 0, OpId(1), Some(Pipe::Mte2)));
+        // With it, the read is ordered before the release.
+        assert_eq!(run(true), None);
+        // Two pipes of one core never conflict here (the core's own checker reports them).
+        let mut hb = CrossHb::new(1);
+        hb.set_exact(0);
+        hb.access(0, Pipe::Mte2, 0, &[(0, 64)], Kind::Read, OpId(1));
+        assert_eq!(hb.access(0, Pipe::Mte3, 0, &[(0, 64)], Kind::Write, OpId(2)), None);
+    }
+
+    #[test]
     fn interleaved_column_halves_of_two_cores_never_conflict() {
         let mut hb = CrossHb::new(2);
         let half = |h: u64| -> Vec<(u64, u64)> { (0..16).map(|r| (r * 64 + h * 32, r * 64 + h * 32 + 32)).collect() };

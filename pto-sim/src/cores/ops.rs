@@ -330,6 +330,35 @@ fn producer_index(cx: &CoreCx<'_>, dir: usize) -> usize {
     if dir == C2V { 0 } else { cx.subblock() }
 }
 
+/// The pipe whose work an A2A3 slot edge releases: the producer's `record()` is
+/// `ffts_cross_core_sync(PIPE_FIX)` on the cube and `(PIPE_MTE3)` on a vector core, after the
+/// store of the slot; the consumer's `free()` is `ffts_cross_core_sync(PIPE_MTE2)`, after the
+/// load of the slot (pto-isa `npu/a2a3/TPush.hpp` `record` / `free`). `None` (the whole core)
+/// on A5, whose pipes per direction and tile type this model does not follow.
+fn slot_release_pipe(cx: &CoreCx<'_>, free: bool) -> Option<crate::sync::model::Pipe> {
+    use crate::sync::model::Pipe;
+    match (cx.target.id, free, cx.core.actor.core) {
+        (TargetId::A2A3, true, _) => Some(Pipe::Mte2),
+        (TargetId::A2A3, false, CoreKind::Aic) => Some(Pipe::Fix),
+        (TargetId::A2A3, false, _) => Some(Pipe::Mte3),
+        _ => None,
+    }
+}
+
+/// Core `me` releases `edge` on pipe `on` (the whole core when `None`).
+fn release(
+    b: &mut super::xpipe::BlockState,
+    me: usize,
+    on: Option<crate::sync::model::Pipe>,
+    edge: Edge,
+    clock: Option<&super::clock::SharedClock>,
+) {
+    match on {
+        Some(p) => b.release_on(me, p, edge, clock),
+        None => b.release(me, edge, clock),
+    }
+}
+
 /// Pushes `piece` (this core's part of a slot) into this core's pipe of direction `dir`.
 fn push_piece(cx: &mut CoreCx<'_>, dir: usize, piece: Piece) -> Result<(), Stop> {
     let (id, _) = cx.handle(dir)?;
@@ -338,12 +367,13 @@ fn push_piece(cx: &mut CoreCx<'_>, dir: usize, piece: Piece) -> Result<(), Stop>
     let link = cx.link("a cube/vector pipe")?.clone();
     let me = cx.core.index;
     let clock = cx.core.clock.clone();
+    let on = slot_release_pipe(cx, false);
     let done = link.with_block(|b| {
         let r = b.pipes[id].push(producer, piece, split);
         let changed = matches!(r, Ok(Ok(_)));
         if let Ok(Ok((idx, _))) = &r {
             b.acquire(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
-            b.release(me, Edge::Pushed(id, *idx), clock.as_ref());
+            release(b, me, on, Edge::Pushed(id, *idx), clock.as_ref());
         }
         let (slots, slot_size, gm) = (b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].gm_slots);
         ((r, slots, slot_size, gm, b.pipes[id].describe()), changed)
@@ -558,11 +588,12 @@ fn free_slot(cx: &mut CoreCx<'_>, dir: usize) -> Result<(), Stop> {
     let link = cx.link("a cube/vector pipe")?.clone();
     let me = cx.core.index;
     let clock = cx.core.clock.clone();
+    let on = slot_release_pipe(cx, true);
     let (r, state) = link.with_block(|b| {
         let r = b.pipes[id].free(consumer);
         let ok = r.is_ok();
         if let Ok(idx) = &r {
-            b.release(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
+            release(b, me, on, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
         }
         ((r, b.pipes[id].describe()), ok)
     });
@@ -740,10 +771,7 @@ fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         for &(core, id) in &targets {
             *b.flags.entry((core, id, from)).or_insert(0) += 1;
             b.flag_set_at.insert((core, id, from), cx.op);
-            match on {
-                Some(p) => b.release_on(me, p, Edge::Flag(core, id), clock.as_ref()),
-                None => b.release(me, Edge::Flag(core, id), clock.as_ref()),
-            }
+            release(b, me, on, Edge::Flag(core, id), clock.as_ref());
         }
         ((), true)
     });
