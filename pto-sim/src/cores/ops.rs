@@ -330,18 +330,52 @@ fn producer_index(cx: &CoreCx<'_>, dir: usize) -> usize {
     if dir == C2V { 0 } else { cx.subblock() }
 }
 
-/// The pipe whose work an A2A3 slot edge releases: the producer's `record()` is
-/// `ffts_cross_core_sync(PIPE_FIX)` on the cube and `(PIPE_MTE3)` on a vector core, after the
-/// store of the slot; the consumer's `free()` is `ffts_cross_core_sync(PIPE_MTE2)`, after the
-/// load of the slot (pto-isa `npu/a2a3/TPush.hpp` `record` / `free`). `None` (the whole core)
-/// on A5, whose pipes per direction and tile type this model does not follow.
-fn slot_release_pipe(cx: &CoreCx<'_>, free: bool) -> Option<crate::sync::model::Pipe> {
+/// A step of a pipe between cores that is an edge of the happens-before model.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum SlotStep {
+    /// The producer waits for a free slot (acquires it).
+    Alloc,
+    /// The producer signals a filled slot (releases it).
+    Push,
+    /// The consumer waits for a filled slot (acquires it).
+    Pop,
+    /// The consumer signals a freed slot (releases it).
+    Free,
+}
+
+/// The pipe a slot edge is signalled or waited on, as pto-isa's TPipe does it (`None`: the
+/// whole core). The producer's `record()` sets its flag on FIX (cube) or MTE3 (vector core),
+/// after the slot's store, on both targets. A2A3 (`npu/a2a3/TPush.hpp`): `free()` sets on
+/// MTE2, after the slot's load; the waits are `wait_flag_dev`, which holds the whole core. A5
+/// (`npu/a5/TPush.hpp`, `set_intra_block` / `wait_intra_block` hold one pipe): `allocate()`
+/// waits on FIX / MTE3; a vector consumer waits and frees on MTE2 with a GM FIFO, on V with
+/// one in its UB; a cube consumer waits on MTE2 (GM FIFO) or MTE1 (L1) and frees on MTE1.
+fn slot_pipe(target: TargetId, core: CoreKind, step: SlotStep, gm_fifo: bool) -> Option<crate::sync::model::Pipe> {
     use crate::sync::model::Pipe;
-    match (cx.target.id, free, cx.core.actor.core) {
-        (TargetId::A2A3, true, _) => Some(Pipe::Mte2),
-        (TargetId::A2A3, false, CoreKind::Aic) => Some(Pipe::Fix),
-        (TargetId::A2A3, false, _) => Some(Pipe::Mte3),
-        _ => None,
+    let cube = core == CoreKind::Aic;
+    match (target, step) {
+        (_, SlotStep::Push) => Some(if cube { Pipe::Fix } else { Pipe::Mte3 }),
+        (TargetId::A2A3, SlotStep::Free) => Some(Pipe::Mte2),
+        (TargetId::A2A3, _) => None,
+        (TargetId::A5, SlotStep::Alloc) => Some(if cube { Pipe::Fix } else { Pipe::Mte3 }),
+        (TargetId::A5, SlotStep::Pop) if gm_fifo => Some(Pipe::Mte2),
+        (TargetId::A5, SlotStep::Pop) => Some(if cube { Pipe::Mte1 } else { Pipe::V }),
+        (TargetId::A5, SlotStep::Free) if cube => Some(Pipe::Mte1),
+        (TargetId::A5, SlotStep::Free) => Some(if gm_fifo { Pipe::Mte2 } else { Pipe::V }),
+    }
+}
+
+/// Core `me` acquires `edge` on pipe `on` (the whole core when `None`).
+fn acquire(
+    b: &mut super::xpipe::BlockState,
+    me: usize,
+    on: Option<crate::sync::model::Pipe>,
+    edge: Edge,
+    clock: Option<&super::clock::SharedClock>,
+) {
+    match on {
+        Some(p) => b.acquire_on(me, p, edge, clock),
+        None => b.acquire(me, edge, clock),
     }
 }
 
@@ -367,13 +401,15 @@ fn push_piece(cx: &mut CoreCx<'_>, dir: usize, piece: Piece) -> Result<(), Stop>
     let link = cx.link("a cube/vector pipe")?.clone();
     let me = cx.core.index;
     let clock = cx.core.clock.clone();
-    let on = slot_release_pipe(cx, false);
+    let (target, kind) = (cx.target.id, cx.core.actor.core);
     let done = link.with_block(|b| {
         let r = b.pipes[id].push(producer, piece, split);
         let changed = matches!(r, Ok(Ok(_)));
         if let Ok(Ok((idx, _))) = &r {
-            b.acquire(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
-            release(b, me, on, Edge::Pushed(id, *idx), clock.as_ref());
+            let gm = b.pipes[id].gm_slots.is_some();
+            let (alloc, push) = (slot_pipe(target, kind, SlotStep::Alloc, gm), slot_pipe(target, kind, SlotStep::Push, gm));
+            acquire(b, me, alloc, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
+            release(b, me, push, Edge::Pushed(id, *idx), clock.as_ref());
         }
         let (slots, slot_size, gm) = (b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].gm_slots);
         ((r, slots, slot_size, gm, b.pipes[id].describe()), changed)
@@ -452,11 +488,13 @@ fn pop_piece(cx: &mut CoreCx<'_>, dir: usize, dtype: pto_ir::types::ElemType, ro
     let link = cx.link("a cube/vector pipe")?.clone();
     let me = cx.core.index;
     let clock = cx.core.clock.clone();
+    let (target, kind) = (cx.target.id, cx.core.actor.core);
     let (r, slots, slot_size, state) = link.with_block(|b| {
         let r = b.pipes[id].pop(consumer, dtype, rows, cols, split);
         let changed = matches!(r, Ok(Ok(_)));
         if let Ok(Ok((idx, _))) = &r {
-            b.acquire(me, Edge::Pushed(id, *idx), clock.as_ref());
+            let on = slot_pipe(target, kind, SlotStep::Pop, b.pipes[id].gm_slots.is_some());
+            acquire(b, me, on, Edge::Pushed(id, *idx), clock.as_ref());
         }
         ((r, b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].describe()), changed)
     });
@@ -514,11 +552,13 @@ fn internal_alloc(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let link = cx.link("a cube/vector pipe")?.clone();
     let me = cx.core.index;
     let clock = cx.core.clock.clone();
+    let (target, kind) = (cx.target.id, cx.core.actor.core);
     let (r, state) = link.with_block(|b| {
         let r = b.pipes[id].allocate(producer);
         if let Ok(Ok(idx)) = &r {
             // The producer writes the slot from now on: after every consumer freed it.
-            b.acquire(me, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
+            let on = slot_pipe(target, kind, SlotStep::Alloc, b.pipes[id].gm_slots.is_some());
+            acquire(b, me, on, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
         }
         ((r, b.pipes[id].describe()), false)
     });
@@ -588,11 +628,12 @@ fn free_slot(cx: &mut CoreCx<'_>, dir: usize) -> Result<(), Stop> {
     let link = cx.link("a cube/vector pipe")?.clone();
     let me = cx.core.index;
     let clock = cx.core.clock.clone();
-    let on = slot_release_pipe(cx, true);
+    let (target, kind) = (cx.target.id, cx.core.actor.core);
     let (r, state) = link.with_block(|b| {
         let r = b.pipes[id].free(consumer);
         let ok = r.is_ok();
         if let Ok(idx) = &r {
+            let on = slot_pipe(target, kind, SlotStep::Free, b.pipes[id].gm_slots.is_some());
             release(b, me, on, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
         }
         ((r, b.pipes[id].describe()), ok)
@@ -804,10 +845,7 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
                     *c -= 1;
                 }
             }
-            match on {
-                Some(p) => b.acquire_on(me, p, Edge::Flag(me, id), clock.as_ref()),
-                None => b.acquire(me, Edge::Flag(me, id), clock.as_ref()),
-            }
+            acquire(b, me, on, Edge::Flag(me, id), clock.as_ref());
             (true, true)
         } else {
             (false, false)
