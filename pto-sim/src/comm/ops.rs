@@ -330,9 +330,9 @@ fn signal_edge(cx: &mut CoreCx<'_>, arg: usize, release: bool) {
     let edge = crate::cores::hb::Edge::Signal(arg);
     link.with_block(|b| {
         if release {
-            b.release(me, edge, clock.as_ref());
+            b.release(me, None, edge, clock.as_ref());
         } else {
-            b.acquire(me, edge, clock.as_ref());
+            b.acquire(me, None, edge, clock.as_ref());
         }
         ((), false)
     });

@@ -365,34 +365,6 @@ fn slot_pipe(target: TargetId, core: CoreKind, step: SlotStep, gm_fifo: bool) ->
     }
 }
 
-/// Core `me` acquires `edge` on pipe `on` (the whole core when `None`).
-fn acquire(
-    b: &mut super::xpipe::BlockState,
-    me: usize,
-    on: Option<crate::sync::model::Pipe>,
-    edge: Edge,
-    clock: Option<&super::clock::SharedClock>,
-) {
-    match on {
-        Some(p) => b.acquire_on(me, p, edge, clock),
-        None => b.acquire(me, edge, clock),
-    }
-}
-
-/// Core `me` releases `edge` on pipe `on` (the whole core when `None`).
-fn release(
-    b: &mut super::xpipe::BlockState,
-    me: usize,
-    on: Option<crate::sync::model::Pipe>,
-    edge: Edge,
-    clock: Option<&super::clock::SharedClock>,
-) {
-    match on {
-        Some(p) => b.release_on(me, p, edge, clock),
-        None => b.release(me, edge, clock),
-    }
-}
-
 /// Pushes `piece` (this core's part of a slot) into this core's pipe of direction `dir`.
 fn push_piece(cx: &mut CoreCx<'_>, dir: usize, piece: Piece) -> Result<(), Stop> {
     let (id, _) = cx.handle(dir)?;
@@ -408,8 +380,8 @@ fn push_piece(cx: &mut CoreCx<'_>, dir: usize, piece: Piece) -> Result<(), Stop>
         if let Ok(Ok((idx, _))) = &r {
             let gm = b.pipes[id].gm_slots.is_some();
             let (alloc, push) = (slot_pipe(target, kind, SlotStep::Alloc, gm), slot_pipe(target, kind, SlotStep::Push, gm));
-            acquire(b, me, alloc, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
-            release(b, me, push, Edge::Pushed(id, *idx), clock.as_ref());
+            b.acquire(me, alloc, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
+            b.release(me, push, Edge::Pushed(id, *idx), clock.as_ref());
         }
         let (slots, slot_size, gm) = (b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].gm_slots);
         ((r, slots, slot_size, gm, b.pipes[id].describe()), changed)
@@ -494,7 +466,7 @@ fn pop_piece(cx: &mut CoreCx<'_>, dir: usize, dtype: pto_ir::types::ElemType, ro
         let changed = matches!(r, Ok(Ok(_)));
         if let Ok(Ok((idx, _))) = &r {
             let on = slot_pipe(target, kind, SlotStep::Pop, b.pipes[id].gm_slots.is_some());
-            acquire(b, me, on, Edge::Pushed(id, *idx), clock.as_ref());
+            b.acquire(me, on, Edge::Pushed(id, *idx), clock.as_ref());
         }
         ((r, b.pipes[id].spec.slot_num, b.pipes[id].spec.slot_size, b.pipes[id].describe()), changed)
     });
@@ -558,7 +530,7 @@ fn internal_alloc(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         if let Ok(Ok(idx)) = &r {
             // The producer writes the slot from now on: after every consumer freed it.
             let on = slot_pipe(target, kind, SlotStep::Alloc, b.pipes[id].gm_slots.is_some());
-            acquire(b, me, on, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
+            b.acquire(me, on, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
         }
         ((r, b.pipes[id].describe()), false)
     });
@@ -634,7 +606,7 @@ fn free_slot(cx: &mut CoreCx<'_>, dir: usize) -> Result<(), Stop> {
         let ok = r.is_ok();
         if let Ok(idx) = &r {
             let on = slot_pipe(target, kind, SlotStep::Free, b.pipes[id].gm_slots.is_some());
-            release(b, me, on, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
+            b.release(me, on, Edge::Freed(id, idx % b.pipes[id].spec.slot_num), clock.as_ref());
         }
         ((r, b.pipes[id].describe()), ok)
     });
@@ -812,7 +784,7 @@ fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         for &(core, id) in &targets {
             *b.flags.entry((core, id, from)).or_insert(0) += 1;
             b.flag_set_at.insert((core, id, from), cx.op);
-            release(b, me, on, Edge::Flag(core, id), clock.as_ref());
+            b.release(me, on, Edge::Flag(core, id), clock.as_ref());
         }
         ((), true)
     });
@@ -845,7 +817,7 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
                     *c -= 1;
                 }
             }
-            acquire(b, me, on, Edge::Flag(me, id), clock.as_ref());
+            b.acquire(me, on, Edge::Flag(me, id), clock.as_ref());
             (true, true)
         } else {
             (false, false)
@@ -902,19 +874,19 @@ fn syncall(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
         let state = match pending {
             _ if n <= 1 => Ok(()),
             None => {
-                b.release(me, Edge::Barrier(rank, now), clock.as_ref());
+                b.release(me, None, Edge::Barrier(rank, now), clock.as_ref());
                 let complete = arrived + 1 >= n;
                 let entry = b.barrier.rounds.entry(rank).or_default();
                 *entry = if complete { (0, round + 1) } else { (arrived + 1, round) };
                 if complete {
-                    b.acquire(me, Edge::Barrier(rank, now), clock.as_ref());
+                    b.acquire(me, None, Edge::Barrier(rank, now), clock.as_ref());
                     Ok(())
                 } else {
                     Err((now, arrived + 1, n))
                 }
             }
             Some(r) if now > r => {
-                b.acquire(me, Edge::Barrier(rank, r), clock.as_ref());
+                b.acquire(me, None, Edge::Barrier(rank, r), clock.as_ref());
                 Ok(())
             }
             Some(r) => Err((r, arrived, n)),

@@ -330,26 +330,20 @@ impl BlockState {
 }
 
 impl BlockState {
-    /// Core `me` releases `edge`: into the happens-before model, and, on a timed run, at the
-    /// time its `clock` says its releasing op completes.
-    pub fn release(&mut self, me: usize, edge: super::hb::Edge, clock: Option<&super::clock::SharedClock>) {
-        self.hb.release(me, edge);
-        self.release_time(edge, clock);
-    }
-
-    /// [`Self::release`] by one pipe of core `me` (an FFTS set on that pipe).
-    pub fn release_on(
+    /// Core `me` releases `edge` — what pipe `on` did (the whole core when `None`) — into the
+    /// happens-before model, and, on a timed run, at the time its `clock` says its releasing op
+    /// completes.
+    pub fn release(
         &mut self,
         me: usize,
-        pipe: crate::sync::model::Pipe,
+        on: Option<crate::sync::model::Pipe>,
         edge: super::hb::Edge,
         clock: Option<&super::clock::SharedClock>,
     ) {
-        self.hb.release_on(me, pipe, edge);
-        self.release_time(edge, clock);
-    }
-
-    fn release_time(&mut self, edge: super::hb::Edge, clock: Option<&super::clock::SharedClock>) {
+        match on {
+            Some(p) => self.hb.release_on(me, p, edge),
+            None => self.hb.release(me, edge),
+        }
         if let Some(c) = clock {
             let t = super::clock::with(c, |c| c.release_time());
             let at = self.times.entry(edge).or_insert(t);
@@ -357,26 +351,20 @@ impl BlockState {
         }
     }
 
-    /// Core `me` acquires `edge`: from the happens-before model, and, on a timed run, its
-    /// acquiring op waits until the edge's release.
-    pub fn acquire(&mut self, me: usize, edge: super::hb::Edge, clock: Option<&super::clock::SharedClock>) {
-        self.hb.acquire(me, edge);
-        self.acquire_time(edge, clock);
-    }
-
-    /// [`Self::acquire`] by one pipe of core `me` (A5's `wait_intra_block(pipe, ...)`).
-    pub fn acquire_on(
+    /// Core `me` acquires `edge` — for pipe `on` (the whole core when `None`: everything it
+    /// does after) — from the happens-before model, and, on a timed run, its acquiring op waits
+    /// until the edge's release.
+    pub fn acquire(
         &mut self,
         me: usize,
-        pipe: crate::sync::model::Pipe,
+        on: Option<crate::sync::model::Pipe>,
         edge: super::hb::Edge,
         clock: Option<&super::clock::SharedClock>,
     ) {
-        self.hb.acquire_on(me, pipe, edge);
-        self.acquire_time(edge, clock);
-    }
-
-    fn acquire_time(&mut self, edge: super::hb::Edge, clock: Option<&super::clock::SharedClock>) {
+        match on {
+            Some(p) => self.hb.acquire_on(me, p, edge),
+            None => self.hb.acquire(me, edge),
+        }
         if let (Some(c), Some(&t)) = (clock, self.times.get(&edge)) {
             super::clock::with(c, |c| c.not_before(t));
         }
