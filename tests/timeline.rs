@@ -3,7 +3,8 @@
 //! has exactly one finish, threads are named as Perf-Sim names its tracks — and agrees with
 //! `--cycles` (each thread's durations add up to its pipe's busy cycles). Loading it in
 //! Perfetto's trace processor needs `trace_processor_shell` (on PATH or in
-//! `PTO_TRACE_PROCESSOR`); without it that test skips loudly.
+//! `PTO_TRACE_PROCESSOR`), loading it in a headless browser needs Chromium; without them those
+//! tests skip loudly.
 
 use pto::TargetName;
 use pto::cmd::run::{RunOptions, run};
@@ -177,6 +178,66 @@ fn perfetto_loads_the_trace() {
     let flows = events.iter().filter(|e| e["ph"] == "s").count();
     let row = stdout.lines().last().unwrap_or_default().replace('"', "");
     assert_eq!(row, format!("{xs},{flows}"), "slices and flows Perfetto imported: {stdout}");
+}
+
+/// A headless Chromium (`PTO_CHROMIUM`, else `chromium`, `chromium-browser` or `google-chrome` on
+/// PATH), if installed.
+fn chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("PTO_CHROMIUM") {
+        return Some(p.into());
+    }
+    let path = std::env::var_os("PATH")?;
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file()))
+}
+
+/// The trace loads in a headless browser: Chrome DevTools' Performance-panel trace engine
+/// (tests/timeline_headless.py) builds a thread per pipe track of every core, named as the
+/// trace names it, holding every complete event of that track. CI installs Chromium and sets
+/// `PTO_REQUIRE_HEADLESS`, which turns a missing browser from a skip into a failure.
+#[test]
+fn a_headless_browser_loads_the_trace() {
+    let Some(chromium) = chromium() else {
+        assert!(std::env::var_os("PTO_REQUIRE_HEADLESS").is_none(), "PTO_REQUIRE_HEADLESS is set and no Chromium was found");
+        eprintln!("SKIPPED a_headless_browser_loads_the_trace: no chromium on PATH or in PTO_CHROMIUM (apt-get install chromium)");
+        return;
+    };
+    for (file, target) in [("tests/sync/ping_pong.pto", TargetName::A2A3), ("tests/hb/mix_ffts_handoff.pto", TargetName::A5)] {
+        let trace = trace_of(file, target, None);
+        let path = std::env::temp_dir().join(format!("pto-headless-{}-{}.json", std::process::id(), file.replace('/', "_")));
+        std::fs::write(&path, trace.to_string()).unwrap();
+        let out = std::process::Command::new("python3")
+            .arg(root().join("tests/timeline_headless.py"))
+            .arg(&chromium)
+            .arg(&path)
+            .output()
+            .expect("python3 runs");
+        let _ = std::fs::remove_file(&path);
+        assert!(out.status.success(), "{file}: {}", String::from_utf8_lossy(&out.stderr));
+        let loaded: Value = serde_json::from_slice(&out.stdout).expect("the driver prints JSON");
+        let events = trace["traceEvents"].as_array().unwrap();
+        assert_eq!(loaded["events"], events.len(), "{file}: every event reached the trace engine");
+        assert_eq!(loaded["warnings"], serde_json::json!([]), "{file}");
+        // (pid, tid) -> (track name, complete events), from the trace and from the browser.
+        let mut expected: std::collections::BTreeMap<(u64, u64), (String, u64)> = Default::default();
+        for e in events {
+            let key = (e["pid"].as_u64().unwrap(), e["tid"].as_u64().unwrap());
+            match (e["ph"].as_str().unwrap(), e["name"].as_str().unwrap()) {
+                ("M", "thread_name") => expected.entry(key).or_default().0 = e["args"]["name"].as_str().unwrap().to_string(),
+                ("X", _) => expected.entry(key).or_default().1 += 1,
+                _ => {}
+            }
+        }
+        let seen: std::collections::BTreeMap<(u64, u64), (String, u64)> = loaded["threads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| ((t[0].as_u64().unwrap(), t[1].as_u64().unwrap()), (t[2].as_str().unwrap().to_string(), t[3].as_u64().unwrap())))
+            .collect();
+        assert_eq!(seen, expected, "{file}: threads and their complete events as the browser built them");
+        assert!(expected.len() >= 3, "{file}: several tracks: {expected:?}");
+    }
 }
 
 #[test]
