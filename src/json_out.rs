@@ -9,20 +9,30 @@ use std::fmt::Write as _;
 pub fn outputs(outputs: &[(String, TileData)]) -> String {
     let mut sorted: Vec<&(String, TileData)> = outputs.iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut out = String::from("{");
+    // Room for the longest text of every element up front (a float is at most 24 characters, an
+    // integer 20, each with its ", "): the text never moves while it grows, and the pages of
+    // room it does not use are never touched.
+    let elements: usize = sorted.iter().map(|(_, d)| d.bytes.len() / (d.dtype.size_bytes() as usize).max(1)).sum();
+    let mut out = String::with_capacity(64 * (sorted.len() + 1) + 26 * elements);
+    out.push('{');
     for (i, (name, data)) in sorted.into_iter().enumerate() {
         let sep = if i == 0 { "" } else { "," };
         let key = serde_json::Value::from(name.as_str());
         let _ =
             write!(out, "{sep}\n  {key}: {{\"dtype\": \"{}\", \"shape\": [{}, {}], \"data\": [", data.dtype.name(), data.rows, data.cols);
-        // Row by row, so a large output costs its text, not a value and a string per element.
+        // Element by element straight into the text: a large output costs its text, not a
+        // value and a string per element.
         let (n, cols) = (data.bytes.len() / (data.dtype.size_bytes() as usize).max(1), data.cols.max(1));
-        for start in (0..n).step_by(cols) {
-            out.push_str(if start == 0 { "\n    " } else { ",\n    " });
-            for (j, v) in data.json_values(start..(start + cols).min(n)).iter().enumerate() {
-                let _ = write!(out, "{}{v}", if j == 0 { "" } else { ", " });
-            }
-        }
+        let mut column = 0;
+        data.for_each_json_scalar(0..n, |x| {
+            out.push_str(match column {
+                0 if out.ends_with('[') => "\n    ",
+                0 => ",\n    ",
+                _ => ", ",
+            });
+            x.write(&mut out);
+            column = (column + 1) % cols;
+        });
         if n > 0 {
             out.push_str("\n  ");
         }

@@ -56,5 +56,5 @@ pub mod value;
 pub mod vector;
 pub mod view;
 
-pub use data::TileData;
+pub use data::{JsonScalar, TileData};
 pub use interp::{Sim, TraceEntry};

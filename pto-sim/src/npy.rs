@@ -167,25 +167,44 @@ pub fn read(bytes: &[u8], want: ElemType) -> Result<TileData, String> {
     Ok(TileData { dtype, rows, cols, bytes: raw })
 }
 
-/// Writes a 2-D `.npy` file.
+/// Writes a 2-D `.npy` file: npyz writes the header (its dtype for the element type, C order,
+/// the shape), and the data is the tile's own bytes, which are already what every dtype here
+/// stores (little-endian, row-major; bf16 and the one-byte floats as their bit patterns).
 pub fn write(data: &TileData) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
+    data.elements()?;
+    let mut out = Vec::with_capacity(128 + data.bytes.len());
     let shape = [data.rows as u64, data.cols as u64];
-    fn emit<T: Elem + npyz::Serialize + npyz::AutoSerialize>(out: &mut Vec<u8>, shape: &[u64], bytes: &[u8]) -> Result<(), String> {
+    fn header<T: Elem + npyz::Serialize + npyz::AutoSerialize>(out: &mut Vec<u8>, shape: &[u64]) -> Result<(), String> {
         use npyz::WriterBuilder;
-        let mut w = npyz::WriteOptions::new().default_dtype().shape(shape).writer(out).begin_nd().map_err(|e| e.to_string())?;
-        for chunk in bytes.chunks_exact(T::SIZE) {
-            w.push(&T::load(chunk)).map_err(|e| e.to_string())?;
-        }
-        w.finish().map_err(|e| e.to_string())
+        // With a known shape the header is written here; the writer is dropped before any
+        // element (its count check on drop is not an error path: the bytes follow below).
+        let writer = npyz::WriteOptions::<T>::new().default_dtype().shape(shape).writer(out).begin_nd().map_err(|e| e.to_string())?;
+        drop(writer);
+        Ok(())
     }
-    npy_dispatch!(data.dtype, T => emit::<T>(&mut out, &shape, &data.bytes)?, _ => return Err(format!("cannot write {} as .npy", data.dtype)));
+    npy_dispatch!(data.dtype, T => header::<T>(&mut out, &shape)?, _ => return Err(format!("cannot write {} as .npy", data.dtype)));
+    out.extend_from_slice(&data.bytes);
     Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The file npyz writes when given every element.
+    fn element_by_element(data: &TileData) -> Vec<u8> {
+        fn emit<T: Elem + npyz::Serialize + npyz::AutoSerialize>(out: &mut Vec<u8>, shape: &[u64], bytes: &[u8]) {
+            use npyz::WriterBuilder;
+            let mut w = npyz::WriteOptions::new().default_dtype().shape(shape).writer(out).begin_nd().unwrap();
+            for chunk in bytes.chunks_exact(T::SIZE) {
+                w.push(&T::load(chunk)).unwrap();
+            }
+            w.finish().unwrap();
+        }
+        let mut out = Vec::new();
+        npy_dispatch!(data.dtype, T => emit::<T>(&mut out, &[data.rows as u64, data.cols as u64], &data.bytes), _ => unreachable!());
+        out
+    }
 
     #[test]
     fn round_trip_every_supported_type() {
@@ -201,6 +220,7 @@ mod tests {
             let file = write(&data).unwrap();
             let back = read(&file, dtype).unwrap();
             assert_eq!(back, data, "{dtype}");
+            assert_eq!(file, element_by_element(&data), "{dtype}: the same file as npyz writing each element");
         }
     }
 

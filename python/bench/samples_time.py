@@ -5,10 +5,11 @@ take 100 ms or more. With `--compare OTHER` the same runs are made with a second
 main's), alternately, and every run's stdout, stderr and exit status must agree (exit 1 when
 one differs). With `--null` the output goes to /dev/null instead (what is left is the
 simulation: a run whose time drops is bound by its output). Only the fastest of `--rounds`
-runs counts.
+runs counts. With `--npy` the outputs are written as `.npy` files (`--output-dir`, a fresh
+temporary directory per run, its files part of the digest) instead of JSON on stdout.
 
     python python/bench/samples_time.py [--binary target/release/pto] [--compare BIN]
-        [--rounds R] [--top N] [--null]
+        [--rounds R] [--top N] [--null | --npy]
 
 Skips (exit 0, saying why on stderr) without the shared corpus or the binary.
 """
@@ -18,14 +19,24 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(binary: Path, sample: Path, target: str, null: bool):
-    """One run: (seconds, digest of stdout + stderr + status)."""
+def run(binary: Path, sample: Path, target: str, null: bool, npy: bool = False):
+    """One run: (seconds, digest of stdout + stderr + status, and the .npy files with --npy)."""
+    if npy:
+        with tempfile.TemporaryDirectory(prefix="pto-samples-") as out_dir:
+            cmd = [str(binary), "run", "-q", "--output-dir", out_dir, "--default-inputs", "--target", target, str(sample)]
+            start = time.perf_counter()
+            p = subprocess.run(cmd, capture_output=True)
+            took = time.perf_counter() - start
+            files = b"".join(f.name.encode() + b"\0" + f.read_bytes() for f in sorted(Path(out_dir).iterdir()))
+        h = hashlib.sha256(files + b"\0" + p.stdout + b"\0" + p.stderr + b"\0" + str(p.returncode).encode()).hexdigest()
+        return took, h
     cmd = [str(binary), "run", "-q", "--json", "--default-inputs", "--target", target, str(sample)]
     start = time.perf_counter()
     if null:
@@ -46,7 +57,9 @@ def main() -> None:
     ap.add_argument("--compare", type=Path)
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--top", type=int, default=10)
-    ap.add_argument("--null", action="store_true")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--null", action="store_true")
+    mode.add_argument("--npy", action="store_true")
     args = ap.parse_args()
     shared = Path(os.environ.get("PTO_SHARED") or ROOT / "../shared")
     corpus = shared / "corpus/ptoas-samples"
@@ -62,9 +75,9 @@ def main() -> None:
         for target in ["a2a3", "a5"]:
             mine, theirs = [], []
             for _ in range(args.rounds):
-                mine.append(run(args.binary, sample, target, args.null))
+                mine.append(run(args.binary, sample, target, args.null, args.npy))
                 if args.compare:
-                    theirs.append(run(args.compare, sample, target, args.null))
+                    theirs.append(run(args.compare, sample, target, args.null, args.npy))
             name = f"{sample.relative_to(corpus)} {target}"
             if args.compare and {h for _, h in mine} != {h for _, h in theirs}:
                 differ.append(name)
