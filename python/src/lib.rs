@@ -323,7 +323,11 @@ fn run_inner<'py>(
         return Err(PyValueError::new_err(format!("sync_check must be \"auto\", \"always\" or \"never\", not {:?}", request.sync_check)));
     };
     let computed = kernel_io::final_tiles(&module.module);
-    let (lowered, _) = module.lower_to(py, t, None, request.insert_sync)?;
+    // As `pto run` lowers: a timed program without sync ops with the sync the insertion pass
+    // inserts (where the pass fails, as it is, with a warning saying how it is timed).
+    let verified = Verified::new(module.module.clone()).map_err(|d| diagnostics_error(py, &module.sources, &d.0))?;
+    let (lowered, timing_note) = pto::cmd::run::lower_for_run(verified, t, request.insert_sync, request.timeline)
+        .map_err(|d| diagnostics_error(py, &module.sources, &d.0))?;
     let mut sim = Sim::new(&lowered, t).map_err(|d| diagnostics_error(py, &module.sources, &d))?;
     let mut bound = Vec::new();
     // `NAME@RANK`: one rank's input (docs/comm.md).
@@ -392,7 +396,8 @@ fn run_inner<'py>(
         Err(pto_sim::launch::Failure::Output(name, e)) => return Err(PyValueError::new_err(format!("output {name}: {e}"))),
         Err(pto_sim::launch::Failure::Stopped { diagnostics, .. }) => return Err(diagnostics_error(py, &module.sources, &diagnostics)),
     };
-    let warnings = sync_findings(py, &module.sources, &ran.findings)?;
+    let mut warnings = sync_findings(py, &module.sources, &ran.findings)?;
+    warnings.extend(timing_note.map(|note| note.trim_start_matches("note: ").trim_end().to_string()));
     let timelines = timelines.into_inner().unwrap_or_else(|e| e.into_inner());
     let timeline = (!timelines.is_empty()).then(|| {
         // As `pto run --cycles --json --timeline OUT.json`: every core, in (rank, block, core) order.

@@ -464,6 +464,16 @@ def test_timeline_returns_the_summary_and_the_trace() -> None:
     assert isinstance(pto.run(m, "a2a3", default_inputs=True), dict)
 
 
+def test_timeline_of_a_program_without_sync_is_timed_as_the_cli_times_it() -> None:
+    # No sync op: pto run --cycles times it with the sync the insertion pass inserts (21,997
+    # cycles, docs/performance-model.md's #1569 table); pto.run lowers it the same way.
+    m = pto.parse(REPO / "examples" / "rowadd_1569" / "nosync.pto")
+    _, timeline = pto.run(m, "a2a3", default_inputs=True, timeline=True)
+    _, inserted = pto.run(m, "a2a3", default_inputs=True, timeline=True, insert_sync=True)
+    assert timeline.total == inserted.total == 21997
+    assert any(e["name"] == "wait_flag" for e in timeline.trace["traceEvents"] if e["ph"] == "X")
+
+
 def test_timeline_times_every_core_of_a_mix_kernel() -> None:
     m = pto.parse(REPO / "tests" / "hb" / "mix_ffts_handoff.pto")
     out, timeline = pto.run(m, "a2a3", default_inputs=True, timeline=True)

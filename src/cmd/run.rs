@@ -164,7 +164,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         return Outcome::usage_error("`--exec vector` and `--stats` model the A2A3 vector unit: use `--target a2a3`");
     }
     let timed = opts.cycles || opts.timeline.is_some();
-    let (lowered, timing_note) = match lower(verified, target, opts.insert_sync, timed) {
+    let (lowered, timing_note) = match lower_for_run(verified, target, opts.insert_sync, timed) {
         Ok(ok) => ok,
         Err(d) => return fail(&sources, &d.0),
     };
@@ -372,8 +372,8 @@ pub fn run(opts: &RunOptions) -> Outcome {
 /// program without sync ops that is `timed` (`--cycles`, `--timeline`) is lowered with the
 /// pass too, so it is timed with the sync the pass inserts (docs/sync.md); where the pass fails
 /// then it is lowered as it is, timed with each op waiting for the last writer of what it
-/// reads, and the note returned says so.
-fn lower(
+/// reads, and the note returned says so. `pto run` and Python's `pto.run` both lower with it.
+pub fn lower_for_run(
     verified: Verified,
     target: &'static pto_lower::Target,
     insert_sync: bool,
