@@ -134,8 +134,8 @@ enum Use {
 }
 
 /// Reports a data access of elements `idx` of array `arg` (exactly those bytes) to the
-/// happens-before model when sync checking is on ([`crate::cores::hb`]).
-fn record(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], kind: crate::cores::hb::Kind) {
+/// happens-before model when sync checking is on ([`crate::sync::graph`]).
+fn record(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], kind: crate::sync::graph::Kind) {
     if idx.is_empty() || !cx.check_gm {
         return;
     }
@@ -150,7 +150,7 @@ fn record(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], kind: crate::cores::hb::
 fn read(cx: &mut CoreCx<'_>, arg: usize, idx: impl IntoIterator<Item = i64>, what: Use) -> Result<(ElemType, Vec<u8>), Stop> {
     let idx: Vec<i64> = idx.into_iter().collect();
     if what == Use::Data {
-        record(cx, arg, &idx, crate::cores::hb::Kind::Read);
+        record(cx, arg, &idx, crate::sync::graph::Kind::Read);
     }
     let (limit, rank) = (cx.gm_limit, cx.ranks.owner(arg));
     let a = array(cx.gm, arg)?;
@@ -174,7 +174,7 @@ enum Combine {
 fn write(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], dtype: ElemType, bytes: &[u8], how: Combine, what: Use) -> Result<(), Stop> {
     if what == Use::Data {
         // An adding store of several ranks commutes: an atomic update, not a plain write.
-        let kind = if how == Combine::Store { crate::cores::hb::Kind::Write } else { crate::cores::hb::Kind::Atomic };
+        let kind = if how == Combine::Store { crate::sync::graph::Kind::Write } else { crate::sync::graph::Kind::Atomic };
         record(cx, arg, idx, kind);
     }
     let (limit, rank) = (cx.gm_limit, cx.ranks.owner(arg));
@@ -327,7 +327,7 @@ fn condition(cx: &mut CoreCx<'_>) -> Result<(bool, String), Stop> {
 fn signal_edge(cx: &mut CoreCx<'_>, arg: usize, release: bool) {
     let (Some(link), me) = (cx.core.link.clone(), cx.core.index) else { return };
     let clock = cx.core.clock.clone();
-    let edge = crate::cores::hb::Edge::Signal(arg);
+    let edge = crate::sync::graph::Edge::Signal(arg);
     link.with_block(|b| {
         if release {
             b.release(me, None, edge, clock.as_ref());
