@@ -5,7 +5,7 @@
 
 use super::effects::{self, SyncOp};
 pub use super::graph::Site;
-use super::graph::{CrossHazard, Graph, SpaceOf};
+use super::graph::{GM_BASE, Graph};
 use super::model::{Access, Actor, Event, Finding, HazardKind, Pipe, Side, Space};
 use super::rules;
 use crate::value::Val;
@@ -70,9 +70,6 @@ enum Engine {
     /// way to it, and the machine's wording of a hazard between cores.
     Shared { core: usize, graph: crate::interp::SharedGraph, render: crate::interp::CrossRender },
 }
-
-/// The findings of one core taken from the graph, each with what it is between cores.
-type Found = Vec<(Finding<Site>, Option<CrossHazard>)>;
 
 /// The dynamic sync checker of one run.
 pub struct Checker {
@@ -143,45 +140,53 @@ impl Checker {
         self.engine = Engine::Shared { core, graph, render };
     }
 
-    /// Runs `f` on the graph with this core's number, and takes the core's findings (all that
-    /// are left when `end`: this core's checker ended, [`Graph::end`]).
-    fn with(&mut self, end: bool, f: impl FnOnce(&mut Graph, usize)) -> Found {
-        let take = |g: &mut Graph, core: usize| -> Found {
-            let found = match end {
-                true => g.end(core),
-                false if g.has_findings(core) => g.take(core),
-                false => return Vec::new(),
-            };
-            found
-                .into_iter()
-                .map(|f| {
-                    let cross = g.cross(&f);
-                    (f, cross)
-                })
-                .collect()
-        };
-        match &mut self.engine {
+    /// Runs `f` on the graph with this core's number, then turns the core's findings into
+    /// diagnostics (all that are left when `end`: this core's checker ended, [`Graph::end`]).
+    fn with(&mut self, m: &Module, end: bool, f: impl FnOnce(&mut Graph, usize)) {
+        let found = match &mut self.engine {
             Engine::Own(g) => {
                 f(g, 0);
-                take(g, 0)
+                match end {
+                    true => g.end(0),
+                    false if g.has_findings(0) => g.take(0),
+                    false => return,
+                }
             }
-            Engine::Shared { core, graph, .. } => {
-                let (core, mut f, mut found) = (*core, Some(f), Vec::new());
+            Engine::Shared { core, graph, render } => {
+                let (core, mut f, mut found, mut cross) = (*core, Some(f), Vec::new(), Vec::new());
                 graph(&mut |g: &mut Graph| {
                     if let Some(f) = f.take() {
                         f(g, core);
                     }
-                    found = take(g, core);
+                    found = match end {
+                        true => g.end(core),
+                        false if g.has_findings(core) => g.take(core),
+                        false => Vec::new(),
+                    };
+                    // Hazards with other cores, in the machine's words.
+                    found.retain(|x| match g.cross(x) {
+                        Some(h) => {
+                            cross.push(h);
+                            false
+                        }
+                        None => true,
+                    });
                 });
+                for h in &cross {
+                    let d = render(m, h);
+                    if !self.cross.iter().any(|c| c.span == d.span && c.class == d.class) {
+                        self.cross.push(d);
+                    }
+                }
                 found
             }
-        }
+        };
+        self.collect(m, found);
     }
 
     /// Submits intra-core sync event `e` to the graph.
     fn submit(&mut self, m: &Module, e: Event<Site>) {
-        let found = self.with(false, |g, core| g.sync(core, e));
-        self.collect(m, found);
+        self.with(m, false, |g, core| g.sync(core, e));
     }
 
     fn site(&self, op: OpId) -> Site {
@@ -260,8 +265,7 @@ impl Checker {
         accesses.clear();
         effects::accesses(m, op, self.target, vals, tmp, &mut accesses);
         if !accesses.is_empty() {
-            let found = self.with(false, |g, core| g.exec(core, pipe, &accesses, site));
-            self.collect(m, found);
+            self.with(m, false, |g, core| g.exec(core, pipe, &accesses, site));
         }
         self.accesses = accesses;
     }
@@ -318,8 +322,7 @@ impl Checker {
     /// The end of the kernel: deadlocks and unpaired flags; returns every diagnostic of the
     /// run.
     pub fn finish(&mut self, m: &Module) -> Vec<Diagnostic> {
-        let found = self.with(true, |_, _| ());
-        self.collect(m, found);
+        self.with(m, true, |_, _| ());
         let (pipes, unwaited) = (std::mem::take(&mut self.hazard_pipes), std::mem::take(&mut self.unwaited));
         let mut diags = rank(std::mem::take(&mut self.diags), &pipes, &unwaited);
         if self.more > 0
@@ -332,17 +335,8 @@ impl Checker {
     }
 
     /// Turns the graph's findings into diagnostics.
-    fn collect(&mut self, m: &Module, found: Found) {
-        for (f, cross) in found {
-            if let Some(h) = cross {
-                if let Engine::Shared { render, .. } = &self.engine {
-                    let d = render(m, &h);
-                    if !self.cross.iter().any(|c| c.span == d.span && c.class == d.class) {
-                        self.cross.push(d);
-                    }
-                }
-                continue;
-            }
+    fn collect(&mut self, m: &Module, found: Vec<Finding<Site>>) {
+        for f in found {
             match f {
                 Finding::Hazard { kind, space, start, end, earlier, later } => {
                     if !self.seen.insert((earlier.site.op, later.site.op, kind)) {
@@ -519,10 +513,10 @@ impl Checker {
     }
 
     fn space_name(&self, space: Space) -> String {
-        let space = match Graph::space_of(space) {
-            SpaceOf::Gm(i) => return format!("GM %{}", self.gm_names.get(i).map_or("?", |s| s.as_str())),
-            SpaceOf::Local(loc) => Space(loc),
-        };
+        if space.0 >= GM_BASE {
+            let i = (space.0 - GM_BASE) as usize;
+            return format!("GM %{}", self.gm_names.get(i).map_or("?", |s| s.as_str()));
+        }
         let loc = [Loc::Vec, Loc::Mat, Loc::Left, Loc::Right, Loc::Acc, Loc::Bias, Loc::Scaling, Loc::ScaleLeft, Loc::ScaleRight]
             .into_iter()
             .find(|l| *l as u32 == space.0);

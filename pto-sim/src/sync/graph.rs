@@ -90,15 +90,6 @@ const PRIVATE: u32 = 1 << 28;
 /// GM arrays per core's mirror.
 const ARGS: u32 = 1 << 12;
 
-/// What a model space is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum SpaceOf {
-    /// An on-chip buffer (by its location number) of a core.
-    Local(u32),
-    /// GM array `arg` (shared, or a core's mirror of it).
-    Gm(usize),
-}
-
 /// A GM hazard between two cores: its class, the earlier access's core and op.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CrossHazard {
@@ -153,7 +144,8 @@ impl Graph {
     /// A graph under `same_pipe` (a machine's graph learns its target's rule from the first
     /// core whose pipes are checked: [`Graph::set_exact`]).
     pub fn new(same_pipe: SamePipe) -> Graph {
-        let model = Model::new(1, same_pipe).with_interval_spaces(Space(GM)).with_local_spaces(LOCAL);
+        // One core: the reporter's numbering as it is (no copy of an op's accesses).
+        let model = Model::new(1, same_pipe).with_interval_spaces(Space(WIRE_GM)).with_local_spaces(LOCAL);
         Graph {
             model,
             objects: HashMap::new(),
@@ -173,7 +165,8 @@ impl Graph {
 
     /// The graph of the `cores` cores under one scheduler.
     pub fn for_machine(cores: usize) -> Graph {
-        Graph { machine: true, cores: cores.max(1), ..Graph::default() }
+        let model = Model::new(1, SamePipe::in_order(&Pipe::ALL)).with_interval_spaces(Space(GM)).with_local_spaces(LOCAL);
+        Graph { machine: true, cores: cores.max(1), model, ..Graph::default() }
     }
 
     fn object(&mut self, edge: Edge) -> u64 {
@@ -213,18 +206,14 @@ impl Graph {
         (Space(GM + arg), self.machine.then_some(private))
     }
 
-    /// What model space `space` is.
-    pub fn space_of(space: Space) -> SpaceOf {
+    /// Model space `space` of a machine's graph as reporters number it: an on-chip buffer by its
+    /// location, GM array `arg` (shared or a core's mirror) as `GM_BASE + arg`.
+    fn wire(space: Space) -> Space {
         match space.0 {
-            s if s >= PRIVATE => SpaceOf::Gm(((s - PRIVATE) % ARGS) as usize),
-            s if s >= GM => SpaceOf::Gm((s - GM) as usize),
-            s => SpaceOf::Local(s % LOCAL),
+            s if s >= PRIVATE => Space(WIRE_GM + (s - PRIVATE) % ARGS),
+            s if s >= GM => Space(WIRE_GM + (s - GM)),
+            s => Space(s % LOCAL),
         }
-    }
-
-    /// Whether model space `space` is GM.
-    pub fn is_gm(space: Space) -> bool {
-        space.0 >= GM
     }
 
     /// The accesses of `core` in the model's spaces.
@@ -247,6 +236,10 @@ impl Graph {
     /// `core`'s pipe `pipe` runs an op with `accesses` (the reporter's spaces: on-chip buffers
     /// by location, GM arrays from [`super::effects::GM_BASE`]).
     pub fn exec(&mut self, core: usize, pipe: Pipe, accesses: &[Access], site: Site) {
+        if !self.machine {
+            self.model.exec(self.actor(core, pipe), accesses, site);
+            return;
+        }
         let accesses = self.mapped(core, accesses);
         self.model.exec(self.actor(core, pipe), &accesses, site);
         self.accesses = accesses;
@@ -262,7 +255,8 @@ impl Graph {
             Event::Set { src, dst, id, site, .. } => Event::Set { core: c, src, dst, id, site },
             Event::Wait { src, dst, id, site, .. } => Event::Wait { core: c, src, dst, id, site },
             Event::Barrier { pipe, site, .. } => Event::Barrier { core: c, pipe, site },
-            Event::Fence { ranges, site, .. } => Event::Fence { core: c, ranges: self.mapped(core, &ranges), site },
+            Event::Fence { ranges, site, .. } if self.machine => Event::Fence { core: c, ranges: self.mapped(core, &ranges), site },
+            Event::Fence { ranges, site, .. } => Event::Fence { core: c, ranges, site },
             Event::GetBuf { actor, id, site } => Event::GetBuf { actor: at(actor), id, site },
             Event::RlsBuf { actor, id, site } => Event::RlsBuf { actor: at(actor), id, site },
             other => other,
@@ -334,7 +328,7 @@ impl Graph {
     /// Finding `f` as a hazard between two cores in GM, if it is one.
     pub fn cross(&self, f: &Finding<Site>) -> Option<CrossHazard> {
         let Finding::Hazard { kind, space, start, end, earlier, later } = f else { return None };
-        let SpaceOf::Gm(arg) = Graph::space_of(*space) else { return None };
+        let arg = space.0.checked_sub(WIRE_GM)? as usize;
         (earlier.actor.core != later.actor.core).then(|| CrossHazard {
             kind: *kind,
             core: earlier.actor.core as usize,
@@ -348,11 +342,15 @@ impl Graph {
 
     /// Moves the model's findings to the cores they belong to: a hazard to the later access's
     /// core, a deadlock to the blocked core, a flag finding to `core` (whose event it was).
+    /// A single core's findings stay in the model until taken.
     fn route(&mut self, core: usize) {
-        if !self.model.has_findings() {
+        if !self.machine || !self.model.has_findings() {
             return;
         }
-        for f in self.model.take_findings() {
+        for mut f in self.model.take_findings() {
+            if let Finding::Hazard { space, .. } = &mut f {
+                *space = Graph::wire(*space);
+            }
             let to = match &f {
                 Finding::Hazard { later, .. } => later.actor.core as usize,
                 Finding::Deadlock { blocked, .. } => blocked.first().map_or(core, |b| b.0.core as usize),
@@ -367,12 +365,18 @@ impl Graph {
 
     /// Whether findings of `core` are waiting to be taken.
     pub fn has_findings(&self, core: usize) -> bool {
-        self.found.get(core).is_some_and(|f| !f.is_empty())
+        match self.machine {
+            false => self.model.has_findings(),
+            true => self.found.get(core).is_some_and(|f| !f.is_empty()),
+        }
     }
 
-    /// Takes the findings of `core`.
+    /// Takes the findings of `core` (their spaces as reporters number them).
     pub fn take(&mut self, core: usize) -> Vec<Finding<Site>> {
-        self.found.get_mut(core).map(std::mem::take).unwrap_or_default()
+        match self.machine {
+            false => self.model.take_findings(),
+            true => self.found.get_mut(core).map(std::mem::take).unwrap_or_default(),
+        }
     }
 
     /// The checker of `core` ended: its findings, and, when it is the last of the cores sharing
@@ -387,6 +391,7 @@ impl Graph {
         if self.ended.iter().filter(|&&e| e).count() >= self.cores {
             self.model.finish();
             self.route(core);
+            out.extend(self.model.take_findings());
             for f in &mut self.found {
                 out.append(f);
             }
@@ -397,7 +402,8 @@ impl Graph {
     /// The state abstracted for the static check's loop fixpoint ([`Model::abstract_state`]:
     /// ops by index, GM arrays by stride).
     pub fn loop_state(&self) -> u64 {
-        self.model.abstract_state(|s| s.op.index() as u64, Graph::is_gm)
+        let gm = if self.machine { GM } else { WIRE_GM };
+        self.model.abstract_state(|s| s.op.index() as u64, |sp| sp.0 >= gm)
     }
 }
 
@@ -527,7 +533,7 @@ mod tests {
         g.exec(1, Pipe::Mte3, &[ub(false)], Site::op(op(3)));
         let found = g.take(1);
         let [Finding::Hazard { kind: HazardKind::Raw, space, earlier, .. }] = &found[..] else { panic!("{found:?}") };
-        assert_eq!((Graph::space_of(*space), earlier.site.op), (SpaceOf::Local(0), op(2)));
+        assert_eq!((*space, earlier.site.op), (Space(0), op(2)));
     }
 
     #[test]
