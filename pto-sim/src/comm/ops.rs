@@ -324,13 +324,20 @@ fn condition(cx: &mut CoreCx<'_>) -> Result<(bool, String), Stop> {
 
 /// The happens-before edge of a signal GM array: a notify releases into it, a wait (or a true
 /// test) that sees it acquires it.
+///
+/// The notify is a scalar store (pto-isa `comm/a2a3/TNotify.hpp` `TNOTIFY_IMPL`: `st_atomic` to
+/// the signal, its `pipe_barrier(PIPE_ALL)` only after it), so it releases what the scalar pipe
+/// did and what flags ordered before it: a `tstore` (MTE3) before a notify needs an MTE3 -> S
+/// flag (`TPUT_ASYNC` puts `pipe_barrier(PIPE_ALL)` before its `TNOTIFY_IMPL` for that reason).
+/// The wait spins on the scalar unit (`TWAIT_IMPL`: a load loop with `pipe_barrier(PIPE_ALL)`),
+/// which stops the issuer: everything after it is ordered after the notify, the whole core.
 fn signal_edge(cx: &mut CoreCx<'_>, arg: usize, release: bool) {
     let (Some(link), me) = (cx.core.link.clone(), cx.core.index) else { return };
     let clock = cx.core.clock.clone();
     let edge = crate::sync::graph::Edge::Signal(arg);
     link.with_block(|b| {
         if release {
-            b.release(me, None, edge, clock.as_ref());
+            b.release(me, Some(crate::sync::model::Pipe::S), edge, clock.as_ref());
         } else {
             b.acquire(me, None, edge, clock.as_ref());
         }

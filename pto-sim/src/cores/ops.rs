@@ -674,6 +674,12 @@ pub fn cross_hazard(m: &Module, me: ActorId, space: Space, h: &crate::sync::grap
             "{other}'s access ran on {}: an FFTS `sync.set <P>` orders only what pipe P did and what flags ordered before it",
             p.name()
         )),
+        // A signal orders only what the scalar pipe did (`tnotify` is a scalar store).
+        Some(p) if matches!(space, Space::Ranks { .. }) && p != crate::sync::model::Pipe::S => d.with_note(format!(
+            "{other}'s access ran on {}: a `tnotify` is a scalar store and orders only what PIPE_S did and what flags ordered before it (add `pto.set_flag[<{p}>, <PIPE_S>, <EVENT_IDn>]` and its wait before the notify)",
+            p.name(),
+            p = p.name()
+        )),
         _ => d,
     }
 }
@@ -848,6 +854,13 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
 /// by default; a core that runs everything always counts), or of `used_cores` of them. Every
 /// arrival releases the core's GM accesses into the round; leaving acquires them all. In Soft
 /// mode the arrival also adds 1 to the workspace's first i32, as pto-isa's counter does.
+///
+/// Both sides are the whole core, as pto-isa implements it: `SYNCALL_IMPL` starts with
+/// `pipe_barrier(PIPE_ALL)` before its FFTS set (`npu/a2a3/SyncAll.hpp:71`, `npu/a5/SyncAll.hpp`
+/// likewise), so every pipe's earlier work is released, and waits with `wait_flag_dev` (A2A3,
+/// `SyncAll.hpp:75, 87-93`) or `wait_flag_dev(PIPE_S, ...)` / `wait_intra_block(PIPE_S, ...)`
+/// (A5), which stop the scalar issuer; the soft forms poll with `pipe_barrier(PIPE_ALL)` around
+/// every round.
 fn syncall(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let Some(link) = cx.core.link.clone() else { return Ok(()) };
     let data = cx.m.op(cx.op);
