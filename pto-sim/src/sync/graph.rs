@@ -87,8 +87,9 @@ const LOCAL: u32 = 16;
 const GM: u32 = 1 << 24;
 /// The first core-private GM mirror (`PRIVATE + core * ARGS + arg`).
 const PRIVATE: u32 = 1 << 28;
-/// GM arrays per core's mirror.
-const ARGS: u32 = 1 << 12;
+/// GM arrays per core's mirror (a rank machine numbers every rank's arrays in one list). With
+/// at most `MAX_ACTORS` (256) cores under a scheduler, every space fits a `u32`.
+const ARGS: u32 = 1 << 20;
 
 /// A GM hazard between two cores: its class, the earlier access's core and op.
 #[derive(Clone, Debug, PartialEq)]
