@@ -400,3 +400,28 @@ fn ranks_of_several_blocks_share_their_rank_gm() {
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("16 rank(s) of 17 block(s)") && stderr.contains("at most 256"), "{stderr}");
 }
+
+/// A `tnotify` is a scalar store (pto-isa `comm/a2a3/TNotify.hpp`): it orders only what the
+/// scalar pipe did and what flags ordered before it. Rank 0 `tstore`s its `buf` on MTE3 and
+/// notifies rank 1, which `tget`s it: without an MTE3 -> S flag between the store and the notify
+/// the read is a hazard naming the store's pipe; with it, the run is clean.
+#[test]
+fn a_notify_orders_what_the_scalar_pipe_did_not_a_store_still_on_mte3() {
+    let hb = common::root().join("tests/hb");
+    let run = |file: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_pto"))
+            .args(["run", "--json", "--default-inputs", "--target", "a2a3", "--ranks", "2"])
+            .args(["--peer", "buf=0", "--peer", "sig=1", "-i", "rank@0=0", "-i", "rank@1=1"])
+            .arg(hb.join(file))
+            .output()
+            .unwrap();
+        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, stderr) = run("ranks_store_notify_noflag.pto");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("error[HAZARD_RAW]: rank 1 reads bytes another rank wrote in `%buf@0` ([0, 256))"), "{stderr}");
+    assert!(stderr.contains("rank 0's access ran on PIPE_MTE3: a `tnotify` is a scalar store and orders only what PIPE_S did"), "{stderr}");
+    let (code, stderr) = run("ranks_store_notify.pto");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("error["), "{stderr}");
+}

@@ -22,10 +22,12 @@ use pto_lower::Target;
 
 pub use crate::value::Val;
 
-/// Where a core's intra-core sync events (flags, barriers, buffer ids, fences) go besides its
-/// own pipe checker: the machine's model between cores (`crate::cores::hb::CrossHb::intra`),
-/// so that a release on one pipe carries what the core's flags ordered before it.
-pub type SyncForward = Box<dyn FnMut(&crate::sync::model::Event<OpId>) + Send>;
+/// The way to the happens-before graph of a machine's cores ([`crate::sync::graph::Graph`]):
+/// runs the function given on it, under the lock of the scheduler's shared state.
+pub type SharedGraph = Box<dyn Fn(&mut dyn FnMut(&mut crate::sync::graph::Graph)) + Send>;
+
+/// A machine's wording of a GM hazard between two of its cores (`crate::cores::ops`).
+pub type CrossRender = Box<dyn Fn(&Module, &crate::sync::graph::CrossHazard) -> Diagnostic + Send>;
 
 /// What watches the interpreter run: told of each op before it executes (with the operands'
 /// values), of each loop iteration and loop end, asked for its state at a loop head (the static
@@ -39,9 +41,10 @@ pub trait Observer: Send {
     /// write as they run ([`pto_lower::sync::pipes::places_its_tile`]: the pops), whose bytes
     /// [`Observer::observe`] cannot know yet.
     fn executed(&mut self, _m: &Module, _op: OpId, _vals: &[Val]) {}
-    /// Forwards this observer's intra-core sync events to `f` from now on (the sync checker
-    /// of a core on a machine of several cores).
-    fn forward_sync(&mut self, _f: SyncForward) {}
+    /// From now on this observer reports to the machine's happens-before graph, as its core
+    /// `core` (the sync checker of a core on a machine of several cores); `render` words a
+    /// hazard with another core.
+    fn share_graph(&mut self, _core: usize, _graph: SharedGraph, _render: CrossRender) {}
     /// Loop `op` starts iteration `index` (from 0).
     fn iteration(&mut self, op: OpId, index: u64);
     /// Loop `op` ended.
@@ -1414,14 +1417,16 @@ impl<'m> Sim<'m> {
             ));
         }
         gm.written |= !load;
-        let cross = (self.cross || self.observers.iter().any(|o| o.checks_sync())) && self.core.link.is_some();
+        // A core whose pipes are checked reports its accesses through its sync checker, into
+        // the machine's happens-before graph; one whose pipes are not reports them here.
+        let cross = self.cross && !self.observers.iter().any(|o| o.checks_sync()) && self.core.link.is_some();
         if (cross || self.gm_accessed.is_some()) && tile.vrows > 0 && tile.vcols > 0 {
-            // The exact bytes of the window, for GM hazards between cores (`crate::cores::hb`)
-            // and between blocks (`crate::cores::machine`).
+            // The exact bytes of the window, for GM hazards between cores
+            // (`crate::sync::graph`) and between blocks (`crate::cores::machine`).
             let bytes = view.window_bytes((r0, c0), (tile.vrows, tile.vcols), fold, size).map_err(|f| trap(m, op, f.0))?;
             if cross {
                 let name = if self.ranks.count > 1 { format!("{}@{}", gm.name, self.ranks.owner(view.arg)) } else { gm.name.clone() };
-                let kind = if load { crate::cores::hb::Kind::Read } else { crate::cores::hb::Kind::Write };
+                let kind = if load { crate::sync::graph::Kind::Read } else { crate::sync::graph::Kind::Write };
                 // `tload` on MTE2, `tstore` on MTE3, or FIX from L0C (docs/sync.md).
                 use crate::sync::model::Pipe;
                 let pipe = match (load, tile.loc) {

@@ -38,6 +38,8 @@ SPECS = {
                             "sig": ((1, 1), I32), "out": ((4, 16), F32)},
     "ranks_blocks_put": {"dst": ((2, 16), F32), "src@0": ((2, 16), F32), "src@1": ((2, 16), F32),
                          "sig": ((2, 1), I32), "out": ((2, 16), F32)},
+    "ranks_store_notify": {"buf": ((4, 16), F32), "src@0": ((4, 16), F32), "src@1": ((4, 16), F32),
+                           "sig": ((1, 1), I32), "out": ((4, 16), F32)},
 }
 
 
@@ -137,6 +139,10 @@ def ranks_put_read_wait(inputs: dict) -> dict:
         out[f"out@{r}"] = (prev + F32(1)).astype(F32)
         out[f"sig@{r}"] = np.full((1, 1), 7, I32)
     return out
+
+
+def ranks_store_notify(inputs: dict) -> dict:
+    return {"buf@0": inputs["src@0"].copy(), "out@1": inputs["src@0"].copy()}
 
 
 def ranks_blocks_put(inputs: dict) -> dict:

@@ -86,7 +86,7 @@ impl Default for Ranks {
 
 impl Ranks {
     /// The index within a rank of GM array `arg`.
-    fn local(&self, arg: usize) -> usize {
+    pub fn local(&self, arg: usize) -> usize {
         if self.per_rank == 0 { arg } else { arg % self.per_rank }
     }
 

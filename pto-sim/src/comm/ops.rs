@@ -134,8 +134,8 @@ enum Use {
 }
 
 /// Reports a data access of elements `idx` of array `arg` (exactly those bytes) to the
-/// happens-before model when sync checking is on ([`crate::cores::hb`]).
-fn record(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], kind: crate::cores::hb::Kind) {
+/// happens-before model when sync checking is on ([`crate::sync::graph`]).
+fn record(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], kind: crate::sync::graph::Kind) {
     if idx.is_empty() || !cx.check_gm {
         return;
     }
@@ -150,7 +150,7 @@ fn record(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], kind: crate::cores::hb::
 fn read(cx: &mut CoreCx<'_>, arg: usize, idx: impl IntoIterator<Item = i64>, what: Use) -> Result<(ElemType, Vec<u8>), Stop> {
     let idx: Vec<i64> = idx.into_iter().collect();
     if what == Use::Data {
-        record(cx, arg, &idx, crate::cores::hb::Kind::Read);
+        record(cx, arg, &idx, crate::sync::graph::Kind::Read);
     }
     let (limit, rank) = (cx.gm_limit, cx.ranks.owner(arg));
     let a = array(cx.gm, arg)?;
@@ -174,7 +174,7 @@ enum Combine {
 fn write(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], dtype: ElemType, bytes: &[u8], how: Combine, what: Use) -> Result<(), Stop> {
     if what == Use::Data {
         // An adding store of several ranks commutes: an atomic update, not a plain write.
-        let kind = if how == Combine::Store { crate::cores::hb::Kind::Write } else { crate::cores::hb::Kind::Atomic };
+        let kind = if how == Combine::Store { crate::sync::graph::Kind::Write } else { crate::sync::graph::Kind::Atomic };
         record(cx, arg, idx, kind);
     }
     let (limit, rank) = (cx.gm_limit, cx.ranks.owner(arg));
@@ -324,13 +324,20 @@ fn condition(cx: &mut CoreCx<'_>) -> Result<(bool, String), Stop> {
 
 /// The happens-before edge of a signal GM array: a notify releases into it, a wait (or a true
 /// test) that sees it acquires it.
+///
+/// The notify is a scalar store (pto-isa `comm/a2a3/TNotify.hpp` `TNOTIFY_IMPL`: `st_atomic` to
+/// the signal, its `pipe_barrier(PIPE_ALL)` only after it), so it releases what the scalar pipe
+/// did and what flags ordered before it: a `tstore` (MTE3) before a notify needs an MTE3 -> S
+/// flag (`TPUT_ASYNC` puts `pipe_barrier(PIPE_ALL)` before its `TNOTIFY_IMPL` for that reason).
+/// The wait spins on the scalar unit (`TWAIT_IMPL`: a load loop with `pipe_barrier(PIPE_ALL)`),
+/// which stops the issuer: everything after it is ordered after the notify, the whole core.
 fn signal_edge(cx: &mut CoreCx<'_>, arg: usize, release: bool) {
     let (Some(link), me) = (cx.core.link.clone(), cx.core.index) else { return };
     let clock = cx.core.clock.clone();
-    let edge = crate::cores::hb::Edge::Signal(arg);
+    let edge = crate::sync::graph::Edge::Signal(arg);
     link.with_block(|b| {
         if release {
-            b.release(me, None, edge, clock.as_ref());
+            b.release(me, Some(crate::sync::model::Pipe::S), edge, clock.as_ref());
         } else {
             b.acquire(me, None, edge, clock.as_ref());
         }

@@ -311,23 +311,28 @@ fn run_group(
     finish_block(m, topo, actors, sched, outs, &in_block)
 }
 
-/// When `sim` checks its pipes, they become actors of their own in the machine's model between
-/// cores, ordered by the core's flags and barriers, which its checker forwards there
-/// ([`super::hb::CrossHb::set_exact`]).
+/// When `sim` checks its pipes, its checker reports to the machine's happens-before graph
+/// (the scheduler's shared state) as core `sim.core.index`: its pipes become actors of their
+/// own there, ordered by its flags and barriers ([`crate::sync::graph::Graph::set_exact`]), and a
+/// hazard with another core is worded as [`super::ops::gm_access`] words it.
 pub fn exact_pipes(sim: &mut Sim<'_>, link: &super::sched::Link) {
-    let me = sim.core.index;
+    let (me, actor, space) = (sim.core.index, sim.core.actor, sim.core.space);
+    let names: Vec<String> = sim.gm_arrays().iter().map(|a| a.name.clone()).collect();
+    let ranks = sim.ranks.clone();
     let Some(o) = sim.observer_mut() else { return };
-    link.with_block(|b| {
-        b.hb.set_exact(me);
-        ((), false)
-    });
     let l = link.clone();
-    o.forward_sync(Box::new(move |e| {
+    let graph: crate::interp::SharedGraph = Box::new(move |f: &mut dyn FnMut(&mut crate::sync::graph::Graph)| {
         l.with_block(|b| {
-            b.hb.intra(me, e);
+            f(&mut b.hb);
             ((), false)
         })
-    }));
+    });
+    let render: crate::interp::CrossRender = Box::new(move |m: &Module, h: &crate::sync::graph::CrossHazard| {
+        let name = names.get(ranks.local(h.arg)).map_or("?", String::as_str);
+        let name = if ranks.count > 1 { format!("{name}@{}", ranks.owner(h.arg)) } else { name.to_string() };
+        super::ops::cross_hazard(m, actor, space, h, &name)
+    });
+    o.share_graph(me, graph, render);
 }
 
 /// What one core's thread returns: its run, its trace, its report.

@@ -12,8 +12,9 @@
 //!   slots, split modes and consumer buffers, and FFTS flag counters.
 //! * [`ops`] — the semantics of the pipe and inter-core sync ops, as a table the interpreter
 //!   looks up (no per-instruction arm in the interpreter).
-//! * [`hb`] — happens-before between the cores of a block for GM: pipe slots and FFTS flags are
-//!   the edges; unordered conflicting GM accesses of two cores are hazards.
+//!   Their releases and acquires of pipe slots, FFTS flags and `syncall` rounds are the edges of
+//!   the machine's happens-before graph ([`crate::sync::graph`], kept in [`xpipe::BlockState`]);
+//!   unordered conflicting GM accesses of two cores are hazards.
 //! * [`machine`] — running a kernel on N blocks (in parallel with rayon, each block on its own
 //!   copy of GM, merged in block order).
 //!
@@ -21,7 +22,6 @@
 //! without changing the scheduler.
 
 pub mod clock;
-pub mod hb;
 pub mod machine;
 pub mod ops;
 pub mod sched;

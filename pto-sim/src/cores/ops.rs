@@ -30,13 +30,13 @@
 //! the AIC with `<PIPE_FIX>` also sets `id + 16` (PTOAS's `PTOSyncSetToEmitC` mirror); a set on
 //! AIV `i` counts for the AIC's flag `id + 16 i`. A wait consumes what it waited for.
 
-use super::hb::Edge;
 use super::sched::Link;
 use super::topology::{C2V, Topology, V2C, split_of};
 use super::xpipe::{Piece, Split, Wait};
 use super::{ActorId, CoreKind};
 use crate::gm::{GmArray, GmView};
 use crate::memory::Memory;
+use crate::sync::graph::Edge;
 use crate::value::Val;
 use pto_ir::module::{Module, OpId};
 use pto_ir::ops::Opcode;
@@ -56,7 +56,7 @@ pub struct CoreState {
     /// The logical pipe and local consumer address of this core's C2V and V2C directions,
     /// bound by the last `*_initialize_pipe` it ran.
     pub handles: [Option<(usize, i64)>; 2],
-    /// GM hazards with other cores found so far ([`super::hb`]), when sync checking.
+    /// GM hazards with other cores found so far ([`gm_access`]), when sync checking.
     pub findings: Vec<pto_ir::Diagnostic>,
     /// What the other actors under this core's scheduler are.
     pub space: Space,
@@ -615,9 +615,9 @@ fn free_slot(cx: &mut CoreCx<'_>, dir: usize) -> Result<(), Stop> {
     Ok(())
 }
 
-/// Records a GM access of bytes `range` of array `arg` by `op` on pipe `pipe` of this core with the block's
-/// happens-before state (sync checking on several cores); a hazard with another core becomes
-/// a finding.
+/// Records a GM access of bytes `bytes` of array `arg` by `op` on pipe `pipe` of this core in
+/// the machine's happens-before graph (a core whose pipes are not checked, a comm
+/// instruction); a hazard with another core becomes a finding.
 #[allow(clippy::too_many_arguments)]
 pub fn gm_access(
     m: &Module,
@@ -626,13 +626,23 @@ pub fn gm_access(
     pipe: crate::sync::model::Pipe,
     arg: usize,
     bytes: &[(u64, u64)],
-    kind: super::hb::Kind,
+    kind: crate::sync::graph::Kind,
     gm_name: &str,
 ) {
     let Some(link) = core.link.clone() else { return };
     let me = core.index;
     let Some(h) = link.with_block(|b| (b.hb.access(me, pipe, arg, bytes, kind, op), false)) else { return };
-    let (me, other, peer, edges) = match core.space {
+    let d = cross_hazard(m, core.actor, core.space, &h, gm_name);
+    if !core.findings.iter().any(|f| f.span == d.span && f.class == d.class) {
+        core.findings.push(d);
+    }
+}
+
+/// The diagnostic of GM hazard `h` between core `me` (the later access's, in a scheduler whose
+/// actors are `space`) and another core, in array `gm_name`.
+pub fn cross_hazard(m: &Module, me: ActorId, space: Space, h: &crate::sync::graph::CrossHazard, gm_name: &str) -> pto_ir::Diagnostic {
+    use crate::sync::model::HazardKind;
+    let (me_name, other, peer, edges) = match space {
         // On the rank machine each rank is one whole core, and signals order them.
         Space::Ranks { blocks, per_block } => {
             let (b, per) = (blocks.max(1) as usize, per_block.max(1) as usize);
@@ -640,35 +650,37 @@ pub fn gm_access(
             let other = ActorId { rank: (h.core / per / b) as u32, block: (h.core / per % b) as u32, core: kind };
             let name = |a| crate::comm::actor_name(a, blocks);
             let edges = if blocks > 1 { "signal or syncall" } else { "signal" };
-            (name(core.actor), name(other), if blocks > 1 { "rank or block" } else { "rank" }, edges)
+            (name(me), name(other), if blocks > 1 { "rank or block" } else { "rank" }, edges)
         }
-        Space::Blocks => (format!("block {}", core.actor.block), format!("block {}", h.core), "block", "syncall"),
-        Space::Cores => {
-            (core.actor.name(), format!("b{}.{}", core.actor.block, core_name(h.core)), "core", "pipe slot, FFTS flag or syncall")
-        }
+        Space::Blocks => (format!("block {}", me.block), format!("block {}", h.core), "block", "syncall"),
+        Space::Cores => (me.name(), format!("b{}.{}", me.block, core_name(h.core)), "core", "pipe slot, FFTS flag or syncall"),
     };
-    let kind = match h.class {
-        pto_ir::DiagClass::HazardRaw => format!("reads bytes another {peer} wrote"),
-        pto_ir::DiagClass::HazardWar => format!("overwrites bytes another {peer} read"),
-        _ => format!("overwrites bytes another {peer} wrote"),
+    let (class, what) = match h.kind {
+        HazardKind::Raw => (pto_ir::DiagClass::HazardRaw, format!("reads bytes another {peer} wrote")),
+        HazardKind::War => (pto_ir::DiagClass::HazardWar, format!("overwrites bytes another {peer} read")),
+        HazardKind::Waw => (pto_ir::DiagClass::HazardWaw, format!("overwrites bytes another {peer} wrote")),
     };
+    let op = h.later.op;
     let d = pto_ir::Diagnostic::error(
-        h.class,
+        class,
         m.op_span(op),
-        format!("{me} {kind} in `%{gm_name}` ([{}, {})), with no {edges} ordering them", h.bytes.0, h.bytes.1),
+        format!("{me_name} {what} in `%{gm_name}` ([{}, {})), with no {edges} ordering them", h.bytes.0, h.bytes.1),
     )
     .with_op(m.op(op).opcode.full_name())
     .with_label(m.op_span(h.op), format!("{other} accessed them here"));
     // An FFTS set orders only what its own pipe did: say which pipe the earlier access ran on.
-    let d = match h.pipe {
-        Some(p) if core.space == Space::Cores => d.with_note(format!(
+    match h.pipe {
+        Some(p) if space == Space::Cores => d.with_note(format!(
             "{other}'s access ran on {}: an FFTS `sync.set <P>` orders only what pipe P did and what flags ordered before it",
             p.name()
         )),
+        // A signal orders only what the scalar pipe did (`tnotify` is a scalar store).
+        Some(p) if matches!(space, Space::Ranks { .. }) && p != crate::sync::model::Pipe::S => d.with_note(format!(
+            "{other}'s access ran on {}: a `tnotify` is a scalar store and orders only what PIPE_S did and what flags ordered before it (add `pto.set_flag[<{p}>, <PIPE_S>, <EVENT_IDn>]` and its wait before the notify)",
+            p.name(),
+            p = p.name()
+        )),
         _ => d,
-    };
-    if !core.findings.iter().any(|f| f.span == d.span && f.class == d.class) {
-        core.findings.push(d);
     }
 }
 
@@ -842,6 +854,13 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
 /// by default; a core that runs everything always counts), or of `used_cores` of them. Every
 /// arrival releases the core's GM accesses into the round; leaving acquires them all. In Soft
 /// mode the arrival also adds 1 to the workspace's first i32, as pto-isa's counter does.
+///
+/// Both sides are the whole core, as pto-isa implements it: `SYNCALL_IMPL` starts with
+/// `pipe_barrier(PIPE_ALL)` before its FFTS set (`npu/a2a3/SyncAll.hpp:71`, `npu/a5/SyncAll.hpp`
+/// likewise), so every pipe's earlier work is released, and waits with `wait_flag_dev` (A2A3,
+/// `SyncAll.hpp:75, 87-93`) or `wait_flag_dev(PIPE_S, ...)` / `wait_intra_block(PIPE_S, ...)`
+/// (A5), which stop the scalar issuer; the soft forms poll with `pipe_barrier(PIPE_ALL)` around
+/// every round.
 fn syncall(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let Some(link) = cx.core.link.clone() else { return Ok(()) };
     let data = cx.m.op(cx.op);

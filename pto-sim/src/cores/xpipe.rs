@@ -14,6 +14,7 @@
 //! under A5's no-split guard, [`super::topology`]).
 
 use super::topology::{C2V, PipeSpec};
+use crate::sync::graph::Edge;
 use pto_ir::types::ElemType;
 use std::collections::{HashMap, VecDeque};
 
@@ -296,11 +297,12 @@ pub struct BlockState {
     pub flags: HashMap<(usize, i64, usize), u64>,
     /// The last `sync.set` of each flag counter (where a set never waited is reported).
     pub flag_set_at: HashMap<(usize, i64, usize), pto_ir::module::OpId>,
-    /// Happens-before between the cores, for GM hazards.
-    pub hb: super::hb::CrossHb,
+    /// The happens-before graph of the cores: their pipes when checked, pipe slots, FFTS flags,
+    /// `syncall` rounds and signals as edges, GM shadowed by interval.
+    pub hb: crate::sync::graph::Graph,
     /// When each sync object between cores was last released, in the releasing core's
     /// modelled cycles (timed runs: [`super::clock`]).
-    pub times: HashMap<super::hb::Edge, f64>,
+    pub times: HashMap<Edge, f64>,
     /// The `syncall` barrier of the cores sharing this state.
     pub barrier: Barrier,
 }
@@ -322,7 +324,7 @@ impl BlockState {
             pipes: specs.iter().cloned().map(XPipe::new).collect(),
             flags: HashMap::new(),
             flag_set_at: HashMap::new(),
-            hb: Default::default(),
+            hb: crate::sync::graph::Graph::for_machine(cores.len()),
             times: HashMap::new(),
             barrier: Barrier { cores, ..Default::default() },
         }
@@ -333,17 +335,8 @@ impl BlockState {
     /// Core `me` releases `edge` — what pipe `on` did (the whole core when `None`) — into the
     /// happens-before model, and, on a timed run, at the time its `clock` says its releasing op
     /// completes.
-    pub fn release(
-        &mut self,
-        me: usize,
-        on: Option<crate::sync::model::Pipe>,
-        edge: super::hb::Edge,
-        clock: Option<&super::clock::SharedClock>,
-    ) {
-        match on {
-            Some(p) => self.hb.release_on(me, p, edge),
-            None => self.hb.release(me, edge),
-        }
+    pub fn release(&mut self, me: usize, on: Option<crate::sync::model::Pipe>, edge: Edge, clock: Option<&super::clock::SharedClock>) {
+        self.hb.release(me, on, edge);
         if let Some(c) = clock {
             let t = super::clock::with(c, |c| c.release_time());
             let at = self.times.entry(edge).or_insert(t);
@@ -354,17 +347,8 @@ impl BlockState {
     /// Core `me` acquires `edge` — for pipe `on` (the whole core when `None`: everything it
     /// does after) — from the happens-before model, and, on a timed run, its acquiring op waits
     /// until the edge's release.
-    pub fn acquire(
-        &mut self,
-        me: usize,
-        on: Option<crate::sync::model::Pipe>,
-        edge: super::hb::Edge,
-        clock: Option<&super::clock::SharedClock>,
-    ) {
-        match on {
-            Some(p) => self.hb.acquire_on(me, p, edge),
-            None => self.hb.acquire(me, edge),
-        }
+    pub fn acquire(&mut self, me: usize, on: Option<crate::sync::model::Pipe>, edge: Edge, clock: Option<&super::clock::SharedClock>) {
+        self.hb.acquire(me, on, edge);
         if let (Some(c), Some(&t)) = (clock, self.times.get(&edge)) {
             super::clock::with(c, |c| c.not_before(t));
         }

@@ -1,9 +1,12 @@
-//! The dynamic checker: what the interpreter reports as it executes, fed to the
-//! [`Model`](super::model::Model), and its findings as located diagnostics (`HAZARD_RAW`,
-//! `HAZARD_WAR`, `HAZARD_WAW`, `SYNC_DEADLOCK`, `SYNC_UNPAIRED`, `SYNC_FLAG_MISUSE`).
+//! The dynamic checker: what the interpreter reports as it executes, fed to the happens-before
+//! [`Graph`] — its own on a single core, the machine's on several ([`Checker::share`]) — and
+//! its findings as located diagnostics (`HAZARD_RAW`, `HAZARD_WAR`, `HAZARD_WAW`,
+//! `SYNC_DEADLOCK`, `SYNC_UNPAIRED`, `SYNC_FLAG_MISUSE`).
 
-use super::effects::{self, GM_BASE, SyncOp};
-use super::model::{Access, Actor, Event, Finding, HazardKind, Model, Pipe, Side, Space};
+use super::effects::{self, SyncOp};
+pub use super::graph::Site;
+use super::graph::{GM_BASE, Graph};
+use super::model::{Access, Actor, Event, Finding, HazardKind, Pipe, Side, Space};
 use super::rules;
 use crate::value::Val;
 use pto_ir::diag::{DiagClass, Diagnostic};
@@ -39,15 +42,6 @@ impl std::hash::Hasher for FxHasher {
 
 type FastSet<T> = HashSet<T, BuildHasherDefault<FxHasher>>;
 
-/// Where an event comes from: the op, and the iteration of the innermost loop running it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Site {
-    /// The op.
-    pub op: OpId,
-    /// `(loop op, iteration index from 0)` of the innermost loop, if any.
-    pub iteration: Option<(OpId, u64)>,
-}
-
 /// How many hazard diagnostics one run reports (the rest are counted).
 pub const MAX_HAZARDS: usize = 50;
 
@@ -68,9 +62,18 @@ enum Decoded {
     Fence,
 }
 
+/// The graph a checker feeds.
+enum Engine {
+    /// Its own: one core.
+    Own(Box<Graph>),
+    /// The machine's, shared by the cores under one scheduler: this core's number in it, the
+    /// way to it, and the machine's wording of a hazard between cores.
+    Shared { core: usize, graph: crate::interp::SharedGraph, render: crate::interp::CrossRender },
+}
+
 /// The dynamic sync checker of one run.
 pub struct Checker {
-    model: Model<Site>,
+    engine: Engine,
     target: TargetId,
     /// Loops running, innermost last, with the iteration each is in.
     loops: Vec<(OpId, u64)>,
@@ -87,9 +90,9 @@ pub struct Checker {
     /// The pipe pairs of flags set and never waited: the missing edges ([`rank`]).
     unwaited: Vec<(Pipe, Pipe)>,
     diags: Vec<Diagnostic>,
+    /// Hazards with other cores (the machine's wording), each once per op and class.
+    cross: Vec<Diagnostic>,
     gm_names: Vec<String>,
-    /// Where the intra-core sync events also go (a core of a machine).
-    forward: Option<crate::interp::SyncForward>,
 }
 
 impl Checker {
@@ -103,13 +106,17 @@ impl Checker {
     pub fn restart(&mut self, target: TargetId) {
         let decoded = std::mem::take(&mut self.decoded);
         let gm_names = std::mem::take(&mut self.gm_names);
-        let forward = self.forward.take();
-        *self = Checker { decoded, gm_names, forward, ..Checker::empty(target) };
+        let engine = match std::mem::replace(&mut self.engine, Engine::Own(Box::default())) {
+            // A machine's core runs once.
+            shared @ Engine::Shared { .. } => shared,
+            Engine::Own(_) => Engine::Own(Box::new(Graph::for_core(rules::same_pipe(target)))),
+        };
+        *self = Checker { decoded, gm_names, engine, ..Checker::empty(target) };
     }
 
     fn empty(target: TargetId) -> Checker {
         Checker {
-            model: Model::new(1, rules::same_pipe(target)).with_interval_spaces(Space(GM_BASE)),
+            engine: Engine::Own(Box::new(Graph::for_core(rules::same_pipe(target)))),
             target,
             loops: Vec::new(),
             decoded: Vec::new(),
@@ -120,29 +127,66 @@ impl Checker {
             hazard_pipes: Vec::new(),
             unwaited: Vec::new(),
             diags: Vec::new(),
+            cross: Vec::new(),
             gm_names: Vec::new(),
-            forward: None,
         }
     }
 
-    /// Submits intra-core sync event `e` to the model, and to [`Self::forward`].
-    fn submit(&mut self, e: Event<Site>) {
-        if let Some(f) = &mut self.forward {
-            let op = |s: &Site| s.op;
-            let fwd = match &e {
-                &Event::Set { core, src, dst, id, ref site } => Some(Event::Set { core, src, dst, id, site: op(site) }),
-                &Event::Wait { core, src, dst, id, ref site } => Some(Event::Wait { core, src, dst, id, site: op(site) }),
-                &Event::Barrier { core, pipe, ref site } => Some(Event::Barrier { core, pipe, site: op(site) }),
-                Event::Fence { core, site, .. } => Some(Event::Fence { core: *core, ranges: Vec::new(), site: op(site) }),
-                Event::GetBuf { actor, id, site } => Some(Event::GetBuf { actor: *actor, id: *id, site: op(site) }),
-                Event::RlsBuf { actor, id, site } => Some(Event::RlsBuf { actor: *actor, id: *id, site: op(site) }),
-                _ => None,
-            };
-            if let Some(fwd) = fwd {
-                f(&fwd);
+    /// From now on this core (number `core` in it) feeds the machine's graph, reached through
+    /// `graph`; `render` words its hazards with other cores.
+    pub fn share(&mut self, core: usize, graph: crate::interp::SharedGraph, render: crate::interp::CrossRender) {
+        let same_pipe = rules::same_pipe(self.target);
+        graph(&mut |g: &mut Graph| g.set_exact(core, same_pipe));
+        self.engine = Engine::Shared { core, graph, render };
+    }
+
+    /// Runs `f` on the graph with this core's number, then turns the core's findings into
+    /// diagnostics (all that are left when `end`: this core's checker ended, [`Graph::end`]).
+    fn with(&mut self, m: &Module, end: bool, f: impl FnOnce(&mut Graph, usize)) {
+        let found = match &mut self.engine {
+            Engine::Own(g) => {
+                f(g, 0);
+                match end {
+                    true => g.end(0),
+                    false if g.has_findings(0) => g.take(0),
+                    false => return,
+                }
             }
-        }
-        self.model.submit(e);
+            Engine::Shared { core, graph, render } => {
+                let (core, mut f, mut found, mut cross) = (*core, Some(f), Vec::new(), Vec::new());
+                graph(&mut |g: &mut Graph| {
+                    if let Some(f) = f.take() {
+                        f(g, core);
+                    }
+                    found = match end {
+                        true => g.end(core),
+                        false if g.has_findings(core) => g.take(core),
+                        false => Vec::new(),
+                    };
+                    // Hazards with other cores, in the machine's words.
+                    found.retain(|x| match g.cross(x) {
+                        Some(h) => {
+                            cross.push(h);
+                            false
+                        }
+                        None => true,
+                    });
+                });
+                for h in &cross {
+                    let d = render(m, h);
+                    if !self.cross.iter().any(|c| c.span == d.span && c.class == d.class) {
+                        self.cross.push(d);
+                    }
+                }
+                found
+            }
+        };
+        self.collect(m, found);
+    }
+
+    /// Submits intra-core sync event `e` to the graph.
+    fn submit(&mut self, m: &Module, e: Event<Site>) {
+        self.with(m, false, |g, core| g.sync(core, e));
     }
 
     fn site(&self, op: OpId) -> Site {
@@ -160,7 +204,14 @@ impl Checker {
     /// The sync state abstracted for the static check's loop fixpoint
     /// ([`Model::abstract_state`]; ops by index, GM arrays by stride).
     pub fn loop_state(&self) -> u64 {
-        self.model.abstract_state(|s| s.op.index() as u64, |sp| sp.0 >= GM_BASE)
+        match &self.engine {
+            Engine::Own(g) => g.loop_state(),
+            Engine::Shared { graph, .. } => {
+                let mut state = 0;
+                graph(&mut |g: &mut Graph| state = g.loop_state());
+                state
+            }
+        }
     }
 
     /// A loop ended.
@@ -191,13 +242,10 @@ impl Checker {
             Decoded::Fence => {
                 let mut ranges = Vec::new();
                 effects::fence_ranges(m, op, vals, &mut ranges);
-                self.submit(Event::Fence { core: 0, ranges, site });
+                self.submit(m, Event::Fence { core: 0, ranges, site });
             }
             &Decoded::Tile { tmp } => self.tile_op(m, op, vals, tmp, site),
             Decoded::Placed => {}
-        }
-        if self.model.has_findings() {
-            self.collect(m);
         }
     }
 
@@ -206,9 +254,6 @@ impl Checker {
         if matches!(self.decoded[op.index()], Some(Decoded::Placed)) {
             let site = self.site(op);
             self.tile_op(m, op, vals, None, site);
-            if self.model.has_findings() {
-                self.collect(m);
-            }
         }
     }
 
@@ -220,7 +265,7 @@ impl Checker {
         accesses.clear();
         effects::accesses(m, op, self.target, vals, tmp, &mut accesses);
         if !accesses.is_empty() {
-            self.model.exec(Actor { core: 0, pipe }, &accesses, site);
+            self.with(m, false, |g, core| g.exec(core, pipe, &accesses, site));
         }
         self.accesses = accesses;
     }
@@ -271,14 +316,13 @@ impl Checker {
                 if get { Event::GetBuf { actor, id, site } } else { Event::RlsBuf { actor, id, site } }
             }
         };
-        self.submit(event);
+        self.submit(m, event);
     }
 
     /// The end of the kernel: deadlocks and unpaired flags; returns every diagnostic of the
     /// run.
     pub fn finish(&mut self, m: &Module) -> Vec<Diagnostic> {
-        self.model.finish();
-        self.collect(m);
+        self.with(m, true, |_, _| ());
         let (pipes, unwaited) = (std::mem::take(&mut self.hazard_pipes), std::mem::take(&mut self.unwaited));
         let mut diags = rank(std::mem::take(&mut self.diags), &pipes, &unwaited);
         if self.more > 0
@@ -286,12 +330,13 @@ impl Checker {
         {
             last.notes.push(format!("{} more hazards between other pairs of ops are not shown", self.more));
         }
+        diags.append(&mut self.cross);
         diags
     }
 
-    /// Turns the model's findings into diagnostics.
-    fn collect(&mut self, m: &Module) {
-        for f in self.model.take_findings() {
+    /// Turns the graph's findings into diagnostics.
+    fn collect(&mut self, m: &Module, found: Vec<Finding<Site>>) {
+        for f in found {
             match f {
                 Finding::Hazard { kind, space, start, end, earlier, later } => {
                     if !self.seen.insert((earlier.site.op, later.site.op, kind)) {
@@ -571,8 +616,8 @@ impl crate::interp::Observer for Checker {
     fn executed(&mut self, m: &Module, op: OpId, vals: &[Val]) {
         Checker::executed(self, m, op, vals)
     }
-    fn forward_sync(&mut self, f: crate::interp::SyncForward) {
-        self.forward = Some(f);
+    fn share_graph(&mut self, core: usize, graph: crate::interp::SharedGraph, render: crate::interp::CrossRender) {
+        self.share(core, graph, render);
     }
     fn iteration(&mut self, op: OpId, index: u64) {
         Checker::iteration(self, op, index)

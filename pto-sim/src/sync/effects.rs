@@ -63,8 +63,7 @@ pub fn local_space(loc: Loc) -> Space {
     Space(loc as u32)
 }
 
-/// The first GM space: GM array `i` is `Space(GM_BASE + i)`.
-pub const GM_BASE: u32 = 16;
+pub use super::graph::GM_BASE;
 
 fn pipe_of_table(p: pto_ir::ops::Pipe) -> Option<Pipe> {
     use pto_ir::ops::Pipe as P;

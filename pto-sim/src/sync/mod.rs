@@ -13,6 +13,7 @@
 pub mod arrays;
 pub mod check;
 pub mod effects;
+pub mod graph;
 pub mod intervals;
 pub mod model;
 pub mod rules;

@@ -376,6 +376,9 @@ pub struct Model<S> {
     bufs: Vec<((u16, u32), Option<Actor>, Clock)>,
     /// Shadow memory of the spaces below [`Self::interval_from`], indexed by space.
     shadow: Vec<Vec<Entry<S>>>,
+    /// List spaces per core ([`Self::with_local_spaces`]): list space `s` belongs to core
+    /// `s / local_per_core`, whose pipes alone access it (0: every actor may).
+    local_per_core: u32,
     /// The first space kept as [`Intervals`] (the spaces many actors share).
     interval_from: u32,
     /// Shadow memory of the spaces from [`Self::interval_from`] on.
@@ -408,6 +411,7 @@ impl<S: Copy + std::fmt::Debug + PartialEq> Model<S> {
             flags: Vec::new(),
             bufs: Vec::new(),
             shadow: Vec::new(),
+            local_per_core: 0,
             interval_from: u32::MAX,
             intervals: HashMap::new(),
             objects: HashMap::new(),
@@ -424,6 +428,20 @@ impl<S: Copy + std::fmt::Debug + PartialEq> Model<S> {
     pub fn with_interval_spaces(mut self, from: Space) -> Model<S> {
         self.interval_from = from.0;
         self
+    }
+
+    /// The list spaces are per core, `per_core` of them each (space `s` is core
+    /// `s / per_core`'s): only that core's pipes access one, so only their clocks decide when
+    /// an entry can race with nothing any more.
+    pub fn with_local_spaces(mut self, per_core: u32) -> Model<S> {
+        self.local_per_core = per_core;
+        self
+    }
+
+    /// The same-pipe rule from now on (a machine's model learns its target from the first
+    /// core that checks its pipes).
+    pub fn set_same_pipe(&mut self, same_pipe: SamePipe) {
+        self.same_pipe = same_pipe;
     }
 
     /// Makes room for the actors of core `core` (a machine names its cores as they start).
@@ -737,24 +755,38 @@ impl<S: Copy + std::fmt::Debug + PartialEq> Model<S> {
         });
         list.push(Entry { start: acc.start, end: acc.end, actor, epoch, write: acc.write, site });
         if list.len() >= self.sweep_at[sp] {
-            let clocks = &self.clocks;
-            // Entries every actor knows can race with nothing any more.
+            // Entries every actor that may access the space knows can race with nothing any
+            // more.
+            let clocks = match self.local_per_core {
+                0 => &self.clocks[..],
+                n => {
+                    let core = sp / n as usize;
+                    &self.clocks[core * PIPES..(core + 1) * PIPES]
+                }
+            };
             list.retain(|e| clocks.iter().any(|c| c[e.actor.index()] < e.epoch));
             self.sweep_at[sp] = (list.len() * 2).max(64);
         }
     }
 
-    /// Reports what blocks the stuck pipes and stops taking events.
+    /// Reports what blocks the stuck pipes, one deadlock per core with blocked pipes, and stops
+    /// taking events.
     fn report_deadlock(&mut self) {
-        let mut blocked = Vec::new();
-        for (a, q) in self.queues.iter().enumerate() {
-            if let Some(front) = q.front() {
-                let actor = Actor { core: (a / PIPES) as u16, pipe: Pipe::ALL[a % PIPES] };
-                blocked.push((actor, front.clone(), q.len() - 1));
+        for core in 0..self.cores {
+            let mut blocked = Vec::new();
+            for a in core * PIPES..(core + 1) * PIPES {
+                if let Some(front) = self.queues[a].front() {
+                    let actor = Actor { core: core as u16, pipe: Pipe::ALL[a % PIPES] };
+                    blocked.push((actor, front.clone(), self.queues[a].len() - 1));
+                }
             }
+            if blocked.is_empty() {
+                continue;
+            }
+            let set_flags =
+                self.flags.iter().filter(|f| f.0.0 as usize == core).map(|((c, s, d, i), _, site)| (*c, *s, *d, *i, *site)).collect();
+            self.findings.push(Finding::Deadlock { blocked, set_flags });
         }
-        let set_flags = self.flags.iter().map(|((c, s, d, i), _, site)| (*c, *s, *d, *i, *site)).collect();
-        self.findings.push(Finding::Deadlock { blocked, set_flags });
         self.stuck = true;
     }
 
@@ -765,12 +797,18 @@ impl<S: Copy + std::fmt::Debug + PartialEq> Model<S> {
             return;
         }
         self.drain();
-        if self.queues.iter().any(|q| !q.is_empty()) || self.unissued.iter().any(|q| !q.is_empty()) {
+        let stuck: Vec<bool> = (0..self.cores)
+            .map(|c| !self.unissued[c].is_empty() || self.queues[c * PIPES..(c + 1) * PIPES].iter().any(|q| !q.is_empty()))
+            .collect();
+        if stuck.contains(&true) {
             self.report_deadlock();
-            return;
         }
-        for ((_, src, dst, id), _, site) in std::mem::take(&mut self.flags) {
-            self.findings.push(Finding::Unpaired { src, dst, id, site });
+        // The flags of a core that ended are unpaired (a deadlocked core's are named by its
+        // deadlock).
+        for ((core, src, dst, id), _, site) in std::mem::take(&mut self.flags) {
+            if !stuck[core as usize] {
+                self.findings.push(Finding::Unpaired { src, dst, id, site });
+            }
         }
     }
 
