@@ -326,20 +326,28 @@ fn treshape_results_are_declared() {
 
 /// Acceptance 3's table (`tests/data/compile-cpusim.tsv`, made outside the repository by
 /// compiling `pto compile`'s C++ against pto-isa's CPU simulator and comparing with `pto run`):
-/// it names the pto-isa commit, every verdict count is the one docs/compile.md quotes, and no
-/// sample computes differently from `pto run`.
+/// it names the pto-isa commit and a true bf16 type (clang's `__bf16`, not the `_Float16` the
+/// simulator falls back to), every verdict count is the one docs/compile.md quotes, no sample
+/// fails to build, run or compare, and every oracle artefact (`equal-aiv0`) cites the pto-isa line.
 #[test]
 fn cpu_simulator_table_agrees_with_the_docs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let table = std::fs::read_to_string(root.join("tests/data/compile-cpusim.tsv")).expect("the table is committed");
-    assert!(table.lines().next().is_some_and(|l| l.starts_with('#') && l.contains("3186c381")), "header names the pto-isa commit");
+    let header = table.lines().next().unwrap_or_default();
+    assert!(header.starts_with('#') && header.contains("3186c381"), "header names the pto-isa commit: {header}");
+    assert!(header.contains("__bf16"), "header names the bf16 type the simulator computed with: {header}");
     let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
     for row in table.lines().filter(|l| !l.starts_with('#')).skip(1) {
         let cols: Vec<&str> = row.split('\t').collect();
         assert_eq!(cols.len(), 4, "row `{row}`");
         *counts.entry(cols[2]).or_default() += 1;
+        if cols[2] == "equal-aiv0" {
+            assert!(cols[3].contains("cpu/TPop.hpp:38-41") && cols[3].contains("npu/a2a3/TPush.hpp:406"), "row `{row}`");
+        }
     }
-    assert!(!counts.contains_key("differ"), "{counts:?}");
+    for bad in ["differ", "compile-error", "gxx-error", "cpp-run-error", "pto-run-error", "timeout", "not-run", "compiled-bf16"] {
+        assert!(!counts.contains_key(bad), "{counts:?}");
+    }
     let docs = std::fs::read_to_string(root.join("docs/compile.md")).unwrap();
     for (verdict, n) in &counts {
         assert!(docs.contains(&format!("| `{verdict}` | {n} |")), "docs/compile.md quotes `{verdict}` {n} times: {counts:?}");
