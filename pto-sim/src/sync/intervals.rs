@@ -121,6 +121,48 @@ fn conflict(earlier_write: bool, earlier_atomic: bool, acc: &Touch) -> Option<Ha
     }
 }
 
+/// Checks `acc` (stamped `me`, by `by`) against what the run starting at `s` records, pushes
+/// each conflict with an access `by` does not know and not yet `reported` to `hits`, and records
+/// the access in the run.
+fn meet<A: Copy, S: Copy>(
+    s: u64,
+    seg: &mut Seg<A, S>,
+    acc: &Touch,
+    by: By<'_, A, S>,
+    me: Stamp<A, S>,
+    reported: &mut Vec<(usize, u32, HazardKind)>,
+    hits: &mut Vec<Hit<A, S>>,
+) {
+    let unordered = |e: &Stamp<A, S>| by.clock[e.index] < e.epoch && !(e.index == by.index && e.epoch == by.epoch);
+    let earlier = seg.write.iter().map(|w| (w, true, false));
+    let earlier = earlier.chain(seg.reads.iter().map(|r| (r, false, false)));
+    for (e, write, atomic) in earlier.chain(seg.atomics.iter().map(|a| (a, false, true))) {
+        let Some(kind) = conflict(write, atomic, acc) else { continue };
+        if !unordered(e) || reported.contains(&(e.index, e.epoch, kind)) {
+            continue;
+        }
+        reported.push((e.index, e.epoch, kind));
+        hits.push(Hit { kind, start: s, end: seg.end, actor: e.actor, site: e.site, bytes: (e.start, e.end) });
+    }
+    record(seg, acc, me);
+}
+
+/// Records access `acc`, stamped `me`, in `seg`: a write replaces everything, a read or atomic
+/// replaces the same actor's earlier one.
+fn record<A: Copy, S: Copy>(seg: &mut Seg<A, S>, acc: &Touch, me: Stamp<A, S>) {
+    if acc.atomic {
+        seg.atomics.retain(|a| a.index != me.index);
+        seg.atomics.push(me);
+    } else if acc.write {
+        seg.write = Some(me);
+        seg.reads.clear();
+        seg.atomics.clear();
+    } else {
+        seg.reads.retain(|r| r.index != me.index);
+        seg.reads.push(me);
+    }
+}
+
 impl<A: Copy + PartialEq, S: Copy + PartialEq> Intervals<A, S> {
     /// Splits the run that contains `at` so that one starts at `at`.
     fn split_at(&mut self, at: u64) {
@@ -135,12 +177,28 @@ impl<A: Copy + PartialEq, S: Copy + PartialEq> Intervals<A, S> {
     /// Checks `acc` by `by` against what is recorded, pushes each conflict with an access `by`
     /// does not know (once per earlier access) to `hits`, and records it.
     pub fn access(&mut self, by: By<'_, A, S>, acc: &Touch, hits: &mut Vec<Hit<A, S>>) {
-        let By { actor, index, epoch, clock, site } = by;
+        let By { actor, index, epoch, site, .. } = by;
         let (start, end) = (acc.start, acc.end);
         if start >= end {
             return;
         }
-        let unordered = |s: &Stamp<A, S>| clock[s.index] < s.epoch && !(s.index == index && s.epoch == epoch);
+        let me = Stamp { actor, index, epoch, site, start, end };
+        let mut reported: Vec<(usize, u32, HazardKind)> = Vec::new();
+        // Two fast paths, for most accesses (the rows of a window): no recorded run touches the
+        // bytes, or they are exactly one recorded run. Neither leaves runs to merge: the new
+        // stamp (its bytes included) is in no other run.
+        if self.map.range(..end).next_back().is_none_or(|(_, seg)| seg.end <= start) {
+            let mut seg = Seg::empty(end);
+            record(&mut seg, acc, me);
+            self.map.insert(start, seg);
+            return;
+        }
+        if let Some(seg) = self.map.get_mut(&start)
+            && seg.end == end
+        {
+            meet(start, seg, acc, by, me, &mut reported, hits);
+            return;
+        }
         self.split_at(start);
         self.split_at(end);
         let mut at = start;
@@ -157,30 +215,8 @@ impl<A: Copy + PartialEq, S: Copy + PartialEq> Intervals<A, S> {
         for (s, e) in gaps {
             self.map.insert(s, Seg::empty(e));
         }
-        let me = Stamp { actor, index, epoch, site, start, end };
-        let mut reported: Vec<(usize, u32, HazardKind)> = Vec::new();
         for (&s, seg) in self.map.range_mut(start..end) {
-            let earlier = seg.write.iter().map(|w| (w, true, false));
-            let earlier = earlier.chain(seg.reads.iter().map(|r| (r, false, false)));
-            for (e, write, atomic) in earlier.chain(seg.atomics.iter().map(|a| (a, false, true))) {
-                let Some(kind) = conflict(write, atomic, acc) else { continue };
-                if !unordered(e) || reported.contains(&(e.index, e.epoch, kind)) {
-                    continue;
-                }
-                reported.push((e.index, e.epoch, kind));
-                hits.push(Hit { kind, start: s, end: seg.end, actor: e.actor, site: e.site, bytes: (e.start, e.end) });
-            }
-            if acc.atomic {
-                seg.atomics.retain(|a| a.index != index);
-                seg.atomics.push(me);
-            } else if acc.write {
-                seg.write = Some(me);
-                seg.reads.clear();
-                seg.atomics.clear();
-            } else {
-                seg.reads.retain(|r| r.index != index);
-                seg.reads.push(me);
-            }
+            meet(s, seg, acc, by, me, &mut reported, hits);
         }
         self.merge(start, end);
     }
@@ -280,6 +316,9 @@ mod tests {
         run(&mut iv, 0, 1, &clock, acc(0, 64, true, false), 1);
         clock[0] = 1;
         assert!(run(&mut iv, 1, 1, &clock, acc(0, 64, false, false), 2).is_empty());
+        // The same run again, by a core that knows neither: the write and the read both race it.
+        let mut again = iv.clone();
+        assert_eq!(run(&mut again, 2, 1, &[0, 0, 0], acc(0, 64, true, false), 9), vec![(HazardKind::Waw, 1, 0, 64), (HazardKind::War, 2, 0, 64)]);
         // Atomics of two cores commute; a plain read after them races both.
         let mut iv = Intervals::default();
         let none = vec![0; 3];
