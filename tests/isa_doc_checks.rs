@@ -101,19 +101,31 @@ fn program(op: &str, src: &Tile, dst: &Tile, same: bool) -> String {
         mask += ", blayout=col_major";
     }
     mask += ">";
+    // The scratch tile PTOAS's DPS form requires (op table `ptoas_tmp`), large enough for every
+    // A2A3 path of these tiles (docs/scratch.md): a u8 mask with a select row (tprelu), one row of
+    // 8·C elements (trem, trems: at most 6·C), else shaped like dst.
+    let needs_tmp = pto_ir::ops::lookup(op).is_some_and(|o| !o.spec().ptoas_tmp.is_empty());
+    let (r, c) = dst.shape();
+    let tmp = match op {
+        "tprelu" => format!("!pto.tile_buf<vec, {}x32xui8>", r + 1),
+        "trem" | "trems" => format!("!pto.tile_buf<vec, 1x{}x{}>", 8 * c, dst.dtype),
+        _ => dst.text(),
+    };
+    let (t, tt) = if needs_tmp { (", %t", format!(", {tmp}")) } else { ("", String::new()) };
     let body = match shape(op) {
-        "binary" => format!("pto.{op} ins(%a, %b : {a}, {a}) outs({out} : {d})"),
-        "unary" => format!("pto.{op} ins(%a : {a}) outs({out} : {d})"),
-        "scalar" => format!("pto.{op} ins(%a, %s : {a}, {scalar}) outs({out} : {d})"),
+        "binary" => format!("pto.{op} ins(%a, %b{t} : {a}, {a}{tt}) outs({out} : {d})"),
+        "unary" => format!("pto.{op} ins(%a{t} : {a}{tt}) outs({out} : {d})"),
+        "scalar" => format!("pto.{op} ins(%a, %s{t} : {a}, {scalar}{tt}) outs({out} : {d})"),
         "scalar-sc" => format!("pto.{op} ins(%a, %s, %b : {a}, {scalar}, {a}) outs({out} : {d})"),
         // Compare and select: a one-byte mask of 32 bytes per row, one row per data row.
         "cmps" => format!("pto.{op} ins(%a, %s {{cmpMode = #pto<cmp eq>}} : {a}, {scalar}) outs(%m : {mask})"),
         "cmp" => format!("pto.{op} ins(%a, %b {{cmpMode = #pto<cmp eq>}} : {a}, {a}) outs(%m : {mask})"),
-        "sel" => format!("pto.{op} ins(%m, %a, %b : {mask}, {a}, {a}) outs({out} : {d})"),
-        "sels" => format!("pto.{op} ins(%m, %a, %s : {mask}, {a}, {scalar}) outs({out} : {d})"),
+        "sel" => format!("pto.{op} ins(%m, %a, %b{t} : {mask}, {a}, {a}{tt}) outs({out} : {d})"),
+        // PTOAS writes tsels' tmp before the scalar.
+        "sels" => format!("pto.{op} ins(%m, %a{t}, %s : {mask}, {a}{tt}, {scalar}) outs({out} : {d})"),
         other => panic!("no template for shape {other}"),
     };
-    format!("func.func @k(%a: {a}, %b: {a}, %d: {d}, %s: {scalar}, %m: {mask}) {{\n  {body}\n  return\n}}\n")
+    format!("func.func @k(%a: {a}, %b: {a}, %d: {d}, %s: {scalar}, %m: {mask}, %t: {tmp}) {{\n  {body}\n  return\n}}\n")
 }
 
 /// The mask tile of the compare/select templates.

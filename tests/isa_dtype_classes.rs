@@ -296,7 +296,10 @@ fn ttrans_every_element_type() {
         let c = cols(dt);
         let s = format!("!pto.tile_buf<vec, 8x{c}x{dt}, valid=3x5>");
         let d = format!("!pto.tile_buf<vec, 8x{c}x{dt}, valid=5x3>");
-        let text = format!("func.func @k(%s: {s}, %d: {d}) {{\n  pto.ttrans ins(%s : {s}) outs(%d : {d})\n  return\n}}\n");
+        // The scratch tile PTOAS's DPS form requires, shaped like dst (A2A3: docs/scratch.md).
+        let t = format!("!pto.tile_buf<vec, 8x{c}x{dt}>");
+        let text =
+            format!("func.func @k(%s: {s}, %t: {t}, %d: {d}) {{\n  pto.ttrans ins(%s, %t : {s}, {t}) outs(%d : {d})\n  return\n}}\n");
         let src = grid(5, 3, 5, dt);
         let want: Vec<f64> = (0..5).flat_map(|r| (0..3).map(move |c| (r, c))).map(|(r, c)| src[c][r]).collect();
         for target in TARGETS {
