@@ -23,6 +23,8 @@ encoding is one of
   int32-cmp-eq           A2A3: 32-bit integer compares implement EQ only
   dtype-size SIZES       the element size in bytes is one of SIZES
   tmp-dtype T            an explicit scratch tile has element type T
+  index-dtype TYPES      the index tile's element types (with data of the matching size)
+  index-size D I         data of D bytes takes indices of I bytes only
   not-encoded: WHY       a statement about something no static rule can see, or no rule at all
   not-yet: WHY           a rule not turned into a test yet
 diagnostic: the class a program breaking the bullet must get (empty for not-encoded rows); `warn:CLASS`:
@@ -50,6 +52,7 @@ SHAPES = {
     "cmp": "tcmp",
     "sel": "tsel",
     "sels": "tsels",
+    "scatter": "tscatter",
 }
 SHAPE_OF = {op: shape for shape, ops in SHAPES.items() for op in ops.split()}
 
@@ -73,6 +76,7 @@ PTOAS_SIDE = {
     ("TSUBS.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 tsubs element type to be i32/i16/i8/f16/bf16/f32'"),
     ("TSEL.md", "A2A3"): ("ptoas-rejects", "bf16", "ptoas: 'expects A2/A3 tsel src0, src1, and dst element type to be i16/i32/f16/f32' (lib/PTO/IR/PTO.cpp:8280)"),
     ("TSELS.md", "A2A3"): ("ptoas-rejects", "u16,u32,bf16", "ptoas: 'expects A2/A3 tsels src and dst element type to be i16, i32, f16, or f32' (lib/PTO/IR/PTO.cpp:8343)"),
+    ("TSCATTER.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects src/dst element type to be i8/i16/i32/f16/bf16/f32' (lib/PTO/IR/PTO.cpp:8217); npu/a5/TScatter.hpp:86-97 implements 8-byte data with 4-byte indices"),
     ("TREM.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 trem element type to be i32/i16/f16/f32' (lib/PTO/IR/PTO.cpp:6959); npu/a5/TRem.hpp:107-111 implements 8-byte and unsigned types"),
 }
 # Types a page leaves out that pto accepts because `ptoas` accepts them (with the warning).
@@ -136,6 +140,15 @@ def encode(op, bullet):
         return "not-encoded: a constraint on a run-time scalar value, not on the program's types", ""
     if shape is None:
         return f"not-yet: no program template for `{op}` in tests/isa_doc_checks.rs", ""
+    if op == "tscatter" and re.search(r"DstTileData|SrcTileData|maskPattern|P1111|SCATTER_(ROW|COL)|expansion_factor", b):
+        return ("not-yet: a bullet of TSCATTER's mask-pattern form (pto-isa `TSCATTER<maskPattern, ScatterType>(dst, src)`, "
+                "include/pto/common/pto_instr.hpp:2134), which pto's `tscatter` lacks (it has PTOAS's index form only, "
+                "PTOOps.td:5095)"), ""
+    if re.search(r"^`TileDataI::DType` must be one of", b):
+        return "index-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+    m = re.match(r"^When size of `TileDataD::DType` is (\d) bytes?, the size of `TileDataI::DType` must be (\d) bytes", b)
+    if m:
+        return f"index-size {m.group(1)} {m.group(2)}", "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"^`tmp` element type must be `uint8_t`", b):
         return "tmp-dtype u8", "LEGAL_UNSUPPORTED_TUPLE|LEGAL_TMP_TOO_SMALL"
     if re.search(r"^`tmp\.GetValidRow\(\) > dst\.GetValidRow\(\)`|^`tmp` tile must have at least", b):
@@ -147,7 +160,7 @@ def encode(op, bullet):
         return "int32-cmp-eq", "warn:LEGAL_REFERENCES_DISAGREE" if op == "tcmp" else "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"same memory is unsupported|must not overlap", b):
         return "distinct", "LEGAL_UNSUPPORTED_TUPLE"
-    if re.search(r"must use the same element type|element types must match", b) and not re.search(r"Supported", b):
+    if re.search(r"must use the same element type|element types must match|DType` and `\w+::DType` must be the same", b) and not re.search(r"Supported", b):
         return "same-dtype", "STRUCT_DTYPE_MISMATCH|LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"Intended for integral element types", b):
         return "dtype-class integral", "LEGAL_UNSUPPORTED_TUPLE"
