@@ -25,6 +25,9 @@ encoding is one of
   tmp-dtype T            an explicit scratch tile has element type T
   index-dtype TYPES      the index tile's element types (with data of the matching size)
   index-size D I         data of D bytes takes indices of I bytes only
+  loc LOCS               the source tile may live in each of LOCS (vec, mat, acc), not elsewhere
+  gm-size                the tile's and the GM view's element types have the same size
+  acc-dtype TYPES        an acc source tile has one of TYPES
   not-encoded: WHY       a statement about something no static rule can see, or no rule at all
   not-yet: WHY           a rule not turned into a test yet
 diagnostic: the class a program breaking the bullet must get (empty for not-encoded rows); `warn:CLASS`:
@@ -53,6 +56,7 @@ SHAPES = {
     "sel": "tsel",
     "sels": "tsels",
     "scatter": "tscatter",
+    "store": "tstore",
 }
 SHAPE_OF = {op: shape for shape, ops in SHAPES.items() for op in ops.split()}
 
@@ -138,8 +142,22 @@ def encode(op, bullet):
         return "not-encoded: a description of the implementation, not a constraint on the program", ""
     if "Scalar only supports zero and positive values" in b:
         return "not-encoded: a constraint on a run-time scalar value, not on the program's types", ""
+    if re.match(r"^For\s*`TileType::\w+`(\s*/\s*`TileType::\w+`)?( / ACC source tiles)?\s*:$", b):
+        return "not-encoded: a heading: the bullets nested under it are rows of their own; it states no rule", ""
     if shape is None:
         return f"not-yet: no program template for `{op}` in tests/isa_doc_checks.rs", ""
+    if op == "tstore":
+        locs = [l.lower() for l in re.findall(r"`TileType::(\w+)`", b)]
+        if b.startswith("Source tile location must be") and locs:
+            return "loc " + ",".join(locs), "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("`sizeof(TileData::DType) == sizeof(GlobalData::DType)`"):
+            return "gm-size", "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("Source dtype must be"):
+            return "acc-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("`TileData::DType` must be one of"):
+            return "dtype all " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        return ("not-yet: a TSTORE rule about GM layouts, acc-to-GM conversions, static acc shapes or run-time "
+                "extents, which the store template (a vec/mat/acc tile into a GM view of its shape) does not vary yet"), ""
     if op == "tscatter" and re.search(r"DstTileData|SrcTileData|maskPattern|P1111|SCATTER_(ROW|COL)|expansion_factor", b):
         return ("not-yet: a bullet of TSCATTER's mask-pattern form (pto-isa `TSCATTER<maskPattern, ScatterType>(dst, src)`, "
                 "include/pto/common/pto_instr.hpp:2134), which pto's `tscatter` lacks (it has PTOAS's index form only, "
