@@ -57,6 +57,7 @@ SHAPES = {
     "sels": "tsels",
     "scatter": "tscatter",
     "store": "tstore",
+    "load": "tload",
 }
 SHAPE_OF = {op: shape for shape, ops in SHAPES.items() for op in ops.split()}
 
@@ -146,18 +147,19 @@ def encode(op, bullet):
         return "not-encoded: a heading: the bullets nested under it are rows of their own; it states no rule", ""
     if shape is None:
         return f"not-yet: no program template for `{op}` in tests/isa_doc_checks.rs", ""
-    if op == "tstore":
+    if op in ("tstore", "tload"):
         locs = [l.lower() for l in re.findall(r"`TileType::(\w+)`", b)]
-        if b.startswith("Source tile location must be") and locs:
+        if re.match(r"^(Source|Destination) tile location must be", b) and locs:
             return "loc " + ",".join(locs), "LEGAL_UNSUPPORTED_TUPLE"
-        if b.startswith("`sizeof(TileData::DType) == sizeof(GlobalData::DType)`"):
+        # (TLOAD A5 also says the size is 1, 2, 4 or 8 bytes: true of every element type there is.)
+        if re.match(r"^`sizeof\(TileData::DType\)( == sizeof\(GlobalData::DType\)`|` must be .* and must match `sizeof\(GlobalData::DType\)`)", b):
             return "gm-size", "LEGAL_UNSUPPORTED_TUPLE"
         if b.startswith("Source dtype must be"):
             return "acc-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
         if b.startswith("`TileData::DType` must be one of"):
             return "dtype all " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
-        return ("not-yet: a TSTORE rule about GM layouts, acc-to-GM conversions, static acc shapes or run-time "
-                "extents, which the store template (a vec/mat/acc tile into a GM view of its shape) does not vary yet"), ""
+        return (f"not-yet: a {op.upper()} rule about GM layouts, acc-to-GM conversions, MX formats, static tile shapes "
+                "or run-time extents, which the template (a vec/mat/acc tile and a GM view of its shape) does not vary yet"), ""
     if op == "tscatter" and re.search(r"DstTileData|SrcTileData|maskPattern|P1111|SCATTER_(ROW|COL)|expansion_factor", b):
         return ("not-yet: a bullet of TSCATTER's mask-pattern form (pto-isa `TSCATTER<maskPattern, ScatterType>(dst, src)`, "
                 "include/pto/common/pto_instr.hpp:2134), which pto's `tscatter` lacks (it has PTOAS's index form only, "
