@@ -26,6 +26,8 @@ encoding is one of
   index-dtype TYPES      the index tile's element types (with data of the matching size)
   index-size D I         data of D bytes takes indices of I bytes only
   loc LOCS               the source tile may live in each of LOCS (vec, mat, acc), not elsewhere
+  dtype-width N TYPES    the N-byte element types the op takes are TYPES
+  cols-align             rows of Cols * size bytes must be 32-byte aligned
   gm-size                the tile's and the GM view's element types have the same size
   acc-dtype TYPES        an acc source tile has one of TYPES
   not-encoded: WHY       a statement about something no static rule can see, or no rule at all
@@ -48,7 +50,7 @@ INTEGRAL = ["i8", "u8", "i16", "u16", "i32", "u32"]
 # The op shape tests/isa_doc_checks.rs builds programs for; pages of other ops are `not-yet`.
 SHAPES = {
     "binary": "tadd tsub tmul tdiv tmax tmin tand tor txor tshl tshr trem tprelu",
-    "unary": "tabs texp tlog tneg tnot trecip trelu trsqrt tsqrt",
+    "unary": "tabs texp tlog tneg tnot trecip trelu trsqrt tsqrt ttrans",
     "scalar": "tadds tsubs tmuls tdivs tmaxs tmins tands tors txors tshls tshrs tfmods tlrelu",
     "scalar-sc": "taddsc tsubsc",
     "cmps": "tcmps",
@@ -88,6 +90,14 @@ PTOAS_SIDE = {
 PTOAS_ACCEPTS = {
     ("TMULS.md", "A5"): ("i8,u8", "ptoas's A5 tmuls accepts i8 (PTO.cpp:6113), npu/a5/TMulS.hpp:57-60 static_asserts it out: a LEGAL_REFERENCES_DISAGREE warning"),
     ("TFMODS.md", "A2A3"): ("f16,i32,i16", "ptoas's A2A3 tfmods accepts i32/i16/f16 (PTO.cpp:7076), npu/a2a3/TFmodS.hpp:74 static_asserts f32: a LEGAL_REFERENCES_DISAGREE warning"),
+}
+
+# Bullets where the references disagree and pto takes the other side: (doc, target, bullet start) -> why.
+DISAGREE = {
+    ("TTRANS.md", "A5", "Source layout must be row-major"): (
+        "not-encoded: the references disagree: TTRANS.md's A5 bullet asks a row-major source, but npu/a5/TTrans.hpp "
+        "asserts no layout (only element sizes and index ranges, lines 303-337) and ptoas's A5 verifier accepts any "
+        "(lib/PTO/IR/PTO.cpp:8746-8784); pto follows the implementation and ptoas and accepts a col-major source on A5"),
 }
 
 # Element-type rows whose side is not settled yet.
@@ -139,7 +149,7 @@ def encode(op, bullet):
     """(encoding, diagnostic) of one bullet."""
     b = bullet
     shape = SHAPE_OF.get(op)
-    if re.match(r"^(Note:|Implemented|No bounds checks|No separate|The (A5 implementation|selection domain)|The op uses)", b):
+    if re.match(r"^(Note:|Implemented|No bounds checks|No separate|The (A5 implementation|selection domain|transpose size is taken)|The op uses)", b):
         return "not-encoded: a description of the implementation, not a constraint on the program", ""
     if "Scalar only supports zero and positive values" in b:
         return "not-encoded: a constraint on a run-time scalar value, not on the program's types", ""
@@ -147,6 +157,21 @@ def encode(op, bullet):
         return "not-encoded: a heading: the bullets nested under it are rows of their own; it states no rule", ""
     if shape is None:
         return f"not-yet: no program template for `{op}` in tests/isa_doc_checks.rs", ""
+    if op == "ttrans":
+        if b.startswith("`sizeof(TileDataSrc::DType) == sizeof(TileDataDst::DType)`"):
+            # pto is stricter, on ptoas's side: one element type (lib/PTO/IR/PTO.cpp:8727), so the
+            # differently-sized pair this tests is rejected, as is a same-sized one (docs/design.md).
+            return "same-dtype", "STRUCT_DTYPE_MISMATCH|LEGAL_UNSUPPORTED_TUPLE"
+        m = re.match(r"^Element size must be ((`\d`(, | or |, or )?)+) bytes", b)
+        if m:
+            return "dtype-size " + ",".join(re.findall(r"`(\d)`", m.group(1))), "LEGAL_UNSUPPORTED_TUPLE"
+        if b == "Supported element types are restricted per element width:":
+            return "not-encoded: a heading: the per-width lists below it are rows of their own; it states no rule", ""
+        m = re.match(r"^(\d) bytes?: ", b)
+        if m:
+            return f"dtype-width {m.group(1)} " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("32-byte alignment constraints are enforced on the column dimension"):
+            return "cols-align", "STRUCT_TILE_SHAPE"
     if op in ("tstore", "tload"):
         locs = [l.lower() for l in re.findall(r"`TileType::(\w+)`", b)]
         if re.match(r"^(Source|Destination) tile location must be", b) and locs:
@@ -212,6 +237,9 @@ def main():
         op = doc[:-3].lower().replace("_", ".")
         for target, bullet in bullets(text):
             enc, diag = encode(op, bullet)
+            why = next((w for (d, t, start), w in DISAGREE.items() if d == doc and t == target and bullet.startswith(start)), None)
+            if why:
+                enc, diag = why, ""
             if (doc, target) in OPEN and enc.startswith("dtype all "):
                 enc, diag = "not-yet: " + OPEN[(doc, target)], ""
             if enc.startswith("dtype all "):
