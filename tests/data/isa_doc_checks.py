@@ -28,6 +28,11 @@ encoding is one of
   loc LOCS               the source tile may live in each of LOCS (vec, mat, acc), not elsewhere
   dtype-width N TYPES    the N-byte element types the op takes are TYPES
   cols-align             rows of Cols * size bytes must be 32-byte aligned
+  mm-triple C A B        a matmul (acc, left, right) element-type triple
+  mm-float TYPES         an f32 accumulator's operand types
+  mm-acc-dtype TYPES     the accumulator's element types
+  mm-shape               left cols = right rows, left rows = acc rows, right cols = acc cols
+  mm-loc                 left/right/acc operands live in left/right/acc
   gm-size                the tile's and the GM view's element types have the same size
   acc-dtype TYPES        an acc source tile has one of TYPES
   not-encoded: WHY       a statement about something no static rule can see, or no rule at all
@@ -60,6 +65,7 @@ SHAPES = {
     "scatter": "tscatter",
     "store": "tstore",
     "load": "tload",
+    "matmul": "tmatmul",
 }
 SHAPE_OF = {op: shape for shape, ops in SHAPES.items() for op in ops.split()}
 
@@ -172,6 +178,29 @@ def encode(op, bullet):
             return f"dtype-width {m.group(1)} " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
         if b.startswith("32-byte alignment constraints are enforced on the column dimension"):
             return "cols-align", "STRUCT_TILE_SHAPE"
+    if op == "tmatmul":
+        if b.startswith("Supported `(CType, AType, BType)` triples:") or b == "Fractal/layout constraints are enforced:":
+            return "not-encoded: a heading: the bullets nested under it are rows of their own; it states no rule", ""
+        m = re.match(r"^`\(([\w ]+), ([\w ]+), ([\w ]+)\)`$", b)
+        if m and all(x in CPP for x in m.groups()):
+            return "mm-triple " + " ".join(CPP[x] for x in m.groups()), "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("If `int32_t`: `AType == int8_t` and `BType == int8_t`"):
+            return "mm-triple i32 i8 i8", "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("If `float`: supports `half/bfloat16_t/float`"):
+            return "mm-float f16,bf16,f32", "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("Accumulator type must be"):
+            return "mm-acc-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("Static shape constraints: `TileLeft::Rows == TileRes::Rows`"):
+            return "mm-shape", "LEGAL_UNSUPPORTED_TUPLE|STRUCT_SHAPE_MISMATCH|STRUCT_VALID_SHAPE_MISMATCH"
+        if b.startswith("Tile locations:"):
+            return "mm-loc", "LEGAL_UNSUPPORTED_TUPLE"
+        if re.match(r"^(Left|Right|Acc): `Loc == ", b):
+            return ("not-encoded: pto does not reject another left/right/acc layout: `legalize` gives these tiles the "
+                    "target's fixed layout (pto-isa's TileLeft/TileRight/TileAcc aliases) with a LEGAL_LAYOUT_REWRITTEN "
+                    "note, as PTOAS's parser does for `left` (docs/design.md, the left/right/acc layout row); the "
+                    "location part is the same rule as `mm-loc`"), ""
+        return ("not-yet: a TMATMUL rule on run-time extents (m/k/n in [1, 4095]), which the 16x32x32 template does "
+                "not vary yet"), ""
     if op in ("tstore", "tload"):
         locs = [l.lower() for l in re.findall(r"`TileType::(\w+)`", b)]
         if re.match(r"^(Source|Destination) tile location must be", b) and locs:
