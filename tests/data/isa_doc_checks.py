@@ -65,7 +65,7 @@ SHAPES = {
     "scatter": "tscatter",
     "store": "tstore",
     "load": "tload",
-    "matmul": "tmatmul",
+    "matmul": "tmatmul tgemv tgemv.acc tgemv.bias",
 }
 SHAPE_OF = {op: shape for shape, ops in SHAPES.items() for op in ops.split()}
 
@@ -178,7 +178,7 @@ def encode(op, bullet):
             return f"dtype-width {m.group(1)} " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
         if b.startswith("32-byte alignment constraints are enforced on the column dimension"):
             return "cols-align", "STRUCT_TILE_SHAPE"
-    if op == "tmatmul":
+    if SHAPE_OF.get(op) == "matmul":
         if b.startswith("Supported `(CType, AType, BType)` triples:") or b == "Fractal/layout constraints are enforced:":
             return "not-encoded: a heading: the bullets nested under it are rows of their own; it states no rule", ""
         m = re.match(r"^`\(([\w ]+), ([\w ]+), ([\w ]+)\)`$", b)
@@ -186,7 +186,7 @@ def encode(op, bullet):
             return "mm-triple " + " ".join(CPP[x] for x in m.groups()), "LEGAL_UNSUPPORTED_TUPLE"
         if b.startswith("If `int32_t`: `AType == int8_t` and `BType == int8_t`"):
             return "mm-triple i32 i8 i8", "LEGAL_UNSUPPORTED_TUPLE"
-        if b.startswith("If `float`: supports `half/bfloat16_t/float`"):
+        if re.match(r"^If `float`: supports `half(/|`, `)bfloat16_t(/|`, `)float`", b):
             return "mm-float f16,bf16,f32", "LEGAL_UNSUPPORTED_TUPLE"
         if b.startswith("Accumulator type must be"):
             return "mm-acc-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
@@ -199,8 +199,8 @@ def encode(op, bullet):
                     "target's fixed layout (pto-isa's TileLeft/TileRight/TileAcc aliases) with a LEGAL_LAYOUT_REWRITTEN "
                     "note, as PTOAS's parser does for `left` (docs/design.md, the left/right/acc layout row); the "
                     "location part is the same rule as `mm-loc`"), ""
-        return ("not-yet: a TMATMUL rule on run-time extents (m/k/n in [1, 4095]), which the 16x32x32 template does "
-                "not vary yet"), ""
+        return (f"not-yet: a {op.upper()} rule on run-time extents (m/k/n in [1, 4095]), which the Mx32x32 template "
+                "does not vary yet"), ""
     if op in ("tstore", "tload"):
         locs = [l.lower() for l in re.findall(r"`TileType::(\w+)`", b)]
         if re.match(r"^(Source|Destination) tile location must be", b) and locs:
