@@ -63,6 +63,7 @@ SHAPES = {
     "sel": "tsel",
     "sels": "tsels",
     "scatter": "tscatter",
+    "expands": "texpands",
     "store": "tstore",
     "load": "tload",
     "matmul": "tmatmul tgemv tgemv.acc tgemv.bias",
@@ -201,6 +202,9 @@ def encode(op, bullet):
                     "location part is the same rule as `mm-loc`"), ""
         return (f"not-yet: a {op.upper()} rule on run-time extents (m/k/n in [1, 4095]), which the Mx32x32 template "
                 "does not vary yet"), ""
+    if op == "texpands" and re.search(r"NC1HWC0|NDC1HWC0|FRACTAL_Z|convtile|TileData::Rows \* TileData::Cols \* sizeof", b):
+        return ("not-yet: a TEXPANDS rule on convolution-tile layouts (NC1HWC0, FRACTAL_Z...) or on the whole "
+                "tile's size in 32-byte blocks, which pto's tile types and the template do not express yet"), ""
     if op in ("tstore", "tload"):
         locs = [l.lower() for l in re.findall(r"`TileType::(\w+)`", b)]
         if re.match(r"^(Source|Destination) tile location must be", b) and locs:
