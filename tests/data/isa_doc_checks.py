@@ -28,6 +28,7 @@ encoding is one of
   loc LOCS               the source tile may live in each of LOCS (vec, mat, acc), not elsewhere
   dtype-width N TYPES    the N-byte element types the op takes are TYPES
   cols-align             rows of Cols * size bytes must be 32-byte aligned
+  even-cols              valid columns must be even
   mm-triple C A B        a matmul (acc, left, right) element-type triple
   mm-float TYPES         an f32 accumulator's operand types
   mm-acc-dtype TYPES     the accumulator's element types
@@ -64,6 +65,7 @@ SHAPES = {
     "sels": "tsels",
     "scatter": "tscatter",
     "expands": "texpands",
+    "interleave": "tinterleave tdeinterleave",
     "store": "tstore",
     "load": "tload",
     "matmul": "tmatmul tgemv tgemv.acc tgemv.bias",
@@ -205,6 +207,18 @@ def encode(op, bullet):
     if op == "texpands" and re.search(r"NC1HWC0|NDC1HWC0|FRACTAL_Z|convtile|TileData::Rows \* TileData::Cols \* sizeof", b):
         return ("not-yet: a TEXPANDS rule on convolution-tile layouts (NC1HWC0, FRACTAL_Z...) or on the whole "
                 "tile's size in 32-byte blocks, which pto's tile types and the template do not express yet"), ""
+    if op in ("tinterleave", "tdeinterleave"):
+        if re.search(r"must have the same (`DType`|DType)", b) or "must have the same `DType` and the same valid shape" in b:
+            return "same-dtype", "STRUCT_DTYPE_MISMATCH|LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("`validCol` of all tiles must be even"):
+            return "even-cols", "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("Two-source form:"):
+            # The even columns the page adds are not asserted by npu/a5/TDeInterleave.hpp:38-46 (pto follows it).
+            return "valid-eq rows,cols", "LEGAL_UNSUPPORTED_TUPLE|STRUCT_VALID_SHAPE_MISMATCH"
+        if b.startswith("Single-source form:") or b.startswith("The `validCols` of `dst0`/`dst1` tile must be half"):
+            return ("not-yet: TDEINTERLEAVE's single-source shapes: the page says both `src`, `dst0`, `dst1` share a "
+                    "valid shape and dst has half src's columns; npu/a5/TDeInterleave.hpp:200-205 asserts the half, "
+                    "which pto's legality table cannot express yet (no halving check)"), ""
     if op in ("tstore", "tload"):
         locs = [l.lower() for l in re.findall(r"`TileType::(\w+)`", b)]
         if re.match(r"^(Source|Destination) tile location must be", b) and locs:

@@ -266,8 +266,8 @@ op_table! {
     TFillPadInplace "tfillpad_inplace" Move UN { page: "TFILLPAD_INPLACE", doc: "fill padding in place" }
     TFillPadExpand "tfillpad_expand" Move UN { page: "TFILLPAD_EXPAND", doc: "fill padding into a larger tile" }
     TConcat "tconcat" Move BIN { same: S_DT_BIN, page: "TCONCAT", doc: "concatenate two tiles along columns" }
-    TInterleave "tinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile" { page: "TINTERLEAVE", doc: "interleave two tiles: the first half of the stream into dst0, the second into dst1" }
-    TDeinterleave "tdeinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile | src:tile -> dst0:tile, dst1:tile" { page: "TDEINTERLEAVE", doc: "split a stream (two halves, or one tile) into its even (dst0) and odd (dst1) elements" }
+    TInterleave "tinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile" { same: "dtype(src0,src1,dst0,dst1) valid(src0,src1,dst0,dst1)", page: "TINTERLEAVE", doc: "interleave two tiles: the first half of the stream into dst0, the second into dst1" }
+    TDeinterleave "tdeinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile | src:tile -> dst0:tile, dst1:tile" { same: "dtype(src0,src1,src,dst0,dst1) valid(src0,src1,dst0,dst1) valid(dst0,dst1)", page: "TDEINTERLEAVE", doc: "split a stream (two halves, or one tile) into its even (dst0) and odd (dst1) elements" }
     TSubview "tsubview" Move "src:tile, row:scalar, col:scalar -> dst:tile" { same: "dtype(src,dst)", page: "TSUBVIEW", pipe: Pipe::None, doc: "dst aliases src's storage starting at (row, col)" }
 
     // ---- Generation / misc (5) ----
