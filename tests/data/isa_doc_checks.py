@@ -66,6 +66,8 @@ SHAPES = {
     "scatter": "tscatter",
     "expands": "texpands",
     "interleave": "tinterleave tdeinterleave",
+    "tri": "ttri",
+    "random": "trandom",
     "store": "tstore",
     "load": "tload",
     "matmul": "tmatmul tgemv tgemv.acc tgemv.bias",
@@ -93,6 +95,7 @@ PTOAS_SIDE = {
     ("TSEL.md", "A2A3"): ("ptoas-rejects", "bf16", "ptoas: 'expects A2/A3 tsel src0, src1, and dst element type to be i16/i32/f16/f32' (lib/PTO/IR/PTO.cpp:8280)"),
     ("TSELS.md", "A2A3"): ("ptoas-rejects", "u16,u32,bf16", "ptoas: 'expects A2/A3 tsels src and dst element type to be i16, i32, f16, or f32' (lib/PTO/IR/PTO.cpp:8343)"),
     ("TSCATTER.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects src/dst element type to be i8/i16/i32/f16/bf16/f32' (lib/PTO/IR/PTO.cpp:8217); npu/a5/TScatter.hpp:86-97 implements 8-byte data with 4-byte indices"),
+    ("TTRI.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 dst element type to be f16/f32/bf16/i8/i16/i32/u8/u16/u32' (lib/PTO/IR/PTO.cpp:3114); npu/a5/TTri.hpp:99-104 implements 64-bit types"),
     ("TREM.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 trem element type to be i32/i16/f16/f32' (lib/PTO/IR/PTO.cpp:6959); npu/a5/TRem.hpp:107-111 implements 8-byte and unsigned types"),
 }
 # Types a page leaves out that pto accepts because `ptoas` accepts them (with the warning).
@@ -219,6 +222,14 @@ def encode(op, bullet):
             return ("not-yet: TDEINTERLEAVE's single-source shapes: the page says both `src`, `dst0`, `dst1` share a "
                     "valid shape and dst has half src's columns; npu/a5/TDeInterleave.hpp:200-205 asserts the half, "
                     "which pto's legality table cannot express yet (no halving check)"), ""
+    if op == "ttri" and b.startswith("Lower (`upperOrLower == 0`) and upper"):
+        return "not-encoded: a description of the implementation, not a constraint on the program", ""
+    if op == "trandom":
+        if b.startswith("`Rounds` must be either 7 or 10"):
+            return "not-yet: an attribute value rule (`rounds` 7 or 10), which the template does not vary yet", ""
+        if b.startswith("`key` and `counter` must not be null"):
+            return ("not-encoded: a run-time pointer check; every `key` / `counter` operand of a program is a tile or "
+                    "a scalar value, never null"), ""
     if op in ("tstore", "tload"):
         locs = [l.lower() for l in re.findall(r"`TileType::(\w+)`", b)]
         if re.match(r"^(Source|Destination) tile location must be", b) and locs:
@@ -258,7 +269,7 @@ def encode(op, bullet):
         return "dtype-class integral", "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"1-byte, 2-byte, or 4-byte integral", b):
         return "dtype all " + ",".join(INTEGRAL), "LEGAL_UNSUPPORTED_TUPLE"
-    if re.search(r"(DType` must be one of|Supported (element|data) types are|must be one of:|Supported types:|DType` must be `)", b):
+    if re.search(r"(DType` must be one of|Supported (element|data) types( are|:)|must be one of:|Supported types:|DType` must be `)", b):
         types = types_in(b)
         if types:
             return "dtype all " + ",".join(types), "LEGAL_UNSUPPORTED_TUPLE"
