@@ -67,6 +67,7 @@ SHAPES = {
     "expands": "texpands",
     "interleave": "tinterleave tdeinterleave",
     "tri": "ttri",
+    "gatherb": "tgatherb",
     "random": "trandom",
     "store": "tstore",
     "load": "tload",
@@ -276,6 +277,9 @@ def encode(op, bullet):
     m = re.match(r"^`sizeof\((TileData|TileDataDst)::DType\)` (must|may) be ((`\d`(, | or |, or )?)+) bytes\.?$", b)
     if m:
         return "dtype-size " + ",".join(re.findall(r"`(\d)`", m.group(3))), "LEGAL_UNSUPPORTED_TUPLE"
+    m = re.match(r"^Destination element size must be ((`\d`(, | or |, or )?)+) bytes", b)
+    if m:
+        return "dtype-size " + ",".join(re.findall(r"`(\d)`", m.group(1))), "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"row-major", b):
         return "row-major", "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"location must be vector|must be vector tiles|must be `TileType::Vec`", b):
