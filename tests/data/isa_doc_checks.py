@@ -162,7 +162,7 @@ def encode(op, bullet):
     """(encoding, diagnostic) of one bullet."""
     b = bullet
     shape = SHAPE_OF.get(op)
-    if re.match(r"^(Note:|Implemented|No bounds checks|No separate|The (A5 implementation|selection domain|transpose size is taken)|The op uses)", b):
+    if re.match(r"^(Note:|Implemented|No bounds checks|No separate|No explicit `static_assert`|`m/k/n` are taken from|The (A5 implementation|selection domain|transpose size is taken)|The op uses)", b):
         return "not-encoded: a description of the implementation, not a constraint on the program", ""
     if "Scalar only supports zero and positive values" in b:
         return "not-encoded: a constraint on a run-time scalar value, not on the program's types", ""
