@@ -29,6 +29,7 @@ encoding is one of
   dtype-width N TYPES    the N-byte element types the op takes are TYPES
   cols-align             rows of Cols * size bytes must be 32-byte aligned
   even-cols              valid columns must be even
+  fp-loc                 a fixpipe op's `fp` tile lives in `scaling`
   mm-triple C A B        a matmul (acc, left, right) element-type triple
   mm-float TYPES         an f32 accumulator's operand types
   mm-acc-dtype TYPES     the accumulator's element types
@@ -68,6 +69,7 @@ SHAPES = {
     "interleave": "tinterleave tdeinterleave",
     "tri": "ttri",
     "gatherb": "tgatherb",
+    "movfp": "tmov.fp",
     "random": "trandom",
     "store": "tstore",
     "load": "tload",
@@ -231,6 +233,13 @@ def encode(op, bullet):
         if b.startswith("`key` and `counter` must not be null"):
             return ("not-encoded: a run-time pointer check; every `key` / `counter` operand of a program is a tile or "
                     "a scalar value, never null"), ""
+    if op == "tmov.fp":
+        if b.startswith("`FpTileData::Loc` must be `TileType::Scaling`"):
+            return "fp-loc", "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("Destination location is target-dependent"):
+            return "loc vec,mat", "LEGAL_UNSUPPORTED_TUPLE"
+        return ("not-yet: a TMOV_FP sentence naming the implementation's accumulator checks (`TMOV_IMPL`, "
+                "`CheckTMovAccValid`) without stating them; their rules are not listed on the page"), ""
     if op in ("tstore", "tload"):
         locs = [l.lower() for l in re.findall(r"`TileType::(\w+)`", b)]
         if re.match(r"^(Source|Destination) tile location must be", b) and locs:

@@ -706,8 +706,9 @@ static ROWS: &[Row] = &[
         operands: &[
             operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[NZ], &[])]),
             operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
+            operand(&["dst"], &[var(&[Loc::Vec, Loc::Mat], None, &[], &[])]),
         ],
-        source: PTOAS,
+        source: "PTOAS verifier (src, fp); TMOV_FP.md (A5): the fp path writes Vec or Mat (ptoas does not check dst)",
         ..Row::DEFAULT
     },
     Row {
