@@ -70,6 +70,7 @@ SHAPES = {
     "tri": "ttri",
     "gatherb": "tgatherb",
     "movfp": "tmov.fp",
+    "storefp": "tstore.fp",
     "random": "trandom",
     "store": "tstore",
     "load": "tload",
@@ -233,6 +234,13 @@ def encode(op, bullet):
         if b.startswith("`key` and `counter` must not be null"):
             return ("not-encoded: a run-time pointer check; every `key` / `counter` operand of a program is a tile or "
                     "a scalar value, never null"), ""
+    if op == "tstore.fp":
+        if b.startswith("The fp store path is implemented via"):
+            return "not-encoded: a heading: the accumulator-to-GM checks nested under it are rows of their own", ""
+        if b.startswith("Source dtype must be"):
+            return "acc-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        return ("not-yet: a TSTORE_FP rule about GM layouts, static acc shapes or run-time extents, which the "
+                "template (an acc tile into a GM view of its shape) does not vary yet"), ""
     if op == "tmov.fp":
         if b.startswith("`FpTileData::Loc` must be `TileType::Scaling`"):
             return "fp-loc", "LEGAL_UNSUPPORTED_TUPLE"
