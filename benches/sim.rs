@@ -12,12 +12,14 @@ fn main() {
 
 const TB: &str = "!pto.tile_buf<vec, 64x64xf32>";
 const DN: &str = "!pto.tile_buf<vec, 64x1xf32, blayout=col_major>";
+/// The row reductions' scratch tile (PTOAS's DPS form writes it).
+const TMP: &str = "!pto.tile_buf<vec, 1x8xf32>";
 
 fn program(op: &str) -> String {
-    let mut s = format!(".arg %a : {TB}\n.arg %b : {TB}\n.arg %c : {TB}\n.arg %r : {DN}\n");
+    let mut s = format!(".arg %a : {TB}\n.arg %b : {TB}\n.arg %c : {TB}\n.arg %r : {DN}\n.arg %t : {TMP}\n");
     for _ in 0..100 {
         s.push_str(&match op {
-            "trowsum" => format!("pto.trowsum ins(%a : {TB}) outs(%r : {DN})\n"),
+            "trowsum" => format!("pto.trowsum ins(%a, %t : {TB}, {TMP}) outs(%r : {DN})\n"),
             _ => format!("pto.{op} ins(%a, %b : {TB}, {TB}) outs(%c : {TB})\n"),
         });
     }

@@ -73,7 +73,9 @@ pub fn softmax_chain(n: usize) -> String {
 pub fn mixed_vec_program(n: usize, barriers: bool) -> String {
     const TB: &str = "!pto.tile_buf<vec, 64x64xf32>";
     const DN: &str = "!pto.tile_buf<vec, 64x1xf32, blayout=col_major>";
-    let mut s = format!(".arg %a : {TB}\n.arg %b : {TB}\n.arg %c : {TB}\n.arg %r : {DN}\n.const %k = 0.5 : f32\n");
+    /// The row reductions' scratch tile (PTOAS's DPS form writes it).
+    const TMP: &str = "!pto.tile_buf<vec, 1x8xf32>";
+    let mut s = format!(".arg %a : {TB}\n.arg %b : {TB}\n.arg %c : {TB}\n.arg %r : {DN}\n.arg %t : {TMP}\n.const %k = 0.5 : f32\n");
     let cycle = [
         format!("pto.tadd ins(%a, %b : {TB}, {TB}) outs(%c : {TB})"),
         format!("pto.tmul ins(%c, %b : {TB}, {TB}) outs(%c : {TB})"),
@@ -81,10 +83,10 @@ pub fn mixed_vec_program(n: usize, barriers: bool) -> String {
         format!("pto.tmuls ins(%c, %k : {TB}, f32) outs(%c : {TB})"),
         format!("pto.tadds ins(%c, %k : {TB}, f32) outs(%c : {TB})"),
         format!("pto.tsub ins(%c, %a : {TB}, {TB}) outs(%c : {TB})"),
-        format!("pto.trowmax ins(%c : {TB}) outs(%r : {DN})"),
+        format!("pto.trowmax ins(%c, %t : {TB}, {TMP}) outs(%r : {DN})"),
         format!("pto.trowexpandsub ins(%c, %r : {TB}, {DN}) outs(%c : {TB})"),
         format!("pto.tabs ins(%c : {TB}) outs(%c : {TB})"),
-        format!("pto.trowsum ins(%c : {TB}) outs(%r : {DN})"),
+        format!("pto.trowsum ins(%c, %t : {TB}, {TMP}) outs(%r : {DN})"),
     ];
     for i in 0..n {
         s.push_str(&cycle[i % cycle.len()]);

@@ -110,7 +110,7 @@ const LEVEL1: &str = r#"module {
 }
 "#;
 
-/// A Level-1 SSA kernel: bufferized, given its scratch tile (TROWMAX on A2A3) and placed.
+/// A Level-1 SSA kernel: bufferized, given its scratch tile (TROWMAX, on both targets) and placed.
 #[test]
 fn level1_programs_compile_after_bufferization() {
     let (out, err, code) = compile(LEVEL1, &["--target", "a2a3"]);
@@ -123,9 +123,11 @@ fn level1_programs_compile_after_bufferization() {
     let (out5, err5, code5) = compile(LEVEL1, &["--target", "a5"]);
     assert_eq!(code5, 0, "{err5}");
     let rowmax5 = out5.lines().find(|l| l.contains("TROWMAX(")).expect("TROWMAX");
-    // A5's implementation ignores the scratch, but pto-isa's TROWMAX takes one: the source.
+    // A5's implementation ignores the scratch, but PTOAS's DPS form (and pto-isa's TROWMAX)
+    // takes one: insert-scratch gives the Level-1 trowmax a tile of its own on A5 too.
     let args: Vec<&str> = rowmax5.trim().trim_start_matches("TROWMAX(").trim_end_matches(");").split(", ").collect();
-    assert_eq!((args.len(), args[2]), (3, args[1]), "A5 passes the source as the scratch: {rowmax5}");
+    assert_eq!(args.len(), 3, "{rowmax5}");
+    assert_ne!(args[2], args[1], "A5 passes an inserted scratch tile: {rowmax5}");
 }
 
 #[test]
@@ -455,32 +457,36 @@ fn inter_core_sync_per_target() {
     assert!(out.contains("wait_flag_dev(5);"), "{out}");
 }
 
-/// A `trowmax` written without its scratch tile (A5's implementation ignores it,
-/// `npu/a5/TRowReduce.hpp` `TROWMAX_IMPL`) still passes one, since pto-isa declares
-/// `TROWMAX(dst, src, tmp)` on every target: the source stands in. On A2A3 insert-scratch
-/// gives it a tile of its own; a `tmp` the program wrote is passed as written.
+/// A `trowmax` written in the DPS form without its scratch tile is rejected as `ptoas` rejects
+/// it (PTOAS's format requires `tmp`: `PTODpsType:$tmp`, include/PTO/IR/PTOOps.td:4887); with
+/// `tmp` written, `TROWMAX(dst, src, tmp)` gets it as written on both targets (A5's
+/// implementation ignores it, `npu/a5/TRowReduce.hpp` `TROWMAX_IMPL`).
 #[test]
-fn a_scratch_the_program_left_out_is_passed_as_its_source_where_the_target_ignores_it() {
+fn a_dps_trowmax_needs_its_scratch_and_gets_it_as_written() {
     let tile = |r: u32, c: u32, bl: &str| {
         format!(
             "!pto.tile_buf<loc=vec, dtype=f32, rows={r}, cols={c}, v_row={r}, v_col={c}, blayout={bl}, slayout=none_box, fractal=512, pad=0>"
         )
     };
-    let (src, dst) = (tile(16, 32, "row_major"), tile(16, 1, "col_major"));
-    let text = format!(
+    let (src, dst, tmp) = (tile(16, 32, "row_major"), tile(16, 1, "col_major"), tile(1, 8, "row_major"));
+    let without = format!(
         "func.func @k() {{\n  %s = pto.alloc_tile : {src}\n  %d = pto.alloc_tile : {dst}\n  pto.trowmax ins(%s : {src}) outs(%d : {dst})\n  return\n}}\n"
     );
+    for arch in ["a3", "a5"] {
+        let (_, err, code) = compile(&without, &["--pto-arch", arch]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("PARSE_BAD_OP_SYNTAX") && err.contains(":4:3:"), "{err}");
+    }
+    let with = format!(
+        "func.func @k() {{\n  %s = pto.alloc_tile : {src}\n  %t = pto.alloc_tile : {tmp}\n  %d = pto.alloc_tile : {dst}\n  pto.trowmax ins(%s, %t : {src}, {tmp}) outs(%d : {dst})\n  return\n}}\n"
+    );
     let call = |out: &str| out.lines().find(|l| l.trim_start().starts_with("TROWMAX(")).map(|l| l.trim().to_string());
-    let (out, err, code) = compile(&text, &["--pto-arch", "a5"]);
-    assert_eq!(code, 0, "{err}");
-    let a5 = call(&out).expect("a TROWMAX call");
-    let args: Vec<&str> = a5.trim_start_matches("TROWMAX(").trim_end_matches(");").split(", ").collect();
-    assert_eq!(args.len(), 3, "{a5}");
-    assert_eq!(args[2], args[1], "the source stands in for the scratch: {a5}");
-    let (out, err, code) = compile(&text, &["--pto-arch", "a3"]);
-    assert_eq!(code, 0, "{err}");
-    let a3 = call(&out).expect("a TROWMAX call");
-    let args: Vec<&str> = a3.trim_start_matches("TROWMAX(").trim_end_matches(");").split(", ").collect();
-    assert_eq!(args.len(), 3, "{a3}");
-    assert_ne!(args[2], args[1], "A2A3 gets a scratch tile of its own: {a3}");
+    for arch in ["a3", "a5"] {
+        let (out, err, code) = compile(&with, &["--pto-arch", arch]);
+        assert_eq!(code, 0, "{err}");
+        let c = call(&out).expect("a TROWMAX call");
+        let args: Vec<&str> = c.trim_start_matches("TROWMAX(").trim_end_matches(");").split(", ").collect();
+        assert_eq!(args.len(), 3, "{c}");
+        assert_ne!(args[2], args[1], "the written scratch tile is passed: {c}");
+    }
 }

@@ -324,3 +324,77 @@ fn every_dialect_entry_parses_and_round_trips() {
     let accepted: BTreeSet<&str> = report.failures().map(|(id, _)| id.as_str()).filter(|id| on_purpose.contains(id)).collect();
     assert_eq!(accepted, on_purpose, "ACCEPTED_ON_PURPOSE must list exactly the rejected snippets pto accepts");
 }
+
+/// The op table's `ptoas_tmp` column (pto-ir `ops/table.rs`) names exactly the ops whose PTOAS
+/// ODS declares a required `tmp` operand (`PTODpsType:$tmp`, not `Optional<...>`), and for each
+/// the reader rejects the op's example with `tmp` taken out of `ins(...)` (`PARSE_BAD_OP_SYNTAX`
+/// on the op's line, naming the `.td` line), as `ptoas`'s parser does.
+#[test]
+fn tmp_is_required_in_the_dps_form_exactly_where_ptoas_ods_requires_it() {
+    let doc = inventory();
+    let mut required = Vec::new();
+    for op in doc["ops"].as_array().expect("ops") {
+        let full = name(op);
+        let Some(opcode) = pto_ir::ops::lookup(full.trim_start_matches("pto.")) else { continue };
+        let tmp = op["operands"].as_array().into_iter().flatten().find(|o| o["name"] == "tmp");
+        let ods_requires = tmp.is_some_and(|o| !o["constraint"].as_str().unwrap_or("").starts_with("Optional<"));
+        let at = opcode.spec().ptoas_tmp;
+        assert_eq!(!at.is_empty(), ods_requires, "{full}: op table `ptoas_tmp` = {at:?}, PTOAS ODS tmp = {tmp:?}");
+        if !ods_requires {
+            continue;
+        }
+        required.push(full.to_string());
+        let example = op["example"].as_str().expect("an example");
+        let without = without_tmp(example).unwrap_or_else(|| panic!("{full}: no `%tmp` in the example's ins"));
+        let diags = parse(&without, FileId(0)).err().unwrap_or_else(|| panic!("{full}: accepted without tmp:\n{without}"));
+        let d = &diags.0[0];
+        assert_eq!(d.class.as_str(), "PARSE_BAD_OP_SYNTAX", "{full}: {}", d.message);
+        assert!(d.notes.iter().any(|n| n.contains(&format!("include/PTO/IR/{at}"))), "{full}: {:?}", d.notes);
+        let line = without[..d.span.start as usize].lines().count();
+        assert!(without.lines().nth(line - 1).is_some_and(|l| l.contains(full)), "{full}: reported on line {line}");
+    }
+    assert_eq!(required.len(), 16, "{required:?}");
+}
+
+/// An op example with its `%tmp` operand (and its type) taken out of `ins(...)`.
+fn without_tmp(example: &str) -> Option<String> {
+    let start = example.find("ins(")? + 4;
+    let mut depth = 0;
+    let (mut colon, mut end) = (None, None);
+    for (i, ch) in example[start..].char_indices() {
+        match ch {
+            '(' | '<' | '[' | '{' => depth += 1,
+            ')' | '>' | ']' | '}' if depth == 0 => {
+                end = Some(start + i);
+                break;
+            }
+            ')' | '>' | ']' | '}' => depth -= 1,
+            ':' if depth == 0 && colon.is_none() => colon = Some(start + i),
+            _ => {}
+        }
+    }
+    let (colon, end) = (colon?, end?);
+    let split = |s: &str| -> Vec<String> {
+        let (mut out, mut cur, mut d) = (Vec::new(), String::new(), 0);
+        for ch in s.chars() {
+            match ch {
+                '(' | '<' | '[' | '{' => d += 1,
+                ')' | '>' | ']' | '}' => d -= 1,
+                ',' if d == 0 => {
+                    out.push(cur.trim().to_string());
+                    cur.clear();
+                    continue;
+                }
+                _ => {}
+            }
+            cur.push(ch);
+        }
+        out.push(cur.trim().to_string());
+        out
+    };
+    let (mut names, mut types) = (split(&example[start..colon]), split(&example[colon + 1..end]));
+    let i = names.iter().position(|n| n == "%tmp")?;
+    names.remove(i);
+    types.remove(i);
+    Some(format!("{}{} : {}{}", &example[..start], names.join(", "), types.join(", "), &example[end..]))
+}

@@ -187,14 +187,14 @@ mod with_mlir {
     /// What MLIR does not keep by itself: constants whose typed value reads back differently, a
     /// DPS split the op table would read otherwise, attribute order, a `pto` memory space and
     /// a scalar type MLIR has no spelling for.
-    const EDGE_CASES: &str = r#"func.func @edge(%src: !pto.tile_buf<vec, 16x256xf32, valid=16x255>, %val: !pto.tile_buf<vec, 1x256xf32, valid=1x255>, %idx: !pto.tile_buf<vec, 1x256xui32, valid=1x255>, %h: hif8) {
+    const EDGE_CASES: &str = r#"func.func @edge(%src: !pto.tile_buf<vec, 16x256xf32, valid=16x255>, %val: !pto.tile_buf<vec, 1x256xf32, valid=1x255>, %idx: !pto.tile_buf<vec, 1x256xui32, valid=1x255>, %h: hif8, %t: !pto.tile_buf<vec, 1x128xf32>) {
   %one_f = arith.constant 1 : f32
   %one_b = arith.constant 1 : i1
   %exact = arith.constant 0.0001220703125 : f32
   %tenth = arith.constant 0.1 : f16
   %bf = arith.constant 2.5 : bf16
   %long = arith.constant 0.08838834764831843 : f32
-  pto.tcolargmax ins(%src : !pto.tile_buf<vec, 16x256xf32, valid=16x255>) outs(%val, %idx : !pto.tile_buf<vec, 1x256xf32, valid=1x255>, !pto.tile_buf<vec, 1x256xui32, valid=1x255>) {zeta = 1, alpha = "x", mid = {a = 1, b = 2}}
+  pto.tcolargmax ins(%src, %t : !pto.tile_buf<vec, 16x256xf32, valid=16x255>, !pto.tile_buf<vec, 1x128xf32>) outs(%val, %idx : !pto.tile_buf<vec, 1x256xf32, valid=1x255>, !pto.tile_buf<vec, 1x256xui32, valid=1x255>) {zeta = 1, alpha = "x", mid = {a = 1, b = 2}}
   %m = memref.alloc() : memref<16x16xf16, #pto.address_space<vec>>
   return
 }

@@ -122,6 +122,23 @@ fn new_instructions_match_their_reference_on_a_partial_valid_region() {
                     (format!("%mask: {mask_t}, %a: {t}, %s: {scalar_t}"), "%mask, %a, %s", format!("{mask_t}, {t}, {scalar_t}"))
                 }
             };
+            // The scratch tile PTOAS's DPS form requires (the op table's `ptoas_tmp`), where
+            // PTOAS writes it: last, or before the scalar of `tsels`; large enough for every
+            // A2A3 path (docs/scratch.md: at most 6·C elements per row, u8 mask rows for tprelu).
+            let (params, ins, types) = if pto_ir::ops::lookup(op).expect("an op").spec().ptoas_tmp.is_empty() {
+                (params, ins.to_string(), types)
+            } else {
+                let tmp_t = if op == "tprelu" {
+                    "!pto.tile_buf<vec, 16x32xui8>".to_string()
+                } else {
+                    format!("!pto.tile_buf<vec, 16x{}x{dtype}>", 8 * cols)
+                };
+                let (ins, types) = match pattern {
+                    Pattern::Select => ("%mask, %a, %tmp, %s".to_string(), format!("{mask_t}, {t}, {tmp_t}, {scalar_t}")),
+                    _ => (format!("{ins}, %tmp"), format!("{types}, {tmp_t}")),
+                };
+                (format!("{params}, %tmp: {tmp_t}"), ins, types)
+            };
             let program = dir.join(format!("{op}_{dtype}.pto"));
             std::fs::write(
                 &program,

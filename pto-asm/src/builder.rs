@@ -24,6 +24,7 @@ use std::collections::HashSet;
 pub const MAX_RESULT_GROUP: usize = 1024;
 
 mod generic;
+mod ptoas_tmp;
 
 type BResult<T> = Result<T, Diagnostic>;
 
@@ -207,6 +208,7 @@ impl<'i, 't> Builder<'i, 't> {
         } else if self.generic_level1 {
             self.set_form(TextForm::Ssa);
         }
+        ptoas_tmp::check(&self.m, &mut self.diags);
         if self.diags.has_errors() { Err(self.diags) } else { Ok((self.m, self.diags)) }
     }
 

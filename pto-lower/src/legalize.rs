@@ -666,9 +666,11 @@ Layouts: `ND` = row_major/none_box, `DN` = col_major/none_box, `NZ` = col_major 
 row_major boxes, `ZN` = row_major outer with col_major boxes, `ZZ` = row_major/row_major;
 `row_major` alone constrains only the outer layout.
 
-Scratch: `required`/`optional` scratch tiles may be omitted in the input — `insert-scratch`
+Scratch: `required`/`optional` scratch tiles may be omitted in the Level-1 forms — `insert-scratch`
 adds them; `accepted, unused` means the target ignores a given one; `forbidden` means a given
-`tmp` operand is an error.
+`tmp` operand is an error. `written in the DPS form` marks the 16 ops whose PTOAS `.td` declares
+`PTODpsType:$tmp`: in the DPS form (`ins(...) outs(...)`, PTOAS's assembly format) the reader
+rejects them without `tmp` (`PARSE_BAD_OP_SYNTAX`, naming the `.td` line), as `ptoas` does.
 
 Choices made where the sources differ:
 - pto-isa implementation facts (pto-isa notes §4) win over the PTOAS verifier, which is
@@ -781,13 +783,16 @@ fn doc_body(op: Opcode, form: Option<usize>) -> Vec<[String; 3]> {
     }
     if slots.contains(&"tmp") {
         let tmp = |i: usize| {
-            let rule = tmp_text((tables[i].tmp_rule)(&spec.tmp));
+            let mut rule = tmp_text((tables[i].tmp_rule)(&spec.tmp)).to_string();
+            if !spec.ptoas_tmp.is_empty() {
+                rule.push_str(", but written in the DPS form (PTOAS `PTODpsType:$tmp`)");
+            }
             match &effs[i] {
                 Some(e) if e.supported => match e.operand("tmp") {
                     Some(r) => format!("{rule}; {}", r.text()),
-                    None => rule.to_string(),
+                    None => rule,
                 },
-                _ => rule.to_string(),
+                _ => rule,
             }
         };
         body.push(["tmp".to_string(), tmp(0), tmp(1)]);

@@ -9,9 +9,11 @@
 //!   supplies `tmp` and it is smaller than required, `LEGAL_TMP_TOO_SMALL` names the
 //!   required and the given size. Where the pto-isa docs and the implementation disagree
 //!   (TCOLARGMAX, TROWSUM's 256-byte row rule...), the implementation wins.
-//! * **A5.** Scratch is unused: nothing is inserted, user `tmp` operands are kept where the A5
-//!   form accepts them (`Ignored`); the forms that must omit it (`trowexpand*`) were already
-//!   rejected by `legalize` with `LEGAL_TMP_FORBIDDEN`.
+//! * **A5.** Scratch is unused: user `tmp` operands are kept where the A5 form accepts them
+//!   (`Ignored`); the forms that must omit it (`trowexpand*`) were already rejected by
+//!   `legalize` with `LEGAL_TMP_FORBIDDEN`. Only the 16 ops whose PTOAS DPS form requires `tmp`
+//!   (op table `ptoas_tmp`) get one when a Level-1 program left it out, so that the lowered
+//!   text reads back (the A2A3 size, or shaped like the op's source).
 //!
 //! Dynamic valid shapes are sized by their static capacity (the largest they can be at run
 //! time), so an inserted tile is always large enough.
@@ -451,10 +453,48 @@ fn row_expand_broadcast(o: &Operands) -> Option<Requirement> {
     Some(r)
 }
 
+/// A5: the tile given to an op whose PTOAS DPS form requires `tmp` (the op table's
+/// `ptoas_tmp`) when the program (Level 1) left it out, so that the printed Level-2/3 text is
+/// one `pto` and `ptoas` read back. A5 ignores it: the A2A3 size where A2A3 has a rule for these
+/// types, else a tile shaped like the op's first tile operand.
+fn a5_ptoas_stand_ins(m: &Module) -> Vec<(OpId, Requirement)> {
+    let mut out = Vec::new();
+    for op in m.walk() {
+        let data = m.op(op);
+        if data.opcode.spec().ptoas_tmp.is_empty() || data.operands.iter().chain(&data.results).any(|&v| is_memref(m.value_type(v))) {
+            continue;
+        }
+        let Some((_, bound)) = bind(m, op) else { continue };
+        if bound.iter().any(|b| b.slot == "tmp") {
+            continue;
+        }
+        if let Some(req) = requirement(m, op).or_else(|| ptoas_stand_in(m, op)) {
+            out.push((op, req));
+        }
+    }
+    out
+}
+
+/// A tile shaped like `op`'s first tile operand, for an op whose PTOAS DPS form requires `tmp`
+/// (the op table's `ptoas_tmp`) on a path whose implementation uses none; `None` for other ops.
+fn ptoas_stand_in(m: &Module, op: OpId) -> Option<Requirement> {
+    let data = m.op(op);
+    if data.opcode.spec().ptoas_tmp.is_empty() {
+        return None;
+    }
+    let t = data.ins().iter().find_map(|&v| m.value_type(v).tile().copied())?;
+    Some(Requirement::shaped_like(&t, t.dtype, "unused on this path; PTOAS's DPS form requires a tmp".into()))
+}
+
 /// Runs the pass.
 pub fn run(m: &mut Module, target: &Target, _notes: &mut Diagnostics) -> Result<Changed, Diagnostics> {
     if target.id != TargetId::A2A3 {
-        return Ok(Changed::No);
+        let inserts = a5_ptoas_stand_ins(m);
+        if inserts.is_empty() {
+            return Ok(Changed::No);
+        }
+        insert_allocs(m, inserts);
+        return Ok(Changed::Yes);
     }
     let mut diags = Diagnostics::default();
     let mut inserts: Vec<(OpId, Requirement)> = Vec::new();
@@ -468,8 +508,15 @@ pub fn run(m: &mut Module, target: &Target, _notes: &mut Diagnostics) -> Result<
             continue;
         }
         let Some((_, bound)) = bind(m, op) else { continue };
-        let Some(req) = requirement(m, op) else { continue };
-        match bound.iter().find(|b| b.slot == "tmp") {
+        let given = bound.iter().find(|b| b.slot == "tmp");
+        let Some(req) = requirement(m, op) else {
+            // No scratch on this path, but PTOAS's DPS form still wants one written.
+            if let (None, Some(stand_in)) = (given, ptoas_stand_in(m, op)) {
+                inserts.push((op, stand_in));
+            }
+            continue;
+        };
+        match given {
             Some(b) => check_given(m, op, b, &req, &mut diags),
             None => inserts.push((op, req)),
         }
@@ -504,7 +551,18 @@ fn check_given(m: &Module, op: OpId, b: &Bound, req: &Requirement, diags: &mut D
     );
 }
 
-/// Inserts `%tmpN = pto.alloc_tile : T` before each op and appends it to the op's ins.
+/// Where a new `tmp` goes among `op`'s ins: after the operands the op's first form with a `tmp`
+/// slot places before it (PTOAS's `tsels` writes `tmp` before the scalar), else last.
+fn tmp_position(m: &Module, op: OpId) -> usize {
+    let data = m.op(op);
+    let end = data.num_ins as usize;
+    let Some(form) = data.opcode.parsed().forms.iter().find(|f| f.ins.iter().any(|s| s.name == "tmp")) else { return end };
+    let Some((_, bound)) = bind(m, op) else { return end };
+    let before: Vec<&str> = form.ins.iter().take_while(|s| s.name != "tmp").map(|s| s.name.as_str()).collect();
+    bound.iter().filter(|b| b.position.segment == "ins" && before.contains(&b.slot)).count()
+}
+
+/// Inserts `%tmpN = pto.alloc_tile : T` before each op and passes it as the op's `tmp`.
 fn insert_allocs(m: &mut Module, inserts: Vec<(OpId, Requirement)>) {
     let level1 = m.values.iter().any(|v| matches!(m.types.get(v.ty), Type::Tile(_)));
     let mut used: HashSet<String> = m.values.iter().map(|v| v.name.clone()).collect();
@@ -524,8 +582,8 @@ fn insert_allocs(m: &mut Module, inserts: Vec<(OpId, Requirement)>) {
         alloc.payload = Payload::Segments(vec![0, 0, 0]);
         let alloc_op = m.add_op(alloc, span);
         let tmp: ValueId = m.add_result(alloc_op, ty, name, span);
+        let at = tmp_position(m, op);
         let data = m.op_mut(op);
-        let at = data.num_ins as usize;
         data.operands.insert(at, tmp);
         data.num_ins += 1;
         before.push((op, alloc_op));
@@ -568,7 +626,8 @@ mod tests {
     fn tcolargmax_doc_example_needs_128_floats() {
         let text = "%s = pto.alloc_tile : !pto.tile_buf<vec, 16x256xf32, valid=16x255>\n\
                     %d = pto.alloc_tile : !pto.tile_buf<vec, 1x256xui32>\n\
-                    pto.tcolargmax ins(%s : !pto.tile_buf<vec, 16x256xf32, valid=16x255>) outs(%d : !pto.tile_buf<vec, 1x256xui32>)\n";
+                    %t = pto.alloc_tile : !pto.tile_buf<vec, 1x32xf32>\n\
+                    pto.tcolargmax ins(%s, %t : !pto.tile_buf<vec, 16x256xf32, valid=16x255>, !pto.tile_buf<vec, 1x32xf32>) outs(%d : !pto.tile_buf<vec, 1x256xui32>)\n";
         let r = first_req(text, Opcode::TColArgMax).expect("needs scratch");
         assert_eq!((r.rows, r.row_bytes), (1, 512));
         assert_eq!((r.tile.rows, r.tile.cols, r.tile.dtype), (1, 128, ElemType::F32));
@@ -581,7 +640,8 @@ mod tests {
     fn tcolargmax_16bit_index_only_needs_three_gaps() {
         let text = "%s = pto.alloc_tile : !pto.tile_buf<vec, 16x64xf16, valid=16x40>\n\
                     %d = pto.alloc_tile : !pto.tile_buf<vec, 1x64xi32>\n\
-                    pto.tcolargmax ins(%s : !pto.tile_buf<vec, 16x64xf16, valid=16x40>) outs(%d : !pto.tile_buf<vec, 1x64xi32>)\n";
+                    %t = pto.alloc_tile : !pto.tile_buf<vec, 1x16xf16>\n\
+                    pto.tcolargmax ins(%s, %t : !pto.tile_buf<vec, 16x64xf16, valid=16x40>, !pto.tile_buf<vec, 1x16xf16>) outs(%d : !pto.tile_buf<vec, 1x64xi32>)\n";
         // 40 columns < 128 per repeat: gap = ⌈40/16⌉·16 = 48; 3·gap = 144 halves.
         let r = first_req(text, Opcode::TColArgMax).expect("needs scratch");
         assert_eq!(r.row_bytes, 144 * 2);
@@ -591,7 +651,8 @@ mod tests {
     fn trowsum_worked_example_and_narrow_rows() {
         let text = "%s = pto.alloc_tile : !pto.tile_buf<vec, 16x256xf32, valid=16x200>\n\
                     %d = pto.alloc_tile : !pto.tile_buf<vec, 16x1xf32, blayout=col_major>\n\
-                    pto.trowsum ins(%s : !pto.tile_buf<vec, 16x256xf32, valid=16x200>) outs(%d : !pto.tile_buf<vec, 16x1xf32, blayout=col_major>)\n";
+                    %t = pto.alloc_tile : !pto.tile_buf<vec, 16x32xf32>\n\
+                    pto.trowsum ins(%s, %t : !pto.tile_buf<vec, 16x256xf32, valid=16x200>, !pto.tile_buf<vec, 16x32xf32>) outs(%d : !pto.tile_buf<vec, 16x1xf32, blayout=col_major>)\n";
         let r = first_req(text, Opcode::TRowSum).expect("needs scratch");
         // 3 repeats per row: max(1, ⌊3/2⌋)·64 = 64 floats = 256 B, 16 rows.
         assert_eq!((r.rows, r.row_bytes), (16, 256));

@@ -23,11 +23,12 @@ import pto
 
 TB = "!pto.tile_buf<vec, 64x64xf32>"
 DN = "!pto.tile_buf<vec, 64x1xf32, blayout=col_major>"
+TMP = "!pto.tile_buf<vec, 1x8xf32>"  # the row reductions' scratch (PTOAS's DPS form writes it)
 
 
 def mixed_program() -> str:
     """benches/sim.rs `mixed_program`, the same text."""
-    s = f".arg %a : {TB}\n.arg %b : {TB}\n.arg %c : {TB}\n.arg %r : {DN}\n.const %k = 0.5 : f32\n"
+    s = f".arg %a : {TB}\n.arg %b : {TB}\n.arg %c : {TB}\n.arg %r : {DN}\n.arg %t : {TMP}\n.const %k = 0.5 : f32\n"
     cycle = [
         f"pto.tadd ins(%a, %b : {TB}, {TB}) outs(%c : {TB})",
         f"pto.tmul ins(%c, %b : {TB}, {TB}) outs(%c : {TB})",
@@ -35,10 +36,10 @@ def mixed_program() -> str:
         f"pto.tmuls ins(%c, %k : {TB}, f32) outs(%c : {TB})",
         f"pto.tadds ins(%c, %k : {TB}, f32) outs(%c : {TB})",
         f"pto.tsub ins(%c, %a : {TB}, {TB}) outs(%c : {TB})",
-        f"pto.trowmax ins(%c : {TB}) outs(%r : {DN})",
+        f"pto.trowmax ins(%c, %t : {TB}, {TMP}) outs(%r : {DN})",
         f"pto.trowexpandsub ins(%c, %r : {TB}, {DN}) outs(%c : {TB})",
         f"pto.tabs ins(%c : {TB}) outs(%c : {TB})",
-        f"pto.trowsum ins(%c : {TB}) outs(%r : {DN})",
+        f"pto.trowsum ins(%c, %t : {TB}, {TMP}) outs(%r : {DN})",
     ]
     return s + "".join(cycle[i % len(cycle)] + "\n" for i in range(1000))
 

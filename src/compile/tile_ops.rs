@@ -248,9 +248,10 @@ impl OpCtx<'_, '_> {
 
     /// What to pass for a scratch tile the program left out where pto-isa's C++ signature
     /// still takes one: an op whose implementation on this target ignores `tmp` (the op
-    /// table's `TmpRule::Ignored`: A5's `TROWMAX`, `npu/a5/TRowReduce.hpp` `TROWMAX_IMPL`) while
-    /// another target requires it, so `pto_instr.hpp` declares `TROWMAX(dst, src, tmp)` on every
-    /// target. The op's first source stands in: the implementation never touches it.
+    /// table's `TmpRule::Ignored`) while another target requires it, so `pto_instr.hpp`
+    /// declares the `tmp` parameter on every target. The op's first source stands in: the
+    /// implementation never touches it. (The 16 ops whose PTOAS DPS form requires `tmp`, A5's
+    /// `TROWMAX` among them, always have one: the reader or `insert-scratch` sees to it.)
     fn tmp_stand_in(&self) -> Option<ValueId> {
         use pto_ir::ops::TmpRule;
         let data = self.e.m.op(self.op);

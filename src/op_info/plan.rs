@@ -2,7 +2,8 @@
 //! the example program at Level 1 and Level 2.
 //!
 //! The operands come from the op table: the slots of the op's first operand form (optional
-//! slots left out, as the lowering inserts scratch tiles; one value for a variadic slot of
+//! slots left out, as the lowering inserts scratch tiles, except the `tmp` PTOAS's DPS form
+//! requires; one value for a variadic slot of
 //! non-scalar kind), the required attributes (the first value of an enum). Their types come
 //! from a target's legality table ([`pto_lower::legality`]): slots that must share an element
 //! type form one class (the op table's `dtype(...)` groups, the table's same-dtype checks); each
@@ -114,12 +115,15 @@ struct SlotUse {
     out: bool,
 }
 
+/// The slots the example fills: the required ones, one value of a variadic non-scalar slot,
+/// and `tmp` where PTOAS's DPS form requires it (the op table's `ptoas_tmp`).
 fn slot_uses(op: Opcode) -> Option<Vec<SlotUse>> {
     let form = op.parsed().forms.first()?;
+    let ptoas_tmp = !op.spec().ptoas_tmp.is_empty();
     let mut uses = Vec::new();
     for (slots, out) in [(&form.ins, false), (&form.outs, true)] {
         for s in slots {
-            let wanted = !s.optional || (s.variadic && s.kind != SlotKind::Scalar);
+            let wanted = !s.optional || (s.variadic && s.kind != SlotKind::Scalar) || (ptoas_tmp && s.name == "tmp");
             if wanted {
                 uses.push(SlotUse { slot: s.name.clone(), kind: s.kind, out });
             }

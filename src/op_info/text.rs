@@ -113,6 +113,13 @@ pub fn text(info: &OpInfo) -> String {
     if has_tmp {
         let _ =
             writeln!(out, "  tmp (scratch): {} {}; {} {}", tables[0].name, tmp_text(spec.tmp.a2a3), tables[1].name, tmp_text(spec.tmp.a5));
+        if !spec.ptoas_tmp.is_empty() {
+            let _ = writeln!(
+                out,
+                "    the DPS form must write it: PTOAS declares `PTODpsType:$tmp` (include/PTO/IR/{}); the Level-1 forms may omit it",
+                spec.ptoas_tmp
+            );
+        }
         match &info.scratch {
             Some((tile, why)) => {
                 let _ = writeln!(out, "    for the Level-2 example, a2a3 `insert-scratch` adds {tile} ({why}; docs/scratch.md)");

@@ -23,6 +23,20 @@ encoding is one of
   int32-cmp-eq           A2A3: 32-bit integer compares implement EQ only
   dtype-size SIZES       the element size in bytes is one of SIZES
   tmp-dtype T            an explicit scratch tile has element type T
+  index-dtype TYPES      the index tile's element types (with data of the matching size)
+  index-size D I         data of D bytes takes indices of I bytes only
+  loc LOCS               the source tile may live in each of LOCS (vec, mat, acc), not elsewhere
+  dtype-width N TYPES    the N-byte element types the op takes are TYPES
+  cols-align             rows of Cols * size bytes must be 32-byte aligned
+  even-cols              valid columns must be even
+  fp-loc                 a fixpipe op's `fp` tile lives in `scaling`
+  mm-triple C A B        a matmul (acc, left, right) element-type triple
+  mm-float TYPES         an f32 accumulator's operand types
+  mm-acc-dtype TYPES     the accumulator's element types
+  mm-shape               left cols = right rows, left rows = acc rows, right cols = acc cols
+  mm-loc                 left/right/acc operands live in left/right/acc
+  gm-size                the tile's and the GM view's element types have the same size
+  acc-dtype TYPES        an acc source tile has one of TYPES
   not-encoded: WHY       a statement about something no static rule can see, or no rule at all
   not-yet: WHY           a rule not turned into a test yet
 diagnostic: the class a program breaking the bullet must get (empty for not-encoded rows); `warn:CLASS`:
@@ -43,13 +57,24 @@ INTEGRAL = ["i8", "u8", "i16", "u16", "i32", "u32"]
 # The op shape tests/isa_doc_checks.rs builds programs for; pages of other ops are `not-yet`.
 SHAPES = {
     "binary": "tadd tsub tmul tdiv tmax tmin tand tor txor tshl tshr trem tprelu",
-    "unary": "tabs texp tlog tneg tnot trecip trelu trsqrt tsqrt",
+    "unary": "tabs texp tlog tneg tnot trecip trelu trsqrt tsqrt ttrans",
     "scalar": "tadds tsubs tmuls tdivs tmaxs tmins tands tors txors tshls tshrs tfmods tlrelu",
     "scalar-sc": "taddsc tsubsc",
     "cmps": "tcmps",
     "cmp": "tcmp",
     "sel": "tsel",
     "sels": "tsels",
+    "scatter": "tscatter",
+    "expands": "texpands",
+    "interleave": "tinterleave tdeinterleave",
+    "tri": "ttri",
+    "gatherb": "tgatherb",
+    "movfp": "tmov.fp",
+    "storefp": "tstore.fp",
+    "random": "trandom",
+    "store": "tstore",
+    "load": "tload",
+    "matmul": "tmatmul tgemv tgemv.acc tgemv.bias",
 }
 SHAPE_OF = {op: shape for shape, ops in SHAPES.items() for op in ops.split()}
 
@@ -73,12 +98,22 @@ PTOAS_SIDE = {
     ("TSUBS.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 tsubs element type to be i32/i16/i8/f16/bf16/f32'"),
     ("TSEL.md", "A2A3"): ("ptoas-rejects", "bf16", "ptoas: 'expects A2/A3 tsel src0, src1, and dst element type to be i16/i32/f16/f32' (lib/PTO/IR/PTO.cpp:8280)"),
     ("TSELS.md", "A2A3"): ("ptoas-rejects", "u16,u32,bf16", "ptoas: 'expects A2/A3 tsels src and dst element type to be i16, i32, f16, or f32' (lib/PTO/IR/PTO.cpp:8343)"),
+    ("TSCATTER.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects src/dst element type to be i8/i16/i32/f16/bf16/f32' (lib/PTO/IR/PTO.cpp:8217); npu/a5/TScatter.hpp:86-97 implements 8-byte data with 4-byte indices"),
+    ("TTRI.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 dst element type to be f16/f32/bf16/i8/i16/i32/u8/u16/u32' (lib/PTO/IR/PTO.cpp:3114); npu/a5/TTri.hpp:99-104 implements 64-bit types"),
     ("TREM.md", "A5"): ("ptoas-rejects", "i64,u64", "ptoas: 'expects A5 trem element type to be i32/i16/f16/f32' (lib/PTO/IR/PTO.cpp:6959); npu/a5/TRem.hpp:107-111 implements 8-byte and unsigned types"),
 }
 # Types a page leaves out that pto accepts because `ptoas` accepts them (with the warning).
 PTOAS_ACCEPTS = {
     ("TMULS.md", "A5"): ("i8,u8", "ptoas's A5 tmuls accepts i8 (PTO.cpp:6113), npu/a5/TMulS.hpp:57-60 static_asserts it out: a LEGAL_REFERENCES_DISAGREE warning"),
     ("TFMODS.md", "A2A3"): ("f16,i32,i16", "ptoas's A2A3 tfmods accepts i32/i16/f16 (PTO.cpp:7076), npu/a2a3/TFmodS.hpp:74 static_asserts f32: a LEGAL_REFERENCES_DISAGREE warning"),
+}
+
+# Bullets where the references disagree and pto takes the other side: (doc, target, bullet start) -> why.
+DISAGREE = {
+    ("TTRANS.md", "A5", "Source layout must be row-major"): (
+        "not-encoded: the references disagree: TTRANS.md's A5 bullet asks a row-major source, but npu/a5/TTrans.hpp "
+        "asserts no layout (only element sizes and index ranges, lines 303-337) and ptoas's A5 verifier accepts any "
+        "(lib/PTO/IR/PTO.cpp:8746-8784); pto follows the implementation and ptoas and accepts a col-major source on A5"),
 }
 
 # Element-type rows whose side is not settled yet.
@@ -130,12 +165,111 @@ def encode(op, bullet):
     """(encoding, diagnostic) of one bullet."""
     b = bullet
     shape = SHAPE_OF.get(op)
-    if re.match(r"^(Note:|Implemented|No bounds checks|No separate|The (A5 implementation|selection domain)|The op uses)", b):
+    if re.match(r"^(Note:|Implemented|No bounds checks|No separate|No explicit `static_assert`|`m/k/n` are taken from|The (A5 implementation|selection domain|transpose size is taken)|The op uses)", b):
         return "not-encoded: a description of the implementation, not a constraint on the program", ""
     if "Scalar only supports zero and positive values" in b:
         return "not-encoded: a constraint on a run-time scalar value, not on the program's types", ""
+    if re.match(r"^For\s*`TileType::\w+`(\s*/\s*`TileType::\w+`)?( / ACC source tiles)?\s*:$", b):
+        return "not-encoded: a heading: the bullets nested under it are rows of their own; it states no rule", ""
     if shape is None:
         return f"not-yet: no program template for `{op}` in tests/isa_doc_checks.rs", ""
+    if op == "ttrans":
+        if b.startswith("`sizeof(TileDataSrc::DType) == sizeof(TileDataDst::DType)`"):
+            # pto is stricter, on ptoas's side: one element type (lib/PTO/IR/PTO.cpp:8727), so the
+            # differently-sized pair this tests is rejected, as is a same-sized one (docs/design.md).
+            return "same-dtype", "STRUCT_DTYPE_MISMATCH|LEGAL_UNSUPPORTED_TUPLE"
+        m = re.match(r"^Element size must be ((`\d`(, | or |, or )?)+) bytes", b)
+        if m:
+            return "dtype-size " + ",".join(re.findall(r"`(\d)`", m.group(1))), "LEGAL_UNSUPPORTED_TUPLE"
+        if b == "Supported element types are restricted per element width:":
+            return "not-encoded: a heading: the per-width lists below it are rows of their own; it states no rule", ""
+        m = re.match(r"^(\d) bytes?: ", b)
+        if m:
+            return f"dtype-width {m.group(1)} " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("32-byte alignment constraints are enforced on the column dimension"):
+            return "cols-align", "STRUCT_TILE_SHAPE"
+    if SHAPE_OF.get(op) == "matmul":
+        if b.startswith("Supported `(CType, AType, BType)` triples:") or b == "Fractal/layout constraints are enforced:":
+            return "not-encoded: a heading: the bullets nested under it are rows of their own; it states no rule", ""
+        m = re.match(r"^`\(([\w ]+), ([\w ]+), ([\w ]+)\)`$", b)
+        if m and all(x in CPP for x in m.groups()):
+            return "mm-triple " + " ".join(CPP[x] for x in m.groups()), "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("If `int32_t`: `AType == int8_t` and `BType == int8_t`"):
+            return "mm-triple i32 i8 i8", "LEGAL_UNSUPPORTED_TUPLE"
+        if re.match(r"^If `float`: supports `half(/|`, `)bfloat16_t(/|`, `)float`", b):
+            return "mm-float f16,bf16,f32", "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("Accumulator type must be"):
+            return "mm-acc-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("Static shape constraints: `TileLeft::Rows == TileRes::Rows`"):
+            return "mm-shape", "LEGAL_UNSUPPORTED_TUPLE|STRUCT_SHAPE_MISMATCH|STRUCT_VALID_SHAPE_MISMATCH"
+        if b.startswith("Tile locations:"):
+            return "mm-loc", "LEGAL_UNSUPPORTED_TUPLE"
+        if re.match(r"^(Left|Right|Acc): `Loc == ", b):
+            return ("not-encoded: pto does not reject another left/right/acc layout: `legalize` gives these tiles the "
+                    "target's fixed layout (pto-isa's TileLeft/TileRight/TileAcc aliases) with a LEGAL_LAYOUT_REWRITTEN "
+                    "note, as PTOAS's parser does for `left` (docs/design.md, the left/right/acc layout row); the "
+                    "location part is the same rule as `mm-loc`"), ""
+        return (f"not-yet: a {op.upper()} rule on run-time extents (m/k/n in [1, 4095]), which the Mx32x32 template "
+                "does not vary yet"), ""
+    if op == "texpands" and re.search(r"NC1HWC0|NDC1HWC0|FRACTAL_Z|convtile|TileData::Rows \* TileData::Cols \* sizeof", b):
+        return ("not-yet: a TEXPANDS rule on convolution-tile layouts (NC1HWC0, FRACTAL_Z...) or on the whole "
+                "tile's size in 32-byte blocks, which pto's tile types and the template do not express yet"), ""
+    if op in ("tinterleave", "tdeinterleave"):
+        if re.search(r"must have the same (`DType`|DType)", b) or "must have the same `DType` and the same valid shape" in b:
+            return "same-dtype", "STRUCT_DTYPE_MISMATCH|LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("`validCol` of all tiles must be even"):
+            return "even-cols", "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("Two-source form:"):
+            # The even columns the page adds are not asserted by npu/a5/TDeInterleave.hpp:38-46 (pto follows it).
+            return "valid-eq rows,cols", "LEGAL_UNSUPPORTED_TUPLE|STRUCT_VALID_SHAPE_MISMATCH"
+        if b.startswith("Single-source form:") or b.startswith("The `validCols` of `dst0`/`dst1` tile must be half"):
+            return ("not-yet: TDEINTERLEAVE's single-source shapes: the page says both `src`, `dst0`, `dst1` share a "
+                    "valid shape and dst has half src's columns; npu/a5/TDeInterleave.hpp:200-205 asserts the half, "
+                    "which pto's legality table cannot express yet (no halving check)"), ""
+    if op == "ttri" and b.startswith("Lower (`upperOrLower == 0`) and upper"):
+        return "not-encoded: a description of the implementation, not a constraint on the program", ""
+    if op == "trandom":
+        if b.startswith("`Rounds` must be either 7 or 10"):
+            return "not-yet: an attribute value rule (`rounds` 7 or 10), which the template does not vary yet", ""
+        if b.startswith("`key` and `counter` must not be null"):
+            return ("not-encoded: a run-time pointer check; every `key` / `counter` operand of a program is a tile or "
+                    "a scalar value, never null"), ""
+    if op == "tstore.fp":
+        if b.startswith("The fp store path is implemented via"):
+            return "not-encoded: a heading: the accumulator-to-GM checks nested under it are rows of their own", ""
+        if b.startswith("Source dtype must be"):
+            return "acc-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        return ("not-yet: a TSTORE_FP rule about GM layouts, static acc shapes or run-time extents, which the "
+                "template (an acc tile into a GM view of its shape) does not vary yet"), ""
+    if op == "tmov.fp":
+        if b.startswith("`FpTileData::Loc` must be `TileType::Scaling`"):
+            return "fp-loc", "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("Destination location is target-dependent"):
+            return "loc vec,mat", "LEGAL_UNSUPPORTED_TUPLE"
+        return ("not-yet: a TMOV_FP sentence naming the implementation's accumulator checks (`TMOV_IMPL`, "
+                "`CheckTMovAccValid`) without stating them; their rules are not listed on the page"), ""
+    if op in ("tstore", "tload"):
+        locs = [l.lower() for l in re.findall(r"`TileType::(\w+)`", b)]
+        if re.match(r"^(Source|Destination) tile location must be", b) and locs:
+            return "loc " + ",".join(locs), "LEGAL_UNSUPPORTED_TUPLE"
+        # (TLOAD A5 also says the size is 1, 2, 4 or 8 bytes: true of every element type there is.)
+        if re.match(r"^`sizeof\(TileData::DType\)( == sizeof\(GlobalData::DType\)`|` must be .* and must match `sizeof\(GlobalData::DType\)`)", b):
+            return "gm-size", "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("Source dtype must be"):
+            return "acc-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("`TileData::DType` must be one of"):
+            return "dtype all " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        return (f"not-yet: a {op.upper()} rule about GM layouts, acc-to-GM conversions, MX formats, static tile shapes "
+                "or run-time extents, which the template (a vec/mat/acc tile and a GM view of its shape) does not vary yet"), ""
+    if op == "tscatter" and re.search(r"DstTileData|SrcTileData|maskPattern|P1111|SCATTER_(ROW|COL)|expansion_factor", b):
+        return ("not-yet: a bullet of TSCATTER's mask-pattern form (pto-isa `TSCATTER<maskPattern, ScatterType>(dst, src)`, "
+                "include/pto/common/pto_instr.hpp:2134), which pto's `tscatter` lacks (it has PTOAS's index form only, "
+                "PTOOps.td:5095)"), ""
+    if re.search(r"^`TileDataI::DType` must be one of", b):
+        return "index-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+    m = re.match(r"^When size of `TileDataD::DType` is (\d) bytes?, the size of `TileDataI::DType` must be (\d) bytes", b)
+    if m:
+        return f"index-size {m.group(1)} {m.group(2)}", "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"^`tmp` element type must be `uint8_t`", b):
         return "tmp-dtype u8", "LEGAL_UNSUPPORTED_TUPLE|LEGAL_TMP_TOO_SMALL"
     if re.search(r"^`tmp\.GetValidRow\(\) > dst\.GetValidRow\(\)`|^`tmp` tile must have at least", b):
@@ -147,19 +281,22 @@ def encode(op, bullet):
         return "int32-cmp-eq", "warn:LEGAL_REFERENCES_DISAGREE" if op == "tcmp" else "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"same memory is unsupported|must not overlap", b):
         return "distinct", "LEGAL_UNSUPPORTED_TUPLE"
-    if re.search(r"must use the same element type|element types must match", b) and not re.search(r"Supported", b):
+    if re.search(r"must use the same element type|element types must match|DType` and `\w+::DType` must be the same", b) and not re.search(r"Supported", b):
         return "same-dtype", "STRUCT_DTYPE_MISMATCH|LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"Intended for integral element types", b):
         return "dtype-class integral", "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"1-byte, 2-byte, or 4-byte integral", b):
         return "dtype all " + ",".join(INTEGRAL), "LEGAL_UNSUPPORTED_TUPLE"
-    if re.search(r"(DType` must be one of|Supported (element|data) types are|must be one of:|Supported types:|DType` must be `)", b):
+    if re.search(r"(DType` must be one of|Supported (element|data) types( are|:)|must be one of:|Supported types:|DType` must be `)", b):
         types = types_in(b)
         if types:
             return "dtype all " + ",".join(types), "LEGAL_UNSUPPORTED_TUPLE"
     m = re.match(r"^`sizeof\((TileData|TileDataDst)::DType\)` (must|may) be ((`\d`(, | or |, or )?)+) bytes\.?$", b)
     if m:
         return "dtype-size " + ",".join(re.findall(r"`(\d)`", m.group(3))), "LEGAL_UNSUPPORTED_TUPLE"
+    m = re.match(r"^Destination element size must be ((`\d`(, | or |, or )?)+) bytes", b)
+    if m:
+        return "dtype-size " + ",".join(re.findall(r"`(\d)`", m.group(1))), "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"row-major", b):
         return "row-major", "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"location must be vector|must be vector tiles|must be `TileType::Vec`", b):
@@ -179,6 +316,9 @@ def main():
         op = doc[:-3].lower().replace("_", ".")
         for target, bullet in bullets(text):
             enc, diag = encode(op, bullet)
+            why = next((w for (d, t, start), w in DISAGREE.items() if d == doc and t == target and bullet.startswith(start)), None)
+            if why:
+                enc, diag = why, ""
             if (doc, target) in OPEN and enc.startswith("dtype all "):
                 enc, diag = "not-yet: " + OPEN[(doc, target)], ""
             if enc.startswith("dtype all "):

@@ -164,3 +164,19 @@ pub fn arity_text(slots: &[Slot]) -> String {
         format!("{required} to {}", slots.len())
     }
 }
+
+/// The PTOAS `.td` location (`PTOOps.td:4887`) of the required `tmp` operand `op` leaves out,
+/// when `op` is written in the DPS form (it has `outs`) and its op-table entry says PTOAS's
+/// assembly format requires `tmp` ([`super::OpSpec::ptoas_tmp`]); `None` otherwise, and when no
+/// form fits (the verifier reports that). Level-1 ops (SSA results, no `outs`) may omit `tmp`.
+pub fn missing_ptoas_tmp(m: &Module, op: OpId) -> Option<&'static str> {
+    let data = m.op(op);
+    let at = data.opcode.spec().ptoas_tmp;
+    if at.is_empty() || data.outs().is_empty() {
+        return None;
+    }
+    let found = match_form(m, op).ok()?;
+    let form = &data.opcode.parsed().forms[found.form];
+    let tmp = form.ins.iter().position(|s| s.name == "tmp")?;
+    (!found.ins.contains(&tmp)).then_some(at)
+}

@@ -294,6 +294,13 @@ pub struct OpSpec {
     pub same: &'static str,
     /// Scratch rule per target.
     pub tmp: Tmp,
+    /// Where PTOAS's ODS declares this op's `tmp` operand required (`PTOOps.td:4887`, the
+    /// `PTODpsType:$tmp` line of the op's `arguments` in `include/PTO/IR/`), so that its
+    /// assembly format only parses `ins(...)` with `tmp` written: the reader then rejects the
+    /// DPS form (`ins(...) outs(...)` or the generic form with `outs`) without it. Empty when
+    /// PTOAS has no `tmp` for the op or declares it `Optional<...>`. Level-1 forms (SSA, short
+    /// form) may still omit `tmp`; `insert-scratch` adds it where the target needs it.
+    pub ptoas_tmp: &'static str,
     /// Pipe.
     pub pipe: Pipe,
     /// pto-isa `docs/isa/` page (without `.md`), empty when the op has none.
@@ -333,6 +340,7 @@ impl OpSpec {
         attrs: "",
         same: "",
         tmp: Tmp { a2a3: TmpRule::Forbidden, a5: TmpRule::Forbidden },
+        ptoas_tmp: "",
         pipe: Pipe::V,
         page: "",
         doc: "",

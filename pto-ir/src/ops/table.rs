@@ -103,15 +103,15 @@ op_table! {
     TDiv "tdiv" ElemBinary BIN { same: S_BIN, page: "TDIV", doc: "dst = src0 / src1" }
     TMin "tmin" ElemBinary BIN { same: S_BIN, page: "TMIN", doc: "dst = min(src0, src1)" }
     TMax "tmax" ElemBinary BIN { same: S_BIN, page: "TMAX", doc: "dst = max(src0, src1)" }
-    TRem "trem" ElemBinary BIN_TMP { same: S_BIN, tmp: TMP_REQ, page: "TREM", doc: "dst = remainder(src0, src1)" }
+    TRem "trem" ElemBinary BIN_TMP { same: S_BIN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:4550", page: "TREM", doc: "dst = remainder(src0, src1)" }
     TFmod "tfmod" ElemBinary BIN { same: S_BIN, page: "TFMOD", doc: "dst = fmod(src0, src1)" }
-    TPrelu "tprelu" ElemBinary BIN_TMP { same: S_BIN, tmp: TMP_REQ, page: "TPRELU", doc: "dst = src0 > 0 ? src0 : src0 * src1" }
+    TPrelu "tprelu" ElemBinary BIN_TMP { same: S_BIN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:4367", page: "TPRELU", doc: "dst = src0 > 0 ? src0 : src0 * src1" }
     TPow "tpow" ElemBinary BIN_TMP { same: S_BIN, tmp: TMP_OPT, page: "TPOW", doc: "dst = pow(src0, src1)" }
 
     // ---- Bitwise and shifts (6) ----
     TAnd "tand" Bitwise BIN { same: S_BIN, page: "TAND", doc: "dst = src0 & src1" }
     TOr "tor" Bitwise BIN { same: S_BIN, page: "TOR", doc: "dst = src0 | src1" }
-    TXor "txor" Bitwise BIN_TMP { same: S_BIN, tmp: TMP_REQ, page: "TXOR", doc: "dst = src0 ^ src1" }
+    TXor "txor" Bitwise BIN_TMP { same: S_BIN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5621", page: "TXOR", doc: "dst = src0 ^ src1" }
     TNot "tnot" Bitwise UN { same: S_UN, page: "TNOT", doc: "dst = ~src" }
     TShl "tshl" Bitwise BIN { same: S_BIN, page: "TSHL", doc: "dst = src0 << src1 (per element)" }
     TShr "tshr" Bitwise BIN { same: S_BIN, page: "TSHR", doc: "dst = src0 >> src1 (arithmetic for signed, logical for unsigned)" }
@@ -143,11 +143,11 @@ op_table! {
     TDivs "tdivs" TileScalar "src:tile, scalar:scalar -> dst:tile | scalar:scalar, src:tile -> dst:tile" { vop: "vector_dup+vdiv", same: S_UN, page: "TDIVS", doc: "dst = src / scalar, or scalar / src when the scalar comes first" }
     TMins "tmins" TileScalar TS { same: S_UN, page: "TMINS", doc: "dst = min(src, scalar)" }
     TMaxs "tmaxs" TileScalar TS { same: S_UN, page: "TMAXS", doc: "dst = max(src, scalar)" }
-    TRems "trems" TileScalar TS_TMP { same: S_UN, tmp: TMP_REQ, page: "TREMS", doc: "dst = remainder(src, scalar)" }
+    TRems "trems" TileScalar TS_TMP { same: S_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:4583", page: "TREMS", doc: "dst = remainder(src, scalar)" }
     TFmods "tfmods" TileScalar TS { same: S_UN, page: "TFMODS", doc: "dst = fmod(src, scalar)" }
     TAnds "tands" TileScalar TS { same: S_UN, page: "TANDS", doc: "dst = src & scalar" }
     TOrs "tors" TileScalar TS { same: S_UN, page: "TORS", doc: "dst = src | scalar" }
-    TXors "txors" TileScalar TS_TMP { same: S_UN, tmp: TMP_REQ, page: "TXORS", doc: "dst = src ^ scalar" }
+    TXors "txors" TileScalar TS_TMP { same: S_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5582", page: "TXORS", doc: "dst = src ^ scalar" }
     TShls "tshls" TileScalar TS { same: S_UN, page: "TSHLS", doc: "dst = src << scalar" }
     TShrs "tshrs" TileScalar TS { same: S_UN, attrs: "round:bool?", page: "TSHRS", doc: "dst = src >> scalar (arithmetic for signed, logical for unsigned; `round` adds the last bit shifted out)" }
     TLrelu "tlrelu" TileScalar TS { same: S_UN, page: "TLRELU", doc: "dst = src > 0 ? src : src * slope" }
@@ -160,14 +160,14 @@ op_table! {
     // ---- Compare / select (4) ----
     TCmp "tcmp" CmpSel BIN { attrs: CMP, same: "dtype(src0,src1) valid(src0,src1)", page: "TCMP", doc: "dst bits = src0 cmp src1 (packed, LSB first)" }
     TCmps "tcmps" CmpSel TS { attrs: CMP, page: "TCMPS", doc: "dst bits = src cmp scalar (packed, LSB first)" }
-    TSel "tsel" CmpSel "mask:tile, src0:tile, src1:tile, tmp:tile? -> dst:tile" { same: S_BIN, tmp: TMP_REQ, page: "TSEL", doc: "dst = mask bit ? src0 : src1" }
-    TSels "tsels" CmpSel "mask:tile, src:tile, scalar:scalar, tmp:tile? -> dst:tile" { same: S_UN, tmp: TMP_REQ, page: "TSELS", doc: "dst = mask bit ? src : scalar" }
+    TSel "tsel" CmpSel "mask:tile, src0:tile, src1:tile, tmp:tile? -> dst:tile" { same: S_BIN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5162", page: "TSEL", doc: "dst = mask bit ? src0 : src1" }
+    TSels "tsels" CmpSel "mask:tile, src:tile, tmp:tile, scalar:scalar -> dst:tile | mask:tile, src:tile, scalar:scalar, tmp:tile? -> dst:tile" { cpp: "TSELS($dst, $mask, $src, $tmp, $scalar)", same: S_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5198", page: "TSELS", doc: "dst = mask bit ? src : scalar (PTOAS writes `tmp` before the scalar, as pto-isa's C++ does; the scalar-first order is also read)" }
 
     // ---- Row reductions (4) ----
-    TRowSum "trowsum" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, page: "TROWSUM", doc: "dst[i,0] = sum_j src[i,j]" }
-    TRowMax "trowmax" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, page: "TROWMAX", doc: "dst[i,0] = max_j src[i,j]" }
-    TRowMin "trowmin" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, page: "TROWMIN", doc: "dst[i,0] = min_j src[i,j]" }
-    TRowProd "trowprod" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, page: "TROWPROD", doc: "dst[i,0] = prod_j src[i,j]" }
+    TRowSum "trowsum" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5009", page: "TROWSUM", doc: "dst[i,0] = sum_j src[i,j]" }
+    TRowMax "trowmax" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:4887", page: "TROWMAX", doc: "dst[i,0] = max_j src[i,j]" }
+    TRowMin "trowmin" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:4948", page: "TROWMIN", doc: "dst[i,0] = min_j src[i,j]" }
+    TRowProd "trowprod" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5038", page: "TROWPROD", doc: "dst[i,0] = prod_j src[i,j]" }
 
     // ---- Column reductions (5) ----
     TColSum "tcolsum" ColReduce UN_TMP { same: S_DT_UN, attrs: "isBinary:bool?", tmp: TMP_OPT, page: "TCOLSUM", doc: "dst[0,j] = sum_i src[i,j]" }
@@ -177,10 +177,10 @@ op_table! {
     TPairReduceSum "tpairreducesum" ColReduce UN { same: S_DT_UN, page: "TPairReduceSum", doc: "sum of adjacent element pairs" }
 
     // ---- Arg-reductions (4) ----
-    TRowArgMax "trowargmax" ArgReduce ARG { tmp: TMP_OPT, page: "TROWARGMAX", doc: "per row, column index of the max (ties: first)" }
-    TRowArgMin "trowargmin" ArgReduce ARG { tmp: TMP_OPT, page: "TROWARGMIN", doc: "per row, column index of the min (ties: first)" }
-    TColArgMax "tcolargmax" ArgReduce ARG { tmp: TMP_REQ, page: "TCOLARGMAX", doc: "per column, row index of the max (ties: first)" }
-    TColArgMin "tcolargmin" ArgReduce ARG { tmp: TMP_REQ, page: "TCOLARGMIN", doc: "per column, row index of the min (ties: first)" }
+    TRowArgMax "trowargmax" ArgReduce ARG { tmp: TMP_OPT, ptoas_tmp: "PTOOps.td:4916", page: "TROWARGMAX", doc: "per row, column index of the max (ties: first)" }
+    TRowArgMin "trowargmin" ArgReduce ARG { tmp: TMP_OPT, ptoas_tmp: "PTOOps.td:4977", page: "TROWARGMIN", doc: "per row, column index of the min (ties: first)" }
+    TColArgMax "tcolargmax" ArgReduce ARG { tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:3049", page: "TCOLARGMAX", doc: "per column, row index of the max (ties: first)" }
+    TColArgMin "tcolargmin" ArgReduce ARG { tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:3106", page: "TCOLARGMIN", doc: "per column, row index of the min (ties: first)" }
 
     // ---- Expand / broadcast (16) ----
     TRowExpand "trowexpand" Expand UN { vop: "row:vector_dup", same: S_DT_UN, page: "TROWEXPAND", doc: "dst[i,j] = src[i,0]" }
@@ -259,15 +259,15 @@ op_table! {
     TExtractFp "textract_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TEXTRACT_FP", doc: "extract through the fixpipe" }
     TInsert "tinsert" Move "src:tile, row:scalar, col:scalar -> dst:tile" { page: "TINSERT", doc: "dst[row.., col..] = src" }
     TInsertFp "tinsert_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TINSERT_FP", doc: "insert through the fixpipe" }
-    TTrans "ttrans" Move UN_TMP { vop: "vnchwconv", same: S_DT_UN, tmp: TMP_REQ, page: "TTRANS", doc: "dst = transpose(src)" }
+    TTrans "ttrans" Move UN_TMP { vop: "vnchwconv", same: S_DT_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:636", page: "TTRANS", doc: "dst = transpose(src)" }
     TReshape "treshape" Move UN { page: "TRESHAPE", syntax: Syntax::Cast, pipe: Pipe::None, doc: "reinterpret a tile with another shape (same bytes)" }
     TImg2Col "timg2col" Move "src:tile, pos_m:scalar?, pos_k:scalar? -> dst:tile" { attrs: "fmatrix_mode:fmatrix_mode?", same: "dtype(src,dst)", page: "TIMG2COL", pipe: Pipe::Mte1, doc: "im2col: load a (pos_m, pos_k) window of a Mat feature map into a Left tile" }
     TFillPad "tfillpad" Move UN { page: "TFILLPAD", doc: "copy src and fill dst outside src's valid region with the pad value" }
     TFillPadInplace "tfillpad_inplace" Move UN { page: "TFILLPAD_INPLACE", doc: "fill padding in place" }
     TFillPadExpand "tfillpad_expand" Move UN { page: "TFILLPAD_EXPAND", doc: "fill padding into a larger tile" }
     TConcat "tconcat" Move BIN { same: S_DT_BIN, page: "TCONCAT", doc: "concatenate two tiles along columns" }
-    TInterleave "tinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile" { page: "TINTERLEAVE", doc: "interleave two tiles: the first half of the stream into dst0, the second into dst1" }
-    TDeinterleave "tdeinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile | src:tile -> dst0:tile, dst1:tile" { page: "TDEINTERLEAVE", doc: "split a stream (two halves, or one tile) into its even (dst0) and odd (dst1) elements" }
+    TInterleave "tinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile" { same: "dtype(src0,src1,dst0,dst1) valid(src0,src1,dst0,dst1)", page: "TINTERLEAVE", doc: "interleave two tiles: the first half of the stream into dst0, the second into dst1" }
+    TDeinterleave "tdeinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile | src:tile -> dst0:tile, dst1:tile" { same: "dtype(src0,src1,src,dst0,dst1) valid(src0,src1,dst0,dst1) valid(dst0,dst1)", page: "TDEINTERLEAVE", doc: "split a stream (two halves, or one tile) into its even (dst0) and odd (dst1) elements" }
     TSubview "tsubview" Move "src:tile, row:scalar, col:scalar -> dst:tile" { same: "dtype(src,dst)", page: "TSUBVIEW", pipe: Pipe::None, doc: "dst aliases src's storage starting at (row, col)" }
 
     // ---- Generation / misc (5) ----

@@ -706,8 +706,9 @@ static ROWS: &[Row] = &[
         operands: &[
             operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[NZ], &[])]),
             operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
+            operand(&["dst"], &[var(&[Loc::Vec, Loc::Mat], None, &[], &[])]),
         ],
-        source: PTOAS,
+        source: "PTOAS verifier (src, fp); TMOV_FP.md (A5): the fp path writes Vec or Mat (ptoas does not check dst)",
         ..Row::DEFAULT
     },
     Row {
@@ -856,6 +857,21 @@ static ROWS: &[Row] = &[
         applies: Applies::Ops(&[O::TSubview]),
         checks: &SUBVIEW_CHECKS,
         source: "pto-isa a2a3/TSubView.hpp:25-38 (included by A5)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TInterleave]),
+        operands: &[operand(
+            &["src0", "src1", "dst0", "dst1"],
+            &[var(&[Loc::Vec], Some(VEC9), &[ROW_MAJOR], &[ShapeReq::Multiple(ValidCols, 2)])],
+        )],
+        source: "pto-isa a5/TInterleave.hpp:26-41 (nine element types, row-major, even valid columns; TINTERLEAVE.md)",
+        ..Row::DEFAULT
+    },
+    Row {
+        applies: Applies::Ops(&[O::TDeinterleave]),
+        operands: &[operand(&["src0", "src1", "src", "dst0", "dst1"], &[vec_rm(VEC9)])],
+        source: "pto-isa a5/TDeInterleave.hpp:26-35, 187-196 (nine element types, row-major; TDEINTERLEAVE.md)",
         ..Row::DEFAULT
     },
     // ---------------- Generation ----------------
