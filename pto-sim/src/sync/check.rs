@@ -121,7 +121,7 @@ impl Checker {
             loops: Vec::new(),
             decoded: Vec::new(),
             accesses: Vec::new(),
-            seen: FastSet::default(),
+            seen: FastSet::with_capacity_and_hasher(1024, Default::default()),
             seen_misuse: FastSet::default(),
             more: 0,
             hazard_pipes: Vec::new(),
