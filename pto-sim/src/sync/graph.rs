@@ -270,31 +270,26 @@ impl Graph {
     /// core's flags ordered before it (an instruction of that pipe), or every pipe of it
     /// (`None`).
     pub fn release(&mut self, core: usize, pipe: Option<Pipe>, edge: Edge) {
-        let o = self.object(edge);
-        let site = Site::op(OpId(0));
-        match pipe {
-            Some(p) => self.model.release(self.actor(core, p), o, site),
-            None => {
-                for a in self.actors(core) {
-                    self.model.release(a, o, site);
-                }
-            }
-        }
-        self.route(core);
+        self.on_pipes(core, pipe, edge, Model::release);
     }
 
     /// `core` acquires `edge`: pipe `pipe` (A5's `wait_intra_block(pipe, ...)` holds that pipe
     /// only), or every pipe of it (`None`: everything it does after happens after the release).
     pub fn acquire(&mut self, core: usize, pipe: Option<Pipe>, edge: Edge) {
+        self.on_pipes(core, pipe, edge, Model::acquire);
+    }
+
+    /// Applies `step` (a release or an acquire of `edge`) to pipe `pipe` of `core`, or to every
+    /// pipe of it.
+    fn on_pipes(&mut self, core: usize, pipe: Option<Pipe>, edge: Edge, step: fn(&mut Model<Site>, Actor, u64, Site)) {
         let o = self.object(edge);
         let site = Site::op(OpId(0));
-        match pipe {
-            Some(p) => self.model.acquire(self.actor(core, p), o, site),
-            None => {
-                for a in self.actors(core) {
-                    self.model.acquire(a, o, site);
-                }
-            }
+        let actors = match pipe {
+            Some(p) => vec![self.actor(core, p)],
+            None => self.actors(core),
+        };
+        for a in actors {
+            step(&mut self.model, a, o, site);
         }
         self.route(core);
     }
