@@ -213,7 +213,8 @@ mod tests {
 
     #[test]
     fn whole_numbers_take_the_short_way_to_the_same_text() {
-        let whole = (-2000..2000).map(f64::from).chain((0..52).map(|k| 2f64.powi(k) * 3.0)).chain([999_999_999_999_999.0, -1e14, 1e15, 1e16]);
+        let whole =
+            (-2000..2000).map(f64::from).chain((0..52).map(|k| 2f64.powi(k) * 3.0)).chain([999_999_999_999_999.0, -1e14, 1e15, 1e16]);
         for f in whole.flat_map(|f| [f, -f]) {
             let mut text = String::new();
             JsonScalar::Float(f).write(&mut text);
@@ -223,10 +224,18 @@ mod tests {
 
     #[test]
     fn every_element_type_reaches_the_writer_as_the_value_does() {
-        let data = TileData { dtype: ElemType::F16, rows: 1, cols: 4, bytes: [0x3c00u16, 0x7c00, 0xfe00, 0x8001].iter().flat_map(|h| h.to_le_bytes()).collect() };
+        let data = TileData {
+            dtype: ElemType::F16,
+            rows: 1,
+            cols: 4,
+            bytes: [0x3c00u16, 0x7c00, 0xfe00, 0x8001].iter().flat_map(|h| h.to_le_bytes()).collect(),
+        };
         let mut seen = Vec::new();
         data.for_each_json_scalar(0..4, |x| seen.push(x));
-        assert_eq!(seen, [JsonScalar::Float(1.0), JsonScalar::Named("inf"), JsonScalar::Named("nan"), JsonScalar::Float(-5.960464477539063e-8)]);
+        assert_eq!(
+            seen,
+            [JsonScalar::Float(1.0), JsonScalar::Named("inf"), JsonScalar::Named("nan"), JsonScalar::Float(-5.960464477539063e-8)]
+        );
         assert_eq!(data.to_json_values(), seen.iter().map(|x| x.to_value()).collect::<Vec<_>>());
     }
 }

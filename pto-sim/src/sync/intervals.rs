@@ -318,7 +318,10 @@ mod tests {
         assert!(run(&mut iv, 1, 1, &clock, acc(0, 64, false, false), 2).is_empty());
         // The same run again, by a core that knows neither: the write and the read both race it.
         let mut again = iv.clone();
-        assert_eq!(run(&mut again, 2, 1, &[0, 0, 0], acc(0, 64, true, false), 9), vec![(HazardKind::Waw, 1, 0, 64), (HazardKind::War, 2, 0, 64)]);
+        assert_eq!(
+            run(&mut again, 2, 1, &[0, 0, 0], acc(0, 64, true, false), 9),
+            vec![(HazardKind::Waw, 1, 0, 64), (HazardKind::War, 2, 0, 64)]
+        );
         // Atomics of two cores commute; a plain read after them races both.
         let mut iv = Intervals::default();
         let none = vec![0; 3];
