@@ -161,6 +161,39 @@ def types_in(text):
     return found
 
 
+# pto's GM layouts are PTOAS's `nd`/`dn`/`nz` (PTOAttrs.td:176-184, pto-ir/src/attr.rs:73): no MX layout.
+NO_MX = ("not-encoded: pto does not have the op form: a TLOAD from an MX GM layout (MX_A_ZZ/MX_A_ND/MX_A_DN/MX_B_NN/"
+         "MX_B_ND/MX_B_DN, npu/a5/TLoad.hpp:130-182) cannot be written: the GM layouts a program can state are PTOAS's "
+         "nd/dn/nz (include/PTO/IR/PTOAttrs.td:176-184; pto-ir/src/attr.rs:73), as in pto")
+
+
+def tload(b):
+    """(encoding, diagnostic) of a TLOAD bullet the generic rules do not cover, or None."""
+    warn = "warn:LEGAL_REFERENCES_DISAGREE"
+    if b.startswith("Runtime: all `src.GetShape(dim)` values"):
+        return "positive-valid", "LEGAL_UNSUPPORTED_TUPLE"
+    if b.startswith("`TileType::Vec` loads only support matching layouts") or re.match(r"^(ND|DN|NZ) with ", b):
+        return "gm-layout vec", warn
+    if b.startswith("`TileType::Mat` loads support:") or b.startswith("`TileType::Mat` loads are additionally constrained by `TLoadCubeCheck`"):
+        return "gm-layout mat", warn
+    if b == "`TileType::Vec` loads require one of the following layout pairs:":
+        return "not-encoded: a heading: the three layout pairs below it are rows of their own; it states no rule", ""
+    if b.startswith("Vec tile (UB path): `1 <= TileData::Rows <= 4095`"):
+        return "max-rows vec 4095", "LEGAL_UNSUPPORTED_TUPLE"
+    if b.startswith("Mat tile (L1 path): `1 <= TileData::Rows <= 16384`"):
+        return ("not-encoded: no program can break it: A2A3 asserts the row bound only on the ND2NZ path "
+                "(common/arch/memory/tload_common.hpp:267), whose NZ tile has rows of 32 bytes at least (16-row "
+                "fractals of 512 B), so a tile of more than 16384 rows is more than the 512 KiB of L1 "
+                "(pto-lower/src/target.rs:95)"), ""
+    if b.startswith("For `int64_t/uint64_t`, `TileData::PadVal` must be"):
+        return "pad-null-zero", "LEGAL_UNSUPPORTED_TUPLE"
+    if b.startswith("For row-major ND->ND with compile-time-known shapes"):
+        return "view-shape", "LEGAL_UNSUPPORTED_TUPLE"
+    if "mx format" in b or re.match(r"^for (`MX_|scaleA|scaleB)", b):
+        return NO_MX, ""
+    return None
+
+
 def encode(op, bullet):
     """(encoding, diagnostic) of one bullet."""
     b = bullet
@@ -259,6 +292,10 @@ def encode(op, bullet):
             return "acc-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
         if b.startswith("`TileData::DType` must be one of"):
             return "dtype all " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        if op == "tload":
+            enc = tload(b)
+            if enc:
+                return enc
         return (f"not-yet: a {op.upper()} rule about GM layouts, acc-to-GM conversions, MX formats, static tile shapes "
                 "or run-time extents, which the template (a vec/mat/acc tile and a GM view of its shape) does not vary yet"), ""
     if op == "tscatter" and re.search(r"DstTileData|SrcTileData|maskPattern|P1111|SCATTER_(ROW|COL)|expansion_factor", b):
