@@ -511,9 +511,12 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             let ok = if matches!(kind, CheckKind::Eq { .. }) { x == y } else { x <= y };
             (!ok).then(|| (b.0, format!("{} {} {x}, {} {} {y}", a.0, a.1.name(), b.0, b.1.name())))
         }
-        CheckKind::GmLayout { view, tile: slot, pairs } => {
+        CheckKind::GmLayout { view, tile: slot, pairs, vectors_any } => {
             let gm = stated_gm_layout(m, first(bound, view)?)?;
             let t = tile(slot)?;
+            if vectors_any && (t.rows == 1 || t.cols == 1) {
+                return None;
+            }
             let allowed = pairs.iter().find(|(g, _)| *g == gm).map_or(&[][..], |(_, ls)| *ls);
             (!allowed.iter().any(|l| l.matches(t.blayout, t.slayout, t.fractal)))
                 .then(|| (slot, format!("{view} GM layout {}, {slot} {}", gm.to_uppercase(), layout_text(t.blayout, t.slayout))))

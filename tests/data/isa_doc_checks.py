@@ -194,6 +194,26 @@ def tload(b):
     return None
 
 
+def tstore(b):
+    """(encoding, diagnostic) of a TSTORE bullet the generic rules do not cover, or None."""
+    warn = "warn:LEGAL_REFERENCES_DISAGREE"
+    if b.startswith("Runtime: all `dst.GetShape(dim)` values"):
+        return "positive-valid", "LEGAL_UNSUPPORTED_TUPLE"
+    if b.startswith("Layouts must match ND/DN/NZ"):
+        return "gm-layout vec", warn
+    if b.startswith("Supported layout conversions: NZ2ND") or b.startswith("Destination layout must be ND, NZ"):
+        return "gm-layout acc", warn
+    if b.startswith("When not using quantization, destination dtype must be"):
+        return "acc-gm-dtype", "LEGAL_UNSUPPORTED_TUPLE"
+    if b == "ACC-to-GM dtype support:":
+        return "not-encoded: a heading: the per-source-type bullets under it are rows of their own; it states no rule", ""
+    if b.startswith("Static shape constraints") or b.startswith("Runtime: `1 <= src.GetValidCol() <= 4095`"):
+        return "acc-store-shape", "LEGAL_UNSUPPORTED_TUPLE"
+    if b.startswith("Additional alignment constraints are enforced"):
+        return "cols-align", "STRUCT_TILE_SHAPE"
+    return None
+
+
 def encode(op, bullet):
     """(encoding, diagnostic) of one bullet."""
     b = bullet
@@ -292,8 +312,8 @@ def encode(op, bullet):
             return "acc-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
         if b.startswith("`TileData::DType` must be one of"):
             return "dtype all " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
-        if op == "tload":
-            enc = tload(b)
+        if op == "tload" or op == "tstore":
+            enc = (tload if op == "tload" else tstore)(b)
             if enc:
                 return enc
         return (f"not-yet: a {op.upper()} rule about GM layouts, acc-to-GM conversions, MX formats, static tile shapes "

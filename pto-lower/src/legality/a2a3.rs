@@ -584,7 +584,12 @@ static ROWS: &[Row] = &[
             LOAD_VALID_COLS_POSITIVE,
             TLOAD_VEC_LAYOUT,
             check(
-                CheckKind::GmLayout { view: "src", tile: "dst", pairs: &[("nd", &[ND, NZ]), ("dn", &[DN, ZN]), ("nz", &[NZ])] },
+                CheckKind::GmLayout {
+                    view: "src",
+                    tile: "dst",
+                    pairs: &[("nd", &[ND, NZ]), ("dn", &[DN, ZN]), ("nz", &[NZ])],
+                    vectors_any: false,
+                },
                 "a mat tile is loaded ND2ND/DN2DN/NZ2NZ or converted ND2NZ/DN2ZN (tload_common.hpp:336-352)",
             )
             .when_loc("dst", &[Loc::Mat])
@@ -607,6 +612,10 @@ static ROWS: &[Row] = &[
             )
             .when_loc("src", &[Loc::Acc]),
             STORE_VIEW_SHAPE,
+            STORE_VALID_ROWS_POSITIVE,
+            STORE_VALID_COLS_POSITIVE,
+            TSTORE_VEC_LAYOUT,
+            TSTORE_ACC_LAYOUT,
             ATOMIC_ADD_TYPES,
             RELU_ONLY_FROM_ACC,
         ],

@@ -236,6 +236,8 @@ pub enum CheckKind {
         tile: &'static str,
         /// GM layout -> tile layouts it may be copied to or from.
         pairs: &'static [(&'static str, &'static [LayoutPat])],
+        /// A tile of one row or one column matches every GM layout (TSTORE's special case).
+        vectors_any: bool,
     },
     /// The element types of `slots`, in order, form one of `tuples`.
     DtypeTuples {
@@ -659,7 +661,7 @@ impl CheckKind {
                 format!("{attr} in {{{}}} when {slot} dtype in {}", allowed.join(", "), dtypes_text(dtypes))
             }
             CheckKind::ViewShape { view, tile } => format!("{view} view shape = {tile} valid shape"),
-            CheckKind::GmLayout { view, tile, pairs } => {
+            CheckKind::GmLayout { view, tile, pairs, .. } => {
                 let p: Vec<String> = pairs
                     .iter()
                     .map(|(g, ls)| format!("{}->{}", g.to_uppercase(), ls.iter().map(|l| l.text()).collect::<Vec<_>>().join("/")))
