@@ -319,9 +319,11 @@ def encode(op, bullet):
         return (f"not-yet: a {op.upper()} rule about GM layouts, acc-to-GM conversions, MX formats, static tile shapes "
                 "or run-time extents, which the template (a vec/mat/acc tile and a GM view of its shape) does not vary yet"), ""
     if op == "tscatter" and re.search(r"DstTileData|SrcTileData|maskPattern|P1111|SCATTER_(ROW|COL)|expansion_factor", b):
-        return ("not-yet: a bullet of TSCATTER's mask-pattern form (pto-isa `TSCATTER<maskPattern, ScatterType>(dst, src)`, "
-                "include/pto/common/pto_instr.hpp:2134), which pto's `tscatter` lacks (it has PTOAS's index form only, "
-                "PTOOps.td:5095)"), ""
+        return ("not-encoded: pto does not have the op form: a bullet of TSCATTER's Mask Scatter section (TSCATTER.md:145-165), "
+                "the form `TSCATTER<maskPattern, ScatterType>(dst, src)` (include/pto/common/pto_instr.hpp:2131-2139); "
+                "neither ptoas nor pto has it: `pto.tscatter` is the index form `ins(src, indexes) outs(dst)` only "
+                "(PTOAS include/PTO/IR/PTOOps.td:5095-5106; pto-ir/src/ops/table.rs:214), whose own bullets "
+                "(TSCATTER.md:124-143) are encoded rows"), ""
     if re.search(r"^`TileDataI::DType` must be one of", b):
         return "index-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
     m = re.match(r"^When size of `TileDataD::DType` is (\d) bytes?, the size of `TileDataI::DType` must be (\d) bytes", b)
