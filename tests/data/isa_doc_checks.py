@@ -264,9 +264,15 @@ def encode(op, bullet):
                     "location part is the same rule as `mm-loc`"), ""
         return (f"not-yet: a {op.upper()} rule on run-time extents (m/k/n in [1, 4095]), which the Mx32x32 template "
                 "does not vary yet"), ""
-    if op == "texpands" and re.search(r"NC1HWC0|NDC1HWC0|FRACTAL_Z|convtile|TileData::Rows \* TileData::Cols \* sizeof", b):
-        return ("not-yet: a TEXPANDS rule on convolution-tile layouts (NC1HWC0, FRACTAL_Z...) or on the whole "
-                "tile's size in 32-byte blocks, which pto's tile types and the template do not express yet"), ""
+    if op == "texpands" and re.search(r"NC1HWC0|NDC1HWC0|FRACTAL_Z|convtile", b):
+        return ("not-encoded: pto does not have the op form: TEXPANDS into a convolution tile (`ConvTile` with layout "
+                "NC1HWC0/FRACTAL_Z/NDC1HWC0/FRACTAL_Z_3D, npu/a5/TExpandS.hpp:122-140); neither ptoas's `!pto.tile_buf` "
+                "(shape, valid shape, blayout, slayout, fractal, pad: include/PTO/IR/PTOTypeDefs.td:124-140) nor pto's "
+                "tile types can describe one"), ""
+    if op == "texpands" and re.search(r"TileData::Rows \* TileData::Cols \* sizeof", b):
+        return ("not-yet: pto lacks the lower bound: a mat tile below one 32-byte block (e.g. a col-major 1x1 f32, "
+                "accepted with only the generic STRUCT_TILE_SHAPE warning) makes npu/a2a3/TExpandS.hpp:103-108 assert; "
+                "the upper bound (32767 blocks, about 1 MiB) no tile inside UB (192 KiB) or L1 (512 KiB) reaches"), ""
     if op in ("tinterleave", "tdeinterleave"):
         if re.search(r"must have the same (`DType`|DType)", b) or "must have the same `DType` and the same valid shape" in b:
             return "same-dtype", "STRUCT_DTYPE_MISMATCH|LEGAL_UNSUPPORTED_TUPLE"
