@@ -75,6 +75,7 @@ SHAPES = {
     "store": "tstore",
     "load": "tload",
     "matmul": "tmatmul tgemv tgemv.acc tgemv.bias",
+    "matmul-mx": "tmatmul.mx",
 }
 SHAPE_OF = {op: shape for shape, ops in SHAPES.items() for op in ops.split()}
 
@@ -224,6 +225,18 @@ def encode(op, bullet):
         return "not-encoded: a constraint on a run-time scalar value, not on the program's types", ""
     if re.match(r"^For\s*`TileType::\w+`(\s*/\s*`TileType::\w+`)?( / ACC source tiles)?\s*:$", b):
         return "not-encoded: a heading: the bullets nested under it are rows of their own; it states no rule", ""
+    if op == "tmatmul.mx":
+        if b.startswith("Static legality checks are enforced via `CheckMadMxValid"):
+            return ("not-encoded: a description of the implementation: it names the check function; the rules the page "
+                    "states are the triple rows below it (types) and the TMATMUL_MX constraints pto's legality row encodes"), ""
+        if b.startswith("Supported `(C, A, B)` triples"):
+            return "mx-c-scale", "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("FP8:"):
+            return "mx-fp8", "warn:LEGAL_REFERENCES_DISAGREE"
+        if b.startswith("FP4:"):
+            return ("not-encoded: pto does not have the types: float4_e1m2x2_t / float4_e2m1x2_t are no element type of "
+                    "pto (pto-ir/src/types.rs ElemType) and no ptoas MX operand (isA5MxInputType is fp8-like only, "
+                    "lib/PTO/IR/PTO.cpp:4292-4294), so no program can hold an FP4 operand"), ""
     if shape is None:
         return f"not-yet: no program template for `{op}` in tests/isa_doc_checks.rs", ""
     if op == "ttrans":

@@ -578,6 +578,14 @@ static ROWS: &[Row] = &[
             operand(&["a_scale"], &[var(&[Loc::ScaleLeft], Some(E8M0), &[ZZ_MX], &[]), var(&[Loc::Scaling], None, &[], &[])]),
             operand(&["b_scale"], &[var(&[Loc::ScaleRight], Some(E8M0), &[NN_MX], &[]), var(&[Loc::Scaling], None, &[], &[])]),
         ],
+        checks: &[check(
+            CheckKind::DtypeTuples {
+                slots: &["a", "b"],
+                tuples: &[&[F8E4M3, F8E4M3], &[F8E4M3, F8E5M2], &[F8E5M2, F8E4M3], &[F8E5M2, F8E5M2]],
+            },
+            "pto-isa's MX matmul takes e4m3/e5m2 operand pairs (no hif8)",
+        )
+        .disputed(&MX_FP8_PAIRS)],
         source: "PTOAS verifier (A5 mx: fp8 operands, f32 result, scale tiles in the scaling buffer); pto-isa TMATMUL_MX/TGEMV_MX pages and a5/TMatmul.hpp (e8m0 scales in TileLeftScale / TileRightScale: Zz / Nn, fractal 32); npu/a5/TMatmul.hpp:114 (K % 64)",
         ..Row::DEFAULT
     },
@@ -1038,3 +1046,10 @@ const TPACK_CHECKS: [super::Check; 3] = [
         "tpack narrows 4-byte elements to 2 or 1 bytes and 2-byte elements to 1 byte",
     ),
 ];
+
+/// A5 MX matmul operand pairs: `ptoas` takes every fp8-like type, pto-isa the four e4m3/e5m2 pairs.
+const MX_FP8_PAIRS: Dispute = Dispute {
+    ptoas: "accepts any fp8-like operands, hif8 included (verifyA5MxTypeTriple / isA5MxInputType, lib/PTO/IR/PTO.cpp:4292-4313)",
+    pto_isa: "static_asserts the e4m3/e5m2 pairs (isSupportedFp8Combo, include/pto/npu/a5/TMatmul.hpp:98-101, static_assert at :110-112 in CheckMadMxValid)",
+    rejects: false,
+};
