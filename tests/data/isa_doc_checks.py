@@ -311,6 +311,9 @@ def encode(op, bullet):
             return "not-encoded: a heading: the accumulator-to-GM checks nested under it are rows of their own", ""
         if b.startswith("Source dtype must be"):
             return "acc-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        enc = tstore(b)
+        if enc:
+            return enc
         return ("not-yet: a TSTORE_FP rule about GM layouts, static acc shapes or run-time extents, which the "
                 "template (an acc tile into a GM view of its shape) does not vary yet"), ""
     if op == "tmov.fp":

@@ -632,7 +632,7 @@ static ROWS: &[Row] = &[
             ),
             operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
         ],
-        checks: &[STORE_VIEW_SHAPE],
+        checks: &[STORE_VIEW_SHAPE, TSTORE_ACC_LAYOUT],
         inherit_checks: false,
         source: PTOAS,
         ..Row::DEFAULT

@@ -662,7 +662,7 @@ static ROWS: &[Row] = &[
             operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[], &[])]),
             operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
         ],
-        checks: &[STORE_VIEW_SHAPE],
+        checks: &[STORE_VIEW_SHAPE, TSTORE_ACC_LAYOUT],
         inherit_checks: false,
         source: PTOAS,
         ..Row::DEFAULT
