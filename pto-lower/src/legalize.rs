@@ -521,6 +521,10 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             (!allowed.iter().any(|l| l.matches(t.blayout, t.slayout, t.fractal)))
                 .then(|| (slot, format!("{view} GM layout {}, {slot} {}", gm.to_uppercase(), layout_text(t.blayout, t.slayout))))
         }
+        CheckKind::IntAttrIn { attr, slot, allowed } => {
+            let v = m.op(op).attr(attr).and_then(|a| a.as_int())?;
+            (!allowed.contains(&v)).then(|| (slot, format!("{attr} = {v}")))
+        }
         CheckKind::Positive(a, e) => {
             let x = extent(&tile(a)?, e)?;
             (x == 0).then(|| (a, format!("{a} {} {x}", e.name())))

@@ -302,7 +302,7 @@ def encode(op, bullet):
         return "not-encoded: a description of the implementation, not a constraint on the program", ""
     if op == "trandom":
         if b.startswith("`Rounds` must be either 7 or 10"):
-            return "not-yet: an attribute value rule (`rounds` 7 or 10), which the template does not vary yet", ""
+            return "rounds 7,10", "LEGAL_UNSUPPORTED_TUPLE"
         if b.startswith("`key` and `counter` must not be null"):
             return ("not-encoded: a run-time pointer check; every `key` / `counter` operand of a program is a tile or "
                     "a scalar value, never null"), ""

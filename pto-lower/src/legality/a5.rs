@@ -920,7 +920,11 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TRandom]),
         operands: &[operand(&["dst"], &[vec_rm(I32_U32)])],
-        source: "PTOAS verifier (trandom: A5 only, i32/u32)",
+        checks: &[check(
+            CheckKind::IntAttrIn { attr: "rounds", slot: "dst", allowed: &[7, 10] },
+            "the Philox generator runs 7 or 10 rounds (TRANDOM.md; ptoas: 'expects rounds to be 7 or 10')",
+        )],
+        source: "PTOAS verifier (trandom: A5 only, i32/u32; rounds 7 or 10, lib/PTO/IR/PTO.cpp:3759-3761)",
         ..Row::DEFAULT
     },
     Row {

@@ -226,6 +226,15 @@ pub enum CheckKind {
     Distinct(&'static str, &'static str),
     /// The slot's extent is at least 1 (checked when static).
     Positive(&'static str, Extent),
+    /// The integer attribute `attr`, when written, is one of `allowed` (`slot` is blamed).
+    IntAttrIn {
+        /// Attribute name.
+        attr: &'static str,
+        /// The operand a violation is reported on.
+        slot: &'static str,
+        /// Accepted values.
+        allowed: &'static [i64],
+    },
     /// The GM view in slot `view`, when the program states its layout (`make_tensor_view`'s
     /// `layout`, reached through `partition_view`), and the tile in slot `tile` form one of
     /// `pairs` (GM layout name `nd`/`dn`/`nz` -> accepted tile layouts).
@@ -615,7 +624,10 @@ impl CheckKind {
             }
             CheckKind::DtypeTuples { slots, .. } => slots.to_vec(),
             CheckKind::DtypeMap { from, to, .. } | CheckKind::LocPairs { from, to, .. } => vec![from, to],
-            CheckKind::AttrWhen { slot, .. } | CheckKind::Layout { slot, .. } | CheckKind::Positive(slot, _) => vec![slot],
+            CheckKind::AttrWhen { slot, .. }
+            | CheckKind::Layout { slot, .. }
+            | CheckKind::Positive(slot, _)
+            | CheckKind::IntAttrIn { slot, .. } => vec![slot],
             CheckKind::ViewShape { view, tile } | CheckKind::GmLayout { view, tile, .. } => vec![view, tile],
             CheckKind::Window { index, part, whole, .. } => vec![index.0, index.1, part, whole],
             CheckKind::IndexMultiple { index, of } => match of {
@@ -638,6 +650,9 @@ impl CheckKind {
             CheckKind::SameLayout(a, b) => format!("{a} layout = {b} layout"),
             CheckKind::Distinct(a, b) => format!("{a} != {b}"),
             CheckKind::Positive(a, e) => format!("{a} {} >= 1", e.name()),
+            CheckKind::IntAttrIn { attr, allowed, .. } => {
+                format!("{attr} in {{{}}}", allowed.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "))
+            }
             CheckKind::DtypeTuples { slots, tuples } => {
                 let t: Vec<String> =
                     tuples.iter().map(|t| format!("({})", t.iter().map(|e| e.name()).collect::<Vec<_>>().join(", "))).collect();
