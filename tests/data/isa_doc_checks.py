@@ -117,10 +117,10 @@ DISAGREE = {
         "(lib/PTO/IR/PTO.cpp:8746-8784); pto follows the implementation and ptoas and accepts a col-major source on A5"),
 }
 
-# Element-type rows whose side is not settled yet.
-OPEN = {
-    ("TADDSC.md", "A5"): "the page lists i32/i16/f16/f32; pto's A5 tile-scalar row accepts 11 types; pto-isa has no NPU TADDSC (only pto_instr.hpp's CPU-simulator and cost-model entries), so which side to take is open (see TSUBSC)",
-    ("TSUBSC.md", "A5"): "the page lists i32/i16/f16/f32; pto's A5 tile-scalar row accepts 11 types and ptoas accepts at least bf16 and i8 (checked with ptoas a56b18c3); pto-isa has no NPU TSUBSC (only pto_instr.hpp's CPU-simulator and cost-model entries), so which side to take for u32/u16/u8 is open",
+# Element-type rows where the references disagree and pto takes ptoas's side (no type restriction).
+SC_SIDE = {
+    ("TADDSC.md", "A5"): ("taddsc", "lib/PTO/IR/PTO.cpp:2833-2875 (same element type, row-major)"),
+    ("TSUBSC.md", "A5"): ("tsubsc", "lib/PTO/IR/PTO.cpp:8700-8713 (rank only)"),
 }
 
 
@@ -321,8 +321,11 @@ def encode(op, bullet):
             return "fp-loc", "LEGAL_UNSUPPORTED_TUPLE"
         if b.startswith("Destination location is target-dependent"):
             return "loc vec,mat", "LEGAL_UNSUPPORTED_TUPLE"
-        return ("not-yet: a TMOV_FP sentence naming the implementation's accumulator checks (`TMOV_IMPL`, "
-                "`CheckTMovAccValid`) without stating them; their rules are not listed on the page"), ""
+        if b.startswith("The fp path is only supported for accumulator conversion"):
+            return "fp-src-acc", "LEGAL_UNSUPPORTED_TUPLE"
+        return ("not-encoded: a description of the implementation: it names the validating functions "
+                "(`CheckTMovAccValid`, `TMOV_IMPL`) without stating a rule; the rules the page states are the rows "
+                "`fp-loc` and `loc vec,mat` of this page"), ""
     if op in ("tstore", "tload"):
         locs = [l.lower() for l in re.findall(r"`TileType::(\w+)`", b)]
         if re.match(r"^(Source|Destination) tile location must be", b) and locs:
@@ -400,8 +403,13 @@ def main():
             why = next((w for (d, t, start), w in DISAGREE.items() if d == doc and t == target and bullet.startswith(start)), None)
             if why:
                 enc, diag = why, ""
-            if (doc, target) in OPEN and enc.startswith("dtype all "):
-                enc, diag = "not-yet: " + OPEN[(doc, target)], ""
+            if (doc, target) in SC_SIDE and enc.startswith("dtype all "):
+                name, where = SC_SIDE[(doc, target)]
+                enc, diag = (f"not-encoded: the references disagree and pto takes ptoas's side: the page lists "
+                             f"i32/i16/f16/f32, but pto-isa has no NPU {name.upper()} (its only implementation is the "
+                             f"CPU simulator's, include/pto/cpu/ElementTileScalarOp.h, no include/pto/npu/*/ file), and "
+                             f"ptoas's {name} verifier restricts no element type, {where}; pto accepts the 11 types of "
+                             f"its A5 tile-scalar row"), ""
             if enc.startswith("dtype all "):
                 if (doc, target) in PTOAS_SIDE:
                     verdict, types, why = PTOAS_SIDE[(doc, target)]
