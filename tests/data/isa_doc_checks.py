@@ -356,10 +356,18 @@ def encode(op, bullet):
         return f"index-size {m.group(1)} {m.group(2)}", "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"^`tmp` element type must be `uint8_t`", b):
         return "tmp-dtype u8", "LEGAL_UNSUPPORTED_TUPLE|LEGAL_TMP_TOO_SMALL"
+    if op == "tprelu" and b.startswith("`tmp.GetValidRow() > dst.GetValidRow()`"):
+        return "tmp-rows", "LEGAL_TMP_TOO_SMALL"
     if re.search(r"^`tmp\.GetValidRow\(\) > dst\.GetValidRow\(\)`|^`tmp` tile must have at least", b):
         return ("not-yet: a scratch-tile size: `pto verify` does not size scratch tiles (insert-scratch checks a "
                 "given tmp against the A2A3 implementation's use in `pto lower`/`pto run`, LEGAL_TMP_TOO_SMALL, "
                 "docs/scratch.md; in `pto verify` that check would reject tcolargmin_emitc.pto, which ptoas accepts)"), ""
+    if op == "tcmp" and b.startswith("Output type must be"):
+        return ("not-encoded: the references disagree and pto takes ptoas's side: the page names one output type "
+                "(uint8_t on A2A3, uint32_t on A5), pto-isa's implementation asserts none (npu/a2a3/TCmp.hpp:112-130; "
+                "npu/a5/TCmp.hpp:136-152, which writes the packed bits as 32-bit words whatever the type), and ptoas "
+                "requires an 8-bit dst (lib/PTO/IR/PTO.cpp:3138-3139 A2A3, 3175-3180 A5): pto accepts i8/u8 masks "
+                "on both targets (legality rows `tcmp`)"), ""
     if re.search(r"only `CmpMode::EQ`|regardless of `cmpMode`", b):
         # tcmps: rejected; tcmp: accepted with the references' warning (today's choices, issue 27).
         return "int32-cmp-eq", "warn:LEGAL_REFERENCES_DISAGREE" if op == "tcmp" else "LEGAL_UNSUPPORTED_TUPLE"
