@@ -358,6 +358,8 @@ def encode(op, bullet):
         return "tmp-dtype u8", "LEGAL_UNSUPPORTED_TUPLE|LEGAL_TMP_TOO_SMALL"
     if op == "tprelu" and b.startswith("`tmp.GetValidRow() > dst.GetValidRow()`"):
         return "tmp-rows", "LEGAL_TMP_TOO_SMALL"
+    if op == "trem" and b.startswith("`tmp` tile must have at least 1 rows"):
+        return "tmp-cols", "LEGAL_TMP_TOO_SMALL"
     if re.search(r"^`tmp\.GetValidRow\(\) > dst\.GetValidRow\(\)`|^`tmp` tile must have at least", b):
         return ("not-yet: a scratch-tile size: `pto verify` does not size scratch tiles (insert-scratch checks a "
                 "given tmp against the A2A3 implementation's use in `pto lower`/`pto run`, LEGAL_TMP_TOO_SMALL, "
