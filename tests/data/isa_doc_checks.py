@@ -37,6 +37,20 @@ encoding is one of
   mm-loc                 left/right/acc operands live in left/right/acc
   gm-size                the tile's and the GM view's element types have the same size
   acc-dtype TYPES        an acc source tile has one of TYPES
+  positive-valid         static valid extents of a load/store are at least 1
+  gm-layout LOC          a LOC (vec, mat, acc) tile and a GM view of a stated layout form an allowed pair
+                         (pto keeps ptoas's side: a pair pto-isa lacks is accepted with the warning)
+  max-rows LOC N         an ND LOC tile of a load has at most N rows
+  pad-null-zero          an 8-byte tile's pad value is null or zero
+  view-shape             the GM view's shape (leading dims folded into rows) is the tile's valid shape
+  acc-gm-dtype           an acc source's non-quantizing GM types are i32/f32/f16/bf16
+  acc-store-shape        an acc source has at most 4095 columns (capacity and valid)
+  mx-fp8                 MX operand pairs: e4m3/e5m2 silently, hif8 with the references' warning
+  mx-c-scale             MX accumulator f32 and e8m0 scales
+  rounds VALUES          the `rounds` attribute takes VALUES only
+  fp-src-acc             a fixpipe move's source is an accumulator
+  tmp-rows               a given scratch tile has one row more than dst (checked by `pto lower`)
+  tmp-cols               a given TREM scratch row has Cols + 2*ceil(Cols/64) elements (`pto lower`)
   not-encoded: WHY       a statement about something no static rule can see, or no rule at all
   not-yet: WHY           a rule not turned into a test yet
 diagnostic: the class a program breaking the bullet must get (empty for not-encoded rows); `warn:CLASS`:
