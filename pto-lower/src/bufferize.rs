@@ -4,16 +4,22 @@
 //! * every SSA tile op `%d = pto.op %a, %b` becomes `pto.op ins(%a, %b) outs(%buf)`;
 //! * `%buf` is the buffer of a dead input when the op may run in place (elementwise families;
 //!   same tile type; the input is not a function argument — arguments belong to the caller —
-//!   and not used again later), otherwise a new `pto.alloc_tile` inserted right before the op;
+//!   and not used again later; the input is neither the op's scratch `tmp`, which the
+//!   implementation writes while it reads the sources and writes `dst`, nor a slot the target's
+//!   legality table keeps apart from `dst` with a `Distinct` check, e.g. A2A3 `txor`'s
+//!   sources, npu/a2a3/TXor.hpp:43-46), otherwise a new `pto.alloc_tile` inserted right before
+//!   the op;
 //! * uses of `%d` after the op read `%buf`;
 //! * every remaining `!pto.tile` type (arguments, scratch allocations, loop-carried values,
 //!   function results) becomes the `!pto.tile_buf` with the same description.
 //!
 //! Modules that are already Level 2/3 are left unchanged.
 
+use crate::binding::bind;
+use crate::legality::{CheckKind, table};
 use crate::liveness::Liveness;
 use crate::pipeline::Changed;
-use crate::target::Target;
+use crate::target::{Target, TargetId};
 use pto_ir::diag::Diagnostics;
 use pto_ir::module::{BlockId, Module, OpData, OpId, Payload, TextForm, ValueDef, ValueId};
 use pto_ir::ops::{Family, Opcode, Syntax};
@@ -26,7 +32,7 @@ fn in_place_family(f: Family) -> bool {
 }
 
 /// Runs the pass.
-pub fn run(m: &mut Module, _target: &Target, _notes: &mut Diagnostics) -> Result<Changed, Diagnostics> {
+pub fn run(m: &mut Module, target: &Target, _notes: &mut Diagnostics) -> Result<Changed, Diagnostics> {
     let has_tiles = m.values.iter().any(|v| matches!(m.types.get(v.ty), Type::Tile(_)));
     if !has_tiles {
         return Ok(Changed::No);
@@ -42,6 +48,7 @@ pub fn run(m: &mut Module, _target: &Target, _notes: &mut Diagnostics) -> Result
         let mut new_ops = Vec::with_capacity(old.len());
         for op in old {
             let orig_ins: Vec<ValueId> = m.op(op).ins().to_vec();
+            let apart = kept_apart_from_dst(m, op, target.id);
             let data = m.op_mut(op);
             for v in data.operands.iter_mut().chain(data.waits.iter_mut()) {
                 *v = subst.get(v.index()).copied().unwrap_or(*v);
@@ -63,7 +70,7 @@ pub fn run(m: &mut Module, _target: &Target, _notes: &mut Diagnostics) -> Result
                 let want = m.values[r.index()].ty;
                 // In place: an input whose value dies here, of the same type, not a caller's argument.
                 let reuse = if in_place_family(spec.family) {
-                    orig_ins.iter().copied().find_map(|o| {
+                    orig_ins.iter().enumerate().filter(|(i, _)| !apart.contains(i)).find_map(|(_, &o)| {
                         let buf = subst[o.index()];
                         let ok = m.values[buf.index()].ty == want
                             && !matches!(m.values[buf.index()].def, ValueDef::BlockArg(..))
@@ -104,6 +111,26 @@ pub fn run(m: &mut Module, _target: &Target, _notes: &mut Diagnostics) -> Result
     retype_tiles(m);
     m.form = Some(TextForm::Dps);
     Ok(Changed::Yes)
+}
+
+/// Indices among `op`'s ins whose buffer must not become its `dst`: the scratch slot `tmp`
+/// (written while the op reads its sources and writes `dst`, so it is a third buffer in every
+/// implementation) and every slot the target's effective legality rule keeps apart from `dst`
+/// (`CheckKind::Distinct`). An op no form matches keeps every input eligible (legalize has
+/// already reported it).
+fn kept_apart_from_dst(m: &Module, op: OpId, target: TargetId) -> Vec<usize> {
+    let Some((form, bound)) = bind(m, op) else { return Vec::new() };
+    let eff = table(target).effective(m.op(op).opcode, Some(form));
+    let distinct_from_dst = |slot: &str| {
+        eff.as_ref().is_some_and(|e| {
+            e.checks.iter().any(|c| matches!(c.kind, CheckKind::Distinct(a, b) if (a, b) == (slot, "dst") || (a, b) == ("dst", slot)))
+        })
+    };
+    bound
+        .iter()
+        .filter(|b| b.position.segment == "ins" && (b.slot == "tmp" || distinct_from_dst(b.slot)))
+        .map(|b| b.position.index)
+        .collect()
 }
 
 /// A name for the buffer of value `base`, unused in `used`. A member of a result group (`d#0`)

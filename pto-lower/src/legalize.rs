@@ -33,7 +33,7 @@ use crate::legality::{self, CheckKind, Dispute, Effective, Extent, Multiple, Sha
 use crate::pipeline::Changed;
 use crate::target::Target;
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
-use pto_ir::module::{Module, OpId, Payload, ValueId};
+use pto_ir::module::{Module, OpId, Payload, ValueDef, ValueId};
 use pto_ir::ops::is_mlir_memref as is_memref;
 use pto_ir::ops::{Family, Opcode, SlotKind, TmpRule};
 use pto_ir::tile_rules::{check_tile, layout_alternatives, layout_change_text, view_mismatch};
@@ -413,6 +413,22 @@ fn sources_text(rule: &Effective<'_>) -> String {
     format!("source: {}", s.join("; "))
 }
 
+/// The GM layout (`nd`, `dn`, `nz`) a program states for a view: the `layout` attribute of the
+/// `make_tensor_view` the view comes from, directly or through `partition_view`; `None` when
+/// the view is an argument or the layout is left to inference.
+fn stated_gm_layout(m: &Module, view: ValueId) -> Option<&'static str> {
+    let mut v = view;
+    loop {
+        let ValueDef::OpResult(op, _) = m.values[v.index()].def else { return None };
+        let data = m.op(op);
+        match data.opcode {
+            Opcode::PartitionView | Opcode::Subview => v = *data.operands.first()?,
+            Opcode::MakeTensorView => return data.attr("layout").and_then(|a| a.as_enum("layout")),
+            _ => return None,
+        }
+    }
+}
+
 fn first(bound: &[Bound], slot: &str) -> Option<ValueId> {
     bound.iter().find(|b| b.slot == slot).map(|b| b.value)
 }
@@ -494,6 +510,24 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             let y = extent(&tile(b.0)?, b.1)?;
             let ok = if matches!(kind, CheckKind::Eq { .. }) { x == y } else { x <= y };
             (!ok).then(|| (b.0, format!("{} {} {x}, {} {} {y}", a.0, a.1.name(), b.0, b.1.name())))
+        }
+        CheckKind::GmLayout { view, tile: slot, pairs, vectors_any } => {
+            let gm = stated_gm_layout(m, first(bound, view)?)?;
+            let t = tile(slot)?;
+            if vectors_any && (t.rows == 1 || t.cols == 1) {
+                return None;
+            }
+            let allowed = pairs.iter().find(|(g, _)| *g == gm).map_or(&[][..], |(_, ls)| *ls);
+            (!allowed.iter().any(|l| l.matches(t.blayout, t.slayout, t.fractal)))
+                .then(|| (slot, format!("{view} GM layout {}, {slot} {}", gm.to_uppercase(), layout_text(t.blayout, t.slayout))))
+        }
+        CheckKind::IntAttrIn { attr, slot, allowed } => {
+            let v = m.op(op).attr(attr).and_then(|a| a.as_int())?;
+            (!allowed.contains(&v)).then(|| (slot, format!("{attr} = {v}")))
+        }
+        CheckKind::Positive(a, e) => {
+            let x = extent(&tile(a)?, e)?;
+            (x == 0).then(|| (a, format!("{a} {} {x}", e.name())))
         }
         CheckKind::SumLe { a, b, c } => {
             let (x, y, z) = (extent(&tile(a.0)?, a.1)?, extent(&tile(b.0)?, b.1)?, extent(&tile(c.0)?, c.1)?);

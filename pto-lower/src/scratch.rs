@@ -404,6 +404,9 @@ fn quant_int8_staging(o: &Operands) -> Option<Requirement> {
 
 /// TREM/TREMS (a2a3/TRem.hpp, TRemS.hpp): per-row staging regions of `validCols` elements —
 /// f32: one int32 region; f16: four f32 regions; i32: six f32 regions; i16: six f16 regions.
+/// TREM on f32/i32 also keeps its compare mask after one dst row stride (`tmp + dstRowStride`,
+/// a2a3/TRem.hpp:49, 106) and asserts `tmp.GetValidCol() >= Cols + 2·⌈Cols/64⌉`
+/// (a2a3/TRem.hpp:195-197, TREM.md): the larger of the two.
 fn remainder(o: &Operands) -> Option<Requirement> {
     let dst = o.tile("dst")?;
     let vc = valid_cols(dst);
@@ -414,7 +417,18 @@ fn remainder(o: &Operands) -> Option<Requirement> {
         ElemType::I16 => (12, "6·validCols f16"),
         _ => return None,
     };
-    Some(Requirement::rows_of_bytes(dst.dtype, 1, vc * bytes_per_col, format!("{why}, validCols = {vc}")))
+    let staging = Requirement::rows_of_bytes(dst.dtype, 1, vc * bytes_per_col, format!("{why}, validCols = {vc}"));
+    let is_trem = o.m.op(o.op).opcode == Opcode::TRem;
+    let with_mask = dst.cols + 2 * dst.cols.div_ceil(64);
+    if is_trem && matches!(dst.dtype, ElemType::F32 | ElemType::I32) && with_mask * 4 > staging.row_bytes {
+        return Some(Requirement::rows_of(
+            dst.dtype,
+            1,
+            with_mask,
+            format!("Cols + 2·⌈Cols/64⌉ = {with_mask} elements: a dst row, then the compare mask (Cols = {})", dst.cols),
+        ));
+    }
+    Some(staging)
 }
 
 /// TPRELU (a2a3/TPrelu.hpp): `tmp` is the u8 mask TCMPS writes, one row per dst row, full

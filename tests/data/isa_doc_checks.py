@@ -37,6 +37,20 @@ encoding is one of
   mm-loc                 left/right/acc operands live in left/right/acc
   gm-size                the tile's and the GM view's element types have the same size
   acc-dtype TYPES        an acc source tile has one of TYPES
+  positive-valid         static valid extents of a load/store are at least 1
+  gm-layout LOC          a LOC (vec, mat, acc) tile and a GM view of a stated layout form an allowed pair
+                         (pto keeps ptoas's side: a pair pto-isa lacks is accepted with the warning)
+  max-rows LOC N         an ND LOC tile of a load has at most N rows
+  pad-null-zero          an 8-byte tile's pad value is null or zero
+  view-shape             the GM view's shape (leading dims folded into rows) is the tile's valid shape
+  acc-gm-dtype           an acc source's non-quantizing GM types are i32/f32/f16/bf16
+  acc-store-shape        an acc source has at most 4095 columns (capacity and valid)
+  mx-fp8                 MX operand pairs: e4m3/e5m2 silently, hif8 with the references' warning
+  mx-c-scale             MX accumulator f32 and e8m0 scales
+  rounds VALUES          the `rounds` attribute takes VALUES only
+  fp-src-acc             a fixpipe move's source is an accumulator
+  tmp-rows               a given scratch tile has one row more than dst (checked by `pto lower`)
+  tmp-cols               a given TREM scratch row has Cols + 2*ceil(Cols/64) elements (`pto lower`)
   not-encoded: WHY       a statement about something no static rule can see, or no rule at all
   not-yet: WHY           a rule not turned into a test yet
 diagnostic: the class a program breaking the bullet must get (empty for not-encoded rows); `warn:CLASS`:
@@ -75,6 +89,7 @@ SHAPES = {
     "store": "tstore",
     "load": "tload",
     "matmul": "tmatmul tgemv tgemv.acc tgemv.bias",
+    "matmul-mx": "tmatmul.mx",
 }
 SHAPE_OF = {op: shape for shape, ops in SHAPES.items() for op in ops.split()}
 
@@ -116,10 +131,10 @@ DISAGREE = {
         "(lib/PTO/IR/PTO.cpp:8746-8784); pto follows the implementation and ptoas and accepts a col-major source on A5"),
 }
 
-# Element-type rows whose side is not settled yet.
-OPEN = {
-    ("TADDSC.md", "A5"): "the page lists i32/i16/f16/f32; pto's A5 tile-scalar row accepts 11 types; pto-isa has no NPU TADDSC (only pto_instr.hpp's CPU-simulator and cost-model entries), so which side to take is open (see TSUBSC)",
-    ("TSUBSC.md", "A5"): "the page lists i32/i16/f16/f32; pto's A5 tile-scalar row accepts 11 types and ptoas accepts at least bf16 and i8 (checked with ptoas a56b18c3); pto-isa has no NPU TSUBSC (only pto_instr.hpp's CPU-simulator and cost-model entries), so which side to take for u32/u16/u8 is open",
+# Element-type rows where the references disagree and pto takes ptoas's side (no type restriction).
+SC_SIDE = {
+    ("TADDSC.md", "A5"): ("taddsc", "lib/PTO/IR/PTO.cpp:2833-2875 (same element type, row-major)"),
+    ("TSUBSC.md", "A5"): ("tsubsc", "lib/PTO/IR/PTO.cpp:8700-8713 (rank only)"),
 }
 
 
@@ -161,6 +176,59 @@ def types_in(text):
     return found
 
 
+# pto's GM layouts are PTOAS's `nd`/`dn`/`nz` (PTOAttrs.td:176-184, pto-ir/src/attr.rs:73): no MX layout.
+NO_MX = ("not-encoded: pto does not have the op form: a TLOAD from an MX GM layout (MX_A_ZZ/MX_A_ND/MX_A_DN/MX_B_NN/"
+         "MX_B_ND/MX_B_DN, npu/a5/TLoad.hpp:130-182) cannot be written: the GM layouts a program can state are PTOAS's "
+         "nd/dn/nz (include/PTO/IR/PTOAttrs.td:176-184; pto-ir/src/attr.rs:73), as in pto")
+
+
+def tload(b):
+    """(encoding, diagnostic) of a TLOAD bullet the generic rules do not cover, or None."""
+    warn = "warn:LEGAL_REFERENCES_DISAGREE"
+    if b.startswith("Runtime: all `src.GetShape(dim)` values"):
+        return "positive-valid", "LEGAL_UNSUPPORTED_TUPLE"
+    if b.startswith("`TileType::Vec` loads only support matching layouts") or re.match(r"^(ND|DN|NZ) with ", b):
+        return "gm-layout vec", warn
+    if b.startswith("`TileType::Mat` loads support:") or b.startswith("`TileType::Mat` loads are additionally constrained by `TLoadCubeCheck`"):
+        return "gm-layout mat", warn
+    if b == "`TileType::Vec` loads require one of the following layout pairs:":
+        return "not-encoded: a heading: the three layout pairs below it are rows of their own; it states no rule", ""
+    if b.startswith("Vec tile (UB path): `1 <= TileData::Rows <= 4095`"):
+        return "max-rows vec 4095", "LEGAL_UNSUPPORTED_TUPLE"
+    if b.startswith("Mat tile (L1 path): `1 <= TileData::Rows <= 16384`"):
+        return ("not-encoded: no program can break it: A2A3 asserts the row bound only on the ND2NZ path "
+                "(common/arch/memory/tload_common.hpp:267), whose NZ tile has rows of 32 bytes at least (16-row "
+                "fractals of 512 B), so a tile of more than 16384 rows is more than the 512 KiB of L1 "
+                "(pto-lower/src/target.rs:95)"), ""
+    if b.startswith("For `int64_t/uint64_t`, `TileData::PadVal` must be"):
+        return "pad-null-zero", "LEGAL_UNSUPPORTED_TUPLE"
+    if b.startswith("For row-major ND->ND with compile-time-known shapes"):
+        return "view-shape", "LEGAL_UNSUPPORTED_TUPLE"
+    if "mx format" in b or re.match(r"^for (`MX_|scaleA|scaleB)", b):
+        return NO_MX, ""
+    return None
+
+
+def tstore(b):
+    """(encoding, diagnostic) of a TSTORE bullet the generic rules do not cover, or None."""
+    warn = "warn:LEGAL_REFERENCES_DISAGREE"
+    if b.startswith("Runtime: all `dst.GetShape(dim)` values"):
+        return "positive-valid", "LEGAL_UNSUPPORTED_TUPLE"
+    if b.startswith("Layouts must match ND/DN/NZ"):
+        return "gm-layout vec", warn
+    if b.startswith("Supported layout conversions: NZ2ND") or b.startswith("Destination layout must be ND, NZ"):
+        return "gm-layout acc", warn
+    if b.startswith("When not using quantization, destination dtype must be"):
+        return "acc-gm-dtype", "LEGAL_UNSUPPORTED_TUPLE"
+    if b == "ACC-to-GM dtype support:":
+        return "not-encoded: a heading: the per-source-type bullets under it are rows of their own; it states no rule", ""
+    if b.startswith("Static shape constraints") or b.startswith("Runtime: `1 <= src.GetValidCol() <= 4095`"):
+        return "acc-store-shape", "LEGAL_UNSUPPORTED_TUPLE"
+    if b.startswith("Additional alignment constraints are enforced"):
+        return "cols-align", "STRUCT_TILE_SHAPE"
+    return None
+
+
 def encode(op, bullet):
     """(encoding, diagnostic) of one bullet."""
     b = bullet
@@ -171,6 +239,18 @@ def encode(op, bullet):
         return "not-encoded: a constraint on a run-time scalar value, not on the program's types", ""
     if re.match(r"^For\s*`TileType::\w+`(\s*/\s*`TileType::\w+`)?( / ACC source tiles)?\s*:$", b):
         return "not-encoded: a heading: the bullets nested under it are rows of their own; it states no rule", ""
+    if op == "tmatmul.mx":
+        if b.startswith("Static legality checks are enforced via `CheckMadMxValid"):
+            return ("not-encoded: a description of the implementation: it names the check function; the rules the page "
+                    "states are the triple rows below it (types) and the TMATMUL_MX constraints pto's legality row encodes"), ""
+        if b.startswith("Supported `(C, A, B)` triples"):
+            return "mx-c-scale", "LEGAL_UNSUPPORTED_TUPLE"
+        if b.startswith("FP8:"):
+            return "mx-fp8", "warn:LEGAL_REFERENCES_DISAGREE"
+        if b.startswith("FP4:"):
+            return ("not-encoded: pto does not have the types: float4_e1m2x2_t / float4_e2m1x2_t are no element type of "
+                    "pto (pto-ir/src/types.rs ElemType) and no ptoas MX operand (isA5MxInputType is fp8-like only, "
+                    "lib/PTO/IR/PTO.cpp:4292-4294), so no program can hold an FP4 operand"), ""
     if shape is None:
         return f"not-yet: no program template for `{op}` in tests/isa_doc_checks.rs", ""
     if op == "ttrans":
@@ -211,9 +291,15 @@ def encode(op, bullet):
                     "location part is the same rule as `mm-loc`"), ""
         return (f"not-yet: a {op.upper()} rule on run-time extents (m/k/n in [1, 4095]), which the Mx32x32 template "
                 "does not vary yet"), ""
-    if op == "texpands" and re.search(r"NC1HWC0|NDC1HWC0|FRACTAL_Z|convtile|TileData::Rows \* TileData::Cols \* sizeof", b):
-        return ("not-yet: a TEXPANDS rule on convolution-tile layouts (NC1HWC0, FRACTAL_Z...) or on the whole "
-                "tile's size in 32-byte blocks, which pto's tile types and the template do not express yet"), ""
+    if op == "texpands" and re.search(r"NC1HWC0|NDC1HWC0|FRACTAL_Z|convtile", b):
+        return ("not-encoded: pto does not have the op form: TEXPANDS into a convolution tile (`ConvTile` with layout "
+                "NC1HWC0/FRACTAL_Z/NDC1HWC0/FRACTAL_Z_3D, npu/a5/TExpandS.hpp:122-140); neither ptoas's `!pto.tile_buf` "
+                "(shape, valid shape, blayout, slayout, fractal, pad: include/PTO/IR/PTOTypeDefs.td:124-140) nor pto's "
+                "tile types can describe one"), ""
+    if op == "texpands" and re.search(r"TileData::Rows \* TileData::Cols \* sizeof", b):
+        return ("not-yet: pto lacks the lower bound: a mat tile below one 32-byte block (e.g. a col-major 1x1 f32, "
+                "accepted with only the generic STRUCT_TILE_SHAPE warning) makes npu/a2a3/TExpandS.hpp:103-108 assert; "
+                "the upper bound (32767 blocks, about 1 MiB) no tile inside UB (192 KiB) or L1 (512 KiB) reaches"), ""
     if op in ("tinterleave", "tdeinterleave"):
         if re.search(r"must have the same (`DType`|DType)", b) or "must have the same `DType` and the same valid shape" in b:
             return "same-dtype", "STRUCT_DTYPE_MISMATCH|LEGAL_UNSUPPORTED_TUPLE"
@@ -230,7 +316,7 @@ def encode(op, bullet):
         return "not-encoded: a description of the implementation, not a constraint on the program", ""
     if op == "trandom":
         if b.startswith("`Rounds` must be either 7 or 10"):
-            return "not-yet: an attribute value rule (`rounds` 7 or 10), which the template does not vary yet", ""
+            return "rounds 7,10", "LEGAL_UNSUPPORTED_TUPLE"
         if b.startswith("`key` and `counter` must not be null"):
             return ("not-encoded: a run-time pointer check; every `key` / `counter` operand of a program is a tile or "
                     "a scalar value, never null"), ""
@@ -239,6 +325,9 @@ def encode(op, bullet):
             return "not-encoded: a heading: the accumulator-to-GM checks nested under it are rows of their own", ""
         if b.startswith("Source dtype must be"):
             return "acc-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        enc = tstore(b)
+        if enc:
+            return enc
         return ("not-yet: a TSTORE_FP rule about GM layouts, static acc shapes or run-time extents, which the "
                 "template (an acc tile into a GM view of its shape) does not vary yet"), ""
     if op == "tmov.fp":
@@ -246,8 +335,11 @@ def encode(op, bullet):
             return "fp-loc", "LEGAL_UNSUPPORTED_TUPLE"
         if b.startswith("Destination location is target-dependent"):
             return "loc vec,mat", "LEGAL_UNSUPPORTED_TUPLE"
-        return ("not-yet: a TMOV_FP sentence naming the implementation's accumulator checks (`TMOV_IMPL`, "
-                "`CheckTMovAccValid`) without stating them; their rules are not listed on the page"), ""
+        if b.startswith("The fp path is only supported for accumulator conversion"):
+            return "fp-src-acc", "LEGAL_UNSUPPORTED_TUPLE"
+        return ("not-encoded: a description of the implementation: it names the validating functions "
+                "(`CheckTMovAccValid`, `TMOV_IMPL`) without stating a rule; the rules the page states are the rows "
+                "`fp-loc` and `loc vec,mat` of this page"), ""
     if op in ("tstore", "tload"):
         locs = [l.lower() for l in re.findall(r"`TileType::(\w+)`", b)]
         if re.match(r"^(Source|Destination) tile location must be", b) and locs:
@@ -259,12 +351,18 @@ def encode(op, bullet):
             return "acc-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
         if b.startswith("`TileData::DType` must be one of"):
             return "dtype all " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
+        if op == "tload" or op == "tstore":
+            enc = (tload if op == "tload" else tstore)(b)
+            if enc:
+                return enc
         return (f"not-yet: a {op.upper()} rule about GM layouts, acc-to-GM conversions, MX formats, static tile shapes "
                 "or run-time extents, which the template (a vec/mat/acc tile and a GM view of its shape) does not vary yet"), ""
     if op == "tscatter" and re.search(r"DstTileData|SrcTileData|maskPattern|P1111|SCATTER_(ROW|COL)|expansion_factor", b):
-        return ("not-yet: a bullet of TSCATTER's mask-pattern form (pto-isa `TSCATTER<maskPattern, ScatterType>(dst, src)`, "
-                "include/pto/common/pto_instr.hpp:2134), which pto's `tscatter` lacks (it has PTOAS's index form only, "
-                "PTOOps.td:5095)"), ""
+        return ("not-encoded: pto does not have the op form: a bullet of TSCATTER's Mask Scatter section (TSCATTER.md:145-165), "
+                "the form `TSCATTER<maskPattern, ScatterType>(dst, src)` (include/pto/common/pto_instr.hpp:2131-2139); "
+                "neither ptoas nor pto has it: `pto.tscatter` is the index form `ins(src, indexes) outs(dst)` only "
+                "(PTOAS include/PTO/IR/PTOOps.td:5095-5106; pto-ir/src/ops/table.rs:214), whose own bullets "
+                "(TSCATTER.md:124-143) are encoded rows"), ""
     if re.search(r"^`TileDataI::DType` must be one of", b):
         return "index-dtype " + ",".join(types_in(b)), "LEGAL_UNSUPPORTED_TUPLE"
     m = re.match(r"^When size of `TileDataD::DType` is (\d) bytes?, the size of `TileDataI::DType` must be (\d) bytes", b)
@@ -272,10 +370,20 @@ def encode(op, bullet):
         return f"index-size {m.group(1)} {m.group(2)}", "LEGAL_UNSUPPORTED_TUPLE"
     if re.search(r"^`tmp` element type must be `uint8_t`", b):
         return "tmp-dtype u8", "LEGAL_UNSUPPORTED_TUPLE|LEGAL_TMP_TOO_SMALL"
+    if op == "tprelu" and b.startswith("`tmp.GetValidRow() > dst.GetValidRow()`"):
+        return "tmp-rows", "LEGAL_TMP_TOO_SMALL"
+    if op == "trem" and b.startswith("`tmp` tile must have at least 1 rows"):
+        return "tmp-cols", "LEGAL_TMP_TOO_SMALL"
     if re.search(r"^`tmp\.GetValidRow\(\) > dst\.GetValidRow\(\)`|^`tmp` tile must have at least", b):
         return ("not-yet: a scratch-tile size: `pto verify` does not size scratch tiles (insert-scratch checks a "
                 "given tmp against the A2A3 implementation's use in `pto lower`/`pto run`, LEGAL_TMP_TOO_SMALL, "
                 "docs/scratch.md; in `pto verify` that check would reject tcolargmin_emitc.pto, which ptoas accepts)"), ""
+    if op == "tcmp" and b.startswith("Output type must be"):
+        return ("not-encoded: the references disagree and pto takes ptoas's side: the page names one output type "
+                "(uint8_t on A2A3, uint32_t on A5), pto-isa's implementation asserts none (npu/a2a3/TCmp.hpp:112-130; "
+                "npu/a5/TCmp.hpp:136-152, which writes the packed bits as 32-bit words whatever the type), and ptoas "
+                "requires an 8-bit dst (lib/PTO/IR/PTO.cpp:3138-3139 A2A3, 3175-3180 A5): pto accepts i8/u8 masks "
+                "on both targets (legality rows `tcmp`)"), ""
     if re.search(r"only `CmpMode::EQ`|regardless of `cmpMode`", b):
         # tcmps: rejected; tcmp: accepted with the references' warning (today's choices, issue 27).
         return "int32-cmp-eq", "warn:LEGAL_REFERENCES_DISAGREE" if op == "tcmp" else "LEGAL_UNSUPPORTED_TUPLE"
@@ -319,8 +427,13 @@ def main():
             why = next((w for (d, t, start), w in DISAGREE.items() if d == doc and t == target and bullet.startswith(start)), None)
             if why:
                 enc, diag = why, ""
-            if (doc, target) in OPEN and enc.startswith("dtype all "):
-                enc, diag = "not-yet: " + OPEN[(doc, target)], ""
+            if (doc, target) in SC_SIDE and enc.startswith("dtype all "):
+                name, where = SC_SIDE[(doc, target)]
+                enc, diag = (f"not-encoded: the references disagree and pto takes ptoas's side: the page lists "
+                             f"i32/i16/f16/f32, but pto-isa has no NPU {name.upper()} (its only implementation is the "
+                             f"CPU simulator's, include/pto/cpu/ElementTileScalarOp.h, no include/pto/npu/*/ file), and "
+                             f"ptoas's {name} verifier restricts no element type, {where}; pto accepts the 11 types of "
+                             f"its A5 tile-scalar row"), ""
             if enc.startswith("dtype all "):
                 if (doc, target) in PTOAS_SIDE:
                     verdict, types, why = PTOAS_SIDE[(doc, target)]

@@ -578,7 +578,23 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TLoad]),
-        checks: &[LOAD_VIEW_SHAPE],
+        checks: &[
+            LOAD_VIEW_SHAPE,
+            LOAD_VALID_ROWS_POSITIVE,
+            LOAD_VALID_COLS_POSITIVE,
+            TLOAD_VEC_LAYOUT,
+            check(
+                CheckKind::GmLayout {
+                    view: "src",
+                    tile: "dst",
+                    pairs: &[("nd", &[ND, NZ]), ("dn", &[DN, ZN]), ("nz", &[NZ])],
+                    vectors_any: false,
+                },
+                "a mat tile is loaded ND2ND/DN2DN/NZ2NZ or converted ND2NZ/DN2ZN (tload_common.hpp:336-352)",
+            )
+            .when_loc("dst", &[Loc::Mat])
+            .disputed(&TLOAD_LAYOUT_DISPUTE),
+        ],
         source: "pto-isa TLOAD (GM shape = tile valid shape: A2A3 memory/tload_common.hpp, A5 register/tload_common.hpp, cpu/TLoad.hpp)",
         ..Row::DEFAULT
     },
@@ -596,6 +612,10 @@ static ROWS: &[Row] = &[
             )
             .when_loc("src", &[Loc::Acc]),
             STORE_VIEW_SHAPE,
+            STORE_VALID_ROWS_POSITIVE,
+            STORE_VALID_COLS_POSITIVE,
+            TSTORE_VEC_LAYOUT,
+            TSTORE_ACC_LAYOUT,
             ATOMIC_ADD_TYPES,
             RELU_ONLY_FROM_ACC,
         ],
@@ -612,7 +632,7 @@ static ROWS: &[Row] = &[
             ),
             operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
         ],
-        checks: &[STORE_VIEW_SHAPE],
+        checks: &[STORE_VIEW_SHAPE, TSTORE_ACC_LAYOUT],
         inherit_checks: false,
         source: PTOAS,
         ..Row::DEFAULT

@@ -578,6 +578,14 @@ static ROWS: &[Row] = &[
             operand(&["a_scale"], &[var(&[Loc::ScaleLeft], Some(E8M0), &[ZZ_MX], &[]), var(&[Loc::Scaling], None, &[], &[])]),
             operand(&["b_scale"], &[var(&[Loc::ScaleRight], Some(E8M0), &[NN_MX], &[]), var(&[Loc::Scaling], None, &[], &[])]),
         ],
+        checks: &[check(
+            CheckKind::DtypeTuples {
+                slots: &["a", "b"],
+                tuples: &[&[F8E4M3, F8E4M3], &[F8E4M3, F8E5M2], &[F8E5M2, F8E4M3], &[F8E5M2, F8E5M2]],
+            },
+            "pto-isa's MX matmul takes e4m3/e5m2 operand pairs (no hif8)",
+        )
+        .disputed(&MX_FP8_PAIRS)],
         source: "PTOAS verifier (A5 mx: fp8 operands, f32 result, scale tiles in the scaling buffer); pto-isa TMATMUL_MX/TGEMV_MX pages and a5/TMatmul.hpp (e8m0 scales in TileLeftScale / TileRightScale: Zz / Nn, fractal 32); npu/a5/TMatmul.hpp:114 (K % 64)",
         ..Row::DEFAULT
     },
@@ -603,7 +611,23 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::TLoad]),
-        checks: &[LOAD_VIEW_SHAPE],
+        checks: &[
+            LOAD_VIEW_SHAPE,
+            LOAD_VALID_ROWS_POSITIVE,
+            LOAD_VALID_COLS_POSITIVE,
+            TLOAD_VEC_LAYOUT,
+            check(
+                CheckKind::GmLayout {
+                    view: "src",
+                    tile: "dst",
+                    pairs: &[("nd", &[ND, NZ]), ("dn", &[DN, NZ, ZN]), ("nz", &[NZ])],
+                    vectors_any: false,
+                },
+                "a mat tile is loaded ND2NZ/DN2NZ/ND2ND/DN2DN/NZ2NZ/DN2ZN (TLoadCubeCheck, register/tload_common.hpp:130-146)",
+            )
+            .when_loc("dst", &[Loc::Mat])
+            .disputed(&TLOAD_LAYOUT_DISPUTE),
+        ],
         source: "pto-isa TLOAD (GM shape = tile valid shape: A2A3 memory/tload_common.hpp, A5 register/tload_common.hpp, cpu/TLoad.hpp)",
         ..Row::DEFAULT
     },
@@ -621,6 +645,10 @@ static ROWS: &[Row] = &[
             )
             .when_loc("src", &[Loc::Acc]),
             STORE_VIEW_SHAPE,
+            STORE_VALID_ROWS_POSITIVE,
+            STORE_VALID_COLS_POSITIVE,
+            TSTORE_VEC_LAYOUT,
+            TSTORE_ACC_LAYOUT,
             ATOMIC_ADD_TYPES,
             RELU_ONLY_FROM_ACC,
         ],
@@ -634,7 +662,7 @@ static ROWS: &[Row] = &[
             operand(&["src"], &[var(&[Loc::Acc], Some(&[I32, U32, F32]), &[], &[])]),
             operand(&["fp"], &[var(&[Loc::Scaling], None, &[], &[])]),
         ],
-        checks: &[STORE_VIEW_SHAPE],
+        checks: &[STORE_VIEW_SHAPE, TSTORE_ACC_LAYOUT],
         inherit_checks: false,
         source: PTOAS,
         ..Row::DEFAULT
@@ -892,7 +920,11 @@ static ROWS: &[Row] = &[
     Row {
         applies: Applies::Ops(&[O::TRandom]),
         operands: &[operand(&["dst"], &[vec_rm(I32_U32)])],
-        source: "PTOAS verifier (trandom: A5 only, i32/u32)",
+        checks: &[check(
+            CheckKind::IntAttrIn { attr: "rounds", slot: "dst", allowed: &[7, 10] },
+            "the Philox generator runs 7 or 10 rounds (TRANDOM.md; ptoas: 'expects rounds to be 7 or 10')",
+        )],
+        source: "PTOAS verifier (trandom: A5 only, i32/u32; rounds 7 or 10, lib/PTO/IR/PTO.cpp:3759-3761)",
         ..Row::DEFAULT
     },
     Row {
@@ -1018,3 +1050,10 @@ const TPACK_CHECKS: [super::Check; 3] = [
         "tpack narrows 4-byte elements to 2 or 1 bytes and 2-byte elements to 1 byte",
     ),
 ];
+
+/// A5 MX matmul operand pairs: `ptoas` takes every fp8-like type, pto-isa the four e4m3/e5m2 pairs.
+const MX_FP8_PAIRS: Dispute = Dispute {
+    ptoas: "accepts any fp8-like operands, hif8 included (verifyA5MxTypeTriple / isA5MxInputType, lib/PTO/IR/PTO.cpp:4292-4313)",
+    pto_isa: "static_asserts the e4m3/e5m2 pairs (isSupportedFp8Combo, include/pto/npu/a5/TMatmul.hpp:98-101, static_assert at :110-112 in CheckMadMxValid)",
+    rejects: false,
+};

@@ -5,7 +5,7 @@
 //! the pto-isa notes use the notes' explicit lists (e.g. A2A3 elementwise arithmetic: signed
 //! `i16`/`i32` only, A5 adds the unsigned and 8/64-bit types).
 
-use super::{Check, CheckKind, Extent, LayoutPat, Multiple, OperandRule, ShapeReq, Variant};
+use super::{Check, CheckKind, Dispute, Extent, LayoutPat, Multiple, OperandRule, ShapeReq, Variant};
 use pto_ir::types::ElemType::{self, *};
 use pto_ir::types::{BLayout, Loc, SLayout};
 
@@ -280,6 +280,67 @@ pub const COMM_SOURCE: &str = "pto-isa comm/{a2a3,a5}/*.hpp (staging tiles in UB
 pub const LOAD_VIEW_SHAPE: Check = check(
     CheckKind::ViewShape { view: "src", tile: "dst" },
     "the copy moves the view's shape into the tile's valid region; the NPU asserts the equality (A5 at compile time, A2A3 only in debug builds)",
+);
+/// `tload`: a static valid extent of the destination is at least 1 (PTOAS `TLoadOp::verify`,
+/// lib/PTO/IR/PTO.cpp:1406-1418, "expects dst valid_shape[i] to be positive" and, through
+/// [`LOAD_VIEW_SHAPE`], "expects src shape[i] to be positive"; TLOAD.md's A2A3 run-time bullet).
+pub const LOAD_VALID_ROWS_POSITIVE: Check = check(
+    CheckKind::Positive("dst", Extent::ValidRows),
+    "a load copies at least one row and one column (ptoas: valid_shape must be positive)",
+);
+/// The column half of [`LOAD_VALID_ROWS_POSITIVE`].
+pub const LOAD_VALID_COLS_POSITIVE: Check = check(
+    CheckKind::Positive("dst", Extent::ValidCols),
+    "a load copies at least one row and one column (ptoas: valid_shape must be positive)",
+);
+/// `tload` from a GM view whose layout the program states: ptoas checks no pair (its
+/// `TLoadOp::verify`, lib/PTO/IR/PTO.cpp:1394-1458, and it emits TLOAD of a DN GlobalTensor into
+/// a row-major vec tile), pto-isa static_asserts them; pto keeps accepting, with the warning.
+pub const TLOAD_LAYOUT_DISPUTE: Dispute = Dispute {
+    ptoas: "accepts any GM layout with any tile layout (TLoadOp::verify, lib/PTO/IR/PTO.cpp:1394-1458, checks none)",
+    pto_isa: "static_asserts the GM/tile layout pairs (A2A3 common/arch/memory/tload_common.hpp:336-352, A5 common/arch/register/tload_common.hpp:130-146, 343-351)",
+    rejects: false,
+};
+/// A vec tile is loaded from a GM view of its own layout: ND->ND, DN->DN, NZ->NZ (both targets).
+pub const TLOAD_VEC_LAYOUT: Check = check(
+    CheckKind::GmLayout { view: "src", tile: "dst", pairs: &[("nd", &[ND]), ("dn", &[DN]), ("nz", &[NZ])], vectors_any: false },
+    "a vec tile is loaded from GM of its own layout (ND2ND/DN2DN/NZ2NZ)",
+)
+.when_loc("dst", &[Loc::Vec])
+.disputed(&TLOAD_LAYOUT_DISPUTE);
+/// `tstore` to a GM view whose layout the program states: ptoas checks no pair (`TStoreOp::verify`,
+/// lib/PTO/IR/PTO.cpp:1729-1860), pto-isa static_asserts them; pto keeps accepting, with the warning.
+pub const TSTORE_LAYOUT_DISPUTE: Dispute = Dispute {
+    ptoas: "accepts any GM layout with any tile layout (TStoreOp::verify, lib/PTO/IR/PTO.cpp:1729-1860, checks none)",
+    pto_isa: "static_asserts the tile/GM layout pairs (TSTORE.md: vec/mat layouts match, or one row/column; acc NZ2ND/NZ2NZ, NZ2DN not supported)",
+    rejects: false,
+};
+/// A vec/mat tile is stored to GM of its own layout (ND/DN/NZ), or is one row or one column.
+pub const TSTORE_VEC_LAYOUT: Check = check(
+    CheckKind::GmLayout { view: "dst", tile: "src", pairs: &[("nd", &[ND]), ("dn", &[DN]), ("nz", &[NZ])], vectors_any: true },
+    "a vec/mat tile is stored to GM of its own layout (ND/DN/NZ) unless it is one row or one column",
+)
+.when_loc("src", &[Loc::Vec, Loc::Mat])
+.disputed(&TSTORE_LAYOUT_DISPUTE);
+/// Any layout (a pattern naming nothing).
+pub const ANY_LAYOUT: LayoutPat = lay("any layout", None, None, None);
+/// An acc tile is stored through the fixpipe to ND or NZ GM, not DN (NZ2DN is not supported).
+pub const TSTORE_ACC_LAYOUT: Check = check(
+    CheckKind::GmLayout { view: "dst", tile: "src", pairs: &[("nd", &[ANY_LAYOUT]), ("nz", &[ANY_LAYOUT])], vectors_any: false },
+    "the fixpipe writes acc data to ND or NZ GM (NZ2DN is not supported)",
+)
+.when_loc("src", &[Loc::Acc])
+.disputed(&TSTORE_LAYOUT_DISPUTE);
+/// `tstore`: a static valid extent of the source is at least 1 (PTOAS `TStoreOp::verify`,
+/// lib/PTO/IR/PTO.cpp:1740-1750, "expects src valid_shape[i] to be positive").
+pub const STORE_VALID_ROWS_POSITIVE: Check = check(
+    CheckKind::Positive("src", Extent::ValidRows),
+    "a store copies at least one row and one column (ptoas: valid_shape must be positive)",
+);
+/// The column half of [`STORE_VALID_ROWS_POSITIVE`].
+pub const STORE_VALID_COLS_POSITIVE: Check = check(
+    CheckKind::Positive("src", Extent::ValidCols),
+    "a store copies at least one row and one column (ptoas: valid_shape must be positive)",
 );
 /// `tstore`: the tile's valid shape equals the GM view's shape (pto-isa
 /// `memory/tstore_common.hpp:182-185, 362-366`, `a2a3/TStore.hpp:37-41`, `a5/TStore.hpp:194-197, 244-247`).

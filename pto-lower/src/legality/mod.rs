@@ -224,6 +224,30 @@ pub enum CheckKind {
     SameLayout(&'static str, &'static str),
     /// The two slots are different values (the op does not run in place).
     Distinct(&'static str, &'static str),
+    /// The slot's extent is at least 1 (checked when static).
+    Positive(&'static str, Extent),
+    /// The integer attribute `attr`, when written, is one of `allowed` (`slot` is blamed).
+    IntAttrIn {
+        /// Attribute name.
+        attr: &'static str,
+        /// The operand a violation is reported on.
+        slot: &'static str,
+        /// Accepted values.
+        allowed: &'static [i64],
+    },
+    /// The GM view in slot `view`, when the program states its layout (`make_tensor_view`'s
+    /// `layout`, reached through `partition_view`), and the tile in slot `tile` form one of
+    /// `pairs` (GM layout name `nd`/`dn`/`nz` -> accepted tile layouts).
+    GmLayout {
+        /// Slot of the GM view.
+        view: &'static str,
+        /// Slot of the tile.
+        tile: &'static str,
+        /// GM layout -> tile layouts it may be copied to or from.
+        pairs: &'static [(&'static str, &'static [LayoutPat])],
+        /// A tile of one row or one column matches every GM layout (TSTORE's special case).
+        vectors_any: bool,
+    },
     /// The element types of `slots`, in order, form one of `tuples`.
     DtypeTuples {
         /// Slots whose element types are combined.
@@ -600,8 +624,11 @@ impl CheckKind {
             }
             CheckKind::DtypeTuples { slots, .. } => slots.to_vec(),
             CheckKind::DtypeMap { from, to, .. } | CheckKind::LocPairs { from, to, .. } => vec![from, to],
-            CheckKind::AttrWhen { slot, .. } | CheckKind::Layout { slot, .. } => vec![slot],
-            CheckKind::ViewShape { view, tile } => vec![view, tile],
+            CheckKind::AttrWhen { slot, .. }
+            | CheckKind::Layout { slot, .. }
+            | CheckKind::Positive(slot, _)
+            | CheckKind::IntAttrIn { slot, .. } => vec![slot],
+            CheckKind::ViewShape { view, tile } | CheckKind::GmLayout { view, tile, .. } => vec![view, tile],
             CheckKind::Window { index, part, whole, .. } => vec![index.0, index.1, part, whole],
             CheckKind::IndexMultiple { index, of } => match of {
                 Multiple::Block(slot) => vec![index, slot],
@@ -622,6 +649,10 @@ impl CheckKind {
             CheckKind::SameLoc(a, b) => format!("{a} loc = {b} loc"),
             CheckKind::SameLayout(a, b) => format!("{a} layout = {b} layout"),
             CheckKind::Distinct(a, b) => format!("{a} != {b}"),
+            CheckKind::Positive(a, e) => format!("{a} {} >= 1", e.name()),
+            CheckKind::IntAttrIn { attr, allowed, .. } => {
+                format!("{attr} in {{{}}}", allowed.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "))
+            }
             CheckKind::DtypeTuples { slots, tuples } => {
                 let t: Vec<String> =
                     tuples.iter().map(|t| format!("({})", t.iter().map(|e| e.name()).collect::<Vec<_>>().join(", "))).collect();
@@ -645,6 +676,13 @@ impl CheckKind {
                 format!("{attr} in {{{}}} when {slot} dtype in {}", allowed.join(", "), dtypes_text(dtypes))
             }
             CheckKind::ViewShape { view, tile } => format!("{view} view shape = {tile} valid shape"),
+            CheckKind::GmLayout { view, tile, pairs, .. } => {
+                let p: Vec<String> = pairs
+                    .iter()
+                    .map(|(g, ls)| format!("{}->{}", g.to_uppercase(), ls.iter().map(|l| l.text()).collect::<Vec<_>>().join("/")))
+                    .collect();
+                format!("({view} GM layout, {tile} layout) in {{{}}}", p.join(", "))
+            }
             CheckKind::Layout { slot, layouts } => {
                 format!("{slot} layout in {{{}}}", layouts.iter().map(LayoutPat::text).collect::<Vec<_>>().join(", "))
             }
