@@ -35,6 +35,7 @@ encoding is one of
   mm-acc-dtype TYPES     the accumulator's element types
   mm-shape               left cols = right rows, left rows = acc rows, right cols = acc cols
   mm-loc                 left/right/acc operands live in left/right/acc
+  mm-mkn                 m/k/n in [1, 4095]: k = 4096 (the one L0A/L0B can hold) and m = 0 are rejected
   gm-size                the tile's and the GM view's element types have the same size
   acc-dtype TYPES        an acc source tile has one of TYPES
   positive-valid         static valid extents of a load/store are at least 1
@@ -289,6 +290,8 @@ def encode(op, bullet):
                     "target's fixed layout (pto-isa's TileLeft/TileRight/TileAcc aliases) with a LEGAL_LAYOUT_REWRITTEN "
                     "note, as PTOAS's parser does for `left` (docs/design.md, the left/right/acc layout row); the "
                     "location part is the same rule as `mm-loc`"), ""
+        if b.startswith("Runtime: `m/k/n`"):
+            return "mm-mkn", "LEGAL_UNSUPPORTED_TUPLE"
         return (f"not-yet: a {op.upper()} rule on run-time extents (m/k/n in [1, 4095]), which the Mx32x32 template "
                 "does not vary yet"), ""
     if op == "texpands" and re.search(r"NC1HWC0|NDC1HWC0|FRACTAL_Z|convtile", b):
