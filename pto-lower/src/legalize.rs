@@ -511,10 +511,10 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             let ok = if matches!(kind, CheckKind::Eq { .. }) { x == y } else { x <= y };
             (!ok).then(|| (b.0, format!("{} {} {x}, {} {} {y}", a.0, a.1.name(), b.0, b.1.name())))
         }
-        CheckKind::GmLayout { view, tile: slot, pairs, vectors_any } => {
+        CheckKind::GmLayout { view, tile: slot, pairs, vectors_any, elem_bytes } => {
             let gm = stated_gm_layout(m, first(bound, view)?)?;
             let t = tile(slot)?;
-            if vectors_any && (t.rows == 1 || t.cols == 1) {
+            if (vectors_any && (t.rows == 1 || t.cols == 1)) || elem_bytes.is_some_and(|n| t.dtype.size_bytes() != n) {
                 return None;
             }
             let allowed = pairs.iter().find(|(g, _)| *g == gm).map_or(&[][..], |(_, ls)| *ls);

@@ -35,6 +35,7 @@ encoding is one of
   mm-acc-dtype TYPES     the accumulator's element types
   mm-shape               left cols = right rows, left rows = acc rows, right cols = acc cols
   mm-loc                 left/right/acc operands live in left/right/acc
+  gm-layout-b64          an 8-byte tile is copied ND2ND or DN2DN only (NZ2NZ: the warning naming both references)
   mm-mkn                 m/k/n in [1, 4095]: k = 4096 (the one L0A/L0B can hold) and m = 0 are rejected
   gm-size                the tile's and the GM view's element types have the same size
   acc-dtype TYPES        an acc source tile has one of TYPES
@@ -203,6 +204,8 @@ def tload(b):
                 "(pto-lower/src/target.rs:95)"), ""
     if b.startswith("For `int64_t/uint64_t`, `TileData::PadVal` must be"):
         return "pad-null-zero", "LEGAL_UNSUPPORTED_TUPLE"
+    if b.startswith("For `int64_t/uint64_t`, only ND->ND or DN->DN are supported"):
+        return "gm-layout-b64", "warn:LEGAL_REFERENCES_DISAGREE"
     if b.startswith("For row-major ND->ND with compile-time-known shapes"):
         return "view-shape", "LEGAL_UNSUPPORTED_TUPLE"
     if "mx format" in b or re.match(r"^for (`MX_|scaleA|scaleB)", b):
@@ -227,6 +230,8 @@ def tstore(b):
         return "acc-store-shape", "LEGAL_UNSUPPORTED_TUPLE"
     if b.startswith("Additional alignment constraints are enforced"):
         return "cols-align", "STRUCT_TILE_SHAPE"
+    if b.startswith("For `int64_t/uint64_t`, only ND->ND or DN->DN are supported"):
+        return "gm-layout-b64", warn
     return None
 
 

@@ -583,12 +583,14 @@ static ROWS: &[Row] = &[
             LOAD_VALID_ROWS_POSITIVE,
             LOAD_VALID_COLS_POSITIVE,
             TLOAD_VEC_LAYOUT,
+            TLOAD_B64_LAYOUT,
             check(
                 CheckKind::GmLayout {
                     view: "src",
                     tile: "dst",
                     pairs: &[("nd", &[ND, NZ]), ("dn", &[DN, ZN]), ("nz", &[NZ])],
                     vectors_any: false,
+                    elem_bytes: None,
                 },
                 "a mat tile is loaded ND2ND/DN2DN/NZ2NZ or converted ND2NZ/DN2ZN (tload_common.hpp:336-352)",
             )
@@ -615,6 +617,7 @@ static ROWS: &[Row] = &[
             STORE_VALID_ROWS_POSITIVE,
             STORE_VALID_COLS_POSITIVE,
             TSTORE_VEC_LAYOUT,
+            TSTORE_B64_LAYOUT,
             TSTORE_ACC_LAYOUT,
             ATOMIC_ADD_TYPES,
             RELU_ONLY_FROM_ACC,

@@ -622,6 +622,7 @@ static ROWS: &[Row] = &[
                     tile: "dst",
                     pairs: &[("nd", &[ND, NZ]), ("dn", &[DN, NZ, ZN]), ("nz", &[NZ])],
                     vectors_any: false,
+                    elem_bytes: None,
                 },
                 "a mat tile is loaded ND2NZ/DN2NZ/ND2ND/DN2DN/NZ2NZ/DN2ZN (TLoadCubeCheck, register/tload_common.hpp:130-146)",
             )

@@ -303,7 +303,13 @@ pub const TLOAD_LAYOUT_DISPUTE: Dispute = Dispute {
 };
 /// A vec tile is loaded from a GM view of its own layout: ND->ND, DN->DN, NZ->NZ (both targets).
 pub const TLOAD_VEC_LAYOUT: Check = check(
-    CheckKind::GmLayout { view: "src", tile: "dst", pairs: &[("nd", &[ND]), ("dn", &[DN]), ("nz", &[NZ])], vectors_any: false },
+    CheckKind::GmLayout {
+        view: "src",
+        tile: "dst",
+        pairs: &[("nd", &[ND]), ("dn", &[DN]), ("nz", &[NZ])],
+        vectors_any: false,
+        elem_bytes: None,
+    },
     "a vec tile is loaded from GM of its own layout (ND2ND/DN2DN/NZ2NZ)",
 )
 .when_loc("dst", &[Loc::Vec])
@@ -317,16 +323,47 @@ pub const TSTORE_LAYOUT_DISPUTE: Dispute = Dispute {
 };
 /// A vec/mat tile is stored to GM of its own layout (ND/DN/NZ), or is one row or one column.
 pub const TSTORE_VEC_LAYOUT: Check = check(
-    CheckKind::GmLayout { view: "dst", tile: "src", pairs: &[("nd", &[ND]), ("dn", &[DN]), ("nz", &[NZ])], vectors_any: true },
+    CheckKind::GmLayout {
+        view: "dst",
+        tile: "src",
+        pairs: &[("nd", &[ND]), ("dn", &[DN]), ("nz", &[NZ])],
+        vectors_any: true,
+        elem_bytes: None,
+    },
     "a vec/mat tile is stored to GM of its own layout (ND/DN/NZ) unless it is one row or one column",
 )
 .when_loc("src", &[Loc::Vec, Loc::Mat])
 .disputed(&TSTORE_LAYOUT_DISPUTE);
+/// A2A3: an 8-byte (i64/u64) tile is copied to or from GM ND2ND or DN2DN only (pto-isa
+/// static_asserts it; ptoas checks no layout pair).
+pub const B64_LAYOUT_DISPUTE: Dispute = Dispute {
+    ptoas: "accepts any GM layout with any tile layout (TLoadOp::verify, lib/PTO/IR/PTO.cpp:1394-1458, TStoreOp::verify, 1729-1860, check none)",
+    pto_isa: "static_asserts ND2ND/DN2DN for i64/u64 (A2A3 common/arch/memory/tload_common.hpp:317-322 \"TLOAD only support ND2ND/DN2DN for b64\", tstore_common.hpp:347-352)",
+    rejects: false,
+};
+/// A2A3 `tload` of an 8-byte tile: ND2ND or DN2DN only.
+pub const TLOAD_B64_LAYOUT: Check = check(
+    CheckKind::GmLayout { view: "src", tile: "dst", pairs: &[("nd", &[ND]), ("dn", &[DN])], vectors_any: false, elem_bytes: Some(8) },
+    "an 8-byte tile is loaded ND2ND or DN2DN only",
+)
+.disputed(&B64_LAYOUT_DISPUTE);
+/// A2A3 `tstore` of an 8-byte tile: ND2ND or DN2DN only.
+pub const TSTORE_B64_LAYOUT: Check = check(
+    CheckKind::GmLayout { view: "dst", tile: "src", pairs: &[("nd", &[ND]), ("dn", &[DN])], vectors_any: false, elem_bytes: Some(8) },
+    "an 8-byte tile is stored ND2ND or DN2DN only",
+)
+.disputed(&B64_LAYOUT_DISPUTE);
 /// Any layout (a pattern naming nothing).
 pub const ANY_LAYOUT: LayoutPat = lay("any layout", None, None, None);
 /// An acc tile is stored through the fixpipe to ND or NZ GM, not DN (NZ2DN is not supported).
 pub const TSTORE_ACC_LAYOUT: Check = check(
-    CheckKind::GmLayout { view: "dst", tile: "src", pairs: &[("nd", &[ANY_LAYOUT]), ("nz", &[ANY_LAYOUT])], vectors_any: false },
+    CheckKind::GmLayout {
+        view: "dst",
+        tile: "src",
+        pairs: &[("nd", &[ANY_LAYOUT]), ("nz", &[ANY_LAYOUT])],
+        vectors_any: false,
+        elem_bytes: None,
+    },
     "the fixpipe writes acc data to ND or NZ GM (NZ2DN is not supported)",
 )
 .when_loc("src", &[Loc::Acc])

@@ -247,6 +247,9 @@ pub enum CheckKind {
         pairs: &'static [(&'static str, &'static [LayoutPat])],
         /// A tile of one row or one column matches every GM layout (TSTORE's special case).
         vectors_any: bool,
+        /// Only for tiles of elements this many bytes wide (A2A3's 8-byte ND2ND/DN2DN rule);
+        /// `None`: every tile.
+        elem_bytes: Option<u32>,
     },
     /// The element types of `slots`, in order, form one of `tuples`.
     DtypeTuples {
@@ -676,12 +679,13 @@ impl CheckKind {
                 format!("{attr} in {{{}}} when {slot} dtype in {}", allowed.join(", "), dtypes_text(dtypes))
             }
             CheckKind::ViewShape { view, tile } => format!("{view} view shape = {tile} valid shape"),
-            CheckKind::GmLayout { view, tile, pairs, .. } => {
+            CheckKind::GmLayout { view, tile, pairs, elem_bytes, .. } => {
                 let p: Vec<String> = pairs
                     .iter()
                     .map(|(g, ls)| format!("{}->{}", g.to_uppercase(), ls.iter().map(|l| l.text()).collect::<Vec<_>>().join("/")))
                     .collect();
-                format!("({view} GM layout, {tile} layout) in {{{}}}", p.join(", "))
+                let width = elem_bytes.map(|n| format!(" for {n}-byte elements")).unwrap_or_default();
+                format!("({view} GM layout, {tile} layout) in {{{}}}{width}", p.join(", "))
             }
             CheckKind::Layout { slot, layouts } => {
                 format!("{slot} layout in {{{}}}", layouts.iter().map(LayoutPat::text).collect::<Vec<_>>().join(", "))
