@@ -48,7 +48,9 @@ class Browser:
     """A headless Chromium and its DevTools-protocol pipe."""
 
     def __init__(self, chromium: str):
-        self.profile = tempfile.TemporaryDirectory(prefix="pto-headless-")
+        # The browser's helper processes may still be writing the profile as it goes: its
+        # removal is best effort.
+        self.profile = tempfile.TemporaryDirectory(prefix="pto-headless-", ignore_cleanup_errors=True)
         # Every pipe end above fd 10, so that placing the browser's ends on 3 and 4 in the child
         # overwrites none of them.
         to_browser_r, self.to_browser = (high(fd) for fd in os.pipe())
@@ -94,8 +96,13 @@ class Browser:
         return {}
 
     def close(self) -> None:
-        self.proc.kill()
-        self.proc.wait()
+        """Asks the browser to quit (it ends its helper processes), else kills it."""
+        try:
+            os.write(self.to_browser, json.dumps({"id": self.next_id + 1, "method": "Browser.close"}).encode() + b"\0")
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
         self.profile.cleanup()
 
 
