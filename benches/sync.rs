@@ -140,20 +140,9 @@ fn run_mix_kernel_on_4_blocks(bencher: divan::Bencher, case: &str) {
 /// under 300 ms for the whole process with the release binary (docs/sync.md gives both).
 #[divan::bench(sample_count = 10)]
 fn insert_sync_10000(bencher: divan::Bencher) {
-    use pto::cmd::lower::{Emit, LowerOptions};
+    use pto::cmd::lower::LowerOptions;
     let path = write_temp("insert", &kernel(10_000, false));
-    let opts = LowerOptions {
-        input: path.clone(),
-        target: Some(TargetName::A2A3),
-        stop_after: None,
-        insert_sync: true,
-        print_after_all: false,
-        emit: Emit::Dps,
-        memory_map: None,
-        stats: false,
-        explain: false,
-        error_format: ErrorFormat::Human,
-    };
+    let opts = LowerOptions { insert_sync: true, ..LowerOptions::new(path.clone(), TargetName::A2A3) };
     bencher.bench(|| {
         let out = pto::cmd::lower::run(&opts);
         assert_eq!(out.code, 0, "{}", out.stderr);

@@ -242,16 +242,8 @@ fn a_runaway_loop_stops_at_the_step_budget_located_at_the_loop() {
 fn lower_emit_json_carries_attributes_as_json_values() {
     use pto::cmd::lower::{Emit, LowerOptions};
     let out = pto::cmd::lower::run(&LowerOptions {
-        input: root().join("tests/conformance/isa-examples/tcmps.dps.pto").display().to_string(),
-        insert_sync: false,
-        target: Some(TargetName::A5),
-        stop_after: None,
-        print_after_all: false,
         emit: Emit::Json,
-        memory_map: None,
-        stats: false,
-        explain: false,
-        error_format: ErrorFormat::Human,
+        ..LowerOptions::new(root().join("tests/conformance/isa-examples/tcmps.dps.pto").display().to_string(), TargetName::A5)
     });
     assert_eq!(out.code, 0, "{}", out.stderr);
     let v: Value = serde_json::from_str(&out.stdout).expect("JSON");

@@ -179,7 +179,7 @@ fn the_sync_test_programs_without_their_sync_are_ordered_again() {
 /// each pair with its two ops, pipes and bytes; `--stop-after insert-sync` prints the same.
 #[test]
 fn lower_insert_sync_prints_the_pairs_and_explains_them() {
-    use pto::cmd::lower::{Emit, LowerOptions, run};
+    use pto::cmd::lower::{LowerOptions, run};
     let dir = std::env::temp_dir().join(format!("pto-insert-sync-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("k.pto");
@@ -204,16 +204,10 @@ fn lower_insert_sync_prints_the_pairs_and_explains_them() {
     )
     .unwrap();
     let opts = |explain: bool, stop_after: Option<&str>| LowerOptions {
-        input: file.display().to_string(),
         insert_sync: true,
-        target: Some(pto::TargetName::A2A3),
         stop_after: stop_after.map(str::to_string),
-        print_after_all: false,
-        emit: Emit::Dps,
-        memory_map: None,
-        stats: false,
         explain,
-        error_format: pto::ErrorFormat::Human,
+        ..LowerOptions::new(file.display().to_string(), pto::TargetName::A2A3)
     };
     let plain = run(&opts(false, None));
     assert_eq!(plain.code, 0, "{}", plain.stderr);

@@ -6,7 +6,7 @@
 //! accepted. Rows `not-encoded: why` say why no program can test them; rows `not-yet: why` are
 //! counted and printed (the test pins the counts, so a new encoding or a regression shows).
 
-use pto::cmd::lower::{Emit, LowerOptions};
+use pto::cmd::lower::LowerOptions;
 use pto::cmd::verify::{VerifyOptions, run};
 use pto::{ErrorFormat, TargetName};
 use std::path::PathBuf;
@@ -375,16 +375,8 @@ fn lower_scratch(dir: &std::path::Path, n: &mut usize, target: &str, text: &str)
     let path: PathBuf = dir.join(format!("p{n}.pto"));
     std::fs::write(&path, text).unwrap();
     let out = pto::cmd::lower::run(&LowerOptions {
-        input: path.to_string_lossy().into_owned(),
-        target: Some(TargetName::parse(target).expect("a target")),
         stop_after: Some("insert-scratch".into()),
-        insert_sync: false,
-        print_after_all: false,
-        emit: Emit::Dps,
-        memory_map: None,
-        stats: false,
-        explain: false,
-        error_format: ErrorFormat::Human,
+        ..LowerOptions::new(path.to_string_lossy().into_owned(), TargetName::parse(target).expect("a target"))
     });
     (out.code == 0, out.stderr)
 }

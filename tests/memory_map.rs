@@ -5,8 +5,8 @@
 
 mod common;
 
+use pto::TargetName;
 use pto::cmd::lower::{Emit, LowerOptions, run as lower};
-use pto::{ErrorFormat, TargetName};
 use std::path::Path;
 
 /// One `<text>`: x, baseline y, font size, content (unescaped).
@@ -106,16 +106,9 @@ fn assert_round_ticks(texts: &[Text]) {
 fn memory_map(file: &Path) -> Option<(String, usize)> {
     let svg_path = std::env::temp_dir().join(format!("pto-memory-map-{}-{}.svg", std::process::id(), file.file_stem()?.to_string_lossy()));
     let out = lower(&LowerOptions {
-        input: file.display().to_string(),
-        insert_sync: false,
-        target: Some(TargetName::A2A3),
-        stop_after: None,
-        print_after_all: false,
         emit: Emit::Json,
         memory_map: Some(svg_path.display().to_string()),
-        stats: false,
-        explain: false,
-        error_format: ErrorFormat::Human,
+        ..LowerOptions::new(file.display().to_string(), TargetName::A2A3)
     });
     if out.code != 0 {
         return None;

@@ -4,10 +4,10 @@
 
 mod common;
 
+use pto::TargetName;
 use pto::cmd::lower::{Emit, LowerOptions};
 use pto::cmd::run::{RunOptions, run};
 use pto::preview::preview;
-use pto::{ErrorFormat, TargetName};
 use pto_ir::types::ElemType;
 use pto_sim::TileData;
 
@@ -71,18 +71,7 @@ fn stats_list_every_pipe_op_with_the_reason_it_has_no_vector_program() {
         ..RunOptions::new(file.clone(), TargetName::A2A3)
     });
     assert_eq!(ran.code, 0, "{}", ran.stderr);
-    let lowered = pto::cmd::lower::run(&LowerOptions {
-        input: file,
-        insert_sync: false,
-        target: Some(TargetName::A2A3),
-        stop_after: None,
-        print_after_all: false,
-        emit: Emit::Vector,
-        memory_map: None,
-        stats: true,
-        explain: false,
-        error_format: ErrorFormat::Human,
-    });
+    let lowered = pto::cmd::lower::run(&LowerOptions { emit: Emit::Vector, stats: true, ..LowerOptions::new(file, TargetName::A2A3) });
     assert_eq!(lowered.code, 0, "{}", lowered.stderr);
     for (what, stats, loop_runs) in [("run", &ran.stderr, 2), ("lower", &lowered.stderr, 1)] {
         let rows = rows(stats);

@@ -1,9 +1,9 @@
 //! The A2A3 vector level through the CLI: `pto lower --emit vector`, `--stats`, and
 //! `pto run --exec vector` against the tile semantics on every example and seed.
 
+use pto::TargetName;
 use pto::cmd::lower::{Emit, LowerOptions, run as lower};
 use pto::cmd::run::{RunOptions, run};
-use pto::{ErrorFormat, TargetName};
 use std::path::Path;
 
 fn root() -> &'static Path {
@@ -11,18 +11,7 @@ fn root() -> &'static Path {
 }
 
 fn lower_vector(file: &str, target: TargetName) -> pto::Outcome {
-    lower(&LowerOptions {
-        input: root().join(file).display().to_string(),
-        insert_sync: false,
-        target: Some(target),
-        stop_after: None,
-        print_after_all: false,
-        emit: Emit::Vector,
-        memory_map: None,
-        stats: true,
-        explain: false,
-        error_format: ErrorFormat::Human,
-    })
+    lower(&LowerOptions { emit: Emit::Vector, stats: true, ..LowerOptions::new(root().join(file).display().to_string(), target) })
 }
 
 /// `(instructions, repeats)` of the total row of a `--stats` table.

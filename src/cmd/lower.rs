@@ -47,6 +47,25 @@ pub struct LowerOptions {
     pub error_format: ErrorFormat,
 }
 
+impl LowerOptions {
+    /// Lowers `input` for `target` through every pass, printing Level-3 DPS text with
+    /// human-readable diagnostics; set the other fields with struct update syntax.
+    pub fn new(input: impl Into<String>, target: TargetName) -> Self {
+        LowerOptions {
+            input: input.into(),
+            target: Some(target),
+            stop_after: None,
+            insert_sync: false,
+            print_after_all: false,
+            emit: Emit::Dps,
+            memory_map: None,
+            stats: false,
+            explain: false,
+            error_format: ErrorFormat::Human,
+        }
+    }
+}
+
 /// The pass names `--stop-after` accepts.
 pub fn pass_names() -> Vec<&'static str> {
     pto_lower::PASSES.iter().map(|(n, _)| *n).collect()
