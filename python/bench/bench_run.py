@@ -3,7 +3,7 @@ through the Rust API, inputs and outputs included; target: at most 10 % overhead
 
 The program is benches/sim.rs's `mixed_program` (ten common Vec ops on 64x64 f32 tiles,
 cycled to 1,000 ops). One run, both ways, is: verify + lower the parsed module for A2A3, place
-it on a fresh simulator, bind `%a` and `%b` (64x64 f32), execute, read every output (the four
+it on a fresh simulator, bind `%a` and `%b` (64x64 f32), execute, read every output (the five
 tile arguments). The Rust side is `_native.rust_api_run_seconds`: the same library calls
 (pto_lower::run, Sim, pto_sim::kernel_io) in a Rust loop, inputs as owned byte vectors; the
 Python side is `pto.run` with numpy arrays in and out. Build the package in release mode
@@ -59,7 +59,7 @@ def main() -> int:
     rust_inputs = [("a", a.tobytes(), 64, 64), ("b", b.tobytes(), 64, 64)]
 
     out = pto.run(m, "a2a3", {"a": a, "b": b})
-    assert list(out) == ["a", "b", "c", "r"] and out["c"].shape == (64, 64) and out["r"].shape == (64, 1)
+    assert list(out) == ["a", "b", "c", "r", "t"] and out["c"].shape == (64, 64) and out["r"].shape == (64, 1)
     # The last op is trowsum of c into r.
     np.testing.assert_allclose(out["r"][:, 0], out["c"].sum(axis=1), rtol=1e-5)
 
