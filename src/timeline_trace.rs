@@ -10,7 +10,9 @@
 //!   completion, unrounded), `line` (its source
 //!   location), `op` (its source text), `bytes` and `repeats`;
 //! - a flow (`"ph": "s"` on the `set_flag`, `"ph": "f"` on its `wait_flag`, same `id`) per
-//!   flag a wait waited for;
+//!   flag a wait waited for, and one per edge between cores a core waited on (`push→pop`,
+//!   `free→push`, `ffts set→wait`, `notify→wait`, `syncall`: from the releasing op of one core
+//!   to the acquiring op of the other);
 //! - `otherData` states the unit (`"ts_unit": "cycle"`), the total and the model.
 
 use pto_ir::diag::SourceMap;
@@ -166,24 +168,22 @@ pub fn chrome_json(m: &Module, sources: &SourceMap, cores: &[(String, &State)]) 
             out.push_str(digits.format(e.repeats));
             out.push_str("}}");
             if let Some(set) = e.after_set {
-                let s = &st.events[set];
                 flow += 1;
-                line(
-                    &mut out,
-                    format_args!(
-                        "{{\"ph\":\"s\",\"name\":\"set→wait\",\"cat\":\"flow\",\"id\":{flow},\"ts\":{},\"pid\":{pid},\"tid\":{}}}",
-                        s.start,
-                        tid(s)
-                    ),
-                );
-                line(
-                    &mut out,
-                    format_args!(
-                        "{{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"set→wait\",\"cat\":\"flow\",\"id\":{flow},\"ts\":{},\"pid\":{pid},\"tid\":{}}}",
-                        e.start,
-                        tid(e)
-                    ),
-                );
+                for (ph, pid, at) in [("s", pid, &st.events[set]), ("f", pid, e)] {
+                    flow_end(&mut out, &mut line, ph, "set→wait", flow, pid, at);
+                }
+            }
+        }
+    }
+    // The edges between cores, each from the releasing core's event to the acquiring one's.
+    let pid_of: HashMap<_, usize> = cores.iter().enumerate().map(|(pid, (_, st))| (st.actor, pid)).collect();
+    for (pid, (_, st)) in cores.iter().enumerate() {
+        for a in &st.arrivals {
+            let Some(&from_pid) = pid_of.get(&a.from.actor) else { continue };
+            let Some(from) = cores[from_pid].1.events.get(a.from.event) else { continue };
+            flow += 1;
+            for (ph, pid, at) in [("s", from_pid, from), ("f", pid, &st.events[a.to])] {
+                flow_end(&mut out, &mut line, ph, a.what, flow, pid, at);
             }
         }
     }
@@ -192,6 +192,28 @@ pub fn chrome_json(m: &Module, sources: &SourceMap, cores: &[(String, &State)]) 
         "\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": {{\"ts_unit\": \"cycle\", \"note\": \"ts and dur are modelled cycles (docs/performance-model.md), not microseconds\", \"total_cycles\": {total}}}\n}}\n"
     );
     out
+}
+
+/// One end of flow `id` (`ph` `s` or `f`) named `name`, at the start of event `at` of
+/// process `pid` (a finish binds to the slice it starts: `"bp": "e"`).
+fn flow_end(
+    out: &mut String,
+    line: &mut impl FnMut(&mut String, std::fmt::Arguments<'_>),
+    ph: &str,
+    name: &str,
+    id: u64,
+    pid: usize,
+    at: &OpEvent,
+) {
+    let bp = if ph == "f" { ",\"bp\":\"e\"" } else { "" };
+    let tid = perf_sim_track(at.pipe).1 + 1;
+    line(
+        out,
+        format_args!(
+            "{{\"ph\":\"{ph}\"{bp},\"name\":\"{name}\",\"cat\":\"flow\",\"id\":{id},\"ts\":{},\"pid\":{pid},\"tid\":{tid}}}",
+            at.start
+        ),
+    );
 }
 
 /// What `--timeline` writes, by the file's extension.

@@ -356,3 +356,78 @@ fn cycles_of_several_cores_are_reported_per_core_and_a_picture_is_of_one_core() 
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("the picture draws one core") && out.stderr.contains("`.json`"), "{}", out.stderr);
 }
+
+/// The trace of `file` on `target` run with `configure`'s options.
+fn trace_with(file: &str, target: TargetName, configure: impl FnOnce(&mut RunOptions)) -> Value {
+    let out_file = std::env::temp_dir().join(format!("pto-timeline-flows-{}-{}.json", std::process::id(), file.replace('/', "_")));
+    let mut opts = RunOptions {
+        default_inputs: true,
+        quiet: true,
+        timeline: Some(out_file.display().to_string()),
+        ..RunOptions::new(root().join(file).display().to_string(), target)
+    };
+    configure(&mut opts);
+    let out = run(&opts);
+    assert_eq!(out.code, 0, "{file}: {}", out.stderr);
+    let text = std::fs::read_to_string(&out_file).expect("the timeline was written");
+    let _ = std::fs::remove_file(&out_file);
+    serde_json::from_str(&text).expect("JSON")
+}
+
+#[test]
+fn an_edge_between_cores_is_a_flow_from_the_release_to_the_acquire_that_waited_for_it() {
+    // Each kernel of tests/hb with the edges between cores it has: pipe slots (push → pop, and
+    // free → the push that refills the slot), FFTS flags, `syncall` between blocks, signals
+    // between ranks.
+    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let cases: Vec<(&str, TargetName, &[&str], Box<dyn Fn(&mut RunOptions)>)> = vec![
+        ("tests/hb/mix_c2v_pop_a2a3.pto", TargetName::A2A3, &["push→pop"], Box::new(|_| {})),
+        ("tests/hb/gm_slot_loop.pto", TargetName::A2A3, &["push→pop", "free→push"], Box::new(|_| {})),
+        ("tests/hb/mix_ffts_handoff.pto", TargetName::A5, &["ffts set→wait"], Box::new(|_| {})),
+        ("tests/hb/blocks_syncall_cols.pto", TargetName::A2A3, &["syncall"], Box::new(|o| o.blocks = 2)),
+        (
+            "tests/hb/ranks_store_notify.pto",
+            TargetName::A2A3,
+            &["notify→wait"],
+            Box::new(move |o| {
+                o.ranks = 2;
+                o.peers = strings(&["buf=0", "sig=1"]);
+                o.inputs = strings(&["rank@0=0", "rank@1=1"]);
+            }),
+        ),
+    ];
+    for (file, target, names, configure) in cases {
+        let v = trace_with(file, target, configure);
+        let events = v["traceEvents"].as_array().unwrap();
+        let key = |e: &Value| (e["pid"].as_u64().unwrap(), e["tid"].as_u64().unwrap(), e["ts"].as_f64().unwrap());
+        // Each flow end sits at the start of an op's box on its thread.
+        let boxes: HashMap<(u64, u64, u64), &Value> =
+            events.iter().filter(|e| e["ph"] == "X").map(|e| (key(e), e)).map(|((p, t, ts), e)| ((p, t, ts.to_bits()), e)).collect();
+        let at = |e: &Value| {
+            let (p, t, ts) = key(e);
+            *boxes.get(&(p, t, ts.to_bits())).unwrap_or_else(|| panic!("{file}: flow end {e} is on no op's box"))
+        };
+        let mut ends: HashMap<u64, Vec<&Value>> = HashMap::new();
+        for e in events.iter().filter(|e| e["cat"] == "flow") {
+            ends.entry(e["id"].as_u64().unwrap()).or_default().push(e);
+        }
+        for name in names {
+            let flows: Vec<_> = ends.values().filter(|f| f[0]["name"] == *name).collect();
+            assert!(!flows.is_empty(), "{file}: a `{name}` flow");
+            for f in flows {
+                let [s, fin] = f[..] else { panic!("{file}: flow {f:?} has two ends") };
+                assert_eq!((s["ph"].as_str(), fin["ph"].as_str()), (Some("s"), Some("f")), "{file}");
+                assert_ne!(s["pid"], fin["pid"], "{file}: `{name}` goes between two cores");
+                let (released, acquired) = (at(s), at(fin));
+                let done = released["ts"].as_f64().unwrap() + released["args"]["cycles"].as_f64().unwrap();
+                assert!(
+                    acquired["ts"].as_f64().unwrap() >= done,
+                    "{file}: `{name}`: {} starts at {} before {} completes at {done}",
+                    acquired["name"],
+                    acquired["ts"],
+                    released["name"]
+                );
+            }
+        }
+    }
+}

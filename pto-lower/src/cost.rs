@@ -19,7 +19,7 @@
 //! the op's family (the op table's `family` and `vop` columns), never from a list of ops.
 
 use crate::vector::ir::{Mask, Op, Program};
-use pto_ir::ops::{Family, Opcode};
+use pto_ir::ops::{Family, Opcode, Pipe};
 use pto_ir::types::{ElemType, Loc};
 
 /// One A2A3 vector intrinsic's timing: `head + slope × repeats + tail` when issued alone.
@@ -376,6 +376,9 @@ pub fn work_of(op: &OpShape) -> Work {
             let per_fractal = if op.src.dtype.size_bytes() == 4 { 2.0 } else { 1.0 };
             Work::Cube { fractals, per_fractal }
         }
+        // The signal ops (`tnotify`, `twait`, `ttest`) are scalar loads and stores of GM (pto-isa
+        // comm/a2a3/TNotify.hpp `TNOTIFY_IMPL`, TWait.hpp `TWAIT_IMPL`).
+        Family::Comm if spec.pipe == Pipe::S => Work::Scalar,
         Family::Memory | Family::Move | Family::AsyncDma | Family::Comm => match op.path {
             Some(path) => Work::Transfer { path, bytes: op.src.bytes(), calls: op.calls },
             None => Work::Free,
@@ -400,6 +403,14 @@ mod tests {
 
     fn op(opcode: Opcode, src: Shape) -> OpShape {
         OpShape { opcode, src, dst_dtype: src.dtype, path: None, calls: 1, mkn: None }
+    }
+
+    #[test]
+    fn the_signal_ops_are_scalar_work_and_the_other_comm_ops_need_a_path() {
+        for sig in [Opcode::CommNotify, Opcode::CommWait, Opcode::CommTest] {
+            assert_eq!(work_of(&op(sig, shape(ElemType::I32, 1, 1))), Work::Scalar, "{sig:?}");
+        }
+        assert_eq!(work_of(&op(Opcode::CommGet, shape(ElemType::F32, 4, 16))), Work::Free);
     }
 
     #[test]

@@ -9,9 +9,11 @@
 //! Perf-Sim does until sync insertion lands).
 //!
 //! The observer shares its [`State`] with whoever installed it ([`Timeline::install`]), who
-//! reads the [`Summary`] after the run. One core (the single-core machine) for now.
+//! reads the [`Summary`] after the run. On several cores each has its own state; the ops
+//! between cores time their edges through [`crate::cores::clock`], and each state keeps the
+//! edges it waited on ([`State::arrivals`]).
 
-use crate::cores::clock::CoreClock;
+use crate::cores::clock::{CoreClock, EventRef, Released};
 use crate::interp::{Observer, Sim};
 use crate::sync::effects::{self, SyncOp};
 use crate::sync::model::{Access, PIPES, Pipe};
@@ -143,19 +145,45 @@ pub struct State {
     pub actor: Option<crate::cores::ActorId>,
     /// The op observed last (the one an acquire between cores belongs to).
     observed: Option<OpId>,
+    /// Edges from other cores this core waited on, each at the event that acquired it.
+    pub arrivals: Vec<Arrival>,
+    /// Edges acquired by an op with no event of its own (a `tpop` that is no pipe's work):
+    /// they arrive at the core's next event.
+    pending: Vec<(EventRef, &'static str)>,
+}
+
+/// An edge from another core's event to one of this core's: a flow between cores in a trace
+/// (push → pop, free → push, FFTS set → wait, notify → wait, `syncall`).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Arrival {
+    /// The releasing event, on its core.
+    pub from: EventRef,
+    /// The acquiring event, on this core.
+    pub to: usize,
+    /// The edge ([`crate::sync::graph::Edge::flow_name`]).
+    pub what: &'static str,
 }
 
 impl CoreClock for State {
-    fn release_time(&self) -> f64 {
-        self.events.last().map_or(0.0, OpEvent::end)
+    fn released(&self) -> Released {
+        let by = self.events.len().checked_sub(1).map(|event| EventRef { actor: self.actor, event });
+        Released { at: self.events.last().map_or(0.0, OpEvent::end), by }
     }
 
-    fn not_before(&mut self, t: f64) {
+    fn not_before(&mut self, from: Released, what: &'static str) {
+        let t = from.at;
         self.floor = self.floor.max(t);
         // Only the acquiring op's own event moves (an op without one, such as a `tpop` that is
-        // no pipe's work, holds only what comes after it).
+        // no pipe's work, holds only what comes after it, and its edge arrives there).
         let observed = self.observed;
-        let Some(e) = self.events.last_mut().filter(|e| Some(e.op) == observed) else { return };
+        let own = self.events.len().checked_sub(1).filter(|&e| Some(self.events[e].op) == observed);
+        if let Some(by) = from.by.filter(|b| b.actor != self.actor) {
+            match own {
+                Some(to) => self.arrivals.push(Arrival { from: by, to, what }),
+                None => self.pending.push((by, what)),
+            }
+        }
+        let Some(e) = own.map(|i| &mut self.events[i]) else { return };
         if e.start >= t {
             return;
         }
@@ -232,6 +260,9 @@ impl State {
             self.done[i] = Some(e);
         }
         self.events.push(OpEvent { op, pipe, start, cycles, occupancy, after_set: None, cause, kind, bytes: 0, repeats: 0 });
+        for (from, what) in self.pending.drain(..) {
+            self.arrivals.push(Arrival { from, to: e, what });
+        }
         e
     }
 

@@ -38,7 +38,7 @@ pub use topology::Topology;
 pub const AIVS_PER_BLOCK: usize = 2;
 
 /// The kind of a core.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CoreKind {
     /// The cube core (L1, L0A/B/C, MTE1, M, FIX).
     Aic,
@@ -83,7 +83,7 @@ pub enum Side {
 }
 
 /// One simulated core: `(rank, block, core)`. Ranks are always 0 today (one device).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ActorId {
     /// The device.
     pub rank: u32,

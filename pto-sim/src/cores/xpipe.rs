@@ -301,8 +301,9 @@ pub struct BlockState {
     /// `syncall` rounds and signals as edges, GM shadowed by interval.
     pub hb: crate::sync::graph::Graph,
     /// When each sync object between cores was last released, in the releasing core's
-    /// modelled cycles (timed runs: [`super::clock`]).
-    pub times: HashMap<Edge, f64>,
+    /// modelled cycles, and by which event (timed runs: [`super::clock`]); of several
+    /// releases, the latest (of equal times, the first core's: the same on any schedule).
+    pub times: HashMap<Edge, super::clock::Released>,
     /// The `syncall` barrier of the cores sharing this state.
     pub barrier: Barrier,
 }
@@ -338,9 +339,12 @@ impl BlockState {
     pub fn release(&mut self, me: usize, on: Option<crate::sync::model::Pipe>, edge: Edge, clock: Option<&super::clock::SharedClock>) {
         self.hb.release(me, on, edge);
         if let Some(c) = clock {
-            let t = super::clock::with(c, |c| c.release_time());
-            let at = self.times.entry(edge).or_insert(t);
-            *at = at.max(t);
+            let r = super::clock::with(c, |c| c.released());
+            let latest = self.times.entry(edge).or_insert(r);
+            let key = |r: &super::clock::Released| (r.at, std::cmp::Reverse(r.by.and_then(|b| b.actor)));
+            if key(&r).partial_cmp(&key(latest)) == Some(std::cmp::Ordering::Greater) {
+                *latest = r;
+            }
         }
     }
 
@@ -349,8 +353,8 @@ impl BlockState {
     /// until the edge's release.
     pub fn acquire(&mut self, me: usize, on: Option<crate::sync::model::Pipe>, edge: Edge, clock: Option<&super::clock::SharedClock>) {
         self.hb.acquire(me, on, edge);
-        if let (Some(c), Some(&t)) = (clock, self.times.get(&edge)) {
-            super::clock::with(c, |c| c.not_before(t));
+        if let (Some(c), Some(&r)) = (clock, self.times.get(&edge)) {
+            super::clock::with(c, |c| c.not_before(r, edge.flow_name()));
         }
     }
 }

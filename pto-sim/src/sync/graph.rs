@@ -64,6 +64,19 @@ pub enum Edge {
     Barrier(u32, u64),
 }
 
+impl Edge {
+    /// The name of the edge drawn as a flow between two cores' events in a trace.
+    pub fn flow_name(self) -> &'static str {
+        match self {
+            Edge::Pushed(..) => "push→pop",
+            Edge::Freed(..) => "free→push",
+            Edge::Flag(..) => "ffts set→wait",
+            Edge::Signal(..) => "notify→wait",
+            Edge::Barrier(..) => "syncall",
+        }
+    }
+}
+
 /// What an access does to its bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
