@@ -380,7 +380,8 @@ fn an_edge_between_cores_is_a_flow_from_the_release_to_the_acquire_that_waited_f
     // free → the push that refills the slot), FFTS flags, `syncall` between blocks, signals
     // between ranks.
     let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let cases: Vec<(&str, TargetName, &[&str], Box<dyn Fn(&mut RunOptions)>)> = vec![
+    type Options = Box<dyn Fn(&mut RunOptions)>;
+    let cases: Vec<(&str, TargetName, &[&str], Options)> = vec![
         ("tests/hb/mix_c2v_pop_a2a3.pto", TargetName::A2A3, &["push→pop"], Box::new(|_| {})),
         ("tests/hb/gm_slot_loop.pto", TargetName::A2A3, &["push→pop", "free→push"], Box::new(|_| {})),
         ("tests/hb/mix_ffts_handoff.pto", TargetName::A5, &["ffts set→wait"], Box::new(|_| {})),
@@ -429,5 +430,33 @@ fn an_edge_between_cores_is_a_flow_from_the_release_to_the_acquire_that_waited_f
                 );
             }
         }
+    }
+}
+
+#[test]
+fn a_comm_copy_is_timed_as_its_load_and_store_and_a_notify_after_it_waits_for_the_store() {
+    // tests/hb/ranks_put_read_wait.pto: each rank `tput`s 64 f32 (256 bytes) to its peer, then
+    // notifies it; pto-isa's TPUT is a TLOAD (MTE2) then a TSTORE (MTE3) through UB.
+    let v = trace_with("tests/hb/ranks_put_read_wait.pto", TargetName::A2A3, |o| {
+        o.ranks = 2;
+        o.peers = vec!["buf=next".into(), "sig=next".into()];
+    });
+    let events = v["traceEvents"].as_array().unwrap();
+    let tracks: HashMap<(u64, u64), &str> = events
+        .iter()
+        .filter(|e| e["ph"] == "M" && e["name"] == "thread_name")
+        .map(|e| ((e["pid"].as_u64().unwrap(), e["tid"].as_u64().unwrap()), e["args"]["name"].as_str().unwrap()))
+        .collect();
+    for pid in [0, 1] {
+        let ops =
+            |name: &str| -> Vec<&Value> { events.iter().filter(|e| e["ph"] == "X" && e["pid"] == pid && e["name"] == name).collect() };
+        let put = ops("tput");
+        let track = |e: &Value| tracks[&(pid, e["tid"].as_u64().unwrap())];
+        assert_eq!(put.iter().map(|e| track(e)).collect::<Vec<_>>(), ["MTE2", "MTE3"], "rank {pid}");
+        assert!(put.iter().all(|e| e["args"]["bytes"] == 256), "rank {pid}: {put:?}");
+        let end = |e: &Value| e["ts"].as_f64().unwrap() + e["args"]["cycles"].as_f64().unwrap();
+        assert!(put[1]["ts"].as_f64().unwrap() >= end(put[0]), "rank {pid}: the store after the load");
+        let notify = ops("tnotify");
+        assert!(notify[0]["ts"].as_f64().unwrap() >= end(put[1]), "rank {pid}: the notify after the copy");
     }
 }

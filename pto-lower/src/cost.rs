@@ -334,6 +334,56 @@ impl Shape {
     }
 }
 
+/// How a synchronous comm op moves its data (pto-isa `include/pto/comm/a2a3/`): in chunks of its
+/// UB staging tile, each loaded from GM on MTE2 and stored to GM on MTE3 once loaded. `tput` /
+/// `tget` load and store each chunk once (TPut.hpp:45-55, TGet.hpp:45-55: `TLOAD`, flag,
+/// `TSTORE`, flag); `tbroadcast` loads a chunk once and stores it to every member
+/// (TBroadCast.hpp:34-47); `tgather` / `tscatter` copy each member's block chunk by chunk
+/// (TGather.hpp:53-59, TScatter.hpp:53-59); `treduce` loads the chunk of every member and stores
+/// the reduction once (TReduce.hpp:69-86; the adds on the vector pipe are not timed).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Staged {
+    /// Bytes of one chunk (the staging tile's valid bytes; the whole buffer without a tile).
+    pub chunk_bytes: u64,
+    /// Chunks.
+    pub chunks: u64,
+    /// Loads of a chunk (GM → UB).
+    pub loads: u64,
+    /// Stores of a chunk (UB → GM).
+    pub stores: u64,
+    /// With a second staging tile (`pong`), a chunk loads while the previous one stores.
+    pub double_buffered: bool,
+}
+
+impl Staged {
+    /// The plan of comm op `opcode` moving `bytes` (one member's buffer) among `members` ranks
+    /// through a staging tile of `staging` bytes (`None`: the whole buffer at once); `None` for
+    /// an op that is not a synchronous comm copy.
+    pub fn plan(opcode: Opcode, bytes: u64, members: u64, staging: Option<u64>, double_buffered: bool) -> Option<Staged> {
+        let members = members.max(1);
+        let (per_member, loads, stores) = match opcode {
+            Opcode::CommPut | Opcode::CommGet => (false, 1, 1),
+            Opcode::CommBroadcast => (false, 1, members),
+            Opcode::CommGather | Opcode::CommScatter => (true, 1, 1),
+            Opcode::CommReduce => (false, members, 1),
+            _ => return None,
+        };
+        let chunk_bytes = staging.filter(|&s| s > 0).map_or(bytes, |s| s.min(bytes)).max(1);
+        let chunks = bytes.div_ceil(chunk_bytes) * if per_member { members } else { 1 };
+        Some(Staged { chunk_bytes, chunks, loads, stores, double_buffered })
+    }
+
+    /// A chunk's load.
+    pub fn load(&self) -> Work {
+        Work::Transfer { path: Path::GmToUb, bytes: self.chunk_bytes, calls: 1 }
+    }
+
+    /// A chunk's store.
+    pub fn store(&self) -> Work {
+        Work::Transfer { path: Path::UbToGm, bytes: self.chunk_bytes, calls: 1 }
+    }
+}
+
 /// What the model needs to know of an op without a vector program.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct OpShape {
@@ -410,7 +460,24 @@ mod tests {
         for sig in [Opcode::CommNotify, Opcode::CommWait, Opcode::CommTest] {
             assert_eq!(work_of(&op(sig, shape(ElemType::I32, 1, 1))), Work::Scalar, "{sig:?}");
         }
+        // The copies are timed chunk by chunk ([`Staged`]), not as one op's work.
         assert_eq!(work_of(&op(Opcode::CommGet, shape(ElemType::F32, 4, 16))), Work::Free);
+    }
+
+    #[test]
+    fn a_comm_copy_moves_its_buffer_in_staging_tile_chunks() {
+        let put = Staged::plan(Opcode::CommPut, 4096, 1, Some(1024), false).unwrap();
+        assert_eq!((put.chunk_bytes, put.chunks, put.loads, put.stores), (1024, 4, 1, 1));
+        let whole = Staged::plan(Opcode::CommGet, 4096, 1, None, false).unwrap();
+        assert_eq!((whole.chunk_bytes, whole.chunks), (4096, 1));
+        let bcast = Staged::plan(Opcode::CommBroadcast, 4096, 4, Some(4096), false).unwrap();
+        assert_eq!((bcast.chunks, bcast.loads, bcast.stores), (1, 1, 4));
+        let gather = Staged::plan(Opcode::CommGather, 4096, 4, Some(2048), true).unwrap();
+        assert_eq!((gather.chunks, gather.loads, gather.stores, gather.double_buffered), (8, 1, 1, true));
+        let reduce = Staged::plan(Opcode::CommReduce, 100, 3, Some(4096), false).unwrap();
+        assert_eq!((reduce.chunk_bytes, reduce.chunks, reduce.loads, reduce.stores), (100, 1, 3, 1));
+        assert_eq!(Staged::plan(Opcode::CommNotify, 4, 1, None, false), None);
+        assert_eq!(put.load(), Work::Transfer { path: Path::GmToUb, bytes: 1024, calls: 1 });
     }
 
     #[test]

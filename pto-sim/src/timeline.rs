@@ -21,7 +21,7 @@ use crate::value::Val;
 use pto_ir::diag::Diagnostic;
 use pto_ir::module::{Module, OpId, ValueId};
 use pto_ir::ops::Opcode;
-use pto_ir::types::Loc;
+use pto_ir::types::{Loc, Type};
 use pto_lower::TargetId;
 use pto_lower::cost::{self, OpShape, Path, Shape, Work};
 use pto_lower::cost_a5;
@@ -281,8 +281,7 @@ impl State {
                 }
             }
             SyncOp::Barrier(name) if name == "PIPE_ALL" => {
-                let drained = self.done.iter().flatten().copied().max_by(|&a, &b| self.events[a].end().total_cmp(&self.events[b].end()));
-                let e = self.push(op, Pipe::S, drained, cost::SYNC_CYCLES, Kind::Wait);
+                let e = self.push(op, Pipe::S, self.drained(), cost::SYNC_CYCLES, Kind::Wait);
                 self.free = [self.events[e].end(); PIPES];
                 self.last = [Some(e); PIPES];
                 self.done = [Some(e); PIPES];
@@ -300,6 +299,51 @@ impl State {
                 }
             }
         }
+    }
+
+    /// Schedules a synchronous comm copy ([`cost::Staged`]) chunk by chunk: a chunk's loads on
+    /// MTE2 once its staging tile is free (the stores of the chunk that used it last have
+    /// completed: the previous chunk's, or the one before with a second tile), its stores on
+    /// MTE3 once every pipe has drained (pto-isa TPut.hpp:49-52: the load's MTE2 → MTE3 flag,
+    /// then `pipe_barrier(PIPE_ALL)`). The copy is synchronous on the scalar unit, as the
+    /// happens-before graph records its GM accesses (on `PIPE_S`): the core's next scalar op
+    /// waits for its last store, and so does its next MTE2 op (the MTE3 → MTE2 flag it ends
+    /// with, TPut.hpp:54-55).
+    fn push_staged(&mut self, op: OpId, plan: &cost::Staged) {
+        let (load, store) = (plan.load(), plan.store());
+        let reuse_after = if plan.double_buffered { 2 } else { 1 };
+        let mut last_stores: VecDeque<Option<usize>> = VecDeque::new();
+        for _ in 0..plan.chunks {
+            let free = if last_stores.len() >= reuse_after { last_stores.pop_front().flatten() } else { None };
+            for _ in 0..plan.loads {
+                self.push_work(op, Pipe::Mte2, free, &load);
+            }
+            let mut stored = None;
+            for _ in 0..plan.stores {
+                let drained = self.drained();
+                stored = Some(self.push_work(op, Pipe::Mte3, drained, &store));
+            }
+            last_stores.push_back(stored);
+        }
+        if let Some(last) = last_stores.back().copied().flatten() {
+            for p in [Pipe::S, Pipe::Mte2] {
+                let i = p as usize;
+                self.free[i] = self.free[i].max(self.events[last].end());
+            }
+        }
+    }
+
+    /// The event that completes last of those each pipe completes last: when every pipe has
+    /// drained.
+    fn drained(&self) -> Option<usize> {
+        self.done.iter().flatten().copied().max_by(|&a, &b| self.events[a].end().total_cmp(&self.events[b].end()))
+    }
+
+    /// [`Self::push_held`] of `w` (a transfer), with its bytes and repeats.
+    fn push_work(&mut self, op: OpId, pipe: Pipe, after: Option<usize>, w: &Work) -> usize {
+        let e = self.push_held(op, pipe, after, w.cycles(), w.occupancy(), Kind::of(w));
+        (self.events[e].bytes, self.events[e].repeats) = (w.bytes(), w.repeats());
+        e
     }
 
     /// The last writer of what `accesses` read that ends last.
@@ -464,6 +508,36 @@ fn family_work(m: &Module, op: OpId, vals: &[Val]) -> Work {
     cost::work_of(&OpShape { opcode: data.opcode, src, dst_dtype, path, calls: 1, mkn })
 }
 
+/// The chunks of a synchronous comm copy (`tput`, `tget`, the collectives: [`cost::Staged`]):
+/// the bytes of one member's buffer (`tput`/`tget`: of the view copied; a collective: of its
+/// `!pto.group`'s member), the group's members, the first staging tile's valid bytes as the
+/// chunk, double-buffered with a second staging tile (a third for `treduce`, whose first is
+/// its accumulator).
+fn comm_plan(m: &Module, op: OpId, vals: &[Val]) -> Option<cost::Staged> {
+    let data = m.op(op);
+    let opcode = data.opcode;
+    if !matches!(
+        opcode,
+        Opcode::CommPut | Opcode::CommGet | Opcode::CommBroadcast | Opcode::CommGather | Opcode::CommScatter | Opcode::CommReduce
+    ) {
+        return None;
+    }
+    let elem_bytes = |v: ValueId| m.value_type(v).elem_type().map_or(1, |e| e.size_bytes() as u64);
+    let first = *data.operands.first()?;
+    let (bytes, members) = match vals.get(first.index()) {
+        Some(Val::View(view)) => (view.shape[..view.rank].iter().map(|&d| d.max(0) as u64).product::<u64>() * elem_bytes(first), 1),
+        _ => {
+            let Type::Opaque(text) = m.value_type(first) else { return None };
+            let (n, rows, cols) = crate::comm::ops::group_shape(text)?;
+            ((rows * cols) as u64 * elem_bytes(first), n as u64)
+        }
+    };
+    let tiles: Vec<_> = data.operands.iter().filter_map(|&v| tile(vals, v)).collect();
+    let staging = tiles.first().map(|t| (t.vrows * t.vcols) as u64 * u64::from(t.desc.dtype.size_bytes()));
+    let double_buffered = tiles.len() >= if opcode == Opcode::CommReduce { 3 } else { 2 };
+    cost::Staged::plan(opcode, bytes, members, staging, double_buffered)
+}
+
 /// The A5 formula model's time for a vector op it has a curve for ([`cost_a5`]), on its
 /// first source tile (the destination's type for a cast).
 fn a5_formula(m: &Module, op: OpId, vals: &[Val]) -> Option<Work> {
@@ -493,6 +567,10 @@ impl Observer for Timeline {
         let pipe = effects::pipe_of(m, op, self.target, false, &loc);
         if let Some(s) = effects::sync_op(m, op, vals) {
             st.sync(op, s, pipe);
+            return;
+        }
+        if let Some(plan) = comm_plan(m, op, vals) {
+            st.push_staged(op, &plan);
             return;
         }
         let w = self.recent.cost(self.target, m, op, vals);
@@ -603,6 +681,35 @@ mod tests {
         let cycles: f64 = path.iter().map(|p| p.1).sum();
         assert_eq!(cycles as u64, st.summary().total);
         assert!(State::default().critical_path().is_empty());
+    }
+
+    #[test]
+    fn a_comm_copy_stores_each_chunk_after_its_load_and_reloads_a_tile_once_it_is_stored() {
+        let starts_ends = |st: &State| st.events.iter().map(|e| (e.pipe, e.start, e.end())).collect::<Vec<_>>();
+        let single = cost::Staged::plan(Opcode::CommPut, 3 * 1024, 1, Some(1024), false).unwrap();
+        let mut st = State::default();
+        st.push_staged(op(0), &single);
+        let ev = starts_ends(&st);
+        assert_eq!(ev.iter().map(|e| e.0).collect::<Vec<_>>(), [Pipe::Mte2, Pipe::Mte3].repeat(3));
+        for c in 0..3 {
+            assert!(ev[2 * c + 1].1 >= ev[2 * c].2, "chunk {c}'s store waits for its load");
+            if c > 0 {
+                assert!(ev[2 * c].1 >= ev[2 * c - 1].2, "one tile: chunk {c} loads once chunk {} is stored", c - 1);
+            }
+        }
+        let serial = st.summary().total;
+        assert_eq!(serial, ev[5].2.round() as u64);
+        // The scalar unit and MTE2 go on after the last store.
+        st.push(op(1), Pipe::S, None, 1.0, Kind::Scalar);
+        assert!(st.events[6].start >= ev[5].2);
+        // With a second tile, chunk 1 loads while chunk 0 stores.
+        let double = cost::Staged { double_buffered: true, ..single };
+        let mut st = State::default();
+        st.push_staged(op(0), &double);
+        let ev = starts_ends(&st);
+        assert!(ev[2].1 < ev[1].2, "chunk 1's load overlaps chunk 0's store");
+        assert!(ev[4].1 >= ev[1].2, "chunk 2 reuses chunk 0's tile once it is stored");
+        assert!(st.summary().total < serial, "{} vs {serial}", st.summary().total);
     }
 
     #[test]
