@@ -177,13 +177,13 @@ fn blocks_exchange_data_through_gm_across_syncall() {
     assert!(err.contains("already ended: b1.core, b2.core, b3.core"), "{err}");
     // Without the barrier the blocks run apart, each on its GM copy: each load of a neighbour's
     // row sees the row before any block ran; on hardware it is a race, an error at the later
-    // block's access (one per block and array: blocks 1 and 2 overwrite the row the block before
-    // reads, block 3 reads the row block 0 writes).
+    // block's access (one per block, array and kind: blocks 1, 2 and 3 overwrite the row the
+    // block before reads, block 3 also reads the row block 0 writes).
     let apart = syncall_kernel("apart", |t| t.replace("  pto.syncall\n", ""));
     let out = Command::new(env!("CARGO_BIN_EXE_pto")).args(["run", "--json", "--target", "a2a3"]).args(&four).arg(&apart).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert_eq!(err.matches("error[HAZARD_WAR]").count(), 2, "{err}");
+    assert_eq!(err.matches("error[HAZARD_WAR]").count(), 3, "{err}");
     assert_eq!(err.matches("error[HAZARD_RAW]").count(), 1, "{err}");
     assert!(
         err.contains("error[HAZARD_WAR]: block 1 overwrites bytes [32, 64) of `%part` that block 0 reads, with no `syncall` between them"),

@@ -21,23 +21,6 @@ pub fn normalize(mut ranges: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
     out
 }
 
-/// The first range of `a` ∩ `b` (both normalized), if they meet.
-pub fn first_overlap(a: &[(u64, u64)], b: &[(u64, u64)]) -> Option<(u64, u64)> {
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        let (s, e) = (a[i].0.max(b[j].0), a[i].1.min(b[j].1));
-        if s < e {
-            return Some((s, e));
-        }
-        if a[i].1 <= b[j].1 {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
-    None
-}
-
 /// Adds `add` (normalized) to `set` (normalized), keeping it normalized.
 pub fn union_into(set: &mut Vec<(u64, u64)>, add: &[(u64, u64)]) {
     if add.is_empty() {
@@ -71,12 +54,10 @@ mod tests {
     }
 
     #[test]
-    fn interleaved_halves_do_not_overlap_and_a_shared_byte_does() {
+    fn interleaved_halves_unite_into_whole_rows() {
         // Two AIVs' column halves of a 4-row, 64-byte-row tensor.
         let left: Vec<(u64, u64)> = (0..4).map(|r| (r * 64, r * 64 + 32)).collect();
         let right: Vec<(u64, u64)> = (0..4).map(|r| (r * 64 + 32, r * 64 + 64)).collect();
-        assert_eq!(first_overlap(&left, &right), None);
-        assert_eq!(first_overlap(&left, &[(100, 200)]), Some((128, 160)));
         let mut u = left.clone();
         union_into(&mut u, &right);
         assert_eq!(u, vec![(0, 256)]);

@@ -552,8 +552,9 @@ pub fn transfer_elements(
 }
 
 /// The exact bytes of GM arrays a simulation read and wrote, per (array, read or write, op):
-/// what a multi-block run compares between blocks (blocks without `syncall` are unordered, so
-/// a byte one block writes and another reads or writes is a hazard). Keyed by op, so the
+/// what a multi-block run feeds into the happens-before graph of its blocks (blocks without
+/// `syncall` are unordered, so a byte one block writes and another reads or writes is a
+/// hazard: `cores::machine`). Keyed by op, so the
 /// record stays as small as the program whatever the trip counts.
 #[derive(Clone, Debug, Default)]
 pub struct Accessed {
@@ -564,10 +565,6 @@ pub struct Accessed {
 /// `(array, write, op, bytes)`: the bytes `op` read (or, `write`, wrote) in `array`.
 pub type AccessSet = (usize, bool, pto_ir::module::OpId, Vec<(u64, u64)>);
 
-/// Two accesses of different blocks that share a byte: `(op of the first, op of the second,
-/// whether the first writes, whether the second writes, the first shared bytes)`.
-pub type Conflict = (pto_ir::module::OpId, pto_ir::module::OpId, bool, bool, (u64, u64));
-
 impl Accessed {
     /// Records an access of `bytes` (normalized, [`crate::byteset`]) of array `arg` by `op`.
     pub fn record(&mut self, arg: usize, bytes: &[(u64, u64)], write: bool, op: pto_ir::module::OpId) {
@@ -575,26 +572,6 @@ impl Accessed {
             Some(s) => crate::byteset::union_into(&mut s.3, bytes),
             None => self.sets.push((arg, write, op, bytes.to_vec())),
         }
-    }
-
-    /// The first access of `self` that meets a write of `other` in the same array (a write
-    /// of `self` also meets `other`'s reads when `writes_too`): `(op of self, op of other,
-    /// whether self's access writes, other's access writes, the first shared bytes)`.
-    pub fn conflict(&self, other: &Accessed, arg: usize) -> Option<Conflict> {
-        for (a, aw, aop, abytes) in &self.sets {
-            if *a != arg {
-                continue;
-            }
-            for (b, bw, bop, bbytes) in &other.sets {
-                if *b == arg
-                    && (*aw || *bw)
-                    && let Some(at) = crate::byteset::first_overlap(abytes, bbytes)
-                {
-                    return Some((*aop, *bop, *aw, *bw, at));
-                }
-            }
-        }
-        None
     }
 }
 
@@ -604,20 +581,16 @@ mod accessed_tests {
     use pto_ir::module::OpId;
 
     #[test]
-    fn accesses_merge_per_op_and_conflicts_are_exact() {
+    fn accesses_merge_per_op() {
         let mut a = Accessed::default();
         a.record(0, &[(0, 32)], true, OpId(1));
         a.record(0, &[(64, 96)], true, OpId(1));
         a.record(1, &[(0, 8)], false, OpId(2));
-        assert_eq!(a.sets, vec![(0, true, OpId(1), vec![(0, 32), (64, 96)]), (1, false, OpId(2), vec![(0, 8)])]);
-        let mut b = Accessed::default();
-        b.record(0, &[(32, 64)], true, OpId(3));
-        b.record(1, &[(0, 8)], false, OpId(4));
-        // Disjoint writes, and two reads, never conflict.
-        assert_eq!(a.conflict(&b, 0), None);
-        assert_eq!(a.conflict(&b, 1), None);
-        b.record(0, &[(90, 100)], false, OpId(5));
-        assert_eq!(a.conflict(&b, 0), Some((OpId(1), OpId(5), true, false, (90, 96))));
+        a.record(0, &[(32, 64)], false, OpId(1));
+        assert_eq!(
+            a.sets,
+            vec![(0, true, OpId(1), vec![(0, 32), (64, 96)]), (1, false, OpId(2), vec![(0, 8)]), (0, false, OpId(1), vec![(32, 64)])]
+        );
     }
 }
 

@@ -8,9 +8,10 @@
 //!   final value differs from the initial one) is taken from it.
 //! * **Hazards between blocks.** Blocks without `syncall` share no edge of the happens-before
 //!   graph, so when orders are checked each block records the exact bytes it reads and writes
-//!   ([`crate::gm::Accessed`]) and any byte one block writes and another accesses is a
-//!   `HAZARD_*` error (two blocks writing the same value too: the verdict never depends on the
-//!   data, and it is the one the rank machine gives).
+//!   ([`crate::gm::Accessed`]), and after the run they are fed, block by block, into one
+//!   [`crate::sync::graph::Graph`] with a core per block and no edges: any byte one block writes
+//!   and another accesses is a `HAZARD_*` error (two blocks writing the same value too: the
+//!   verdict never depends on the data, and it is the one the rank machine gives).
 //! * A trap in a core stops its block and is reported with the core's name; all cores of a
 //!   block waiting is `SYNC_DEADLOCK` at the blocked ops, each named with its core and what it
 //!   waits for.
@@ -499,36 +500,44 @@ pub(crate) fn interleave(actors: &[ActorId], traces: Vec<Vec<TraceEntry>>, switc
     out
 }
 
-/// Accesses of two blocks on separate GM copies that share a byte, one of them a write: blocks
-/// without `syncall` are unordered (no edge of the happens-before graph joins them), so every
-/// such pair is a hazard — `HAZARD_RAW` where a block reads what another writes (on hardware it
-/// may see either value; the simulated block read its own copy, the bytes before any block
-/// ran), `HAZARD_WAW` where two blocks write the same bytes (whatever the values: which write
-/// lands last is undefined). One error per (block, array), at the later block's access,
-/// labelled with the earlier block's.
+/// The hazards between blocks on separate GM copies: the exact bytes each block's cores read
+/// and wrote ([`crate::gm::Accessed`]) fed, block by block, into a happens-before graph
+/// ([`crate::sync::graph::Graph`]) with a core per block and no edge between them (blocks
+/// without `syncall` are unordered), so every byte one block writes and another accesses is a
+/// hazard — `HAZARD_RAW` where a block reads what another writes (on hardware it may see
+/// either value; the simulated block read its own copy, the bytes before any block ran),
+/// `HAZARD_WAW` where two blocks write the same bytes (whatever the values: which write lands
+/// last is undefined). One error per (block, array, kind of hazard), at the later block's first
+/// such access, labelled with the earlier block's.
 fn unordered_accesses(m: &Module, initial: &[GmArray], blocks: &[BlockRun]) -> Vec<Diagnostic> {
+    use crate::sync::graph::{Graph, Kind};
+    use crate::sync::model::HazardKind;
+    let mut graph = Graph::for_machine(blocks.len());
     let mut out = Vec::new();
-    for (i, later) in blocks.iter().enumerate() {
-        for arg in 0..initial.len() {
-            let found = blocks[..i].iter().enumerate().find_map(|(j, earlier)| {
-                later.accessed.iter().find_map(|a| earlier.accessed.iter().find_map(|e| a.conflict(e, arg))).map(|c| (j, c))
-            });
-            let Some((j, (op, other, write, other_writes, (s, e)))) = found else { continue };
-            let name = initial.get(arg).map_or("?", |a| a.name.as_str());
-            let (class, what) = match (write, other_writes) {
-                (false, _) => (DiagClass::HazardRaw, format!("reads bytes [{s}, {e}) of `%{name}` that block {j} writes")),
-                (true, false) => (DiagClass::HazardWar, format!("overwrites bytes [{s}, {e}) of `%{name}` that block {j} reads")),
-                (true, true) => (DiagClass::HazardWaw, format!("writes bytes [{s}, {e}) of `%{name}` that block {j} also writes")),
+    for (i, block) in blocks.iter().enumerate() {
+        let mut reported = std::collections::HashSet::new();
+        for (arg, write, op, bytes) in block.accessed.iter().flat_map(|a| &a.sets) {
+            let kind = if *write { Kind::Write } else { Kind::Read };
+            let Some(h) = graph.access(i, crate::sync::model::Pipe::S, *arg, bytes, kind, *op) else { continue };
+            if !reported.insert((*arg, h.kind)) {
+                continue;
+            }
+            let (j, (s, e)) = (h.core, h.bytes);
+            let name = initial.get(*arg).map_or("?", |a| a.name.as_str());
+            let (class, what) = match h.kind {
+                HazardKind::Raw => (DiagClass::HazardRaw, format!("reads bytes [{s}, {e}) of `%{name}` that block {j} writes")),
+                HazardKind::War => (DiagClass::HazardWar, format!("overwrites bytes [{s}, {e}) of `%{name}` that block {j} reads")),
+                HazardKind::Waw => (DiagClass::HazardWaw, format!("writes bytes [{s}, {e}) of `%{name}` that block {j} also writes")),
             };
-            let seen = if write { "" } else { " (here it saw the bytes before any block ran)" };
+            let seen = if *write { "" } else { " (here it saw the bytes before any block ran)" };
             out.push(
                 Diagnostic::error(
                     class,
-                    m.op_span(op),
+                    m.op_span(*op),
                     format!("block {i} {what}, with no `syncall` between them: blocks are unordered, so the result is undefined on hardware{seen}"),
                 )
-                .with_op(m.op(op).opcode.full_name())
-                .with_label(m.op_span(other), format!("block {j} accessed them here")),
+                .with_op(m.op(*op).opcode.full_name())
+                .with_label(m.op_span(h.op), format!("block {j} accessed them here")),
             );
         }
     }
