@@ -715,7 +715,9 @@ line (`--target a2a3|a5`); the module's own `pto.target_arch` attribute is never
 table has a family-level default row per ISA instruction family, refined by per-op rows where
 the sources give per-op facts. An operand is legal when its tuple (element type, location,
 layout, shape) matches one of the alternatives listed for its slot (alternatives are separated
-by `|`); `checks` relate operands and fire only when the extents involved are static (the simulator checks dynamic ones when the op runs: `SIM_TRAP`). Problems
+by `|`); `checks` relate operands and fire only when the extents involved are static (the simulator checks dynamic ones when the op runs: `SIM_TRAP`),
+except the layout-converting `tload` check, for which a dynamic leading view dimension is itself the fault (pto-isa
+static_asserts it). Problems
 are reported as `LEGAL_UNSUPPORTED_TUPLE` (or `LEGAL_TMP_FORBIDDEN` for a scratch operand the
 target's form must omit), naming the op, the operand position, the tuple found and the tuples
 allowed.

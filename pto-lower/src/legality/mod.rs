@@ -22,7 +22,8 @@
 //! NPU code only asserts in debug builds, allowed dtype combinations such as the TCVT conversion
 //! matrix, allowed location pairs, attribute restrictions). Checks on dimensions only fire when
 //! both extents are static; the simulator checks the rest when the op runs, with the run-time
-//! valid shapes ([`crate::legalize::run_time_violation`]), and traps on a violation.
+//! valid shapes ([`crate::legalize::run_time_violation`]), and traps on a violation. (The one
+//! exception is [`CheckKind::GmConvert`], whose fault is a dynamic view dimension.)
 //!
 //! The scratch (`tmp`) rule is not restated here: it is the op table's per-target
 //! [`pto_ir::ops::Tmp`], read through [`Table::tmp_rule`].
