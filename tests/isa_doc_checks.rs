@@ -875,13 +875,17 @@ fn every_isa_doc_implementation_check_is_encoded_and_tested_or_says_why_not() {
                 cases.push((false, expands_mat("f32", (1, 4), DN_ATTRS)));
                 cases.push((false, expands_mat("f32", (1024, 256), "")));
             }
-            // ND->NZ and DN->ZN from 2-D views (or leading dims a static 1) into fractal-512 tiles
-            // are accepted; a dynamic or static leading dim other than 1 and fractal 1024 are not.
+            // ND->NZ and DN->ZN from 2-D views (or 3-D / 5-D ones whose leading dims are a static 1)
+            // into fractal-512 tiles are accepted; a dynamic or static leading dim other than 1 and
+            // fractal 1024 are not.
             // The rule is the conversion's: ND->ND folds a dynamic leading dim into the rows.
             "gm-convert" => {
                 let (nz, zn) = (NZ_ATTRS, ", blayout=row_major, slayout=col_major");
                 cases.push((true, load_dims("nd", &[Some(32), Some(16)], nz)));
                 cases.push((true, load_dims("nd", &[Some(1), Some(32), Some(16)], nz)));
+                cases.push((true, load_dims("nd", &[Some(1), Some(1), Some(1), Some(32), Some(16)], nz)));
+                cases.push((false, load_dims("nd", &[Some(1), None, Some(1), Some(32), Some(16)], nz)));
+                cases.push((false, load_dims("nd", &[Some(1), Some(1), Some(2), Some(16), Some(16)], nz)));
                 cases.push((true, load_dims("dn", &[Some(32), Some(16)], zn)));
                 cases.push((true, load_dims("nd", &[None, Some(32), Some(16)], "")));
                 cases.push((false, load_dims("nd", &[None, Some(32), Some(16)], nz)));
