@@ -393,3 +393,69 @@ fn disputed_rules_warn_naming_both_references() {
     assert!(diags.len() == 1 && diags[0].is_error() && !names_both(&diags[0]), "{diags:#?}");
     assert!(check_body(&tand("i16"), TargetId::A2A3).is_empty());
 }
+
+/// Issue 27, round six: rules where `ptoas` accepts what pto-isa's implementation cannot run and
+/// `pto` rejects, the error's note naming both references: a `texpands` mat tile below one
+/// 32-byte block (both targets), a layout-converting `tload` from a view with a dynamic leading
+/// dim or into a tile of fractal other than 512 (A5's ND2NZ / DN2NZ here; A2A3's ND2NZ / DN2ZN in
+/// tests/isa_doc_checks.rs), and single-source `tdeinterleave` shapes (pto-isa only).
+#[test]
+fn pto_isa_side_rules_reject_naming_both_references() {
+    let names_both = |d: &Diagnostic, isa: &str, ptoas: &str| {
+        d.is_error() && d.class == DiagClass::LegalUnsupportedTuple && d.notes.iter().any(|n| n.contains(isa) && n.contains(ptoas))
+    };
+    let expands = |tile: &str| {
+        format!("  %s = arith.constant 1.0 : f32\n  %d = pto.alloc_tile : {tile}\n  pto.texpands ins(%s : f32) outs(%d : {tile})\n")
+    };
+    for target in [TargetId::A2A3, TargetId::A5] {
+        let diags = check_body(&expands("!pto.tile_buf<mat, 1x1xf32, blayout=col_major>"), target);
+        let errors: Vec<&Diagnostic> = diags.iter().filter(|d| d.is_error()).collect();
+        assert!(errors.len() == 1 && names_both(errors[0], "TExpandS.hpp", "PTO.cpp:3899-3944"), "{target:?}: {diags:#?}");
+        assert!(check_body(&expands("!pto.tile_buf<mat, 8x1xf32, blayout=col_major>"), target).is_empty(), "one block fills");
+    }
+    // A5 tload ND -> NZ / DN -> NZ: a 2-D view and fractal 512 load; a dynamic leading dim or
+    // fractal 1024 does not; an ND tile takes the dynamic leading dim into its rows.
+    let load = |gm: &str, view: &str, tile: &str| {
+        let dims: Vec<&str> = view.split('x').collect();
+        let sizes: Vec<String> = dims.iter().map(|d| if *d == "?" { "%n".to_string() } else { format!("%c{d}") }).collect();
+        let strides = if gm == "dn" { ["%c1", "%c32", "%c512"] } else { ["%c512", "%c16", "%c1"] };
+        let strides = if gm == "dn" { strides[..dims.len()].join(", ") } else { strides[3 - dims.len()..].join(", ") };
+        let any = vec!["?"; dims.len()].join("x");
+        let zeros = vec!["%c0"; dims.len()].join(", ");
+        format!(
+            "func.func @k(%p: !pto.ptr<f32>, %n: index, %a: {tile}) {{\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  \
+             %c16 = arith.constant 16 : index\n  %c32 = arith.constant 32 : index\n  %c512 = arith.constant 512 : index\n  \
+             %tv = pto.make_tensor_view %p, shape = [{s}], strides = [{strides}] {{layout = #pto.layout<{gm}>}} : !pto.tensor_view<{any}xf32>\n  \
+             %pv = pto.partition_view %tv, offsets = [{zeros}], sizes = [{s}] : !pto.tensor_view<{any}xf32> -> !pto.partition_tensor_view<{view}xf32>\n  \
+             pto.tload ins(%pv : !pto.partition_tensor_view<{view}xf32>) outs(%a : {tile})\n  return\n}}\n",
+            s = sizes.join(", ")
+        )
+    };
+    let nz = |fractal: u32| format!("!pto.tile_buf<mat, 32x16xf32, blayout=col_major, slayout=row_major, fractal={fractal}>");
+    let a5 = |text: &str| legalize_text(text, TargetId::A5).1;
+    assert!(a5(&load("nd", "1x32x16", &nz(512))).is_empty());
+    assert!(a5(&load("dn", "32x16", &nz(512))).is_empty());
+    assert!(a5(&load("nd", "?x32x16", "!pto.tile_buf<mat, 32x16xf32>")).is_empty(), "ND2ND folds the leading dim");
+    for text in [load("nd", "?x32x16", &nz(512)), load("nd", "32x16", &nz(1024)), load("dn", "32x16", &nz(1024))] {
+        let diags = a5(&text);
+        assert!(diags.len() == 1 && names_both(&diags[0], "register/tload_common.hpp:150-160", "PTO.cpp:1394-1458"), "{text}{diags:#?}");
+    }
+    // Single-source tdeinterleave: rows kept, columns halved; the two-source form keeps one shape.
+    let deint = |src: &str, dst: &str| {
+        let (s, d) = (format!("!pto.tile_buf<vec, 16x16xf32, valid={src}>"), format!("!pto.tile_buf<vec, 16x16xf32, valid={dst}>"));
+        format!(
+            "  %a = pto.alloc_tile : {s}\n  %d = pto.alloc_tile : {d}\n  %e = pto.alloc_tile : {d}\n  pto.tdeinterleave ins(%a : {s}) outs(%d, %e : {d}, {d})\n"
+        )
+    };
+    assert!(check_body(&deint("16x16", "16x8"), TargetId::A5).is_empty());
+    let diags = check_body(&deint("16x16", "16x16"), TargetId::A5);
+    assert_eq!(
+        diags.iter().map(|d| d.expected.as_deref().unwrap_or("")).collect::<Vec<_>>(),
+        ["dst0 valid cols x 2 = src valid cols", "dst1 valid cols x 2 = src valid cols"]
+    );
+    let t = "!pto.tile_buf<vec, 16x16xf32>";
+    let two = format!(
+        "  %a = pto.alloc_tile : {t}\n  %d = pto.alloc_tile : {t}\n  %e = pto.alloc_tile : {t}\n  pto.tdeinterleave ins(%a, %a : {t}, {t}) outs(%d, %e : {t}, {t})\n"
+    );
+    assert!(check_body(&two, TargetId::A5).is_empty(), "the two-source form is not the halving form");
+}

@@ -36,7 +36,7 @@ use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpId, Payload, ValueDef, ValueId};
 use pto_ir::ops::is_mlir_memref as is_memref;
 use pto_ir::ops::{Family, Opcode, SlotKind, TmpRule};
-use pto_ir::tile_rules::{check_tile, layout_alternatives, layout_change_text, view_mismatch};
+use pto_ir::tile_rules::{check_tile, dims_text, layout_alternatives, layout_change_text, view_mismatch};
 use pto_ir::types::{BLayout, Dim, ElemType, SLayout, TileDesc, Type};
 
 /// Runs the pass: rewrites the layouts the target fixes (one note each in `notes`), then
@@ -458,6 +458,7 @@ fn shape_ok(s: &ShapeReq, t: &TileDesc) -> bool {
         ShapeReq::PadNullOrZero => t.pad <= 1,
         ShapeReq::Multiple(e, n) => extent(t, e).is_none_or(|x| x.is_multiple_of(n)),
         ShapeReq::RowBytes(n) => (u64::from(t.cols) * u64::from(t.dtype.size_bytes())).is_multiple_of(u64::from(n)),
+        ShapeReq::Bytes(lo, hi) => (u64::from(lo)..=u64::from(hi)).contains(&t.size_bytes()),
     }
 }
 
@@ -510,6 +511,29 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             let y = extent(&tile(b.0)?, b.1)?;
             let ok = if matches!(kind, CheckKind::Eq { .. }) { x == y } else { x <= y };
             (!ok).then(|| (b.0, format!("{} {} {x}, {} {} {y}", a.0, a.1.name(), b.0, b.1.name())))
+        }
+        CheckKind::Scaled { a, factor, b } => {
+            let x = extent(&tile(a.0)?, a.1)?;
+            let y = extent(&tile(b.0)?, b.1)?;
+            (u64::from(x) * u64::from(factor) != u64::from(y)).then(|| {
+                (a.0, format!("{} {} {x} (x {factor} = {}), {} {} {y}", a.0, a.1.name(), u64::from(x) * u64::from(factor), b.0, b.1.name()))
+            })
+        }
+        CheckKind::GmConvert { view, tile: slot, pairs, fractal } => {
+            let gm = stated_gm_layout(m, first(bound, view)?)?;
+            let t = tile(slot)?;
+            if !pairs.iter().any(|(g, ls)| *g == gm && ls.iter().any(|l| l.matches(t.blayout, t.slayout, t.fractal))) {
+                return None;
+            }
+            let pair = format!("{view} GM layout {} to {slot} {}", gm.to_uppercase(), layout_text(t.blayout, t.slayout));
+            if t.fractal != fractal {
+                return Some((slot, format!("{pair} of fractal {}", t.fractal)));
+            }
+            // A static leading dimension other than 1 is `ViewShape`'s (a boxed tile folds nothing).
+            let (Type::PartitionView(dims, _) | Type::TensorView(dims, _)) = ty(view)? else { return None };
+            let leading = &dims[..dims.len().saturating_sub(2)];
+            let i = leading.iter().position(Option::is_none)?;
+            Some((view, format!("{pair} from view {} (leading dim {i} dynamic)", dims_text(dims))))
         }
         CheckKind::GmLayout { view, tile: slot, pairs, vectors_any, elem_bytes } => {
             let gm = stated_gm_layout(m, first(bound, view)?)?;
@@ -691,7 +715,9 @@ line (`--target a2a3|a5`); the module's own `pto.target_arch` attribute is never
 table has a family-level default row per ISA instruction family, refined by per-op rows where
 the sources give per-op facts. An operand is legal when its tuple (element type, location,
 layout, shape) matches one of the alternatives listed for its slot (alternatives are separated
-by `|`); `checks` relate operands and fire only when the extents involved are static (the simulator checks dynamic ones when the op runs: `SIM_TRAP`). Problems
+by `|`); `checks` relate operands and fire only when the extents involved are static (the simulator checks dynamic ones when the op runs: `SIM_TRAP`),
+except the layout-converting `tload` check, for which a dynamic leading view dimension is itself the fault (pto-isa
+static_asserts it). Problems
 are reported as `LEGAL_UNSUPPORTED_TUPLE` (or `LEGAL_TMP_FORBIDDEN` for a scratch operand the
 target's form must omit), naming the op, the operand position, the tuple found and the tuples
 allowed.

@@ -463,10 +463,17 @@ fn shape(t: &mut TileDesc, s: &ShapeReq) {
             let bytes = (t.cols * size).div_ceil(n) * n;
             set(t, Extent::Cols, bytes / size);
         }
+        ShapeReq::Bytes(lo, _) => {
+            let bytes = t.size_bytes();
+            if bytes < u64::from(lo) {
+                set(t, Extent::Cols, t.cols * (u64::from(lo).div_ceil(bytes.max(1)) as u32));
+            }
+        }
     }
 }
 
-/// Applies the table's extent relations between operands (`a = b`, `a <= b`, `a + b <= c`).
+/// Applies the table's extent relations between operands (`a = b`, `a <= b`, `a × k = b`,
+/// `a + b <= c`).
 fn relate(uses: &[SlotUse], tiles: &mut [Option<TileDesc>], eff: &Effective<'_>) {
     let at = |slot: &str| uses.iter().position(|u| u.slot == slot);
     for _ in 0..2 {
@@ -479,6 +486,15 @@ fn relate(uses: &[SlotUse], tiles: &mut [Option<TileDesc>], eff: &Effective<'_>)
                     let wrong = if matches!(c.kind, CheckKind::Eq { .. }) { vx != vy } else { vx > vy };
                     if wrong {
                         set(&mut y, b.1, vx);
+                        tiles[j] = Some(y);
+                    }
+                }
+                CheckKind::Scaled { a, factor, b } => {
+                    let (Some(i), Some(j)) = (at(a.0), at(b.0)) else { continue };
+                    let (Some(x), Some(mut y)) = (tiles[i], tiles[j]) else { continue };
+                    let want = get(&x, a.1) * factor;
+                    if get(&y, b.1) != want {
+                        set(&mut y, b.1, want);
                         tiles[j] = Some(y);
                     }
                 }

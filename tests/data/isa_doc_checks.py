@@ -53,6 +53,10 @@ encoding is one of
   fp-src-acc             a fixpipe move's source is an accumulator
   tmp-rows               a given scratch tile has one row more than dst (checked by `pto lower`)
   tmp-cols               a given TREM scratch row has Cols + 2*ceil(Cols/64) elements (`pto lower`)
+  half-cols              single-source TDEINTERLEAVE: dst0/dst1 keep src's valid rows, hold half its valid
+                         columns (so src's are even); `; why` reconciles the page's two bullets
+  mat-blocks             a mat TEXPANDS tile spans 1 to 32767 32-byte blocks (below one block: rejected)
+  gm-convert             an ND->NZ / DN->ZN TLOAD needs a 2-D view (leading dims static 1) and fractal 512
   not-encoded: WHY       a statement about something no static rule can see, or no rule at all
   not-yet: WHY           a rule not turned into a test yet
 diagnostic: the class a program breaking the bullet must get (empty for not-encoded rows); `warn:CLASS`:
@@ -206,6 +210,10 @@ def tload(b):
         return "pad-null-zero", "LEGAL_UNSUPPORTED_TUPLE"
     if b.startswith("For `int64_t/uint64_t`, only ND->ND or DN->DN are supported"):
         return "gm-layout-b64", "warn:LEGAL_REFERENCES_DISAGREE"
+    if b.startswith("For ND->NZ or DN->ZN: `GlobalData::staticShape[0..2] == 1`"):
+        return ("gm-convert; common/arch/memory/tload_common.hpp:259-262, 281-284 static_assert it, ptoas accepts any "
+                "view and fractal (lib/PTO/IR/PTO.cpp:1394-1458) and emits C++ that does not compile: pto rejects"), \
+            "LEGAL_UNSUPPORTED_TUPLE"
     if b.startswith("For row-major ND->ND with compile-time-known shapes"):
         return "view-shape", "LEGAL_UNSUPPORTED_TUPLE"
     if "mx format" in b or re.match(r"^for (`MX_|scaleA|scaleB)", b):
@@ -305,9 +313,10 @@ def encode(op, bullet):
                 "(shape, valid shape, blayout, slayout, fractal, pad: include/PTO/IR/PTOTypeDefs.td:124-140) nor pto's "
                 "tile types can describe one"), ""
     if op == "texpands" and re.search(r"TileData::Rows \* TileData::Cols \* sizeof", b):
-        return ("not-yet: pto lacks the lower bound: a mat tile below one 32-byte block (e.g. a col-major 1x1 f32, "
-                "accepted with only the generic STRUCT_TILE_SHAPE warning) makes npu/a2a3/TExpandS.hpp:103-108 assert; "
-                "the upper bound (32767 blocks, about 1 MiB) no tile inside UB (192 KiB) or L1 (512 KiB) reaches"), ""
+        return ("mat-blocks; npu/a2a3/TExpandS.hpp:103-108 asserts it (npu/a5/TExpandS.hpp:90-95 static_asserts it), "
+                "ptoas accepts any size (lib/PTO/IR/PTO.cpp:3899-3944): pto rejects, naming both; only a tile pto-isa's "
+                "struct Tile itself refuses (pto_tile.hpp:1522, a STRUCT_TILE_SHAPE warning in pto) is below one block"), \
+            "LEGAL_UNSUPPORTED_TUPLE"
     if op in ("tinterleave", "tdeinterleave"):
         if re.search(r"must have the same (`DType`|DType)", b) or "must have the same `DType` and the same valid shape" in b:
             return "same-dtype", "STRUCT_DTYPE_MISMATCH|LEGAL_UNSUPPORTED_TUPLE"
@@ -317,9 +326,10 @@ def encode(op, bullet):
             # The even columns the page adds are not asserted by npu/a5/TDeInterleave.hpp:38-46 (pto follows it).
             return "valid-eq rows,cols", "LEGAL_UNSUPPORTED_TUPLE|STRUCT_VALID_SHAPE_MISMATCH"
         if b.startswith("Single-source form:") or b.startswith("The `validCols` of `dst0`/`dst1` tile must be half"):
-            return ("not-yet: TDEINTERLEAVE's single-source shapes: the page says both `src`, `dst0`, `dst1` share a "
-                    "valid shape and dst has half src's columns; npu/a5/TDeInterleave.hpp:200-205 asserts the half, "
-                    "which pto's legality table cannot express yet (no halving check)"), ""
+            return ("half-cols; the page's two single-source bullets contradict on columns (one valid shape for src, dst0, "
+                    "dst1; dst half src's columns): pto takes rows equal, dst columns x 2 = src columns, which is what "
+                    "npu/a5/TDeInterleave.hpp:197-205 asserts (dst = src >> 1) and cpu/TDeinterleave.hpp:79 asserts "
+                    "(src = 2 x dst, so src's columns are even); ptoas has no tdeinterleave"), "LEGAL_UNSUPPORTED_TUPLE"
     if op == "ttri" and b.startswith("Lower (`upperOrLower == 0`) and upper"):
         return "not-encoded: a description of the implementation, not a constraint on the program", ""
     if op == "trandom":

@@ -195,8 +195,9 @@ static ROWS: &[Row] = &[
     SCALAR_TYPE_ROW,
     Row {
         applies: Applies::Ops(&[O::TExpands]),
-        operands: &[operand(&["dst"], &[vec_rm(VEC9), var(&[Loc::Mat], Some(VEC9), &[], &[])])],
-        source: "pto-isa notes §4.1 (TEXPANDS: Vec u8 i8 u16 i16 u32 i32 f16 bf16 f32, or Mat)",
+        operands: &[operand(&["dst"], &[vec_rm(VEC9), var(&[Loc::Mat], Some(VEC9), &[], &[EXPANDS_MAT_BLOCKS])])
+            .disputed(&[var(&[Loc::Mat], Some(VEC9), &[], &[])], &EXPANDS_MAT_DISPUTE)],
+        source: "pto-isa notes §4.1 (TEXPANDS: Vec u8 i8 u16 i16 u32 i32 f16 bf16 f32, or Mat of 1 to 32767 32-byte blocks, npu/a2a3/TExpandS.hpp:103-108)",
         ..Row::DEFAULT
     },
     // ---------------- Compare / select ----------------
@@ -584,6 +585,7 @@ static ROWS: &[Row] = &[
             LOAD_VALID_COLS_POSITIVE,
             TLOAD_VEC_LAYOUT,
             TLOAD_B64_LAYOUT,
+            TLOAD_CONVERT_A2A3,
             check(
                 CheckKind::GmLayout {
                     view: "src",

@@ -2,7 +2,7 @@
 
 use super::a2a3::{PARTIAL_CHECKS, SCATTER_CHECKS, SORT_OPERANDS};
 use super::common::*;
-use super::{Applies, CheckKind, Dispute, Extent, Fault, Row, ShapeReq, Table};
+use super::{Applies, Check, CheckKind, Dispute, Extent, Fault, Row, ShapeReq, Table};
 use pto_ir::ops::{Family, Opcode as O};
 use pto_ir::types::ElemType::{self, *};
 use pto_ir::types::Loc;
@@ -220,8 +220,9 @@ static ROWS: &[Row] = &[
     SCALAR_TYPE_ROW,
     Row {
         applies: Applies::Ops(&[O::TExpands]),
-        operands: &[operand(&["dst"], &[vec_rm(VEC11), var(&[Loc::Mat], Some(VEC11), &[], &[])])],
-        source: "pto-isa notes §4.1 (TEXPANDS on A5 adds i64/u64; Vec must be row-major)",
+        operands: &[operand(&["dst"], &[vec_rm(VEC11), var(&[Loc::Mat], Some(VEC11), &[], &[EXPANDS_MAT_BLOCKS])])
+            .disputed(&[var(&[Loc::Mat], Some(VEC11), &[], &[])], &EXPANDS_MAT_DISPUTE)],
+        source: "pto-isa notes §4.1 (TEXPANDS on A5 adds i64/u64; Vec must be row-major; Mat of 1 to 32767 32-byte blocks, npu/a5/TExpandS.hpp:90-95)",
         ..Row::DEFAULT
     },
     // ---------------- Compare / select ----------------
@@ -616,6 +617,7 @@ static ROWS: &[Row] = &[
             LOAD_VALID_ROWS_POSITIVE,
             LOAD_VALID_COLS_POSITIVE,
             TLOAD_VEC_LAYOUT,
+            TLOAD_CONVERT_A5,
             check(
                 CheckKind::GmLayout {
                     view: "src",
@@ -903,6 +905,13 @@ static ROWS: &[Row] = &[
         source: "pto-isa a5/TDeInterleave.hpp:26-35, 187-196 (nine element types, row-major; TDEINTERLEAVE.md)",
         ..Row::DEFAULT
     },
+    Row {
+        applies: Applies::Ops(&[O::TDeinterleave]),
+        form: Some(1),
+        checks: &DEINTERLEAVE_ONE_SOURCE,
+        source: DEINTERLEAVE_ONE_SOURCE_WHY,
+        ..Row::DEFAULT
+    },
     // ---------------- Generation ----------------
     Row {
         applies: Applies::Family(Family::Generate),
@@ -1058,3 +1067,19 @@ const MX_FP8_PAIRS: Dispute = Dispute {
     pto_isa: "static_asserts the e4m3/e5m2 pairs (isSupportedFp8Combo, include/pto/npu/a5/TMatmul.hpp:98-101, static_assert at :110-112 in CheckMadMxValid)",
     rejects: false,
 };
+
+/// Single-source `tdeinterleave`: each src row splits into its even and odd elements, so dst0 and
+/// dst1 keep src's valid rows and hold half its valid columns (TDEINTERLEAVE.md). The NPU asserts
+/// `dst = src >> 1` (npu/a5/TDeInterleave.hpp:197-205), the CPU simulator `src = 2 × dst`
+/// (cpu/TDeinterleave.hpp:79), the page an even src: pto checks `dst × 2 = src`, which is all three.
+const DEINTERLEAVE_ONE_SOURCE: [Check; 4] = {
+    const WHY: &str =
+        "the single-source form splits each src row into its even (dst0) and odd (dst1) elements: same rows, half the columns";
+    [
+        eq("src", ValidRows, "dst0", ValidRows, WHY),
+        eq("src", ValidRows, "dst1", ValidRows, WHY),
+        check(CheckKind::Scaled { a: ("dst0", ValidCols), factor: 2, b: ("src", ValidCols) }, WHY),
+        check(CheckKind::Scaled { a: ("dst1", ValidCols), factor: 2, b: ("src", ValidCols) }, WHY),
+    ]
+};
+const DEINTERLEAVE_ONE_SOURCE_WHY: &str = "pto-isa a5/TDeInterleave.hpp:197-205 (dst valid shape is src's with half the columns), cpu/TDeinterleave.hpp:79 (src cols = 2 x dst cols); TDEINTERLEAVE.md's 'same valid shape' holds of the rows only";

@@ -301,6 +301,28 @@ pub const TLOAD_LAYOUT_DISPUTE: Dispute = Dispute {
     pto_isa: "static_asserts the GM/tile layout pairs (A2A3 common/arch/memory/tload_common.hpp:336-352, A5 common/arch/register/tload_common.hpp:130-146, 343-351)",
     rejects: false,
 };
+/// A layout-converting `tload` (ND->NZ, DN->ZN on A2A3; ND->NZ, DN->NZ on A5): ptoas emits it
+/// from any view into a tile of any fractal, pto-isa static_asserts a 2-D GlobalTensor and
+/// fractal 512, so the C++ ptoas emits does not compile; pto takes pto-isa's side.
+pub const TLOAD_CONVERT_DISPUTE: Dispute = Dispute {
+    ptoas: "accepts any view and fractal (TLoadOp::verify, lib/PTO/IR/PTO.cpp:1394-1458, checks neither) and emits e.g. `GlobalTensor<float, Shape<1, 1, -1, 32, 16>, ..., Layout::ND>` into an NZ tile",
+    pto_isa: "static_asserts `GlobalData::staticShape[0..2] == 1` and `TileData::SFractalSize == 512` (A2A3 common/arch/memory/tload_common.hpp:259-262, 281-284; A5 common/arch/register/tload_common.hpp:150-160), so that C++ does not compile: pto rejects it",
+    rejects: true,
+};
+/// The ND->NZ / DN->ZN half of TLOAD's A2A3 mat pairs, with its 2-D view and fractal rule.
+pub const TLOAD_CONVERT_A2A3: Check = check(
+    CheckKind::GmConvert { view: "src", tile: "dst", pairs: &[("nd", &[NZ]), ("dn", &[ZN])], fractal: 512 },
+    "the ND2NZ / DN2ZN copy converts one 2-D matrix into 512-byte fractals",
+)
+.when_loc("dst", &[Loc::Mat])
+.disputed(&TLOAD_CONVERT_DISPUTE);
+/// A5's converting pairs (TLoadCubeCheck's ND2NZ / DN2NZ branch).
+pub const TLOAD_CONVERT_A5: Check = check(
+    CheckKind::GmConvert { view: "src", tile: "dst", pairs: &[("nd", &[NZ]), ("dn", &[NZ])], fractal: 512 },
+    "the ND2NZ / DN2NZ copy converts one 2-D matrix into 512-byte fractals",
+)
+.when_loc("dst", &[Loc::Mat])
+.disputed(&TLOAD_CONVERT_DISPUTE);
 /// A vec tile is loaded from a GM view of its own layout: ND->ND, DN->DN, NZ->NZ (both targets).
 pub const TLOAD_VEC_LAYOUT: Check = check(
     CheckKind::GmLayout {
@@ -513,6 +535,16 @@ pub const ROWARG_IDX_WIDTH: Check = check(
     "the index width follows the value width",
 );
 
+/// `texpands` into a mat tile: the fill runs in 32-byte blocks, 1 to 32767 repeats of one block
+/// (pto-isa `npu/a2a3/TExpandS.hpp:103-108` PTO_ASSERT, `npu/a5/TExpandS.hpp:90-95`
+/// static_assert): a mat tile below 32 bytes has no block to fill.
+pub const EXPANDS_MAT_BLOCKS: ShapeReq = ShapeReq::Bytes(32, 32767 * 32);
+/// ptoas accepts a mat `texpands` tile of any size; pto takes pto-isa's side.
+pub const EXPANDS_MAT_DISPUTE: Dispute = Dispute {
+    ptoas: "accepts a mat dst of any size (TExpandsOp::verify, lib/PTO/IR/PTO.cpp:3899-3944, checks none; it emits TEXPANDS of a 1x1 f32 mat tile)",
+    pto_isa: "needs `Rows * Cols * sizeof(T) / 32` in [1, 32767] (TEXPANDS.md; npu/a2a3/TExpandS.hpp:103-108 asserts it, npu/a5/TExpandS.hpp:90-95 static_asserts it: zero repeats fill nothing); pto rejects it",
+    rejects: true,
+};
 /// The scalar of `texpands`, `trems`, `tfmods` has the tile's element type (PTOAS
 /// `PTO.cpp:3908-3911, 7029-7031, 7070-7072`).
 pub const SCALAR_LIKE_DST: Check = same_dtype("scalar", "dst", "the scalar is combined with dst elements without conversion");

@@ -22,7 +22,8 @@
 //! NPU code only asserts in debug builds, allowed dtype combinations such as the TCVT conversion
 //! matrix, allowed location pairs, attribute restrictions). Checks on dimensions only fire when
 //! both extents are static; the simulator checks the rest when the op runs, with the run-time
-//! valid shapes ([`crate::legalize::run_time_violation`]), and traps on a violation.
+//! valid shapes ([`crate::legalize::run_time_violation`]), and traps on a violation. (The one
+//! exception is [`CheckKind::GmConvert`], whose fault is a dynamic view dimension.)
 //!
 //! The scratch (`tmp`) rule is not restated here: it is the op table's per-target
 //! [`pto_ir::ops::Tmp`], read through [`Table::tmp_rule`].
@@ -106,6 +107,8 @@ pub enum ShapeReq {
     Multiple(Extent, u32),
     /// A row of the static capacity is a multiple of this many bytes (`cols × element size`).
     RowBytes(u32),
+    /// The static capacity (`rows × cols × element size`) lies in `[lo, hi]` bytes.
+    Bytes(u32, u32),
 }
 
 /// One family of accepted tuples: the product of its sets (an empty set / `None` = any).
@@ -203,6 +206,16 @@ pub enum CheckKind {
         /// Accepted layouts.
         layouts: &'static [LayoutPat],
     },
+    /// `a × factor == b` (both static): one extent a fixed multiple of another (the single-source
+    /// `tdeinterleave`'s destinations hold half the source's columns).
+    Scaled {
+        /// Left side: slot and extent.
+        a: (&'static str, Extent),
+        /// The multiple.
+        factor: u32,
+        /// Right side: slot and extent.
+        b: (&'static str, Extent),
+    },
     /// `a + b <= c` (all static).
     SumLe {
         /// First summand: slot and extent.
@@ -250,6 +263,21 @@ pub enum CheckKind {
         /// Only for tiles of elements this many bytes wide (A2A3's 8-byte ND2ND/DN2DN rule);
         /// `None`: every tile.
         elem_bytes: Option<u32>,
+    },
+    /// A layout-converting copy: when the GM view in slot `view` states its layout and it and the
+    /// tile in slot `tile` form one of `pairs` (GM layout -> tile layouts, as in
+    /// [`CheckKind::GmLayout`]), the view is 2-D at compile time (every dimension before its last
+    /// two is static: a static one other than 1 already breaks [`CheckKind::ViewShape`], whose
+    /// boxed tiles fold no leading dimension) and the tile's fractal is `fractal` bytes.
+    GmConvert {
+        /// Slot of the GM view.
+        view: &'static str,
+        /// Slot of the tile.
+        tile: &'static str,
+        /// GM layout -> tile layouts whose copy converts.
+        pairs: &'static [(&'static str, &'static [LayoutPat])],
+        /// The fractal size the converted tile must have.
+        fractal: u32,
     },
     /// The element types of `slots`, in order, form one of `tuples`.
     DtypeTuples {
@@ -578,6 +606,7 @@ impl ShapeReq {
             ShapeReq::PadNullOrZero => "pad null or zero".to_string(),
             ShapeReq::Multiple(e, n) => format!("{} % {n} = 0", e.name()),
             ShapeReq::RowBytes(n) => format!("cols x element size % {n} bytes = 0"),
+            ShapeReq::Bytes(lo, hi) => format!("rows x cols x element size in [{lo}, {hi}] bytes"),
         }
     }
 }
@@ -615,7 +644,7 @@ impl CheckKind {
     /// The slots the check reads.
     pub fn slots(&self) -> Vec<&'static str> {
         match *self {
-            CheckKind::Eq { a, b } | CheckKind::Le { a, b } => vec![a.0, b.0],
+            CheckKind::Eq { a, b } | CheckKind::Le { a, b } | CheckKind::Scaled { a, b, .. } => vec![a.0, b.0],
             CheckKind::SumLe { a, b, c } => vec![a.0, b.0, c.0],
             CheckKind::SameBytes(a, b) => vec![a, b],
             CheckKind::SameDtype(a, b)
@@ -631,7 +660,9 @@ impl CheckKind {
             | CheckKind::Layout { slot, .. }
             | CheckKind::Positive(slot, _)
             | CheckKind::IntAttrIn { slot, .. } => vec![slot],
-            CheckKind::ViewShape { view, tile } | CheckKind::GmLayout { view, tile, .. } => vec![view, tile],
+            CheckKind::ViewShape { view, tile } | CheckKind::GmLayout { view, tile, .. } | CheckKind::GmConvert { view, tile, .. } => {
+                vec![view, tile]
+            }
             CheckKind::Window { index, part, whole, .. } => vec![index.0, index.1, part, whole],
             CheckKind::IndexMultiple { index, of } => match of {
                 Multiple::Block(slot) => vec![index, slot],
@@ -645,6 +676,7 @@ impl CheckKind {
         match self {
             CheckKind::Eq { a, b } => format!("{} {} = {} {}", a.0, a.1.name(), b.0, b.1.name()),
             CheckKind::Le { a, b } => format!("{} {} <= {} {}", a.0, a.1.name(), b.0, b.1.name()),
+            CheckKind::Scaled { a, factor, b } => format!("{} {} x {factor} = {} {}", a.0, a.1.name(), b.0, b.1.name()),
             CheckKind::SumLe { a, b, c } => format!("{} {} + {} {} <= {} {}", a.0, a.1.name(), b.0, b.1.name(), c.0, c.1.name()),
             CheckKind::SameBytes(a, b) => format!("{a} bytes = {b} bytes"),
             CheckKind::SameDtype(a, b) => format!("{a} dtype = {b} dtype"),
@@ -686,6 +718,16 @@ impl CheckKind {
                     .collect();
                 let width = elem_bytes.map(|n| format!(" for {n}-byte elements")).unwrap_or_default();
                 format!("({view} GM layout, {tile} layout) in {{{}}}{width}", p.join(", "))
+            }
+            CheckKind::GmConvert { view, tile, pairs, fractal } => {
+                let p: Vec<String> = pairs
+                    .iter()
+                    .map(|(g, ls)| format!("{}->{}", g.to_uppercase(), ls.iter().map(|l| l.text()).collect::<Vec<_>>().join("/")))
+                    .collect();
+                format!(
+                    "({view} GM layout, {tile} layout) in {{{}}}: {view} view dims before the last two static, {tile} fractal {fractal}",
+                    p.join(", ")
+                )
             }
             CheckKind::Layout { slot, layouts } => {
                 format!("{slot} layout in {{{}}}", layouts.iter().map(LayoutPat::text).collect::<Vec<_>>().join(", "))
