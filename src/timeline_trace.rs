@@ -240,10 +240,14 @@ impl Format {
 pub fn write(path: &str, m: &Module, sources: &SourceMap, cores: &[(String, &State)]) -> Result<(), String> {
     let text = match Format::of(path)? {
         Format::Chrome => chrome_json(m, sources, cores),
-        Format::Svg => match cores {
-            [(name, st)] => crate::timeline_svg::svg(m, sources, st, &format!("{name}: {} cycles (modelled)", st.summary().total)),
-            _ => return Err("a picture shows one core".into()),
-        },
+        Format::Svg => {
+            let total = cores.iter().map(|(_, st)| st.summary().total).max().unwrap_or(0);
+            let title = match cores {
+                [(name, _)] => format!("{name}: {total} cycles (modelled)"),
+                _ => format!("{} cores: {total} cycles (modelled)", cores.len()),
+            };
+            crate::timeline_svg::svg(m, sources, cores, &title)
+        }
     };
     std::fs::write(path, text).map_err(|e| e.to_string())
 }

@@ -433,6 +433,19 @@ pub fn work_of(op: &OpShape) -> Work {
             Some(path) => Work::Transfer { path, bytes: op.src.bytes(), calls: op.calls },
             None => Work::Free,
         },
+        // A tile pipe's push and pop move the tile between the cores (`sync::pipes::slot_tile`:
+        // on A2A3 through the GM slot buffer, FIX or MTE3 out, MTE2 in; on A5 the push writes
+        // the consumer's buffer); freeing or allocating a slot is a handshake; the other
+        // settings are scalar register writes, the pipes' declarations no work.
+        _ if crate::sync::pipes::is_slot_op(op.opcode) => match op.path {
+            Some(path) => Work::Transfer { path, bytes: op.src.bytes(), calls: op.calls },
+            None => Work::Free,
+        },
+        Family::AssignConfig | Family::Pipe => match op.opcode {
+            Opcode::TAlloc | Opcode::TFree | Opcode::TFreeFromAic | Opcode::TFreeFromAiv => Work::Sync,
+            _ if spec.family == Family::AssignConfig => Work::Scalar,
+            _ => Work::Free,
+        },
         Family::Sync => Work::Sync,
         Family::Arith | Family::ElementAccess | Family::Query => Work::Scalar,
         Family::View | Family::Alloc | Family::Section | Family::ControlFlow | Family::Func | Family::Builtin => Work::Free,
@@ -478,6 +491,21 @@ mod tests {
         assert_eq!((reduce.chunk_bytes, reduce.chunks, reduce.loads, reduce.stores), (100, 1, 3, 1));
         assert_eq!(Staged::plan(Opcode::CommNotify, 4, 1, None, false), None);
         assert_eq!(put.load(), Work::Transfer { path: Path::GmToUb, bytes: 1024, calls: 1 });
+    }
+
+    #[test]
+    fn a_tile_pipe_moves_its_tile_and_the_settings_are_scalar() {
+        let tile = shape(ElemType::F32, 16, 16);
+        let push = OpShape { path: Some(Path::L0cToGm), ..op(Opcode::TPush, tile) };
+        assert_eq!(work_of(&push), Work::Transfer { path: Path::L0cToGm, bytes: 1024, calls: 1 });
+        let pop = OpShape { path: Some(Path::GmToUb), ..op(Opcode::TPop, tile) };
+        assert_eq!(work_of(&pop), Work::Transfer { path: Path::GmToUb, bytes: 1024, calls: 1 });
+        let pop = OpShape { path: Some(Path::GmToUb), ..op(Opcode::TPopFromAic, shape(ElemType::F32, 8, 16)) };
+        assert_eq!(work_of(&pop), Work::Transfer { path: Path::GmToUb, bytes: 512, calls: 1 });
+        assert_eq!(work_of(&op(Opcode::TFree, tile)), Work::Sync);
+        assert_eq!(work_of(&op(Opcode::TFreeFromAic, tile)), Work::Sync);
+        assert_eq!(work_of(&op(Opcode::TAssign, tile)), Work::Scalar);
+        assert_eq!(work_of(&op(Opcode::AicInitializePipe, tile)), Work::Free);
     }
 
     #[test]

@@ -489,16 +489,19 @@ impl Recent {
 /// What tile op `op`'s family does ([`cost::work_of`]) on these operands.
 fn family_work(m: &Module, op: OpId, vals: &[Val]) -> Work {
     let data = m.op(op);
-    let (ins, outs) = (data.ins(), data.outs());
-    let main = ins.iter().chain(outs.iter()).find_map(|&v| tile(vals, v));
-    let dst = outs.iter().find_map(|&v| tile(vals, v));
+    // What the op writes: its `outs`, or the tile it returns (`tpop_from_aic`).
+    let (ins, outs) = (data.ins(), if data.outs().is_empty() { &data.results[..] } else { data.outs() });
+    // A result not bound yet (a pop binds its tile as it runs) is the tile its type declares.
+    let tile = |v: ValueId| tile(vals, v).or_else(|| m.value_type(v).tile().map(|t| crate::interp::view_of(t, t.loc, 0, None, None)));
+    let main = ins.iter().chain(outs.iter()).find_map(|&v| tile(v));
+    let dst = outs.iter().find_map(|&v| tile(v));
     let src = match main {
         Some(t) => Shape { dtype: t.desc.dtype, rows: t.vrows as u64, cols: t.vcols as u64 },
         None => Shape { dtype: pto_ir::types::ElemType::U8, rows: 0, cols: 0 },
     };
-    let first_loc = |vs: &[ValueId]| vs.first().and_then(|&v| loc(vals, v));
+    let first_loc = |vs: &[ValueId]| vs.first().and_then(|&v| tile(v)).map(|t| t.loc);
     let path = Path::between(first_loc(ins), first_loc(outs));
-    let mkn = match (ins.first().and_then(|&v| tile(vals, v)), ins.get(1).and_then(|&v| tile(vals, v))) {
+    let mkn = match (ins.first().and_then(|&v| tile(v)), ins.get(1).and_then(|&v| tile(v))) {
         (Some(a), Some(b)) if data.opcode.spec().family == pto_ir::ops::Family::Matmul => {
             Some((a.vrows as u64, a.vcols as u64, b.vcols as u64))
         }

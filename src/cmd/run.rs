@@ -284,14 +284,6 @@ pub fn run(opts: &RunOptions) -> Outcome {
         computed,
     };
     let machine = pto_sim::launch::machine_for(&lowered, target, &launch);
-    if let Some(path) = &opts.timeline
-        && machine != Machine::Core
-        && crate::timeline_trace::Format::of(path) == Ok(crate::timeline_trace::Format::Svg)
-    {
-        return Outcome::usage_error(format!(
-            "--timeline {path}: the picture draws one core, and this run uses several cores, blocks or ranks (a mix kernel, `--blocks`, `--ranks` or `comm` ops): write `.json` for a trace of every core"
-        ));
-    }
     let bar = opts.progress.then(|| crate::progress::attach(&mut sim));
     let ran = pto_sim::launch::run(&lowered, target, sim, &launch);
     if let Some(bar) = bar {

@@ -28,7 +28,7 @@ pub fn is_memory_op(op: Opcode) -> bool {
 }
 
 /// The pushes and pops of a pipe between cores that move a tile ([`slot_tile`]).
-fn is_slot_op(op: Opcode) -> bool {
+pub fn is_slot_op(op: Opcode) -> bool {
     matches!(op, Opcode::TPushToAiv | Opcode::TPushToAic | Opcode::TPush | Opcode::TPopFromAic | Opcode::TPopFromAiv | Opcode::TPop)
 }
 
