@@ -373,14 +373,25 @@ impl Staged {
         Some(Staged { chunk_bytes, chunks, loads, stores, double_buffered })
     }
 
-    /// A chunk's load.
-    pub fn load(&self) -> Work {
-        Work::Transfer { path: Path::GmToUb, bytes: self.chunk_bytes, calls: 1 }
+    /// Steps a timeline schedules at most per copy: beyond it, each step moves several chunks
+    /// (as many DMA calls), so a copy of many small chunks stays a bounded number of events.
+    pub const MAX_STEPS: u64 = 64;
+
+    /// The chunks each step moves, step by step (one each up to [`Self::MAX_STEPS`] chunks).
+    pub fn steps(&self) -> impl Iterator<Item = u64> {
+        let per = self.chunks.div_ceil(Self::MAX_STEPS).max(1);
+        let chunks = self.chunks;
+        (0..chunks.div_ceil(per)).map(move |i| per.min(chunks - i * per))
     }
 
-    /// A chunk's store.
-    pub fn store(&self) -> Work {
-        Work::Transfer { path: Path::UbToGm, bytes: self.chunk_bytes, calls: 1 }
+    /// The load of `chunks` chunks.
+    pub fn load(&self, chunks: u64) -> Work {
+        Work::Transfer { path: Path::GmToUb, bytes: self.chunk_bytes * chunks, calls: chunks }
+    }
+
+    /// The store of `chunks` chunks.
+    pub fn store(&self, chunks: u64) -> Work {
+        Work::Transfer { path: Path::UbToGm, bytes: self.chunk_bytes * chunks, calls: chunks }
     }
 }
 
@@ -490,7 +501,13 @@ mod tests {
         let reduce = Staged::plan(Opcode::CommReduce, 100, 3, Some(4096), false).unwrap();
         assert_eq!((reduce.chunk_bytes, reduce.chunks, reduce.loads, reduce.stores), (100, 1, 3, 1));
         assert_eq!(Staged::plan(Opcode::CommNotify, 4, 1, None, false), None);
-        assert_eq!(put.load(), Work::Transfer { path: Path::GmToUb, bytes: 1024, calls: 1 });
+        assert_eq!(put.load(1), Work::Transfer { path: Path::GmToUb, bytes: 1024, calls: 1 });
+        assert_eq!(put.steps().collect::<Vec<_>>(), [1, 1, 1, 1]);
+        // 1,000 chunks: 62 steps of 16 and one of 8, each step as many DMA calls.
+        let many = Staged::plan(Opcode::CommPut, 32 * 1000, 1, Some(32), false).unwrap();
+        let steps: Vec<u64> = many.steps().collect();
+        assert_eq!((steps.len(), steps[0], steps[62], steps.iter().sum::<u64>()), (63, 16, 8, 1000));
+        assert_eq!(many.store(16), Work::Transfer { path: Path::UbToGm, bytes: 512, calls: 16 });
     }
 
     #[test]

@@ -301,7 +301,8 @@ impl State {
         }
     }
 
-    /// Schedules a synchronous comm copy ([`cost::Staged`]) chunk by chunk: a chunk's loads on
+    /// Schedules a synchronous comm copy ([`cost::Staged`]) chunk by chunk (step by step for a
+    /// copy of more than [`cost::Staged::MAX_STEPS`] chunks): a chunk's loads on
     /// MTE2 once its staging tile is free (the stores of the chunk that used it last have
     /// completed: the previous chunk's, or the one before with a second tile), its stores on
     /// MTE3 once every pipe has drained (pto-isa TPut.hpp:49-52: the load's MTE2 → MTE3 flag,
@@ -310,10 +311,10 @@ impl State {
     /// waits for its last store, and so does its next MTE2 op (the MTE3 → MTE2 flag it ends
     /// with, TPut.hpp:54-55).
     fn push_staged(&mut self, op: OpId, plan: &cost::Staged) {
-        let (load, store) = (plan.load(), plan.store());
         let reuse_after = if plan.double_buffered { 2 } else { 1 };
         let mut last_stores: VecDeque<Option<usize>> = VecDeque::new();
-        for _ in 0..plan.chunks {
+        for chunks in plan.steps() {
+            let (load, store) = (plan.load(chunks), plan.store(chunks));
             let free = if last_stores.len() >= reuse_after { last_stores.pop_front().flatten() } else { None };
             for _ in 0..plan.loads {
                 self.push_work(op, Pipe::Mte2, free, &load);
