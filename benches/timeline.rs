@@ -20,7 +20,7 @@ fn write_temp(name: &str, text: &str) -> String {
     path.display().to_string()
 }
 
-#[divan::bench(args = ["1000ops/off", "1000ops/on", "qwen3_4/off", "qwen3_4/on"], sample_count = 20)]
+#[divan::bench(args = ["1000ops/off", "1000ops/cycles", "1000ops/on", "qwen3_4/off", "qwen3_4/on"], sample_count = 20)]
 fn run_with_timeline(bencher: divan::Bencher, case: &str) {
     let (sample, timeline) = case.split_once('/').unwrap();
     let path = match sample {
@@ -35,6 +35,8 @@ fn run_with_timeline(bencher: divan::Bencher, case: &str) {
         default_inputs: true,
         sync_check: SyncCheck::Never,
         timeline: (timeline == "on").then(|| trace.display().to_string()),
+        // The model without the trace: what the timeline observer costs alone.
+        cycles: timeline == "cycles",
         ..RunOptions::new(path, TargetName::A2A3)
     };
     bencher.bench(|| {

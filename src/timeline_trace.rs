@@ -43,35 +43,74 @@ pub fn labels(m: &Module, sources: &SourceMap, events: &[OpEvent]) -> HashMap<Op
 
 /// The label of `op`.
 fn label(m: &Module, sources: &SourceMap, op: OpId) -> OpLabel {
-    let span = m.op_span(op);
-    let full = m.op(op).opcode.full_name();
-    let name = full.rsplit('.').next().unwrap_or(&full).to_string();
-    let Some(f) = sources.get(span.file) else { return OpLabel { name, line: sources.location(span), text: full } };
-    let text = f.text.get(span.start as usize..span.end as usize).and_then(|t| t.lines().next()).map(str::trim);
-    // At most 200 characters.
-    let text = text.map_or(full, |t| t.get(..t.char_indices().nth(200).map_or(t.len(), |(i, _)| i)).unwrap_or(t).to_string());
-    // `file:line:col`, as `SourceMap::location` writes it, without `core::fmt`.
-    let (l, c) = f.line_col(span.start);
-    let mut digits = itoa::Buffer::new();
-    let mut line = String::with_capacity(f.name.len() + 16);
-    for piece in [f.name.as_str(), ":", digits.format(l), ":"] {
-        line.push_str(piece);
+    let parts = LabelParts::of(m, sources, op);
+    let mut line = String::with_capacity(parts.file.len() + 16);
+    parts.push_line(&mut line);
+    OpLabel { name: parts.name.to_string(), line, text: parts.text.into_owned() }
+}
+
+/// The pieces of an op's label, borrowed from the module and its sources where they can be.
+struct LabelParts<'a> {
+    name: &'static str,
+    /// The file and its 1-based line and column (`None`: an op without a source file).
+    file: &'a str,
+    at: Option<(usize, usize)>,
+    /// `SourceMap::location` of an op without a source file.
+    location: String,
+    text: std::borrow::Cow<'a, str>,
+}
+
+impl<'a> LabelParts<'a> {
+    fn of(m: &Module, sources: &'a SourceMap, op: OpId) -> LabelParts<'a> {
+        let span = m.op_span(op);
+        let spec = m.op(op).opcode.spec();
+        let Some(f) = sources.get(span.file) else {
+            return LabelParts { name: spec.name, file: "", at: None, location: sources.location(span), text: spec.full_name().into() };
+        };
+        let text = f.text.get(span.start as usize..span.end as usize).and_then(|t| t.lines().next()).map(str::trim);
+        // At most 200 characters.
+        let text = match text {
+            Some(t) if t.len() <= 200 => t.into(),
+            Some(t) => t.get(..t.char_indices().nth(200).map_or(t.len(), |(i, _)| i)).unwrap_or(t).into(),
+            None => spec.full_name().into(),
+        };
+        LabelParts { name: spec.name, file: f.name.as_str(), at: Some(f.line_col(span.start)), location: String::new(), text }
     }
-    line.push_str(digits.format(c));
-    OpLabel { name, line, text }
+
+    /// Appends `file:line:col`, as `SourceMap::location` writes it, without `core::fmt`.
+    fn push_line(&self, out: &mut String) {
+        let Some((l, c)) = self.at else { return out.push_str(&self.location) };
+        let mut digits = itoa::Buffer::new();
+        for piece in [self.file, ":", digits.format(l), ":"] {
+            out.push_str(piece);
+        }
+        out.push_str(digits.format(c));
+    }
 }
 
 /// A JSON string literal (without `serde_json`'s allocation and escaping pass when nothing
 /// needs escaping: op names, locations and most op texts).
 fn quoted(s: &str) -> String {
-    if s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-        return serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into());
-    }
     let mut out = String::with_capacity(s.len() + 2);
+    push_quoted(&mut out, s);
+    out
+}
+
+/// Appends `s` as a JSON string literal ([`quoted`]).
+fn push_quoted(out: &mut String, s: &str) {
+    if needs_escape(s) {
+        out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
+        return;
+    }
     out.push('"');
     out.push_str(s);
     out.push('"');
-    out
+}
+
+/// Whether `s` has a character a JSON string literal escapes (a fold without an early exit,
+/// which the compiler vectorises: most labels need no escape and are scanned to the end).
+fn needs_escape(s: &str) -> bool {
+    s.bytes().fold(false, |found, b| found | (b == b'"') | (b == b'\\') | (b < 0x20))
 }
 
 /// Appends a cycle count: an integral value as an integer (the common case, without
@@ -84,15 +123,48 @@ fn push_number(out: &mut String, x: f64, digits: &mut itoa::Buffer) {
     }
 }
 
-/// The quoted `name`, `line` and `op` of each op of `events`, by op index (each op's label
+/// The quoted `name`, `line` and `op` of an op, in one string (`[..cuts[0]]`,
+/// `[cuts[0]..cuts[1]]`, `[cuts[1]..]`): one allocation per op.
+struct QuotedLabel {
+    text: String,
+    cuts: [usize; 2],
+}
+
+impl QuotedLabel {
+    fn of(m: &Module, sources: &SourceMap, op: OpId) -> QuotedLabel {
+        let parts = LabelParts::of(m, sources, op);
+        let mut text = String::with_capacity(parts.name.len() + parts.file.len() + parts.text.len() + 24);
+        push_quoted(&mut text, parts.name);
+        let name_end = text.len();
+        text.push('"');
+        parts.push_line(&mut text);
+        // A location never needs escaping unless its file name does.
+        if needs_escape(&text[name_end + 1..]) {
+            let line = text.split_off(name_end);
+            push_quoted(&mut text, &line[1..]);
+        } else {
+            text.push('"');
+        }
+        let line_end = text.len();
+        push_quoted(&mut text, &parts.text);
+        QuotedLabel { text, cuts: [name_end, line_end] }
+    }
+
+    fn pieces(&self) -> [&str; 3] {
+        let [a, b] = self.cuts;
+        [&self.text[..a], &self.text[a..b], &self.text[b..]]
+    }
+}
+
+/// The quoted labels ([`QuotedLabel`]) of each op of `events`, by op index (each op's label
 /// made once, however often it ran).
-fn quoted_labels(m: &Module, sources: &SourceMap, events: &[OpEvent]) -> Vec<Option<[String; 3]>> {
-    let mut out: Vec<Option<[String; 3]>> = vec![None; m.ops.len()];
+fn quoted_labels(m: &Module, sources: &SourceMap, events: &[OpEvent]) -> Vec<Option<QuotedLabel>> {
+    let mut out: Vec<Option<QuotedLabel>> = Vec::new();
+    out.resize_with(m.ops.len(), || None);
     for e in events {
         let slot = &mut out[e.op.index()];
         if slot.is_none() {
-            let l = label(m, sources, e.op);
-            *slot = Some([quoted(&l.name), quoted(&l.line), quoted(&l.text)]);
+            *slot = Some(QuotedLabel::of(m, sources, e.op));
         }
     }
     out
@@ -146,7 +218,8 @@ pub fn chrome_json(m: &Module, sources: &SourceMap, cores: &[(String, &State)]) 
         let tid = |e: &OpEvent| perf_sim_track(e.pipe).1 + 1;
         let mut digits = itoa::Buffer::new();
         for e in &st.events {
-            let Some([name, at, text]) = &labels[e.op.index()] else { continue };
+            let Some(label) = &labels[e.op.index()] else { continue };
+            let [name, at, text] = label.pieces();
             // Written piece by piece: `core::fmt` was most of the trace's cost.
             line(&mut out, format_args!("{{\"ph\":\"X\",\"name\":{name},\"cat\":\"{}\",\"ts\":", e.kind.name()));
             push_number(&mut out, e.start, &mut digits);
@@ -263,6 +336,23 @@ mod tests {
         assert_eq!(quoted("tab\there"), "\"tab\\there\"");
         for s in ["plain", "q\"uote", "back\\slash", "ctl\u{1}", "ünï"] {
             assert_eq!(serde_json::from_str::<String>(&quoted(s)).unwrap(), s);
+        }
+    }
+
+    #[test]
+    fn a_quoted_label_is_the_label_quoted_piece_by_piece() {
+        for file in ["k.pto", "dir \"q\"\\k.pto"] {
+            let mut sources = SourceMap::default();
+            let text = ".arg %a : !pto.tile_buf<vec, 16x16xf32>\npto.tabs ins(%a : !pto.tile_buf<vec, 16x16xf32>) outs(%a : !pto.tile_buf<vec, 16x16xf32>)\n";
+            let id = sources.add(file, text);
+            let (m, _) = pto_asm::parse(text, id).expect("parses");
+            assert!(m.ops.iter().any(|o| o.opcode == pto_ir::ops::Opcode::TAbs));
+            for (i, _) in m.ops.iter().enumerate() {
+                let op = OpId(i as u32);
+                let l = label(&m, &sources, op);
+                let q = QuotedLabel::of(&m, &sources, op);
+                assert_eq!(q.pieces(), [quoted(&l.name).as_str(), quoted(&l.line).as_str(), quoted(&l.text).as_str()], "{file}");
+            }
         }
     }
 
