@@ -473,13 +473,13 @@ fn a_comm_copy_is_timed_as_its_load_and_store_and_a_notify_after_it_waits_for_th
     for pid in [0, 1] {
         let ops =
             |name: &str| -> Vec<&Value> { events.iter().filter(|e| e["ph"] == "X" && e["pid"] == pid && e["name"] == name).collect() };
-        let put = ops("tput");
+        let put = ops("comm.tput");
         let track = |e: &Value| tracks[&(pid, e["tid"].as_u64().unwrap())];
         assert_eq!(put.iter().map(|e| track(e)).collect::<Vec<_>>(), ["MTE2", "MTE3"], "rank {pid}");
         assert!(put.iter().all(|e| e["args"]["bytes"] == 256), "rank {pid}: {put:?}");
         let end = |e: &Value| e["ts"].as_f64().unwrap() + e["args"]["cycles"].as_f64().unwrap();
         assert!(put[1]["ts"].as_f64().unwrap() >= end(put[0]), "rank {pid}: the store after the load");
-        let notify = ops("tnotify");
+        let notify = ops("comm.tnotify");
         assert!(notify[0]["ts"].as_f64().unwrap() >= end(put[1]), "rank {pid}: the notify after the copy");
     }
 }
