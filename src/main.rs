@@ -480,6 +480,7 @@ fn main() -> ExitCode {
                 peers,
                 error_format,
                 diagnostics_only: false,
+                branches: None,
             })
         }
         Command::Mlir { action: MlirAction::Export { file, output, bytecode, no_verify } } => {

@@ -224,6 +224,10 @@ pub struct Sim<'m> {
     /// Chooses the outcome of `scf.if`s and of loops with a dynamic trip count instead of the
     /// data (`pto verify --sync` explores every path, [`crate::sync::paths`]).
     pub explorer: Option<Box<crate::sync::paths::Explorer>>,
+    /// Chooses the outcome of `scf.if`s whose condition is the same on every core, for every
+    /// core of a machine's run (`pto verify --sync` on several cores:
+    /// [`crate::sync::branches`]).
+    pub branches: Option<crate::sync::branches::SharedBranches>,
     /// The configuration registers that config instructions write and later ops read.
     pub regs: crate::config::Registers,
     /// What the running op changed that no operand shows ([`crate::exec::Machine::notes`]).
@@ -334,6 +338,7 @@ impl<'m> Sim<'m> {
             loops: Vec::new(),
             observers: Vec::new(),
             explorer: None,
+            branches: None,
             eventid_arrays: Default::default(),
             regs: Default::default(),
             notes: Vec::new(),
@@ -996,8 +1001,12 @@ impl<'m> Sim<'m> {
             }
             Opcode::ScfIf => {
                 let c = self.int(op, data.operands[0])?;
-                let c = match &mut self.explorer {
-                    Some(e) if !is_constant(m, data.operands[0]) => e.decide(crate::sync::paths::Decision::Branch, c != 0) as i64,
+                let c = match (&mut self.explorer, &self.branches) {
+                    (Some(e), _) if !is_constant(m, data.operands[0]) => e.decide(crate::sync::paths::Decision::Branch, c != 0) as i64,
+                    (None, Some(b)) if !is_constant(m, data.operands[0]) => {
+                        let mut b = b.lock().unwrap_or_else(|e| e.into_inner());
+                        b.decide(m, op, data.operands[0], c != 0) as i64
+                    }
                     _ => c,
                 };
                 let region = if c != 0 { data.regions.first() } else { data.regions.get(1) };

@@ -57,7 +57,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "machine state and the instructions between cores",
         &["comm", "comm::ops", "cores", "cores::clock", "cores::ops", "cores::sched", "cores::split", "cores::topology", "cores::xpipe"],
     ),
-    ("core interpreter", &["interp", "sync::arrays", "sync::paths"]),
+    ("core interpreter", &["interp", "sync::arrays", "sync::branches", "sync::paths"]),
     ("machines", &["comm::machine", "cores::machine"]),
     ("observers", &["sync", "sync::check", "sync::effects", "sync::rules", "timeline"]),
     ("entry points", &["kernel_io", "launch", "lib"]),

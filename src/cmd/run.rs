@@ -76,6 +76,10 @@ pub struct RunOptions {
     /// Print only the diagnostics: no outputs, no `tprint` text (`pto verify --sync` running the
     /// machine).
     pub diagnostics_only: bool,
+    /// `pto verify --sync` exploring the machine's branches: the run takes the outcomes this
+    /// exploration chooses and leaves its findings (and a trap) in it
+    /// ([`pto_sim::sync::branches`]).
+    pub branches: Option<pto_sim::sync::branches::SharedBranches>,
 }
 
 /// When `pto run` checks synchronisation (`--sync-check`): the library's modes.
@@ -113,6 +117,7 @@ impl RunOptions {
             peers: Vec::new(),
             error_format: ErrorFormat::Human,
             diagnostics_only: false,
+            branches: None,
         }
     }
 }
@@ -187,6 +192,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
     }
     sim.exec_vector = opts.exec_vector;
     sim.max_steps = opts.max_steps;
+    sim.branches.clone_from(&opts.branches);
     sim.matmul_order = opts.matmul_order;
     if opts.stats {
         sim.op_counts = Some(Vec::new());
@@ -261,6 +267,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         s.exec_vector = opts.exec_vector;
         s.max_steps = opts.max_steps;
         s.matmul_order = opts.matmul_order;
+        s.branches.clone_from(&opts.branches);
         if opts.cycles || opts.timeline.is_some() {
             let t = pto_sim::timeline::Timeline::install(s);
             timelines.lock().unwrap_or_else(|e| e.into_inner()).push(t);
@@ -293,6 +300,9 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Ok(ran) => ran,
         Err(Failure::Output(name, e)) => return Outcome::usage_error(format!("--output {name}: {e}")),
         Err(Failure::Stopped { diagnostics, printed, trace }) => {
+            if let Some(b) = &opts.branches {
+                b.lock().unwrap_or_else(|e| e.into_inner()).stopped(&diagnostics);
+            }
             let mut out = fail(&sources, &diagnostics);
             let traced = if opts.trace {
                 core_trace_text(&sources, trace.iter().map(|(a, e)| (a.map(|a| actor_name(a, machine, opts.blocks)), e)))
@@ -353,6 +363,9 @@ pub fn run(opts: &RunOptions) -> Outcome {
     }
     let mut diags = ran.findings;
     diags.extend(sync_notes);
+    if let Some(b) = &opts.branches {
+        b.lock().unwrap_or_else(|e| e.into_inner()).found.extend(diags.iter().cloned());
+    }
     let mut out = finish(opts, &sources, ran.outputs, stderr, diags);
     if let Some(c) = cycles_json {
         out.stdout = crate::cycles_report::with_json(&out.stdout, &c);

@@ -173,9 +173,12 @@ fn not_checked(sources: &SourceMap, m: &pto_ir::Module, plain: Outcome, opts: &V
 /// ranks always, each core's pipes when the program has sync ops. `None` for a kernel of one
 /// core, which the path enumeration checks.
 ///
-/// The machine runs the path the default inputs take: a kernel with branches or dynamic loops
-/// gets a `SYNC_NOT_CHECKED` note saying the other outcomes were not checked, and its status
-/// line says so instead of a bare `ok`.
+/// The machine runs once per combination of outcomes of the `scf.if`s whose condition is the
+/// same on every core of a rank (constants and scalar arguments: [`pto_sim::sync::branches`]),
+/// on one thread so that every run meets the decisions in the same order; the findings of all
+/// runs are reported once each. The `scf.if`s whose condition depends on the core or on data,
+/// and the loops with a dynamic trip count, take the outcome the default inputs give: a
+/// `SYNC_NOT_CHECKED` note says so, and the status line says what was explored.
 fn on_the_machine(opts: &VerifyOptions, plain: &Outcome, sources: &SourceMap, verified: &pto_ir::verify::Verified) -> Option<Outcome> {
     let m = verified.module();
     let target = resolve_target(m, opts.target, &mut Default::default()).ok()?;
@@ -183,6 +186,13 @@ fn on_the_machine(opts: &VerifyOptions, plain: &Outcome, sources: &SourceMap, ve
     if !several && !pto_sim::cores::Topology::new(m, target).mix {
         return None;
     }
+    // The arguments the user bound keep their values: `NAME=VALUE`, `NAME@RANK=VALUE`.
+    let fixed = opts
+        .inputs
+        .iter()
+        .filter_map(|i| i.split_once('='))
+        .map(|(n, _)| n.split('@').next().unwrap_or(n).trim_start_matches('%').to_string());
+    let branches = pto_sim::sync::branches::MachineBranches::shared(fixed);
     let run = crate::cmd::run::RunOptions {
         default_inputs: true,
         blocks: opts.blocks,
@@ -191,37 +201,84 @@ fn on_the_machine(opts: &VerifyOptions, plain: &Outcome, sources: &SourceMap, ve
         inputs: opts.inputs.clone(),
         error_format: opts.error_format,
         diagnostics_only: true,
+        threads: Some(1),
+        branches: Some(branches.clone()),
         ..crate::cmd::run::RunOptions::new(
             opts.input.clone(),
             if target.id == pto_lower::TargetId::A5 { TargetName::A5 } else { TargetName::A2A3 },
         )
     };
-    let ran = crate::cmd::run::run(&run);
-    if ran.code == 2 {
-        return Some(ran);
+    let lock = || branches.lock().unwrap_or_else(|e| e.into_inner());
+    let mut capped = false;
+    while lock().next_run() {
+        if lock().runs() > MACHINE_PATHS {
+            capped = true;
+            break;
+        }
+        let ran = crate::cmd::run::run(&run);
+        if ran.code == 2 {
+            return Some(ran);
+        }
     }
-    let branches = m.walk().into_iter().filter(|&op| branches_on_data(m, op)).count();
-    let mut stderr = plain.stderr.clone() + &ran.stderr;
-    if branches > 0 {
-        let note = pto_ir::Diagnostic::note(
-            pto_ir::DiagClass::SyncNotChecked,
+    let b = lock();
+    let paths = b.runs().min(MACHINE_PATHS);
+    let mut seen = std::collections::HashSet::new();
+    let mut found: Vec<pto_ir::Diagnostic> =
+        b.found.iter().filter(|d| seen.insert((d.class, d.span.start, d.labels.first().map(|l| l.0.start)))).cloned().collect();
+    let note = |span, message: String| pto_ir::Diagnostic::note(pto_ir::DiagClass::SyncNotChecked, span, message);
+    if capped {
+        found.push(note(
+            Default::default(),
+            format!("the machine has more than {MACHINE_PATHS} paths: only the first {MACHINE_PATHS} were checked"),
+        ));
+    }
+    let loops = m.walk().into_iter().filter(|&op| branches_on_data(m, op) && m.op(op).opcode != pto_ir::ops::Opcode::ScfIf).count();
+    let unexplored = b.unexplored.len() + loops;
+    if unexplored > 0 {
+        found.push(note(
             Default::default(),
             format!(
-                "the cores, blocks and ranks were checked on the path the default inputs take: the other outcomes of {branches} branch(es) and dynamic loop(s) were not checked"
+                "the cores, blocks and ranks were checked on {paths} path(s), both outcomes of every branch on constants and unbound scalar arguments; {} branch(es) on the core, on data or on bound inputs, and {loops} loop(s) with a dynamic trip count, took the outcome the inputs give",
+                b.unexplored.len()
             ),
-        );
-        stderr.push_str(&crate::render::render(sources, &[note], opts.error_format));
+        ));
     }
+    if let (n, Some(first)) = &b.trapped {
+        found.push(note(
+            first.span,
+            format!("{n} of {paths} paths stopped at a trap and were not checked (the first: {}; an infeasible path, or an op the simulator cannot run)", first.message),
+        ));
+    }
+    let code = if found.iter().any(|d| d.is_error()) { 1 } else { 0 };
     let what = format!("{} block(s), {} rank(s)", opts.blocks, opts.ranks);
-    let stdout = match (ran.code, branches) {
-        (0, 0) => format!("{}sync: ok (the machine: {what}, default inputs)\n", plain.stdout),
-        (0, _) => {
-            format!("{}sync: ok on the default-input path only (the machine: {what}); {branches} branch(es) not explored\n", plain.stdout)
+    let trapped = b.trapped.0;
+    let stdout = if code != 0 {
+        String::new()
+    } else if trapped == paths {
+        format!(
+            "{}sync: not checked: every one of the {paths} paths on the machine ({what}) stopped at a trap (see the note)\n",
+            plain.stdout
+        )
+    } else {
+        let mut line = match trapped {
+            0 => format!("sync: ok ({paths} paths on the machine: {what})"),
+            t => format!("sync: ok on {} of {paths} paths on the machine ({what}); {t} stopped at a trap and were not checked", paths - t),
+        };
+        if unexplored > 0 {
+            line.push_str(&format!("; {unexplored} branch(es) and loop(s) took the outcome the inputs give"));
         }
-        _ => String::new(),
+        format!("{}{line}\n", plain.stdout)
     };
-    Some(Outcome { stdout, stderr, code: ran.code })
+    let mut stderr = plain.stderr.clone();
+    if !found.is_empty() {
+        stderr.push_str(&render(sources, &found, opts.error_format));
+        stderr.push_str(&crate::render::count_line(&found, opts.error_format));
+    }
+    Some(Outcome { stdout, stderr, code })
 }
+
+/// Machine runs `pto verify --sync` explores at most (each runs every core).
+const MACHINE_PATHS: usize = 64;
 
 /// Whether `op` is an `scf.if`, or a loop whose trip count is not a constant: an op whose
 /// outcome the data decides.

@@ -7,10 +7,13 @@
 //! * [`effects`] — what one op is to the model: its pipe and byte ranges, or its edge.
 //! * [`check`] — the dynamic checker `pto run` uses: the interpreter reports each op before
 //!   executing it; findings become `HAZARD_*` / `SYNC_*` diagnostics.
+//! * [`paths`], [`branches`] — the paths `pto verify --sync` explores on one core and on the
+//!   machine.
 //!
 //! docs/sync.md describes the model and the diagnostics for users.
 
 pub mod arrays;
+pub mod branches;
 pub mod check;
 pub mod effects;
 pub mod graph;
