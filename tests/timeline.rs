@@ -282,18 +282,7 @@ fn a_renderer_draws_the_picture() {
 
 /// The trace of `file` run on `target` with `threads`, as JSON.
 fn trace_of(file: &str, target: TargetName, threads: Option<usize>) -> Value {
-    let out_file = std::env::temp_dir().join(format!("pto-timeline-cores-{}-{}.json", std::process::id(), file.replace('/', "_")));
-    let out = run(&RunOptions {
-        default_inputs: true,
-        quiet: true,
-        threads,
-        timeline: Some(out_file.display().to_string()),
-        ..RunOptions::new(root().join(file).display().to_string(), target)
-    });
-    assert_eq!(out.code, 0, "{file}: {}", out.stderr);
-    let text = std::fs::read_to_string(&out_file).expect("the timeline was written");
-    let _ = std::fs::remove_file(&out_file);
-    serde_json::from_str(&text).expect("JSON")
+    trace_with(file, target, |o| o.threads = threads)
 }
 
 #[test]
@@ -374,7 +363,10 @@ fn cycles_of_several_cores_are_reported_per_core_and_the_picture_has_a_group_of_
 
 /// The trace of `file` on `target` run with `configure`'s options.
 fn trace_with(file: &str, target: TargetName, configure: impl FnOnce(&mut RunOptions)) -> Value {
-    let out_file = std::env::temp_dir().join(format!("pto-timeline-flows-{}-{}.json", std::process::id(), file.replace('/', "_")));
+    // Tests run in parallel, several on one kernel: each trace gets a file of its own.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out_file = std::env::temp_dir().join(format!("pto-timeline-cores-{}-{n}-{}.json", std::process::id(), file.replace('/', "_")));
     let mut opts = RunOptions {
         default_inputs: true,
         quiet: true,
