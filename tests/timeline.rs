@@ -16,9 +16,17 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A temporary file for a trace of `file` ending in `.ext`. Tests run in parallel, several on
+/// one kernel: each trace gets a file of its own.
+fn temp_file(file: &str, ext: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("pto-timeline-{}-{n}-{}.{ext}", std::process::id(), file.replace('/', "_")))
+}
+
 /// Runs `file` with `--timeline` (and `--cycles --json`) and returns the trace and `%cycles`.
 fn traced(file: &str, ext: &str) -> (String, Value) {
-    let out_file = std::env::temp_dir().join(format!("pto-timeline-{}-{}.{ext}", std::process::id(), file.replace('/', "_")));
+    let out_file = temp_file(file, ext);
     let out = run(&RunOptions {
         default_inputs: true,
         cycles: true,
@@ -363,10 +371,7 @@ fn cycles_of_several_cores_are_reported_per_core_and_the_picture_has_a_group_of_
 
 /// The trace of `file` on `target` run with `configure`'s options.
 fn trace_with(file: &str, target: TargetName, configure: impl FnOnce(&mut RunOptions)) -> Value {
-    // Tests run in parallel, several on one kernel: each trace gets a file of its own.
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let out_file = std::env::temp_dir().join(format!("pto-timeline-cores-{}-{n}-{}.json", std::process::id(), file.replace('/', "_")));
+    let out_file = temp_file(file, "json");
     let mut opts = RunOptions {
         default_inputs: true,
         quiet: true,
