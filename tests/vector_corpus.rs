@@ -114,12 +114,17 @@ fn close(a: &TileData, b: &TileData) -> bool {
 fn corpus_kernels_compute_the_same_with_vector_programs() {
     let Some(corpus) = common::corpus_dir() else { return };
     let here = common::root();
-    let files = common::pto_files(&[corpus.clone(), here.join("tests/conformance")]);
+    // By the name the report shows (corpus-relative, or repository-relative), not by absolute
+    // path: the order must not depend on where the clone and the corpus are.
+    let mut files: Vec<(String, std::path::PathBuf)> = common::pto_files(&[corpus.clone(), here.join("tests/conformance")])
+        .into_iter()
+        .map(|f| (f.strip_prefix(&corpus).or_else(|_| f.strip_prefix(here)).map(|p| p.display().to_string()).unwrap_or_default(), f))
+        .collect();
+    files.sort();
     let mut report = String::new();
     let mut failures = Vec::new();
     let (mut compared, mut vectorized) = (0, 0);
-    for f in &files {
-        let name = f.strip_prefix(&corpus).or_else(|_| f.strip_prefix(here)).map(|p| p.display().to_string()).unwrap_or_default();
+    for (name, f) in &files {
         let text = std::fs::read_to_string(f).expect("readable");
         let Ok((module, _)) = pto_asm::parse(&text, pto_ir::FileId(0)) else { continue };
         let Ok(verified) = Verified::new(module) else { continue };
