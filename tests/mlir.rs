@@ -129,7 +129,9 @@ mod with_mlir {
         assert_eq!(in_conformance, 75, "conformance files round-tripped");
         if let Some(corpus) = corpus_dir() {
             let in_corpus = candidates.iter().filter(|p| p.path.starts_with(&corpus)).count();
-            assert_eq!(in_corpus, 103, "corpus files round-tripped");
+            // 103 parse: Complex/mix_kernel.pto does not (its DPS ops lack the tmp PTOAS's .td
+            // requires; `ptoas` rejects it too).
+            assert_eq!(in_corpus, 102, "corpus files round-tripped");
         }
     }
 
@@ -185,8 +187,9 @@ mod with_mlir {
     }
 
     /// What MLIR does not keep by itself: constants whose typed value reads back differently, a
-    /// DPS split the op table would read otherwise, attribute order, a `pto` memory space and
-    /// a scalar type MLIR has no spelling for.
+    /// DPS split the op table would read otherwise (`tquant`'s MX form, three `ins` and two
+    /// `outs`, which the table's first form would read as four and one), attribute order, a
+    /// `pto` memory space and a scalar type MLIR has no spelling for.
     const EDGE_CASES: &str = r#"func.func @edge(%src: !pto.tile_buf<vec, 16x256xf32, valid=16x255>, %val: !pto.tile_buf<vec, 1x256xf32, valid=1x255>, %idx: !pto.tile_buf<vec, 1x256xui32, valid=1x255>, %h: hif8, %t: !pto.tile_buf<vec, 1x128xf32>) {
   %one_f = arith.constant 1 : f32
   %one_b = arith.constant 1 : i1
@@ -194,7 +197,7 @@ mod with_mlir {
   %tenth = arith.constant 0.1 : f16
   %bf = arith.constant 2.5 : bf16
   %long = arith.constant 0.08838834764831843 : f32
-  pto.tcolargmax ins(%src, %t : !pto.tile_buf<vec, 16x256xf32, valid=16x255>, !pto.tile_buf<vec, 1x128xf32>) outs(%val, %idx : !pto.tile_buf<vec, 1x256xf32, valid=1x255>, !pto.tile_buf<vec, 1x256xui32, valid=1x255>) {zeta = 1, alpha = "x", mid = {a = 1, b = 2}}
+  pto.tquant ins(%src, %val, %t : !pto.tile_buf<vec, 16x256xf32, valid=16x255>, !pto.tile_buf<vec, 1x256xf32, valid=1x255>, !pto.tile_buf<vec, 1x128xf32>) outs(%src, %idx : !pto.tile_buf<vec, 16x256xf32, valid=16x255>, !pto.tile_buf<vec, 1x256xui32, valid=1x255>) {zeta = 1, alpha = "x", mid = {a = 1, b = 2}}
   %m = memref.alloc() : memref<16x16xf16, #pto.address_space<vec>>
   return
 }
@@ -211,7 +214,7 @@ mod with_mlir {
         for bridge in [
             "<{value = 1.000000e+00 : f32}> {pto.names = [\"one_f\"], pto.value = 1 : i64}",
             "{pto.names = [\"exact\"], pto.value = 1.220703125E-4 : f64}",
-            "pto.attr_order = [\"zeta\", \"alpha\", \"mid\"], pto.ins = 1 : i64",
+            "pto.attr_order = [\"zeta\", \"alpha\", \"mid\"], pto.ins = 3 : i64",
             "memref<16x16xf16, \"#pto.address_space<vec>\">",
             "!pto.opaque<\"hif8\">",
         ] {
