@@ -369,7 +369,7 @@ impl Staged {
             _ => return None,
         };
         let chunk_bytes = staging.filter(|&s| s > 0).map_or(bytes, |s| s.min(bytes)).max(1);
-        let chunks = bytes.div_ceil(chunk_bytes) * if per_member { members } else { 1 };
+        let chunks = bytes.div_ceil(chunk_bytes).saturating_mul(if per_member { members } else { 1 });
         Some(Staged { chunk_bytes, chunks, loads, stores, double_buffered })
     }
 
@@ -386,12 +386,12 @@ impl Staged {
 
     /// The load of `chunks` chunks.
     pub fn load(&self, chunks: u64) -> Work {
-        Work::Transfer { path: Path::GmToUb, bytes: self.chunk_bytes * chunks, calls: chunks }
+        Work::Transfer { path: Path::GmToUb, bytes: self.chunk_bytes.saturating_mul(chunks), calls: chunks }
     }
 
     /// The store of `chunks` chunks.
     pub fn store(&self, chunks: u64) -> Work {
-        Work::Transfer { path: Path::UbToGm, bytes: self.chunk_bytes * chunks, calls: chunks }
+        Work::Transfer { path: Path::UbToGm, bytes: self.chunk_bytes.saturating_mul(chunks), calls: chunks }
     }
 }
 
@@ -508,6 +508,10 @@ mod tests {
         let steps: Vec<u64> = many.steps().collect();
         assert_eq!((steps.len(), steps[0], steps[62], steps.iter().sum::<u64>()), (63, 16, 8, 1000));
         assert_eq!(many.store(16), Work::Transfer { path: Path::UbToGm, bytes: 512, calls: 16 });
+        // A huge view through a tiny tile saturates instead of overflowing.
+        let huge = Staged::plan(Opcode::CommGather, u64::MAX, 8, Some(1), false).unwrap();
+        assert_eq!(huge.chunks, u64::MAX);
+        assert!(huge.steps().count() as u64 <= Staged::MAX_STEPS);
     }
 
     #[test]

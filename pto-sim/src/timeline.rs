@@ -512,6 +512,9 @@ fn family_work(m: &Module, op: OpId, vals: &[Val]) -> Work {
     cost::work_of(&OpShape { opcode: data.opcode, src, dst_dtype, path, calls: 1, mkn })
 }
 
+/// Group members a comm copy is timed for at most ([`comm_plan`]).
+const MAX_TIMED_MEMBERS: usize = 4096;
+
 /// The chunks of a synchronous comm copy (`tput`, `tget`, the collectives: [`cost::Staged`]):
 /// the bytes of one member's buffer (`tput`/`tget`: of the view copied; a collective: of its
 /// `!pto.group`'s member), the group's members, the first staging tile's valid bytes as the
@@ -529,11 +532,19 @@ fn comm_plan(m: &Module, op: OpId, vals: &[Val]) -> Option<cost::Staged> {
     let elem_bytes = |v: ValueId| m.value_type(v).elem_type().map_or(1, |e| e.size_bytes() as u64);
     let first = *data.operands.first()?;
     let (bytes, members) = match vals.get(first.index()) {
-        Some(Val::View(view)) => (view.shape[..view.rank].iter().map(|&d| d.max(0) as u64).product::<u64>() * elem_bytes(first), 1),
+        Some(Val::View(view)) => {
+            let elements = view.shape[..view.rank].iter().fold(1u64, |n, &d| n.saturating_mul(d.max(0) as u64));
+            (elements.saturating_mul(elem_bytes(first)), 1)
+        }
         _ => {
             let Type::Opaque(text) = m.value_type(first) else { return None };
             let (n, rows, cols) = crate::comm::ops::group_shape(text)?;
-            ((rows * cols) as u64 * elem_bytes(first), n as u64)
+            // A group larger than any machine runs faults when the op executes; its plan would
+            // be that many events per chunk before it does.
+            if n > MAX_TIMED_MEMBERS {
+                return None;
+            }
+            ((rows as u64).saturating_mul(cols as u64).saturating_mul(elem_bytes(first)), n as u64)
         }
     };
     let tiles: Vec<_> = data.operands.iter().filter_map(|&v| tile(vals, v)).collect();
