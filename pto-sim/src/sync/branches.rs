@@ -39,14 +39,12 @@ pub fn uniform_keys(m: &Module, fixed: &std::collections::HashSet<String>) -> Ha
         }
     }
     let cx = Cx { m, owner, calls, fixed };
-    let mut keys = HashMap::new();
+    // One memo for every value: each expression is hashed once (linear in the module).
+    let mut memo = HashMap::new();
     for v in 0..m.values.len() {
-        let v = ValueId(v as u32);
-        if let Some(k) = cx.key(v, &mut HashMap::new(), 0) {
-            keys.insert(v, k);
-        }
+        cx.key(ValueId(v as u32), &mut memo, 0);
     }
-    keys
+    memo.into_iter().filter_map(|(v, k)| Some((v, k?))).collect()
 }
 
 struct Cx<'a> {
