@@ -425,3 +425,18 @@ fn a_notify_orders_what_the_scalar_pipe_did_not_a_store_still_on_mte3() {
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("error["), "{stderr}");
 }
+
+/// `--default-inputs` starts a signal at 0 (pto_sim::defaults::signal_pointers), as the host
+/// clears a signal buffer before a launch: each rank adds 1 to its peer's signal and waits for
+/// at least 1, which the input pattern (its first i32 is -1) would turn into a deadlock. The
+/// other arrays keep the pattern: every rank puts the same pattern, so `out` is it.
+#[test]
+fn default_inputs_start_a_signal_at_zero() {
+    let args: Vec<String> = ["--default-inputs", "--peer", "buf=next", "--peer", "sig=next"].map(String::from).to_vec();
+    let out = ok("put_signal", 2, &args);
+    let pattern: Vec<f64> = (0..16).map(pto_sim::gm::pattern_value).collect();
+    for r in 0..2 {
+        assert_eq!(data(&out, &format!("out@{r}")), pattern, "rank {r}");
+        assert_eq!(data(&out, &format!("sig@{r}")), [1.0], "rank {r}: 0 + the peer's 1");
+    }
+}

@@ -14,6 +14,10 @@
 //!   dynamic offset counts as 0.
 //!
 //! A valid-shape use wins over a view-shape use.
+//!
+//! A GM array that is the signal of `tnotify`, `twait` or `ttest` ([`signal_pointers`]) starts
+//! at 0, as the host clears a signal buffer before a launch: with the pattern, a rank adding 1
+//! to its peer's signal and waiting for at least 1 would wait forever.
 
 use pto_ir::attr::Attr;
 use pto_ir::module::{Module, Payload, ValueDef, ValueId};
@@ -131,4 +135,39 @@ fn constant(m: &Module, v: ValueId) -> Option<i64> {
         (Opcode::ArithConstant, Some(Attr::Int(i, _))) => Some(*i),
         _ => None,
     }
+}
+
+/// The pointer arguments whose GM array is the signal view of a `tnotify`, `twait` or `ttest`
+/// (through `partition_view`, `make_tensor_view` and other views of it).
+pub fn signal_pointers(m: &Module) -> Vec<ValueId> {
+    let mut out = Vec::new();
+    for data in &m.ops {
+        if !matches!(data.opcode, Opcode::CommNotify | Opcode::CommWait | Opcode::CommTest) {
+            continue;
+        }
+        let Some(&first) = data.operands.first() else { continue };
+        let mut v = first;
+        for _ in 0..16 {
+            match m.values[v.index()].def {
+                ValueDef::BlockArg(..) => {
+                    if !out.contains(&v) {
+                        out.push(v);
+                    }
+                    break;
+                }
+                ValueDef::OpResult(op, _) => {
+                    let d = m.op(op);
+                    let view = matches!(
+                        d.opcode,
+                        Opcode::PartitionView | Opcode::MakeTensorView | Opcode::Subview | Opcode::MemrefReinterpretCast
+                    );
+                    match (view, d.operands.first()) {
+                        (true, Some(&src)) => v = src,
+                        _ => break,
+                    }
+                }
+            }
+        }
+    }
+    out
 }

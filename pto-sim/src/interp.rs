@@ -510,13 +510,22 @@ impl<'m> Sim<'m> {
     }
 
     /// Deterministic inputs for everything not bound: GM arrays that are not bound get the
-    /// pattern of [`crate::gm::pattern_value`], scalar arguments `1.0` (floats), the size they
+    /// pattern of [`crate::gm::pattern_value`] (a signal of `tnotify`/`twait`/`ttest`: 0),
+    /// scalar arguments `1.0` (floats), the size they
     /// declare (integers that size a valid shape or a tensor view, [`crate::defaults`]) or `0`
     /// (other integers: block 0), tile arguments keep their (zeroed) storage.
     pub fn use_default_inputs(&mut self) {
         self.defaults = true;
         for a in &mut self.gm {
             a.pattern = !a.bound;
+        }
+        // A signal starts at 0 ([`crate::defaults::signal_pointers`]).
+        for v in crate::defaults::signal_pointers(self.m) {
+            if let Val::Ptr(i) = self.vals[v.index()]
+                && let Some(a) = self.gm.get_mut(i)
+            {
+                a.pattern = false;
+            }
         }
         let sizes = crate::defaults::size_defaults(self.m, self.block.1);
         for (i, v) in self.m.values.iter().enumerate() {
