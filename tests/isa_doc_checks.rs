@@ -361,48 +361,27 @@ fn matmul_mx((c, a, b): (&str, &str, &str), scale: &str) -> String {
 const MASK: &str = "!pto.tile_buf<vec, 32x32xui8>";
 
 fn shape(op: &str) -> &'static str {
-    const BINARY: &[&str] = &["tadd", "tsub", "tmul", "tdiv", "tmax", "tmin", "tand", "tor", "txor", "tshl", "tshr", "trem", "tprelu"];
-    const UNARY: &[&str] = &["tabs", "texp", "tlog", "tneg", "tnot", "trecip", "trelu", "trsqrt", "tsqrt", "ttrans"];
-    if BINARY.contains(&op) {
-        "binary"
-    } else if UNARY.contains(&op) {
-        "unary"
-    } else if op == "taddsc" || op == "tsubsc" {
-        "scalar-sc"
-    } else if op == "tcmps" {
-        "cmps"
-    } else if op == "tcmp" {
-        "cmp"
-    } else if op == "tsel" {
-        "sel"
-    } else if op == "tsels" {
-        "sels"
-    } else if op == "tscatter" {
-        "scatter"
-    } else if op == "texpands" {
-        "expands"
-    } else if op == "tinterleave" || op == "tdeinterleave" {
-        "interleave"
-    } else if op == "ttri" {
-        "tri"
-    } else if op == "tgatherb" {
-        "gatherb"
-    } else if op == "tmov.fp" {
-        "movfp"
-    } else if op == "tstore.fp" {
-        "storefp"
-    } else if op == "trandom" {
-        "random"
-    } else if op == "tstore" {
-        "store"
-    } else if op == "tload" {
-        "load"
-    } else if op == "tmatmul.mx" {
-        "matmul-mx"
-    } else if ["tmatmul", "tgemv", "tgemv.acc", "tgemv.bias"].contains(&op) {
-        "matmul"
-    } else {
-        "scalar"
+    match op {
+        "tadd" | "tsub" | "tmul" | "tdiv" | "tmax" | "tmin" | "tand" | "tor" | "txor" | "tshl" | "tshr" | "trem" | "tprelu" => "binary",
+        "tabs" | "texp" | "tlog" | "tneg" | "tnot" | "trecip" | "trelu" | "trsqrt" | "tsqrt" | "ttrans" => "unary",
+        "taddsc" | "tsubsc" => "scalar-sc",
+        "tcmps" => "cmps",
+        "tcmp" => "cmp",
+        "tsel" => "sel",
+        "tsels" => "sels",
+        "tscatter" => "scatter",
+        "texpands" => "expands",
+        "tinterleave" | "tdeinterleave" => "interleave",
+        "ttri" => "tri",
+        "tgatherb" => "gatherb",
+        "tmov.fp" => "movfp",
+        "tstore.fp" => "storefp",
+        "trandom" => "random",
+        "tstore" => "store",
+        "tload" => "load",
+        "tmatmul.mx" => "matmul-mx",
+        "tmatmul" | "tgemv" | "tgemv.acc" | "tgemv.bias" => "matmul",
+        _ => "scalar",
     }
 }
 

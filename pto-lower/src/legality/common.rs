@@ -309,20 +309,19 @@ pub const TLOAD_CONVERT_DISPUTE: Dispute = Dispute {
     pto_isa: "static_asserts `GlobalData::staticShape[0..2] == 1` and `TileData::SFractalSize == 512` (A2A3 common/arch/memory/tload_common.hpp:259-262, 281-284; A5 common/arch/register/tload_common.hpp:150-160), so that C++ does not compile: pto rejects it",
     rejects: true,
 };
+/// A layout-converting `tload` into a mat tile: GM layout -> tile layouts `pairs`, a 2-D view,
+/// fractal 512 ([`TLOAD_CONVERT_DISPUTE`]).
+const fn tload_convert(pairs: &'static [(&'static str, &'static [LayoutPat])], why: &'static str) -> Check {
+    check(CheckKind::GmConvert { view: "src", tile: "dst", pairs, fractal: 512 }, why)
+        .when_loc("dst", &[Loc::Mat])
+        .disputed(&TLOAD_CONVERT_DISPUTE)
+}
 /// The ND->NZ / DN->ZN half of TLOAD's A2A3 mat pairs, with its 2-D view and fractal rule.
-pub const TLOAD_CONVERT_A2A3: Check = check(
-    CheckKind::GmConvert { view: "src", tile: "dst", pairs: &[("nd", &[NZ]), ("dn", &[ZN])], fractal: 512 },
-    "the ND2NZ / DN2ZN copy converts one 2-D matrix into 512-byte fractals",
-)
-.when_loc("dst", &[Loc::Mat])
-.disputed(&TLOAD_CONVERT_DISPUTE);
+pub const TLOAD_CONVERT_A2A3: Check =
+    tload_convert(&[("nd", &[NZ]), ("dn", &[ZN])], "the ND2NZ / DN2ZN copy converts one 2-D matrix into 512-byte fractals");
 /// A5's converting pairs (TLoadCubeCheck's ND2NZ / DN2NZ branch).
-pub const TLOAD_CONVERT_A5: Check = check(
-    CheckKind::GmConvert { view: "src", tile: "dst", pairs: &[("nd", &[NZ]), ("dn", &[NZ])], fractal: 512 },
-    "the ND2NZ / DN2NZ copy converts one 2-D matrix into 512-byte fractals",
-)
-.when_loc("dst", &[Loc::Mat])
-.disputed(&TLOAD_CONVERT_DISPUTE);
+pub const TLOAD_CONVERT_A5: Check =
+    tload_convert(&[("nd", &[NZ]), ("dn", &[NZ])], "the ND2NZ / DN2NZ copy converts one 2-D matrix into 512-byte fractals");
 /// A vec tile is loaded from a GM view of its own layout: ND->ND, DN->DN, NZ->NZ (both targets).
 pub const TLOAD_VEC_LAYOUT: Check = check(
     CheckKind::GmLayout {
