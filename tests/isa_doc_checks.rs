@@ -385,6 +385,14 @@ fn shape(op: &str) -> &'static str {
     }
 }
 
+/// A binary op `op` on tiles of type `a` with a scratch tile of type `tmp`:
+/// `op ins(%a, %b, %t) outs(%d)`.
+fn binary_with_tmp(op: &str, a: &str, tmp: &str) -> String {
+    format!(
+        "func.func @k(%a: {a}, %b: {a}, %d: {a}, %t: {tmp}) {{\n  pto.{op} ins(%a, %b, %t : {a}, {a}, {tmp}) outs(%d : {a})\n  return\n}}\n"
+    )
+}
+
 /// `pto verify --target T` of a program: (accepted, stderr).
 fn verify(dir: &std::path::Path, n: &mut usize, target: &str, text: &str) -> (bool, String) {
     *n += 1;
@@ -790,12 +798,7 @@ fn every_isa_doc_implementation_check_is_encoded_and_tested_or_says_why_not() {
             // sizes, `pto verify` does not): dst rows + 1 lower, dst rows alone are LEGAL_TMP_TOO_SMALL.
             "tmp-rows" => {
                 let a = plain.text();
-                let with_tmp = |rows: u32| {
-                    let tmp = format!("!pto.tile_buf<vec, {rows}x32xui8>");
-                    format!(
-                        "func.func @k(%a: {a}, %b: {a}, %d: {a}, %t: {tmp}) {{\n  pto.{op} ins(%a, %b, %t : {a}, {a}, {tmp}) outs(%d : {a})\n  return\n}}\n"
-                    )
-                };
+                let with_tmp = |rows: u32| binary_with_tmp(op, &a, &format!("!pto.tile_buf<vec, {rows}x32xui8>"));
                 let (ok, stderr) = lower_scratch(&dir, &mut n, &t, &with_tmp(r + 1));
                 if !ok {
                     failures.push(format!("{} [{}] {enc}: a tmp of dst rows + 1 not lowered\n{stderr}", row.doc, row.target));
@@ -810,12 +813,7 @@ fn every_isa_doc_implementation_check_is_encoded_and_tested_or_says_why_not() {
             // 32-byte row) to lower; Cols alone are LEGAL_TMP_TOO_SMALL (`pto lower` sizes scratch).
             "tmp-cols" => {
                 let a = plain.text();
-                let with_tmp = |cols: u32| {
-                    let tmp = format!("!pto.tile_buf<vec, 1x{cols}x{x}>");
-                    format!(
-                        "func.func @k(%a: {a}, %b: {a}, %d: {a}, %t: {tmp}) {{\n  pto.{op} ins(%a, %b, %t : {a}, {a}, {tmp}) outs(%d : {a})\n  return\n}}\n"
-                    )
-                };
+                let with_tmp = |cols: u32| binary_with_tmp(op, &a, &format!("!pto.tile_buf<vec, 1x{cols}x{x}>"));
                 let per_block = 32 / bytes(x);
                 let need = (c + 2 * c.div_ceil(64)).div_ceil(per_block) * per_block;
                 let (ok, stderr) = lower_scratch(&dir, &mut n, &t, &with_tmp(need));
