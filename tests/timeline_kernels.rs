@@ -1,6 +1,6 @@
 //! Whole kernels on the timeline (issue 25, acceptance 2; docs/performance-model.md): the #1569
 //! workload (examples/rowadd_1569: y = (x + z) + 1 over 64 rows of 1024 f32, three UB slots) with
-//! hand-written sync, with two PIPE_ALL barriers a row, and without sync (timed with the sync the
+//! hand-written sync, with the two PIPE_ALL barriers a row ptoas fell back to, and without sync (timed with the sync the
 //! insertion pass inserts); the #233-like dynamic kernel with inserted and hand-written sync; and
 //! double-buffered load/compute kernels, whose MTE2 lane overlaps their V lane.
 
@@ -89,9 +89,10 @@ fn the_1569_workload_is_slower_with_pipe_all_barriers_than_with_hand_sync() {
     );
     assert!(!stderr.contains("insert-sync pass failed"), "{stderr}");
     // What the model gives (docs/performance-model.md, "Whole kernels"): the barriers serialise
-    // each row's loads (their latency included), compute and store; the hand version overlaps
-    // them, within 20 % of the 18,831 cycles ptoas's report measured for it.
-    assert!(ratio > 1.2, "PIPE_ALL {ratio:.2}x the hand version");
+    // each row's x load, z load and store, each with its DMA latency, and the adds between them;
+    // the hand version overlaps them, within 20 % of the 18,831 cycles ptoas's report measured
+    // for it. About 2.8x; the report's 3.98x is more than the model can give (the test below).
+    assert!(ratio > 2.5, "PIPE_ALL {ratio:.2}x the hand version");
     let measured = 18_831.0;
     assert!((total(&hand) as f64 - measured).abs() / measured < 0.2, "hand {} vs 18,831 measured", total(&hand));
     // Without sync ops the run is timed with the inserted sync: its waits are on the timeline.
@@ -113,7 +114,7 @@ fn the_1569_workload_with_inserted_sync_is_within_five_percent_of_the_hand_versi
 }
 
 #[test]
-#[ignore = "acceptance 2 of issue 25 is not met: the model gives PIPE_ALL 1.29x the hand version, and even a fully serial schedule of the workload only 2.96x, not >= 3x (docs/performance-model.md, Whole kernels)"]
+#[ignore = "acceptance 2 of issue 25 is not met: with the barriers where ptoas put them the model gives PIPE_ALL 2.77x the hand version, and even a fully serial schedule of the workload only 2.96x, not >= 3x (docs/performance-model.md, Whole kernels)"]
 fn the_1569_workload_with_pipe_all_takes_three_times_the_hand_version() {
     let (hand, _, _) = timed(HAND);
     let (pipe_all, _, _) = timed(PIPE_ALL);
@@ -130,9 +131,13 @@ fn double_buffered_loads_overlap_the_vector_unit() {
         assert!(shorter > 0.0, "{file}");
         assert!(both > 0.5 * shorter, "{file}: MTE2 and V overlap {both:.0} of the shorter lane's {shorter:.0} cycles");
     }
-    // With PIPE_ALL barriers around every compute, they never overlap.
+    // With ptoas's PIPE_ALL barriers only a row's `tadd` runs beside a transfer: the z row's
+    // load after the first barrier. The x loads never overlap the vector unit, so the two lanes
+    // overlap for at most half of MTE2's busy time (x and z rows are the same size).
     let (_, trace, _) = timed(PIPE_ALL);
-    assert_eq!(overlap(&lane(&trace, "MTE2"), &lane(&trace, "VEC")), 0.0);
+    let mte2 = lane(&trace, "MTE2");
+    let both = overlap(&mte2, &lane(&trace, "VEC"));
+    assert!(both > 0.0 && both <= 0.5 * length(&mte2), "PIPE_ALL: MTE2 and V overlap {both:.0} of MTE2's {:.0} cycles", length(&mte2));
 }
 
 /// Issue 24, acceptance 3 for the #233-like kernel (examples/insert_sync/dyn_vector.pto, a
