@@ -3,8 +3,10 @@
 //! An observer of the run ([`crate::interp::Observer`]) that schedules every executed op on its
 //! pipe of its core with the cycle model (`pto_lower::cost`, docs/performance-model.md): each
 //! pipe is an in-order queue; an op starts when its pipe is free and its sync edges hold —
-//! `wait_flag` not before the matching `set_flag` has executed on its pipe, `barrier
-//! <PIPE_ALL>` not before every pipe has drained (and no pipe goes on before it). A program
+//! `wait_flag` not before the matching `set_flag` has fired (when everything before it on its
+//! pipe has completed; the pipe goes on meanwhile), `pipe_barrier` not before its pipe has
+//! drained, `barrier <PIPE_ALL>` not before every pipe has drained (and no pipe goes on before
+//! it). A program
 //! without sync ops is timed as if each op waited for the last writer of what it reads (what
 //! Perf-Sim does until sync insertion lands).
 //!
@@ -271,8 +273,7 @@ impl State {
             SyncOp::Flag { set, src, dst, id } => {
                 let (Some(src), Some(dst)) = (Pipe::from_name(&src), Pipe::from_name(&dst)) else { return };
                 if set {
-                    // The flag fires when the pipe's earlier work has completed.
-                    let e = self.push(op, src, self.done[src as usize], cost::SYNC_CYCLES, Kind::Sync);
+                    let e = self.push_flag(op, src);
                     self.flags.entry((src, dst, id)).or_default().push_back(e);
                 } else {
                     let set = self.flags.get_mut(&(src, dst, id)).and_then(VecDeque::pop_front);
@@ -299,6 +300,19 @@ impl State {
                 }
             }
         }
+    }
+
+    /// Schedules a `set_flag` on `pipe`: it holds the pipe for [`cost::SYNC_CYCLES`] when the
+    /// pipe reaches it, and fires (its end, what the matching `wait_flag` waits for) when
+    /// everything issued before it on the pipe has completed. The pipe's next op does not wait
+    /// for that: "set_flag只是设置位，不会阻塞同一流水中的下一个指令。当set_flag之前的所有指令已完成
+    /// 提交，则会触发相应的wait_flag" (CANN CCE intrinsic API, `set_flag & wait_flag`,
+    /// cceapi_0106). A `pipe_barrier` of the pipe, by contrast, holds it until then.
+    fn push_flag(&mut self, op: OpId, pipe: Pipe) -> usize {
+        let issued = self.free[pipe as usize].max(self.floor);
+        let completed = self.done[pipe as usize].map_or(0.0, |d| self.events[d].end());
+        let fires = completed.max(issued + cost::SYNC_CYCLES);
+        self.push_held(op, pipe, None, fires - issued, cost::SYNC_CYCLES, Kind::Sync)
     }
 
     /// Schedules a synchronous comm copy ([`cost::Staged`]) chunk by chunk (step by step for a
@@ -730,18 +744,22 @@ mod tests {
     #[test]
     fn transfers_overlap_their_latencies_but_a_flag_waits_for_completion() {
         // Two loads of 32 + 265 cycles each hold MTE2 for 32: the second starts at 32 and both
-        // are in flight together; the set after them fires when the second completes.
+        // are in flight together; the set after them fires when the second completes, and the
+        // load after the set starts at once (a set does not block its pipe).
         let mut st = State::default();
         st.push_held(op(0), Pipe::Mte2, None, 297.0, 32.0, Kind::Transfer);
         st.push_held(op(1), Pipe::Mte2, None, 297.0, 32.0, Kind::Transfer);
         st.sync(op(2), flag(true, Pipe::Mte2, Pipe::V), None);
         st.sync(op(3), flag(false, Pipe::Mte2, Pipe::V), None);
         st.push(op(4), Pipe::V, None, 50.0, Kind::Vector);
+        st.push_held(op(5), Pipe::Mte2, None, 297.0, 32.0, Kind::Transfer);
         assert_eq!(st.events[1].start, 32.0);
-        assert_eq!(st.events[2].start, 32.0 + 297.0, "the set waits for the second load's data");
+        assert_eq!(st.events[2].end(), 32.0 + 297.0, "the set fires when the second load's data is in");
+        assert_eq!(st.events[3].start, 32.0 + 297.0, "the wait waits for the set to fire");
+        assert_eq!(st.events[5].start, 64.0 + cost::SYNC_CYCLES, "the third load does not wait for the set");
         let s = st.summary();
-        assert_eq!(s.total, 329 + 2 * cost::SYNC_CYCLES as u64 + 50);
-        assert_eq!(s.pipes.iter().find(|p| p.0 == Pipe::Mte2).map(|p| p.1), Some(64 + cost::SYNC_CYCLES as u64));
+        assert_eq!(s.total, 329 + cost::SYNC_CYCLES as u64 + 50, "the set's own cycle passed while the loads were in flight");
+        assert_eq!(s.pipes.iter().find(|p| p.0 == Pipe::Mte2).map(|p| p.1), Some(96 + cost::SYNC_CYCLES as u64));
         let path = st.critical_path();
         assert_eq!(path.iter().map(|p| p.1).sum::<f64>() as u64, s.total);
         // A barrier on the pipe waits for completion too.

@@ -36,6 +36,7 @@
 //! job. Each inserted pair and barrier is a `SYNC_INSERTED` note naming the two ops and the
 //! bytes that force it (`--explain` shows them).
 
+use super::gm;
 use super::ids;
 use super::pairs::{Pair, Pairs, Site};
 use super::pipes;
@@ -67,7 +68,7 @@ enum Space {
 }
 
 /// One access of one op.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 struct Access {
     space: Space,
     start: u64,
@@ -75,6 +76,8 @@ struct Access {
     write: bool,
     /// For a rotating buffer ([`rotate`]): the rotation and the phase these bytes belong to.
     phase: Option<(Rotation, u32)>,
+    /// For a view of a GM array: the bytes it covers, where the pass can bound them ([`gm`]).
+    span: Option<gm::Span>,
 }
 
 /// Which executions of two ops a dependence relates.
@@ -89,12 +92,19 @@ enum Rel {
 }
 
 impl Access {
-    /// Whether the two accesses may touch the same bytes, one writing, in executions `rel`.
-    fn conflicts(&self, o: &Access, rel: Rel) -> bool {
+    /// Whether the two accesses (`self` the earlier) may touch the same bytes, one writing, in
+    /// executions `rel`; `scope` relates the symbols of two GM spans.
+    fn conflicts(&self, o: &Access, rel: Rel, scope: &Scope) -> bool {
         if let (Some((r1, p)), Some((r2, q))) = (self.phase, o.phase)
             && r1 == r2
             && p != q
             && (rel == Rel::Same || matches!(rel, Rel::Across(l) if l != r1.lp))
+        {
+            return false;
+        }
+        if let (Some(a), Some(b)) = (&self.span, &o.span)
+            && self.space == o.space
+            && !gm::may_meet(a, b, |v| scope.symbol(v, rel))
         {
             return false;
         }
@@ -202,17 +212,18 @@ fn mem_op(m: &Module, op: OpId, target: TargetId) -> Option<MemOp> {
         };
         let loc = m.value_type(v).tile().map(|t| t.loc).or_else(|| pipes::memref_loc(m.value_type(v)));
         if let (Some(def), Some(loc)) = (alloc, loc) {
-            accesses.push(Access { space: Space::Alloc(loc, def), start: 0, end: u64::MAX, write, phase: None });
+            accesses.push(Access { space: Space::Alloc(loc, def), start: 0, end: u64::MAX, write, phase: None, span: None });
         } else if let Some((loc, bytes)) = tile_bytes(m, v) {
             let space = Space::Local(loc);
             match bytes {
-                Bytes::Range(start, end) => accesses.push(Access { space, start, end, write, phase: None }),
+                Bytes::Range(start, end) => accesses.push(Access { space, start, end, write, phase: None, span: None }),
                 Bytes::Phased(rot, starts, size) => accesses.extend((0u32..).zip(starts).map(|(r, start)| Access {
                     space,
                     start,
                     end: start + size,
                     write,
                     phase: Some((rot, r)),
+                    span: None,
                 })),
             }
         } else {
@@ -231,7 +242,8 @@ fn mem_op(m: &Module, op: OpId, target: TargetId) -> Option<MemOp> {
                 Type::Opaque(_) => Space::Unknown,
                 _ => return,
             };
-            accesses.push(Access { space, start: 0, end: u64::MAX, write, phase: None });
+            let span = matches!(space, Space::Gm(_)).then(|| gm::view_span(m, v)).flatten();
+            accesses.push(Access { space, start: 0, end: u64::MAX, write, phase: None, span });
         }
     });
     Some(MemOp { op, pipe, accesses })
@@ -248,11 +260,14 @@ struct Tree {
     region_of: HashMap<BlockId, usize>,
     /// Walk position of each op and of its last descendant.
     span: HashMap<OpId, (usize, usize)>,
+    /// The op each nested block belongs to (the function body has none).
+    owner: HashMap<BlockId, OpId>,
 }
 
 impl Tree {
     fn new(m: &Module, body: BlockId) -> Tree {
-        let mut t = Tree { parent: HashMap::new(), slot: HashMap::new(), region_of: HashMap::new(), span: HashMap::new() };
+        let mut t =
+            Tree { parent: HashMap::new(), slot: HashMap::new(), region_of: HashMap::new(), span: HashMap::new(), owner: HashMap::new() };
         let mut pos = 0;
         t.visit(m, body, None, &mut pos);
         t
@@ -268,6 +283,7 @@ impl Tree {
             for (ri, &r) in m.op(op).regions.iter().enumerate() {
                 for &b in &m.region(r).blocks {
                     self.region_of.insert(b, ri);
+                    self.owner.insert(b, op);
                     self.visit(m, b, Some(op), pos);
                 }
             }
@@ -285,9 +301,65 @@ impl Tree {
     }
 }
 
-/// Finds where the dependence `a` → `b` (`a` earlier in iteration order) is ordered: `None`
-/// when it cannot happen (two branches of one `scf.if`, or `a` == `b` outside any loop).
-fn site_of(m: &Module, tree: &Tree, a: OpId, b: OpId, carried: bool) -> Option<Site> {
+/// Two ops of a dependence, `x` the earlier: how a symbol of their GM spans' starts relates
+/// between `x`'s execution and `y`'s ([`gm::Symbol`]).
+struct Scope<'a> {
+    m: &'a Module,
+    tree: &'a Tree,
+    x: OpId,
+    y: OpId,
+}
+
+impl Scope<'_> {
+    /// `v` is the same in both executions when it is defined where both ops are and, across
+    /// iterations of loop `l`, outside `l`; `l`'s induction variable advances by its step;
+    /// anything else is free. With `Rel::Any` only values of the function's top level are the
+    /// same.
+    fn symbol(&self, v: ValueId, rel: Rel) -> gm::Symbol {
+        use gm::Symbol;
+        let (m, tree) = (self.m, self.tree);
+        let owner = match m.values[v.index()].def {
+            ValueDef::BlockArg(block, _) => tree.owner.get(&block).copied(),
+            ValueDef::OpResult(def, _) => tree.parent.get(&def).copied(),
+        };
+        let encloses = |op: OpId| owner.is_none_or(|o| tree.chain(op).contains(&o));
+        if !encloses(self.x) || !encloses(self.y) {
+            return Symbol::Free;
+        }
+        match rel {
+            Rel::Same => Symbol::Same,
+            Rel::Any => {
+                if owner.is_none() {
+                    Symbol::Same
+                } else {
+                    Symbol::Free
+                }
+            }
+            Rel::Across(l) => {
+                let body = m.op(l).regions.first().and_then(|&r| m.region(r).blocks.first().copied());
+                if matches!(m.values[v.index()].def, ValueDef::BlockArg(b, 0) if Some(b) == body) && m.op(l).opcode == Opcode::ScfFor {
+                    let [lb, ub, step] = [0, 1, 2].map(|i| m.op(l).operands.get(i).and_then(|&c| m.int_constant(c)));
+                    let Some(step) = step.filter(|&s| s > 0) else { return Symbol::Free };
+                    let max = lb.zip(ub).and_then(|(lb, ub)| u64::try_from(ub.checked_sub(lb)?.checked_add(step - 1)? / step).ok());
+                    Symbol::Advances { step, max: max.map(|trips| trips.saturating_sub(1)) }
+                } else if owner.is_some_and(|o| tree.chain(o).contains(&l)) {
+                    Symbol::Free
+                } else {
+                    Symbol::Same
+                }
+            }
+        }
+    }
+}
+
+/// Finds where the dependence `a` → `b` (`a` earlier in iteration order) is ordered, and in
+/// which executions the two conflict: `None` when it cannot happen (two branches of one
+/// `scf.if`, or `a` == `b` outside any loop). A loop-carried dependence (`carried`: `a` in an
+/// iteration, `b` in a later one of their innermost common loop) whose `a` comes first in the
+/// body is ordered by a forward pair in that iteration (`b`'s later executions come after its
+/// wait on its pipe), which exists only if this finds it: the two may touch different bytes
+/// in one iteration (the next row, the other buffer) and the same ones across iterations.
+fn site_of(m: &Module, tree: &Tree, a: OpId, b: OpId, carried: bool) -> Option<(Site, Rel)> {
     let (ca, cb) = (tree.chain(a), tree.chain(b));
     let mut level = 0;
     let mut innermost_loop: Option<usize> = None;
@@ -297,15 +369,14 @@ fn site_of(m: &Module, tree: &Tree, a: OpId, b: OpId, carried: bool) -> Option<S
         let (_, ib) = tree.slot[&pb];
         if pa != pb {
             if ia < ib {
-                // Across iterations too, the forward pair orders it: its wait precedes `b`'s
-                // later executions on `b`'s pipe.
-                return (!carried).then_some(Site::Forward(block, ia, ib));
+                let rel = if carried { Rel::Across(ca[innermost_loop?]) } else { Rel::Same };
+                return Some((Site::Forward(block, ia, ib), rel));
             }
             break;
         }
         if m.op(pa).opcode == Opcode::ScfWhile {
             let (block, ib) = tree.slot[&b];
-            return Some(Site::Fence(block, ib));
+            return Some((Site::Fence(block, ib), Rel::Any));
         }
         // Same op at this level: descend into the region holding both, if it is one.
         let (Some(&na), Some(&nb)) = (ca.get(level + 1), cb.get(level + 1)) else { break };
@@ -327,7 +398,7 @@ fn site_of(m: &Module, tree: &Tree, a: OpId, b: OpId, carried: bool) -> Option<S
     let (loop_op, na, nb) = (ca[l], ca[l + 1], cb[l + 1]);
     let (body, ia) = tree.slot[&na];
     let (_, ib) = tree.slot[&nb];
-    (ia >= ib).then_some(Site::Carried(loop_op, body, ia, ib))
+    (ia >= ib).then_some((Site::Carried(loop_op, body, ia, ib), Rel::Across(loop_op)))
 }
 
 /// The pass: for each function without an explicit sync op.
@@ -354,7 +425,7 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
     let mems: Vec<MemOp> = order.iter().filter_map(|&(_, op)| mem_op(m, op, target.id)).collect();
     let walk_pos: Vec<usize> = mems.iter().map(|x| tree.span[&x.op].0).collect();
     let mut pairs = Pairs::default();
-    let mut carried: Vec<(Site, usize, usize)> = Vec::new();
+    let mut carried: Vec<(Site, Rel, usize, usize)> = Vec::new();
     // Earlier memory ops of each pipe, in program order.
     let mut by_pipe: Vec<(Pipe, Vec<usize>)> = Vec::new();
     for (j, b) in mems.iter().enumerate() {
@@ -382,10 +453,10 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
             let first = walk_pos.partition_point(|&p| p < tree.span[&lp].0);
             for i in first..=j {
                 for (x, y) in [(i, j), (j, i)].into_iter().take(if i == j { 1 } else { 2 }) {
-                    if let Some(site) =
-                        may_conflict(target, &mems[x], &mems[y]).then(|| site_of(m, tree, mems[x].op, mems[y].op, true)).flatten()
+                    if let Some((site, rel)) =
+                        may_conflict(m, tree, target, &mems[x], &mems[y]).then(|| site_of(m, tree, mems[x].op, mems[y].op, true)).flatten()
                     {
-                        carried.push((site, x, y));
+                        carried.push((site, rel, x, y));
                     }
                 }
             }
@@ -404,8 +475,8 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
         _ => 0,
     };
     carried.sort_by_key(|(site, ..)| distance(site));
-    for (site, x, y) in carried {
-        consider_at(m, &mems[x], &mems[y], site, &mut pairs);
+    for (site, rel, x, y) in carried {
+        consider_at(m, tree, &mems[x], &mems[y], site, rel, &mut pairs);
     }
     let mut pairs = pairs.list;
     if pairs.is_empty() {
@@ -418,33 +489,33 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
 
 /// Whether `x` and `y` may need ordering: they touch common bytes, one writing, on different
 /// pipes or on one the target does not keep in order.
-fn may_conflict(target: &Target, x: &MemOp, y: &MemOp) -> bool {
+fn may_conflict(m: &Module, tree: &Tree, target: &Target, x: &MemOp, y: &MemOp) -> bool {
+    let scope = Scope { m, tree, x: x.op, y: y.op };
     (x.pipe != y.pipe || pipes::needs_barrier(target.id, x.pipe))
-        && x.accesses.iter().any(|a| y.accesses.iter().any(|b| a.conflicts(b, Rel::Any)))
+        && x.accesses.iter().any(|a| y.accesses.iter().any(|b| a.conflicts(b, Rel::Any, &scope)))
 }
 
 /// The dependence `x` → `y` in one iteration: adds the pair or barrier that orders it;
 /// whether one does (a flag pair or barrier in the block holding both: every earlier op of
 /// `x`'s pipe is then ordered too).
 fn consider(m: &Module, target: &Target, tree: &Tree, x: &MemOp, y: &MemOp, pairs: &mut Pairs) -> bool {
-    if !may_conflict(target, x, y) {
+    if !may_conflict(m, tree, target, x, y) {
         return false;
     }
-    let Some(site) = site_of(m, tree, x.op, y.op, false) else { return false };
-    consider_at(m, x, y, site, pairs) && !matches!(site, Site::Carried(..))
+    let Some((site, rel)) = site_of(m, tree, x.op, y.op, false) else { return false };
+    consider_at(m, tree, x, y, site, rel, pairs) && !matches!(site, Site::Carried(..))
 }
 
-/// The dependence `x` → `y` ordered at `site`: nothing when it cannot happen or the pairs so
-/// far order it through a chain ([`Pairs::ordered`]), else the pair that orders it; whether
-/// it is ordered.
-fn consider_at(m: &Module, x: &MemOp, y: &MemOp, site: Site, pairs: &mut Pairs) -> bool {
-    let (rel, n) = match site {
-        Site::Forward(..) => (Rel::Same, 0),
-        Site::Carried(l, body, ..) => (Rel::Across(l), m.block(body).ops.len()),
-        Site::Fence(..) | Site::Tight(..) => (Rel::Any, 0),
+/// The dependence `x` → `y` in executions `rel`, ordered at `site`: nothing when it cannot
+/// happen or the pairs so far order it through a chain ([`Pairs::ordered`]), else the pair
+/// that orders it; whether it is ordered.
+fn consider_at(m: &Module, tree: &Tree, x: &MemOp, y: &MemOp, site: Site, rel: Rel, pairs: &mut Pairs) -> bool {
+    let n = match site {
+        Site::Carried(_, body, ..) => m.block(body).ops.len(),
+        _ => 0,
     };
-    let Some((rot, bytes)) = dependence(m, x, y, rel) else { return false };
-    if !pairs.ordered(x.pipe, y.pipe, site, n) {
+    let Some((rot, bytes)) = dependence(m, tree, x, y, rel) else { return false };
+    if !pairs.ordered(x.pipe, y.pipe, site, n, rot) {
         pairs.add(x.pipe, y.pipe, site, rot, (x.op, y.op, bytes));
     }
     true
@@ -453,10 +524,11 @@ fn consider_at(m: &Module, x: &MemOp, y: &MemOp, site: Site, pairs: &mut Pairs) 
 /// Whether `x` (earlier) and `y` conflict in executions `rel`, and if so whether the dependence
 /// rotates (every conflicting pair of bytes is one phase of one rotating buffer, and a
 /// loop-carried dependence is carried by that rotation's loop) and the bytes that force it.
-fn dependence(m: &Module, x: &MemOp, y: &MemOp, rel: Rel) -> Option<(Option<Rotation>, String)> {
+fn dependence(m: &Module, tree: &Tree, x: &MemOp, y: &MemOp, rel: Rel) -> Option<(Option<Rotation>, String)> {
     let (mut why, mut rot, mut fixed) = (None, None, false);
+    let scope = Scope { m, tree, x: x.op, y: y.op };
     for xa in &x.accesses {
-        for ya in y.accesses.iter().filter(|ya| xa.conflicts(ya, rel)) {
+        for ya in y.accesses.iter().filter(|ya| xa.conflicts(ya, rel, &scope)) {
             why.get_or_insert((xa, ya));
             match (xa.phase, ya.phase) {
                 (Some((r1, p)), Some((r2, q))) if r1 == r2 && p == q && rot.is_none_or(|r| r == r1) => rot = Some(r1),

@@ -3,6 +3,7 @@
 //! keeps in order) and the `insert-sync` pass ([`insert`]). pto-sim's checker uses the same
 //! [`pipes`] rules, so the pass and the proof (`pto verify --sync`) agree on what an op does.
 
+pub mod gm;
 pub mod ids;
 pub mod insert;
 pub mod pairs;

@@ -114,7 +114,11 @@ impl Pairs {
 
     /// Whether the pairs found so far order the dependence of `src` → `dst` at `site` (`n`: the
     /// length of a loop-carried site's body), through a chain of pairs ([module docs](self)).
-    pub fn ordered(&self, src: Pipe, dst: Pipe, site: Site, n: usize) -> bool {
+    /// A loop-carried dependence of a rotating buffer (`rot`, the site's loop's rotation) is
+    /// `k` iterations long, from one use of a buffer to its next: the chain may run through
+    /// the iterations between, and through the loop's rotating pairs of that rotation (a set
+    /// in one iteration is waited `k` iterations on, when its id comes round again).
+    pub fn ordered(&self, src: Pipe, dst: Pipe, site: Site, n: usize, rot: Option<Rotation>) -> bool {
         let mut links = Vec::new();
         let (from, to) = match site {
             Site::Forward(b, ia, ib) => {
@@ -122,25 +126,27 @@ impl Pairs {
                 (ia, ib)
             }
             Site::Carried(l, b, ia, ib) => {
-                self.forward_links(b, 0, &mut links);
-                self.forward_links(b, n, &mut links);
-                for p in self.latest(Key::Loop(l)).filter(|p| p.rot.is_none()) {
+                let k = rot.filter(|r| r.lp == l).map_or(1, |r| r.k as usize);
+                for j in 0..=k {
+                    self.forward_links(b, j * n, &mut links);
+                }
+                for p in self.latest(Key::Loop(l)) {
                     let Site::Carried(_, _, s, w) = p.site else { continue };
-                    if p.src == p.dst {
+                    match p.rot {
                         // A barrier before op `w` of every iteration.
-                        links.extend(
-                            [
-                                w.checked_sub(1).map(|s| Link { src: p.src, dst: p.dst, s, w }),
-                                Some(Link { src: p.src, dst: p.dst, s: n + w - 1, w: n + w }),
-                            ]
-                            .into_iter()
-                            .flatten(),
-                        );
-                    } else {
-                        links.push(Link { src: p.src, dst: p.dst, s, w: n + w });
+                        None if p.src == p.dst => links.extend(
+                            (0..=k).filter_map(|j| (j * n + w).checked_sub(1).map(|s| Link { src: p.src, dst: p.dst, s, w: j * n + w })),
+                        ),
+                        // Set in each iteration, waited in the next.
+                        None => links.extend((0..k).map(|j| Link { src: p.src, dst: p.dst, s: j * n + s, w: (j + 1) * n + w })),
+                        // Set in an iteration, waited when its id comes round again.
+                        Some(r) if Some(r) == rot && k > 1 && p.src != p.dst => {
+                            links.push(Link { src: p.src, dst: p.dst, s, w: k * n + w })
+                        }
+                        Some(_) => {}
                     }
                 }
-                (ia, n + ib)
+                (ia, k * n + ib)
             }
             Site::Fence(..) | Site::Tight(..) => return false,
         };
