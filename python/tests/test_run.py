@@ -459,18 +459,18 @@ def test_timeline_returns_the_summary_and_the_trace() -> None:
     assert starts and starts == sorted(e["id"] for e in events if e["ph"] == "f")
     assert timeline.trace["otherData"]["ts_unit"] == "cycle"
     # The same numbers as `pto run --cycles` (docs/performance-model.md's example).
-    assert timeline.total == 2241 and summary["pipes"]["PIPE_MTE2"]["busy"] == 82
+    assert timeline.total == 1294 and summary["pipes"]["PIPE_MTE2"]["busy"] == 82
     # Without timeline=True: the outputs alone.
     assert isinstance(pto.run(m, "a2a3", default_inputs=True), dict)
 
 
 def test_timeline_of_a_program_without_sync_is_timed_as_the_cli_times_it() -> None:
-    # No sync op: pto run --cycles times it with the sync the insertion pass inserts (21,997
+    # No sync op: pto run --cycles times it with the sync the insertion pass inserts (16,340
     # cycles, docs/performance-model.md's #1569 table); pto.run lowers it the same way.
     m = pto.parse(REPO / "examples" / "rowadd_1569" / "nosync.pto")
     _, timeline = pto.run(m, "a2a3", default_inputs=True, timeline=True)
     _, inserted = pto.run(m, "a2a3", default_inputs=True, timeline=True, insert_sync=True)
-    assert timeline.total == inserted.total == 21997
+    assert timeline.total == inserted.total == 16340
     assert any(e["name"] == "wait_flag" for e in timeline.trace["traceEvents"] if e["ph"] == "X")
 
 
