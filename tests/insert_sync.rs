@@ -148,10 +148,7 @@ fn the_sync_test_programs_without_their_sync_are_ordered_again() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for f in &files {
-        let text = std::fs::read_to_string(f).unwrap();
-        let mut sources = SourceMap::default();
-        let fid = sources.add(f.display().to_string(), text.clone());
-        let (mut module, _) = pto_asm::parse(&text, fid).expect("parses");
+        let mut module = parse_text(&f.display().to_string(), &std::fs::read_to_string(f).unwrap());
         let sync: Vec<_> = module.walk().into_iter().filter(|&op| pto_lower::sync::pipes::is_explicit_sync(module.op(op).opcode)).collect();
         for b in &mut module.blocks {
             b.ops.retain(|op| !sync.contains(op));
@@ -232,10 +229,7 @@ fn lower_insert_sync_prints_the_pairs_and_explains_them() {
 /// `SYNC_INSERT_FAILED` internal error naming the program, with the checker's findings after it.
 #[test]
 fn the_proof_rejects_unordered_output_naming_the_program() {
-    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sync/raw_per_pipe_pair.pto")).unwrap();
-    let mut sources = SourceMap::default();
-    let fid = sources.add("raw.pto".to_string(), text.clone());
-    let (mut module, _) = pto_asm::parse(&text, fid).unwrap();
+    let mut module = parse_file("tests/sync/raw_per_pipe_pair.pto");
     let sync: Vec<_> = module.walk().into_iter().filter(|&op| pto_lower::sync::pipes::is_explicit_sync(module.op(op).opcode)).collect();
     for b in &mut module.blocks {
         b.ops.retain(|op| !sync.contains(op));
@@ -251,10 +245,14 @@ fn the_proof_rejects_unordered_output_naming_the_program() {
 
 /// The module of a `.pto` file of the repository.
 fn parse_file(rel: &str) -> Module {
-    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap();
+    parse_text(rel, &std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap())
+}
+
+/// `text` parsed, named `name` in diagnostics.
+fn parse_text(name: &str, text: &str) -> Module {
     let mut sources = SourceMap::default();
-    let fid = sources.add(rel.to_string(), text.clone());
-    pto_asm::parse(&text, fid).expect("parses").0
+    let fid = sources.add(name.to_string(), text.to_string());
+    pto_asm::parse(text, fid).expect("parses").0
 }
 
 /// GM after a run with default inputs and the scalar `name = value`s, and the findings of the
@@ -375,9 +373,7 @@ fn nested_dynamic_loops_rotate_three_buffers() {
   return
 }
 ";
-    let mut sources = SourceMap::default();
-    let fid = sources.add("nested.pto".to_string(), text.to_string());
-    let module = pto_asm::parse(text, fid).expect("parses").0;
+    let module = parse_text("nested.pto", text);
     for id in [TargetId::A2A3, TargetId::A5] {
         let target = Target::get(id);
         let synced = lower(&module, target, true).unwrap();
@@ -439,9 +435,7 @@ fn a_dependence_ordered_through_another_pipe_gets_no_pair() {
   return
 }
 ";
-    let mut sources = SourceMap::default();
-    let fid = sources.add("inplace.pto".to_string(), text.to_string());
-    let module = pto_asm::parse(text, fid).expect("parses").0;
+    let module = parse_text("inplace.pto", text);
     for id in [TargetId::A2A3, TargetId::A5] {
         let target = Target::get(id);
         let synced = lower(&module, target, true).unwrap();
@@ -470,9 +464,7 @@ fn nested(depth: usize, head: &str, decls: &str, first: &str, last: &str) -> Mod
         text += &format!("  {}\n}}\n", last.replace("{k}", &k.to_string()));
     }
     text += "  return\n}\n";
-    let mut sources = SourceMap::default();
-    let fid = sources.add("nested.pto".to_string(), text.clone());
-    pto_asm::parse(&text, fid).expect("parses").0
+    parse_text("nested.pto", &text)
 }
 
 /// `insert-sync`'s output and notes, proven.
@@ -680,12 +672,6 @@ fn mix_kernels_with_inserted_sync_run_clean_and_every_inserted_wait_is_needed() 
     println!("insert-sync on mix kernels: {runs} (sample, target) runs, {mutants} deleted waits");
     assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
     assert!(runs >= 10, "only {runs} mix kernel runs");
-}
-
-fn parse_text(name: &str, text: &str) -> Module {
-    let mut sources = SourceMap::default();
-    let fid = sources.add(name.to_string(), text.to_string());
-    pto_asm::parse(text, fid).expect("parses").0
 }
 
 /// A loop that writes in one iteration what a later iteration reads (or reads what a later

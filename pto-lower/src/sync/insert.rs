@@ -472,6 +472,8 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
     // too), and their chains are found.
     let distance = |site: &Site| match *site {
         Site::Carried(_, body, ia, ib) => m.block(body).ops.len() - (ia - ib),
+        // `A` before `B` in the body: a whole iteration and more apart, after every other.
+        Site::Forward(block, ia, ib) => m.block(block).ops.len() + (ib - ia),
         _ => 0,
     };
     carried.sort_by_key(|(site, ..)| distance(site));
@@ -510,12 +512,19 @@ fn consider(m: &Module, target: &Target, tree: &Tree, x: &MemOp, y: &MemOp, pair
 /// happen or the pairs so far order it through a chain ([`Pairs::ordered`]), else the pair
 /// that orders it; whether it is ordered.
 fn consider_at(m: &Module, tree: &Tree, x: &MemOp, y: &MemOp, site: Site, rel: Rel, pairs: &mut Pairs) -> bool {
-    let n = match site {
-        Site::Carried(_, body, ..) => m.block(body).ops.len(),
-        _ => 0,
-    };
     let Some((rot, bytes)) = dependence(m, tree, x, y, rel) else { return false };
-    if !pairs.ordered(x.pipe, y.pipe, site, n, rot) {
+    let ordered = match (site, rel) {
+        (Site::Carried(_, body, ..), _) => pairs.ordered(x.pipe, y.pipe, site, m.block(body).ops.len(), rot),
+        // Across iterations, in the loop's body: a chain around the back edge orders it too.
+        (Site::Forward(block, ia, ib), Rel::Across(l))
+            if m.op(l).regions.first().and_then(|&r| m.region(r).blocks.first()) == Some(&block) =>
+        {
+            pairs.ordered(x.pipe, y.pipe, site, 0, rot)
+                || pairs.ordered(x.pipe, y.pipe, Site::Carried(l, block, ia, ib), m.block(block).ops.len(), rot)
+        }
+        _ => pairs.ordered(x.pipe, y.pipe, site, 0, rot),
+    };
+    if !ordered {
         pairs.add(x.pipe, y.pipe, site, rot, (x.op, y.op, bytes));
     }
     true
