@@ -102,14 +102,15 @@ pub struct Span {
 /// The span of the GM view `v` (module doc), if the pass can bound it.
 pub fn view_span(m: &Module, v: ValueId) -> Option<Span> {
     let (start, strides, last) = elements(m, v, 0)?;
+    let last = last?;
     let elem = i64::from(m.value_type(v).elem_type()?.size_bytes()).max(1);
     let len = u64::try_from(last.checked_add(1)?.checked_mul(elem)?).ok()?;
     Some(Span { start: start.scale(elem)?, len }).filter(|_| !strides.is_empty())
 }
 
 /// A view's first element (affine, in elements of its tensor), the tensor's strides, and the
-/// offset of its last element from its first.
-fn elements(m: &Module, v: ValueId, depth: u32) -> Option<(Affine, Vec<i64>, i64)> {
+/// offset of its last element from its first (`None`: not bounded, a tensor of dynamic shape).
+fn elements(m: &Module, v: ValueId, depth: u32) -> Option<(Affine, Vec<i64>, Option<i64>)> {
     if depth > MAX_DEPTH {
         return None;
     }
@@ -127,7 +128,7 @@ fn elements(m: &Module, v: ValueId, depth: u32) -> Option<(Affine, Vec<i64>, i64
             let last = shape.iter().zip(&strides).try_fold(0i64, |acc, (&n, &s)| {
                 let n = m.int_constant(n).filter(|&n| n > 0)?;
                 acc.checked_add(n.checked_sub(1)?.checked_mul(s)?)
-            })?;
+            });
             Some((Affine::constant(0), strides, last))
         }
         (Opcode::PartitionView | Opcode::Subview, Payload::IndexLists(lists)) => {
@@ -150,7 +151,7 @@ fn elements(m: &Module, v: ValueId, depth: u32) -> Option<(Affine, Vec<i64>, i64
                 let n = Some(n.c).filter(|&c| c > 0 && n.terms.is_empty())?;
                 last = last.checked_add(n.checked_sub(1)?.checked_mul(s)?)?;
             }
-            Some((start, strides, last))
+            Some((start, strides, Some(last)))
         }
         _ => None,
     }
