@@ -1,4 +1,5 @@
-//! GM byte ranges for `insert-sync`: the bytes a view of a GM array covers, as an affine start
+//! GM byte ranges for `insert-sync`: the bytes a view of a GM array covers (the window a `tload`
+//! or `tstore` touches; pto-sim's checker takes the same window), as an affine start
 //! (in loop induction variables and other values) and a length, so that two accesses of one
 //! array conflict only where their ranges can meet. A loop that loads or stores one row of an
 //! array per iteration touches rows that never meet, in one iteration or across iterations:

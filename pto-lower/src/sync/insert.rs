@@ -242,7 +242,10 @@ fn mem_op(m: &Module, op: OpId, target: TargetId) -> Option<MemOp> {
                 Type::Opaque(_) => Space::Unknown,
                 _ => return,
             };
-            let span = matches!(space, Space::Gm(_)).then(|| gm::view_span(m, v)).flatten();
+            // `tload`/`tstore` touch their view's window; another op taking a view (`mgather`,
+            // `mscatter`, `tprint`) may touch any byte of the array (pto-sim's checker agrees).
+            let windowed = matches!(m.op(op).opcode, Opcode::TLoad | Opcode::TStore);
+            let span = (windowed && matches!(space, Space::Gm(_))).then(|| gm::view_span(m, v)).flatten();
             accesses.push(Access { space, start: 0, end: u64::MAX, write, phase: None, span });
         }
     });
