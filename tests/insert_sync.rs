@@ -829,3 +829,44 @@ fn a_gather_through_a_view_of_one_row_is_ordered_after_a_store_to_another() {
         assert!(waits > 0, "{id:?}");
     }
 }
+
+/// A dependence only an outer loop carries: each pass of the inner loop stores row i of an
+/// array and then loads row i + 1 (the next iteration stores over it: ordered in the inner
+/// loop), and the row a pass stores at inner iteration i is loaded by the next pass at inner
+/// iteration i - 1, which nothing in the inner loop orders. The inserted sync is proven and
+/// runs clean.
+#[test]
+fn a_dependence_only_an_outer_loop_carries_is_ordered() {
+    let module = parse_text(
+        "outer.pto",
+        "func.func @k(%a: !pto.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %v = pto.make_tensor_view %a, shape = [%c8, %c64], strides = [%c64, %c1] : !pto.tensor_view<?x?xf32>
+  %c = pto.alloc_tile addr = %c0 : !pto.tile_buf<vec, 1x64xf32>
+  %t = pto.alloc_tile addr = %c256 : !pto.tile_buf<vec, 1x64xf32>
+  scf.for %k = %c0 to %c2 step %c1 {
+    scf.for %i = %c0 to %c4 step %c1 {
+      %n = arith.addi %i, %c1 : index
+      %here = pto.partition_view %v, offsets = [%i, %c0], sizes = [%c1, %c64] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x64xf32>
+      %next = pto.partition_view %v, offsets = [%n, %c0], sizes = [%c1, %c64] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x64xf32>
+      pto.tstore ins(%c : !pto.tile_buf<vec, 1x64xf32>) outs(%here : !pto.partition_tensor_view<1x64xf32>)
+      pto.tload ins(%next : !pto.partition_tensor_view<1x64xf32>) outs(%t : !pto.tile_buf<vec, 1x64xf32>)
+    }
+  }
+  return
+}
+",
+    );
+    for id in [TargetId::A2A3, TargetId::A5] {
+        let target = Target::get(id);
+        let (synced, _) = inserted(module.clone(), target);
+        let (_, findings) = run_with(&synced, target, &[]);
+        assert!(findings.is_empty(), "{id:?}: {findings:?}");
+    }
+}

@@ -104,7 +104,7 @@ impl Access {
         }
         if let (Some(a), Some(b)) = (&self.span, &o.span)
             && self.space == o.space
-            && !gm::may_meet(a, b, |v| scope.symbol(v, rel))
+            && !scope.relations(rel).into_iter().any(|rel| gm::may_meet(a, b, |v| scope.symbol(v, rel)))
         {
             return false;
         }
@@ -314,6 +314,23 @@ struct Scope<'a> {
 }
 
 impl Scope<'_> {
+    /// The relations `rel` stands for between two GM spans: across iterations of loop `l`, `y`
+    /// may also come in a later iteration of any loop holding `l` and both ops (where `l` starts
+    /// again: a row one pass of `l` writes, the next pass may read at another iteration).
+    fn relations(&self, rel: Rel) -> Vec<Rel> {
+        let Rel::Across(l) = rel else { return vec![rel] };
+        let cy = self.tree.chain(self.y);
+        let mut loops: Vec<Rel> = self
+            .tree
+            .chain(l)
+            .into_iter()
+            .filter(|op| cy.contains(op) && matches!(self.m.op(*op).opcode, Opcode::ScfFor | Opcode::ScfWhile))
+            .map(Rel::Across)
+            .collect();
+        loops.reverse();
+        loops
+    }
+
     /// `v` is the same in both executions when it is defined where both ops are and, across
     /// iterations of loop `l`, outside `l`; `l`'s induction variable advances by its step;
     /// anything else is free. With `Rel::Any` only values of the function's top level are the
