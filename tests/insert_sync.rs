@@ -475,6 +475,19 @@ fn inserted(module: Module, target: &'static Target) -> (Module, Vec<pto_ir::dia
     (synced, notes.0)
 }
 
+/// [`inserted`], run with the dynamic checker on and the scalar `name = value`s: the output
+/// module, its notes and the GM it leaves, the run asserted clean.
+fn inserted_and_clean(
+    module: &Module,
+    target: &'static Target,
+    scalars: &[(&str, f64)],
+) -> (Module, Vec<pto_ir::diag::Diagnostic>, Outputs) {
+    let (synced, notes) = inserted(module.clone(), target);
+    let (outputs, findings) = run_with(&synced, target, scalars);
+    assert!(findings.is_empty(), "{:?}: {findings:?}", target.id);
+    (synced, notes, outputs)
+}
+
 /// The waits that follow their own set at once (a pair waited right after its set), by their
 /// index among the module's `wait_flag`s; the event ids the printed module uses for `pair`.
 fn tight_waits(m: &Module) -> Vec<usize> {
@@ -742,10 +755,8 @@ fn a_loop_carried_dependence_whose_first_op_comes_first_in_the_body_is_ordered()
         let module = parse_text(name, text);
         for id in [TargetId::A2A3, TargetId::A5] {
             let target = Target::get(id);
-            let (synced, _) = inserted(module.clone(), target);
-            let (got, findings) = run_with(&synced, target, &[]);
+            let (synced, _, got) = inserted_and_clean(&module, target, &[]);
             let (want, _) = run(&lower(&module, target, false).unwrap(), target, false).unwrap();
-            assert!(findings.is_empty(), "{name} {id:?}: {findings:?}");
             assert!(got == want, "{name} {id:?}: outputs differ from the program without sync");
             let waits = synced.walk().into_iter().filter(|&op| synced.op(op).opcode == Opcode::WaitFlag).count();
             for k in 0..waits {
@@ -782,13 +793,11 @@ fn stores_of_different_rows_of_one_array_need_no_barrier() {
         let module = parse_text("rows.pto", &text.replace("ROWS", rows));
         for id in [TargetId::A2A3, TargetId::A5] {
             let target = Target::get(id);
-            let (synced, notes) = inserted(module.clone(), target);
+            let (synced, notes, _) = inserted_and_clean(&module, target, &[("n", 8.0)]);
             let printed = pto_asm::print::print_module(&synced, &Default::default()).unwrap();
             assert!(!printed.contains("pto.barrier <PIPE_MTE3>"), "{rows} {id:?}:\n{printed}");
             let why: Vec<_> = notes.iter().map(|n| &n.message).collect();
             assert!(why.iter().all(|m| !m.contains("GM %y")), "{rows} {id:?}: {why:?}");
-            let (_, findings) = run_with(&synced, target, &[("n", 8.0)]);
-            assert!(findings.is_empty(), "{rows} {id:?}: {findings:?}");
         }
     }
 }
@@ -864,9 +873,6 @@ fn a_dependence_only_an_outer_loop_carries_is_ordered() {
 ",
     );
     for id in [TargetId::A2A3, TargetId::A5] {
-        let target = Target::get(id);
-        let (synced, _) = inserted(module.clone(), target);
-        let (_, findings) = run_with(&synced, target, &[]);
-        assert!(findings.is_empty(), "{id:?}: {findings:?}");
+        inserted_and_clean(&module, Target::get(id), &[]);
     }
 }
