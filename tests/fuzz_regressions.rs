@@ -21,6 +21,10 @@ const CASES: &[(&str, &str)] = &[
     // `fmt --generic` printed `function_type = (!t<(>) -> ()`, which did not parse again: the
     // splitter of function types counted the `(` inside the opaque type body `<(>`.
     ("read/generic-function-type-angle-paren", "parsed"),
+    // `%d = twait %s : A -> B` printed in the short form as `: B`, which the reader takes as the
+    // operand's type for an op with no form binding results (`comm.twait`): the short form's
+    // lone type is now printed only where the reader takes it as the result's.
+    ("read/short-form-lone-type-of-an-op-without-result-forms", "parsed"),
     // `!p<->` was read as a type, but `->` inside `<...>` is an arrow once nested (`fmt --generic`
     // puts the type in `<{function_type = ...}>`), so the generic form did not parse again: the
     // lexer now never closes an angle bracket with the `>` of `->`.

@@ -849,11 +849,10 @@ impl<'i, 't> Builder<'i, 't> {
     fn arrowless_signature(&mut self, op: Opcode, operands: &[ValueId], tys: &[TypeId], nresults: usize, span: Span) -> Vec<TypeId> {
         let n = operands.len();
         let first_tile = || tys.iter().copied().find(|&t| self.m.ty(t).tile().is_some()).unwrap_or(tys[0]);
-        let has_results = |k: usize| op.parsed().forms.iter().any(|f| ops::assign_slots(&f.outs, k).is_some());
         let (operand_types, results): (&[TypeId], Vec<TypeId>) = match tys.len() {
             _ if nresults == 0 => (tys, Vec::new()),
             0 => (&[], Vec::new()),
-            1 if has_results(nresults) => (&[], vec![tys[0]; nresults]),
+            1 if op.has_result_form(nresults) => (&[], vec![tys[0]; nresults]),
             k if k == n + nresults => (&tys[..n], tys[n..].to_vec()),
             k if nresults == 1 && k <= n => (tys, vec![first_tile()]),
             _ => (&[], tys.to_vec()),

@@ -525,7 +525,9 @@ impl<'m> Printer<'m> {
             let _ = write!(s, " wait({})", self.list(&data.waits));
         }
         let res = &data.results;
-        if short && res.len() == 1 {
+        // The lone type of the short form is the result's only where the reader takes it so
+        // (`Opcode::has_result_form`); elsewhere it would be read as the operand's.
+        if short && res.len() == 1 && data.opcode.has_result_form(1) {
             let _ = write!(s, " : {}", self.vty(res[0]));
         } else if !short || !res.is_empty() {
             let outs = if res.len() == 1 { self.vty(res[0]) } else { format!("({})", self.types(res)) };

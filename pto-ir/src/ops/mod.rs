@@ -86,6 +86,12 @@ impl Opcode {
     pub fn parsed(self) -> &'static ParsedSpec {
         &parsed_specs()[self as usize]
     }
+    /// Whether a form of this op in the table has `k` destinations (`outs`), so that a Level-1
+    /// statement binding `k` results names them: the PTO-AS short form's lone type (`%d = op
+    /// %s : T`) is then the results' type, and otherwise the operands'.
+    pub fn has_result_form(self, k: usize) -> bool {
+        self.parsed().forms.iter().any(|f| spec::assign_slots(&f.outs, k).is_some())
+    }
     /// `dialect.name`.
     pub fn full_name(self) -> String {
         self.spec().full_name()
