@@ -130,6 +130,24 @@ pub fn cycles_table(cores: &[(String, &State)], m: &Module, sources: &SourceMap)
     }
 }
 
+/// Under `--cost-model pto-isa`: a note naming the ops pto-isa's lightweight model has no
+/// formula for, with how often each ran on all cores together (pto's model timed them);
+/// `None` when it had one for every op.
+pub fn unmodelled_note(cores: &[(String, &State)]) -> Option<String> {
+    let mut runs: std::collections::BTreeMap<&str, u64> = std::collections::BTreeMap::new();
+    for (_, st) in cores {
+        for (&name, &n) in &st.unmodelled {
+            *runs.entry(name).or_default() += n;
+        }
+    }
+    if runs.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = runs.iter().map(|(name, n)| format!("{name} ({n} run{})", if *n == 1 { "" } else { "s" })).collect();
+    let them = if runs.len() == 1 { "it" } else { "them" };
+    Some(format!("note: pto-isa's lightweight model has no formula for {}; pto's model timed {them}\n", list.join(", ")))
+}
+
 /// The tables of a run of several cores: the run's total (the last core to finish), then each
 /// core's table under its name.
 pub fn table_cores(cores: &[(String, Summary, Vec<PathOp>)]) -> String {

@@ -97,6 +97,15 @@ enum MatmulOrderArg {
     CpuSim,
 }
 
+/// `pto run --cost-model`.
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+enum CostModelArg {
+    /// pto's model, calibrated on measured counts (default).
+    Pto,
+    /// pto-isa's lightweight formula model where it has a formula, pto's for the other ops.
+    PtoIsa,
+}
+
 /// The arguments of the commands that print a module as PTO text (`fmt`, `mlir import`).
 #[derive(Args)]
 struct PrintArgs {
@@ -270,6 +279,10 @@ enum Command {
         /// OUT.svg (docs/performance-model.md).
         #[arg(long, value_name = "OUT")]
         timeline: Option<String>,
+        /// With --cycles or --timeline: the cycle model (docs/performance-model.md, pto-isa's
+        /// lightweight model).
+        #[arg(long, value_enum, default_value_t = CostModelArg::Pto)]
+        cost_model: CostModelArg,
         /// Stop with SIM_BUDGET after this many executed ops and loop iterations.
         #[arg(long, default_value_t = pto_sim::interp::DEFAULT_MAX_STEPS)]
         max_steps: u64,
@@ -425,6 +438,7 @@ fn main() -> ExitCode {
             stats,
             cycles,
             timeline,
+            cost_model,
             max_steps,
             matmul_order,
             sync_check,
@@ -456,6 +470,10 @@ fn main() -> ExitCode {
                 cycles,
                 json_cycles: json,
                 timeline,
+                cost_model: match cost_model {
+                    CostModelArg::Pto => pto_sim::timeline::CostModel::Pto,
+                    CostModelArg::PtoIsa => pto_sim::timeline::CostModel::PtoIsa,
+                },
                 max_steps,
                 matmul_order: match matmul_order {
                     MatmulOrderArg::Npu => pto_sim::family::MatmulOrder::Npu,

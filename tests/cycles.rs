@@ -167,3 +167,45 @@ fn a5_times_its_vector_ops_with_pto_isas_a5_formulas() {
     assert_eq!(v(TargetName::A5), formula as u64);
     assert_ne!(v(TargetName::A2A3), formula as u64, "A2A3 keeps its own model");
 }
+
+#[test]
+fn the_pto_isa_cost_model_takes_its_lightweight_formulas_on_a2a3() {
+    // vadd with its tadd a tmul: the formula table has a line for TMUL f32 at 32 columns
+    // (0.0625 · 32 · 32 + 43 = 107), and the transfers go at the table's bandwidth figures
+    // as pto-isa divides by them (4,096 bytes / 100.9 · 1,850 for the loads).
+    let text = std::fs::read_to_string(root().join("examples/vadd.pto")).unwrap();
+    let dir = std::env::temp_dir().join(format!("pto-cost-model-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (vmul, trace_file) = (dir.join("vmul.pto"), dir.join("trace.json"));
+    std::fs::write(&vmul, text.replace("pto.tadd ins", "pto.tmul ins")).unwrap();
+    let event_cycles = |file: &Path, model| {
+        let out = run(&RunOptions {
+            default_inputs: true,
+            quiet: true,
+            cycles: true,
+            timeline: Some(trace_file.display().to_string()),
+            cost_model: model,
+            ..RunOptions::new(file.display().to_string(), TargetName::A2A3)
+        });
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let trace: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trace_file).unwrap()).unwrap();
+        let cycles = |name: &str| {
+            let events = trace["traceEvents"].as_array().unwrap();
+            events.iter().find(|e| e["ph"] == "X" && e["name"] == name).map(|e| e["args"]["cycles"].as_f64().unwrap())
+        };
+        (cycles("tmul").or(cycles("tadd")).unwrap(), cycles("tload").unwrap(), out.stderr)
+    };
+    use pto_sim::timeline::CostModel;
+    let (mul, load, stderr) = event_cycles(&vmul, CostModel::PtoIsa);
+    assert_eq!(mul, 107.0);
+    assert!((load - 4096.0 / 100.9 * 1850.0).abs() < 1.0, "tload {load}");
+    assert!(!stderr.contains("no formula"), "every op of it has one: {stderr}");
+    let (pto_mul, pto_load, _) = event_cycles(&vmul, CostModel::Pto);
+    assert!(pto_mul != mul && pto_load < load / 10.0, "pto's own model differs: {pto_mul}, {pto_load}");
+    // tadd has no line in the table: pto's model times it, and the run says so.
+    let (add, _, stderr) = event_cycles(&root().join("examples/vadd.pto"), CostModel::PtoIsa);
+    let (pto_add, _, _) = event_cycles(&root().join("examples/vadd.pto"), CostModel::Pto);
+    assert_eq!(add, pto_add);
+    assert!(stderr.contains("note: pto-isa's lightweight model has no formula for tadd (1 run); pto's model timed it"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

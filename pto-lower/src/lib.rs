@@ -24,6 +24,7 @@
 pub mod binding;
 pub mod bufferize;
 pub mod cost;
+pub mod cost_a2a3_fit;
 pub mod cost_a5;
 pub mod layout;
 pub mod legality;

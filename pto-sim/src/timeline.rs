@@ -26,6 +26,7 @@ use pto_ir::ops::Opcode;
 use pto_ir::types::{Loc, Type};
 use pto_lower::TargetId;
 use pto_lower::cost::{self, OpShape, Path, Shape, Work};
+use pto_lower::cost_a2a3_fit;
 use pto_lower::cost_a5;
 use pto_lower::vector::{self, Placed, ir::Scalar};
 use std::collections::{HashMap, VecDeque};
@@ -152,6 +153,21 @@ pub struct State {
     /// Edges acquired by an op with no event of its own (a `tpop` that is no pipe's work):
     /// they arrive at the core's next event.
     pending: Vec<(EventRef, &'static str)>,
+    /// Under [`CostModel::PtoIsa`]: the ops pto-isa's model has no formula for, by name, with
+    /// how often each ran (timed by pto's model instead).
+    pub unmodelled: std::collections::BTreeMap<&'static str, u64>,
+}
+
+/// Which model gives an op its cycles (`pto run --cost-model`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum CostModel {
+    /// pto's own (docs/performance-model.md): A2A3 ops from their vector programs and
+    /// transfers, calibrated on measured counts; A5 vector ops by pto-isa's A5 formulas.
+    #[default]
+    Pto,
+    /// pto-isa's lightweight model where it has a formula ([`pto_lower::cost_a2a3_fit`] on
+    /// A2A3; on A5 its formulas are pto's already), pto's for the other ops.
+    PtoIsa,
 }
 
 /// An edge from another core's event to one of this core's: a flow between cores in a trace
@@ -392,6 +408,7 @@ pub struct Timeline {
     accesses: Vec<Access>,
     /// The vector programs lowered last, by the placed op they came from.
     recent: Recent,
+    model: CostModel,
 }
 
 /// What the timeline keeps of an op's [`Work`].
@@ -446,11 +463,13 @@ impl Recent {
 }
 
 impl Timeline {
-    /// Installs a timeline on `sim`; the returned state fills as it runs.
-    pub fn install(sim: &mut Sim<'_>) -> Arc<Mutex<State>> {
+    /// Installs a timeline on `sim` timing ops with `model`; the returned state fills as it
+    /// runs.
+    pub fn install(sim: &mut Sim<'_>, model: CostModel) -> Arc<Mutex<State>> {
         let state = Arc::new(Mutex::new(State::default()));
         let explicit_sync = effects::has_explicit_sync(sim.module());
-        let t = Timeline { state: state.clone(), explicit_sync, target: sim.target().id, accesses: Vec::new(), recent: Recent::default() };
+        let target = sim.target().id;
+        let t = Timeline { state: state.clone(), explicit_sync, target, accesses: Vec::new(), recent: Recent::default(), model };
         sim.observe_with(Box::new(t));
         sim.core.clock = Some(state.clone());
         state
@@ -588,6 +607,37 @@ fn a5_formula(m: &Module, op: OpId, vals: &[Val]) -> Option<Work> {
     Some(Work::Fitted { cycles: t.cycles, repeats: t.repeats })
 }
 
+/// pto-isa's lightweight A2A3 model's cycles for a tile op ([`cost_a2a3_fit`]): on its main
+/// source's valid shape (a matmul's m, k and n; a transfer's tile kind and element count).
+fn pto_isa_a2a3(m: &Module, op: OpId, vals: &[Val]) -> Option<f64> {
+    let data = m.op(op);
+    let ins: Vec<_> = data.ins().iter().filter_map(|&v| tile(vals, v)).collect();
+    let outs: Vec<_> = data.outs().iter().filter_map(|&v| tile(vals, v)).collect();
+    let main = ins.first().or(outs.first())?;
+    // A load's and a move's path is the destination's kind, a store's the source's.
+    let moved = match data.opcode {
+        Opcode::TLoad | Opcode::TMov => outs.first(),
+        _ => ins.first(),
+    };
+    let k = match (data.opcode, ins.as_slice()) {
+        (Opcode::TMatmul, [a, _, ..]) => a.vcols as u64,
+        _ => 0,
+    };
+    let cols = match (data.opcode, ins.as_slice()) {
+        (Opcode::TMatmul, [_, b, ..]) => b.vcols as u64,
+        _ => main.vcols as u64,
+    };
+    cost_a2a3_fit::cycles(&cost_a2a3_fit::FitQuery {
+        opcode: data.opcode,
+        dtype: main.desc.dtype,
+        rows: main.vrows as u64,
+        cols,
+        k,
+        tile: moved.map(|t| t.loc),
+        elements: moved.map_or(0, |t| t.vrows as u64 * t.vcols as u64),
+    })
+}
+
 impl Observer for Timeline {
     fn observe(&mut self, m: &Module, op: OpId, vals: &[Val]) {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -602,7 +652,13 @@ impl Observer for Timeline {
             st.push_staged(op, &plan);
             return;
         }
-        let w = self.recent.cost(self.target, m, op, vals);
+        let mut w = self.recent.cost(self.target, m, op, vals);
+        if self.model == CostModel::PtoIsa && self.target == TargetId::A2A3 && !w.scalar && w.cycles > 0.0 {
+            match pto_isa_a2a3(m, op, vals) {
+                Some(cycles) => w = Cost { cycles, occupancy: cycles, ..w },
+                None => *st.unmodelled.entry(m.op(op).opcode.spec().name).or_default() += 1,
+            }
+        }
         let cycles = w.cycles;
         let pipe = match (pipe, &w) {
             (Some(p), _) => p,

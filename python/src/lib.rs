@@ -367,7 +367,10 @@ fn run_inner<'py>(
         s.exec_vector = request.exec_vector;
         s.max_steps = request.max_steps;
         if request.timeline {
-            timelines.lock().unwrap_or_else(|e| e.into_inner()).push(pto_sim::timeline::Timeline::install(s));
+            timelines
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(pto_sim::timeline::Timeline::install(s, pto_sim::timeline::CostModel::Pto));
         }
     };
     let launch = pto_sim::launch::Launch {

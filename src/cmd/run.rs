@@ -43,6 +43,8 @@ pub struct RunOptions {
     /// Write the timeline to this file (`--timeline`): Chrome trace JSON for `.json`, a picture
     /// for `.svg` (docs/performance-model.md); one core only.
     pub timeline: Option<String>,
+    /// The cycle model of `cycles` and `timeline` (`--cost-model`).
+    pub cost_model: pto_sim::timeline::CostModel,
     /// Ops (and loop iterations) a run may execute before it stops with `SIM_BUDGET`.
     pub max_steps: u64,
     /// How matrix products accumulate (`--matmul-order`).
@@ -103,6 +105,7 @@ impl RunOptions {
             cycles: false,
             json_cycles: false,
             timeline: None,
+            cost_model: pto_sim::timeline::CostModel::Pto,
             max_steps: pto_sim::interp::DEFAULT_MAX_STEPS,
             matmul_order: pto_sim::family::MatmulOrder::Npu,
             preview: false,
@@ -269,7 +272,7 @@ pub fn run(opts: &RunOptions) -> Outcome {
         s.matmul_order = opts.matmul_order;
         s.branches.clone_from(&opts.branches);
         if opts.cycles || opts.timeline.is_some() {
-            let t = pto_sim::timeline::Timeline::install(s);
+            let t = pto_sim::timeline::Timeline::install(s, opts.cost_model);
             timelines.lock().unwrap_or_else(|e| e.into_inner()).push(t);
         }
     };
@@ -354,6 +357,9 @@ pub fn run(opts: &RunOptions) -> Outcome {
             } else {
                 stderr.push_str(&crate::cycles_report::cycles_table(&cores, &lowered, &sources));
             }
+        }
+        if let Some(note) = crate::cycles_report::unmodelled_note(&cores) {
+            stderr.push_str(&note);
         }
         if let Some(path) = &opts.timeline
             && let Err(e) = crate::timeline_trace::write(path, &lowered, &sources, &cores)
