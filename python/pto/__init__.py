@@ -446,6 +446,7 @@ def run(
     seed: Optional[int] = None,
     insert_sync: bool = False,
     timeline: Literal[False] = False,
+    cost_model: Literal["pto", "pto-isa"] = "pto",
 ) -> Dict[str, npt.NDArray[Any]]: ...
 
 
@@ -468,6 +469,7 @@ def run(
     seed: Optional[int] = None,
     insert_sync: bool = False,
     timeline: Literal[True],
+    cost_model: Literal["pto", "pto-isa"] = "pto",
 ) -> Tuple[Dict[str, npt.NDArray[Any]], Timeline]: ...
 
 
@@ -489,6 +491,7 @@ def run(
     seed: Optional[int] = None,
     insert_sync: bool = False,
     timeline: bool = False,
+    cost_model: Literal["pto", "pto-isa"] = "pto",
 ) -> Union[Dict[str, npt.NDArray[Any]], Tuple[Dict[str, npt.NDArray[Any]], Timeline]]:
     """``pto run``: lower ``module`` for ``target`` and execute it on the simulator.
 
@@ -529,11 +532,16 @@ def run(
     ``timeline=True`` also times the run with the cycle model (``pto run --cycles --timeline``)
     and returns ``(outputs, Timeline)``: the summary and the Chrome trace, of every core of the
     run (a core waiting for another one's flag, slot or ``syncall`` waits in time too).
+    ``cost_model="pto-isa"`` times it with pto-isa's lightweight A2A3 formulas where they have
+    one (``pto run --cost-model pto-isa``, docs/performance-model.md); a ``RuntimeWarning``
+    names the ops they have none for, which pto's model timed.
     """
     if exec not in ("tile", "vector"):
         raise ValueError(f'exec must be "tile" or "vector", not {exec!r}')
     if sync_check not in ("auto", "always", "never"):
         raise ValueError(f'sync_check must be "auto", "always" or "never", not {sync_check!r}')
+    if cost_model not in ("pto", "pto-isa"):
+        raise ValueError(f'cost_model must be "pto" or "pto-isa", not {cost_model!r}')
     if seed is not None and (not isinstance(seed, int) or not 0 <= seed < 2**64):
         raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, not {seed!r}")
     if not isinstance(blocks, int) or not 1 <= blocks <= 65535:
@@ -563,6 +571,7 @@ def run(
             seed,
             bool(insert_sync),
             timeline,
+            cost_model,
         )
     except _native.DiagnosticsError as e:
         raise _error(e) from None

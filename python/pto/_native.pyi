@@ -46,5 +46,6 @@ def run(
     seed: Optional[int] = None,
     insert_sync: bool = False,
     timeline: bool = False,
+    cost_model: str = "pto",
 ) -> Tuple[List[Tuple[str, str, int, int, npt.NDArray[np.uint8]]], str, List[str], Optional[Tuple[str, str]]]: ...
 def rust_api_run_seconds(module: Module, target: str, inputs: Sequence[Tuple[str, bytes, int, int]], iterations: int) -> float: ...

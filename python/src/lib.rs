@@ -283,6 +283,8 @@ struct RunRequest {
     insert_sync: bool,
     /// Time the run with the cycle model (`pto run --cycles --timeline`).
     timeline: bool,
+    /// `pto` or `pto-isa`, as `pto run --cost-model`.
+    cost_model: String,
 }
 
 /// The timeline of a run as JSON text: the `%cycles` entry of `pto run --cycles --json` (total,
@@ -321,6 +323,11 @@ fn run_inner<'py>(
     }
     let Some(sync_check) = pto_sim::launch::SyncCheck::parse(&request.sync_check) else {
         return Err(PyValueError::new_err(format!("sync_check must be \"auto\", \"always\" or \"never\", not {:?}", request.sync_check)));
+    };
+    let cost_model = match request.cost_model.as_str() {
+        "pto" => pto_sim::timeline::CostModel::Pto,
+        "pto-isa" => pto_sim::timeline::CostModel::PtoIsa,
+        other => return Err(PyValueError::new_err(format!("cost_model must be \"pto\" or \"pto-isa\", not {other:?}"))),
     };
     let computed = kernel_io::final_tiles(&module.module);
     // As `pto run` lowers: a timed program without sync ops with the sync the insertion pass
@@ -367,10 +374,7 @@ fn run_inner<'py>(
         s.exec_vector = request.exec_vector;
         s.max_steps = request.max_steps;
         if request.timeline {
-            timelines
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(pto_sim::timeline::Timeline::install(s, pto_sim::timeline::CostModel::Pto));
+            timelines.lock().unwrap_or_else(|e| e.into_inner()).push(pto_sim::timeline::Timeline::install(s, cost_model));
         }
     };
     let launch = pto_sim::launch::Launch {
@@ -406,8 +410,13 @@ fn run_inner<'py>(
         // As `pto run --cycles --json --timeline OUT.json`: every core, in (rank, block, core) order.
         let guards: Vec<_> = timelines.iter().map(|t| t.lock().unwrap_or_else(|e| e.into_inner())).collect();
         let cores = pto::cycles_report::ordered_cores(&guards);
+        let unmodelled = pto::cycles_report::unmodelled_note(&cores);
         let summary = pto::cycles_report::cycles_json(&cores, &lowered, &module.sources).to_string();
         let trace = pto::timeline_trace::chrome_json(&lowered, &module.sources, &cores);
+        (summary, trace, unmodelled)
+    });
+    let timeline = timeline.map(|(summary, trace, unmodelled)| {
+        warnings.extend(unmodelled.map(|note| note.trim_start_matches("note: ").trim_end().to_string()));
         (summary, trace)
     });
     let outputs =
@@ -417,7 +426,7 @@ fn run_inner<'py>(
 
 /// See [`run_inner`].
 #[pyfunction]
-#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false, blocks=1, threads=None, ranks=1, peers=Vec::new(), sync_check="auto".to_string(), seed=None, insert_sync=false, timeline=false))]
+#[pyo3(signature = (module, target, inputs, convert, outputs=None, exec_vector=false, default_inputs=false, max_steps=None, full=false, blocks=1, threads=None, ranks=1, peers=Vec::new(), sync_check="auto".to_string(), seed=None, insert_sync=false, timeline=false, cost_model="pto".to_string()))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -438,6 +447,7 @@ fn run<'py>(
     seed: Option<u64>,
     insert_sync: bool,
     timeline: bool,
+    cost_model: String,
 ) -> PyResult<(Vec<Output<'py>>, String, Vec<String>, Option<TimelineJson>)> {
     let request = RunRequest {
         inputs,
@@ -454,6 +464,7 @@ fn run<'py>(
         seed,
         insert_sync,
         timeline,
+        cost_model,
     };
     run_inner(py, module, target, request, convert)
 }

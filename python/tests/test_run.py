@@ -464,6 +464,25 @@ def test_timeline_returns_the_summary_and_the_trace() -> None:
     assert isinstance(pto.run(m, "a2a3", default_inputs=True), dict)
 
 
+def test_timeline_with_pto_isas_cost_model_takes_its_formulas() -> None:
+    # vadd's loads under pto-isa's lightweight model: 4,096 bytes over its GM->UB figure as
+    # pto-isa divides by it (docs/performance-model.md); its tadd has no formula there, and
+    # a RuntimeWarning says pto's model timed it, as the CLI's note does.
+    m = pto.parse(EXAMPLES / "vadd.pto")
+    with pytest.warns(RuntimeWarning, match=r"no formula for tadd \(1 run\); pto's model timed it"):
+        _, isa = pto.run(m, "a2a3", default_inputs=True, timeline=True, cost_model="pto-isa")
+    _, own = pto.run(m, "a2a3", default_inputs=True, timeline=True)
+
+    def cycles(t: pto.Timeline, name: str) -> float:
+        return float(next(e["args"]["cycles"] for e in t.trace["traceEvents"] if e["ph"] == "X" and e["name"] == name))
+
+    assert cycles(isa, "tload") == pytest.approx(4096 / 100.9 * 1850, abs=1)
+    assert cycles(own, "tload") < cycles(isa, "tload") / 10
+    assert cycles(isa, "tadd") == cycles(own, "tadd")
+    with pytest.raises(ValueError, match="cost_model"):
+        pto.run(m, "a2a3", default_inputs=True, timeline=True, cost_model="cce")  # type: ignore[call-overload]
+
+
 def test_timeline_of_a_program_without_sync_is_timed_as_the_cli_times_it() -> None:
     # No sync op: pto run --cycles times it with the sync the insertion pass inserts (16,340
     # cycles, docs/performance-model.md's #1569 table); pto.run lowers it the same way.
