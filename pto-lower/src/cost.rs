@@ -284,6 +284,12 @@ impl Work {
     }
 }
 
+/// The data lines of one of pto-lower's formula tables (`data/*.csv`: a `#` line naming its
+/// source, a header starting `op,`), each split at its commas.
+pub(crate) fn table_rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
+    text.lines().filter(|l| !l.starts_with('#') && !l.starts_with("op,") && !l.trim().is_empty()).map(|l| l.split(',').collect())
+}
+
 /// Cycles of a vector program: the intrinsics queue back to back on the vector pipe, so only
 /// the first pays its startup and only the last its drain; a scalar-pipe loop costs
 /// [`SCALAR_CYCLES`] per element.

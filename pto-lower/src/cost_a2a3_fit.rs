@@ -69,11 +69,8 @@ struct Line {
 fn lines() -> &'static [Line] {
     static LINES: OnceLock<Vec<Line>> = OnceLock::new();
     LINES.get_or_init(|| {
-        include_str!("../data/a2a3_formula.csv")
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.starts_with("op,") && !l.trim().is_empty())
-            .filter_map(|l| {
-                let f: Vec<&str> = l.split(',').collect();
+        crate::cost::table_rows(include_str!("../data/a2a3_formula.csv"))
+            .filter_map(|f| {
                 Some(Line {
                     op: f.first()?.to_string(),
                     dtype: f.get(1)?.to_string(),
@@ -252,9 +249,7 @@ mod tests {
 
     #[test]
     fn every_line_of_the_table_is_read() {
-        let rows = include_str!("../data/a2a3_formula.csv")
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.starts_with("op,") && !l.trim().is_empty());
+        let rows = crate::cost::table_rows(include_str!("../data/a2a3_formula.csv"));
         assert_eq!(lines().len(), rows.count());
         for line in lines() {
             let op = pto_ir::ops::lookup(&line.op.to_ascii_lowercase()).expect("the table's ops are pto's");

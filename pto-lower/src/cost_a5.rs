@@ -145,11 +145,8 @@ struct Curve {
 fn curves() -> &'static [Curve] {
     static CURVES: OnceLock<Vec<Curve>> = OnceLock::new();
     CURVES.get_or_init(|| {
-        include_str!("../data/a5_vf_formula.csv")
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.starts_with("op,") && !l.trim().is_empty())
-            .filter_map(|l| {
-                let f: Vec<&str> = l.split(',').collect();
+        crate::cost::table_rows(include_str!("../data/a5_vf_formula.csv"))
+            .filter_map(|f| {
                 let num = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok());
                 Some(Curve {
                     op: f.first()?.to_string(),
@@ -272,9 +269,7 @@ mod tests {
 
     #[test]
     fn every_row_of_the_table_is_a_curve() {
-        let rows = include_str!("../data/a5_vf_formula.csv")
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.starts_with("op,") && !l.trim().is_empty());
+        let rows = crate::cost::table_rows(include_str!("../data/a5_vf_formula.csv"));
         assert_eq!(curves().len(), rows.count());
         assert!(curves().iter().all(|c| ["linear", "linear_rows", "linear_tail", "nested_loop"].contains(&c.kind.as_str())));
     }
