@@ -21,6 +21,10 @@ const CASES: &[(&str, &str)] = &[
     // `fmt --generic` printed `function_type = (!t<(>) -> ()`, which did not parse again: the
     // splitter of function types counted the `(` inside the opaque type body `<(>`.
     ("read/generic-function-type-angle-paren", "parsed"),
+    // `fmt --generic` printed `function_type = (!t<(.arg"(!t<(.arg"%s%src>) -> ()`, which did not
+    // parse again: the splitter of function types counted the `<` inside the string literal of
+    // the opaque body, which the lexer skips; both now take a string as opaque.
+    ("read/generic-function-type-quoted-angle", "parsed"),
     // `%d = twait %s : A -> B` printed in the short form as `: B`, which the reader takes as the
     // operand's type for an op with no form binding results (`comm.twait`): the short form's
     // lone type is now printed only where the reader takes it as the result's.

@@ -222,10 +222,26 @@ impl<'i> Builder<'i, '_> {
 
 /// Splits `text` at the first `sep` outside brackets. Inside `<...>` only angle brackets nest, as
 /// the lexer reads them: the body of `!t<(>` is opaque text, not an open parenthesis, and the `>`
-/// of an arrow `->` closes nothing.
+/// of an arrow `->` closes nothing. A string literal (`"..."`, backslash escapes) is opaque
+/// everywhere, as the lexer's `skip_angle` takes it: `!t<"<">` is one closed type.
 fn split_top_level<'t>(text: &'t str, sep: &str) -> Option<(&'t str, &'t str)> {
     let (mut depth, mut angles) = (0i32, 0i32);
+    let mut quoted = false;
+    let mut escaped = false;
     for (i, ch) in text.char_indices() {
+        if quoted {
+            match ch {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => quoted = false,
+                _ => {}
+            }
+            continue;
+        }
+        if ch == '"' {
+            quoted = true;
+            continue;
+        }
         if angles > 0 {
             match ch {
                 '<' => angles += 1,
