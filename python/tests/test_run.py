@@ -484,12 +484,12 @@ def test_timeline_with_pto_isas_cost_model_takes_its_formulas() -> None:
 
 
 def test_timeline_of_a_program_without_sync_is_timed_as_the_cli_times_it() -> None:
-    # No sync op: pto run --cycles times it with the sync the insertion pass inserts (16,340
+    # No sync op: pto run --cycles times it with the sync the insertion pass inserts (16,337
     # cycles, docs/performance-model.md's #1569 table); pto.run lowers it the same way.
     m = pto.parse(REPO / "examples" / "rowadd_1569" / "nosync.pto")
     _, timeline = pto.run(m, "a2a3", default_inputs=True, timeline=True)
     _, inserted = pto.run(m, "a2a3", default_inputs=True, timeline=True, insert_sync=True)
-    assert timeline.total == inserted.total == 16340
+    assert timeline.total == inserted.total == 16337
     assert any(e["name"] == "wait_flag" for e in timeline.trace["traceEvents"] if e["ph"] == "X")
 
 

@@ -448,7 +448,37 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
     let mut carried: Vec<(Site, Rel, usize, usize)> = Vec::new();
     // Earlier memory ops of each pipe, in program order.
     let mut by_pipe: Vec<(Pipe, Vec<usize>)> = Vec::new();
+    // Loop-carried dependences after every forward one in their loop, the tightest first (the
+    // fewest ops from `A` around the back edge to `B`): a pair for those orders the looser
+    // ones through the forward pairs (a store's slot freed for the next load orders the
+    // compute before it too), and their chains are found. They are decided as the walk leaves
+    // their loop, so that the forward dependences from inside it to after it find the chains
+    // through its pairs ([`Pairs::ordered_through_loop`]); a dependence of no loop (a while
+    // loop's fence) at the end.
+    let distance = |site: &Site| match *site {
+        Site::Carried(_, body, ia, ib) => m.block(body).ops.len() - (ia - ib),
+        // `A` before `B` in the body: a whole iteration and more apart, after every other.
+        Site::Forward(block, ia, ib) => m.block(block).ops.len() + (ib - ia),
+        _ => 0,
+    };
+    let loop_end = |site: &Site, rel: &Rel| match (site, rel) {
+        (Site::Carried(l, ..), _) | (_, Rel::Across(l)) => tree.span[l].1,
+        _ => usize::MAX,
+    };
+    let decide = |due: &mut Vec<(Site, Rel, usize, usize)>, pairs: &mut Pairs| {
+        due.sort_by_key(|(site, ..)| distance(site));
+        for (site, rel, x, y) in due.drain(..) {
+            consider_at(m, tree, &mems[x], &mems[y], site, rel, pairs);
+        }
+    };
+    let mut first_end = usize::MAX;
     for (j, b) in mems.iter().enumerate() {
+        if walk_pos[j] > first_end {
+            let (mut due, rest): (Vec<_>, Vec<_>) = carried.drain(..).partition(|(site, rel, ..)| walk_pos[j] > loop_end(site, rel));
+            carried = rest;
+            first_end = carried.iter().map(|(site, rel, ..)| loop_end(site, rel)).min().unwrap_or(usize::MAX);
+            decide(&mut due, &mut pairs);
+        }
         // Within one iteration: per pipe, back to the nearest earlier op the pass orders before
         // `b` (a flag pair or barrier waits before `b`'s op and is set after that one, so it
         // orders every earlier op of that pipe too; an in-order pipe orders its own ops). The
@@ -476,6 +506,7 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
                     if let Some((site, rel)) =
                         may_conflict(m, tree, target, &mems[x], &mems[y]).then(|| site_of(m, tree, mems[x].op, mems[y].op, true)).flatten()
                     {
+                        first_end = first_end.min(loop_end(&site, &rel));
                         carried.push((site, rel, x, y));
                     }
                 }
@@ -486,20 +517,7 @@ fn insert_in(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, notes:
             None => by_pipe.push((b.pipe, vec![j])),
         }
     }
-    // Loop-carried dependences after every forward one, the tightest first (the fewest ops
-    // from `A` around the back edge to `B`): a pair for those orders the looser ones through
-    // the forward pairs (a store's slot freed for the next load orders the compute before it
-    // too), and their chains are found.
-    let distance = |site: &Site| match *site {
-        Site::Carried(_, body, ia, ib) => m.block(body).ops.len() - (ia - ib),
-        // `A` before `B` in the body: a whole iteration and more apart, after every other.
-        Site::Forward(block, ia, ib) => m.block(block).ops.len() + (ib - ia),
-        _ => 0,
-    };
-    carried.sort_by_key(|(site, ..)| distance(site));
-    for (site, rel, x, y) in carried {
-        consider_at(m, tree, &mems[x], &mems[y], site, rel, &mut pairs);
-    }
+    decide(&mut carried, &mut pairs);
     let mut pairs = pairs.list;
     if pairs.is_empty() {
         return false;
@@ -541,13 +559,29 @@ fn consider_at(m: &Module, tree: &Tree, x: &MemOp, y: &MemOp, site: Site, rel: R
         {
             pairs.ordered(x.pipe, y.pipe, site, 0, rot)
                 || pairs.ordered(x.pipe, y.pipe, Site::Carried(l, block, ia, ib), m.block(block).ops.len(), rot)
+                || ordered_through_loop(m, tree, x, y, site, pairs)
         }
-        _ => pairs.ordered(x.pipe, y.pipe, site, 0, rot),
+        _ => pairs.ordered(x.pipe, y.pipe, site, 0, rot) || ordered_through_loop(m, tree, x, y, site, pairs),
     };
     if !ordered {
         pairs.add(x.pipe, y.pipe, site, rot, (x.op, y.op, bytes));
     }
     true
+}
+
+/// Whether the dependence `x` → `y` at a forward site whose `A` end is an `scf.for` holding `x`
+/// is ordered through that loop's pairs ([`Pairs::ordered_through_loop`]).
+fn ordered_through_loop(m: &Module, tree: &Tree, x: &MemOp, y: &MemOp, site: Site, pairs: &Pairs) -> bool {
+    let Site::Forward(block, ia, ib) = site else { return false };
+    let lp = m.block(block).ops[ia];
+    if m.op(lp).opcode != Opcode::ScfFor {
+        return false;
+    }
+    let Some(&body) = m.op(lp).regions.first().and_then(|&r| m.region(r).blocks.first()) else { return false };
+    let Some(a) = tree.chain(x.op).iter().find_map(|op| tree.slot.get(op).filter(|(b, _)| *b == body).map(|&(_, i)| i)) else {
+        return false;
+    };
+    pairs.ordered_through_loop(x.pipe, y.pipe, lp, body, a, block, ia, ib)
 }
 
 /// Whether `x` (earlier) and `y` conflict in executions `rel`, and if so whether the dependence
@@ -743,6 +777,14 @@ fn materialise(m: &mut Module, target: &Target, body: BlockId, tree: &Tree, pair
                 if barriers.insert((b_at, if tight { "PIPE_ALL after" } else { "PIPE_ALL" })) {
                     let op = barrier_op(m, "PIPE_ALL", b_at);
                     wait_at(&mut around, op);
+                }
+                // A loop-carried pair drains after its loop (what a chain through the loop
+                // counts on: `Pairs::ordered_through_loop`); without an id, a barrier there.
+                if let Some(l) = lp
+                    && barriers.insert((l, "PIPE_ALL after the loop"))
+                {
+                    let op = barrier_op(m, "PIPE_ALL", l);
+                    around.entry(l).or_default().after_waits.push(op);
                 }
                 if let Site::Fence(..) = p.site {
                     notes.0.push(Diagnostic::warning(

@@ -12,6 +12,11 @@
 //! and barriers in both, its loop-carried pairs from the first copy to the second. A barrier
 //! `<P>` before op `w` orders `P`'s earlier ops before it. A rotating loop-carried pair (its
 //! wait in `i + k`) is no link.
+//!
+//! **Through a loop** ([`Pairs::ordered_through_loop`]): from `A` inside an `scf.for` to `B`
+//! after it, a chain in the body, then the loop's loop-carried pairs (each set is waited before
+//! the ops after the loop: in a later iteration, or by its drain after the loop), then the
+//! forward pairs after the loop.
 
 use super::pipes;
 use super::rotate::Rotation;
@@ -79,6 +84,67 @@ struct Link {
     dst: Pipe,
     s: usize,
     w: usize,
+}
+
+/// How far a chain from `A` has come: for each pipe, the earliest position after which a set
+/// on it follows `A` (`settable`), and from which its ops are ordered after `A` (`reached`).
+struct Reach {
+    settable: Vec<(Pipe, usize)>,
+    reached: Vec<(Pipe, usize)>,
+}
+
+impl Reach {
+    /// `A` on `src` at position `at`.
+    fn from(src: Pipe, at: usize) -> Reach {
+        Reach { settable: vec![(src, at)], reached: Vec::new() }
+    }
+
+    fn get(v: &[(Pipe, usize)], p: Pipe) -> Option<usize> {
+        v.iter().find(|e| e.0 == p).map(|e| e.1)
+    }
+
+    fn settable(&self, p: Pipe) -> Option<usize> {
+        Self::get(&self.settable, p)
+    }
+
+    fn reached(&self, p: Pipe) -> Option<usize> {
+        Self::get(&self.reached, p)
+    }
+
+    /// Lowers `p`'s position in `v` to `at`; whether it changed.
+    fn lower(v: &mut Vec<(Pipe, usize)>, p: Pipe, at: usize) -> bool {
+        match v.iter_mut().find(|e| e.0 == p) {
+            Some(e) if e.1 <= at => false,
+            Some(e) => {
+                e.1 = at;
+                true
+            }
+            None => {
+                v.push((p, at));
+                true
+            }
+        }
+    }
+
+    /// `p`'s ops from `at` on are ordered after `A`, and so is a set on it there.
+    fn lower_both(&mut self, p: Pipe, at: usize) -> bool {
+        Self::lower(&mut self.reached, p, at) | Self::lower(&mut self.settable, p, at)
+    }
+
+    /// Follows `links` until nothing changes.
+    fn close(&mut self, links: &[Link]) {
+        loop {
+            let mut changed = false;
+            for l in links {
+                if self.settable(l.src).is_some_and(|at| at <= l.s) {
+                    changed |= self.lower_both(l.dst, l.w);
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
 }
 
 /// The pairs found so far, indexed by (source pipe, destination pipe, block or loop).
@@ -150,37 +216,62 @@ impl Pairs {
             }
             Site::Fence(..) | Site::Tight(..) => return false,
         };
-        // Earliest position after which a set on each pipe follows `A`, and after which each
-        // pipe's ops are ordered after `A`.
-        let mut settable: Vec<(Pipe, usize)> = vec![(src, from)];
-        let mut reached: Vec<(Pipe, usize)> = Vec::new();
-        let get = |v: &[(Pipe, usize)], p: Pipe| v.iter().find(|e| e.0 == p).map(|e| e.1);
-        let lower = |v: &mut Vec<(Pipe, usize)>, p: Pipe, at: usize| match v.iter_mut().find(|e| e.0 == p) {
-            Some(e) if e.1 <= at => false,
-            Some(e) => {
-                e.1 = at;
-                true
-            }
-            None => {
-                v.push((p, at));
-                true
-            }
-        };
-        loop {
-            let mut changed = false;
-            for l in &links {
-                if get(&settable, l.src).is_some_and(|at| at <= l.s) {
-                    changed |= lower(&mut reached, l.dst, l.w);
-                    changed |= lower(&mut settable, l.dst, l.w);
-                }
-            }
-            if get(&reached, dst).is_some_and(|at| at <= to) {
-                return true;
-            }
-            if !changed {
-                return false;
+        let mut reach = Reach::from(src, from);
+        reach.close(&links);
+        reach.reached(dst).is_some_and(|at| at <= to)
+    }
+
+    /// Whether the pairs found so far order the dependence of `src` → `dst` where `A` is inside
+    /// loop `lp` (at position `a` of its body `body`, in any iteration) and `B` after it (op
+    /// `ib` of the block holding the loop as op `ia`). A chain in the body from `A` orders a
+    /// pipe's ops after its wait, those after the loop too; and a set of the loop's
+    /// loop-carried pairs that follows `A` is waited before every op of its destination pipe
+    /// after the loop: in a later iteration, or by the wait that drains it after the loop. From
+    /// there, the forward pairs of `block` after the loop.
+    #[allow(clippy::too_many_arguments)]
+    pub fn ordered_through_loop(
+        &self,
+        src: Pipe,
+        dst: Pipe,
+        lp: OpId,
+        body: BlockId,
+        a: usize,
+        block: BlockId,
+        ia: usize,
+        ib: usize,
+    ) -> bool {
+        let mut links = Vec::new();
+        self.forward_links(body, 0, &mut links);
+        let carried: Vec<&Pair> = self.latest(Key::Loop(lp)).collect();
+        // A loop-carried barrier is one before its op `w` in every iteration.
+        for p in carried.iter().filter(|p| p.src == p.dst) {
+            if let Site::Carried(_, _, _, w) = p.site
+                && w > 0
+            {
+                links.push(Link { src: p.src, dst: p.dst, s: w - 1, w });
             }
         }
+        let mut inner = Reach::from(src, a);
+        inner.close(&links);
+        let after = ia + 1;
+        let mut outer = Reach::from(src, ia);
+        for &(pipe, _) in &inner.reached {
+            outer.lower_both(pipe, after);
+        }
+        for &(pipe, _) in &inner.settable {
+            Reach::lower(&mut outer.settable, pipe, ia);
+        }
+        for p in carried.iter().filter(|p| p.src != p.dst) {
+            if let Site::Carried(_, _, s, _) = p.site
+                && inner.settable(p.src).is_some_and(|at| at <= s)
+            {
+                outer.lower_both(p.dst, after);
+            }
+        }
+        links.clear();
+        self.forward_links(block, 0, &mut links);
+        outer.close(&links);
+        outer.reached(dst).is_some_and(|at| at <= ib)
     }
 
     /// Adds a dependence, merging it into a pair of the same pipes and block when their
