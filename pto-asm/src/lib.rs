@@ -52,6 +52,31 @@ pub fn parse(src: &str, file: FileId) -> Result<(Module, Diagnostics), Diagnosti
 pub use print::{PrintOptions, print_attribute, print_module, print_module_with_comments};
 pub use reader::{Comment, comments};
 
+/// The characters of `text` outside its string literals (`"..."`, backslash escapes inside),
+/// with their byte offsets, the quotes left out: what a scanner counting brackets or looking
+/// for a separator sees, as the reader skips a string whole (`!t<"<">` is one closed type).
+///
+/// ```
+/// let seen: String = pto_asm::outside_strings(r#"a"<\"b"c"#).map(|(_, c)| c).collect();
+/// assert_eq!(seen, "ac");
+/// ```
+pub fn outside_strings(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let (mut quoted, mut escaped) = (false, false);
+    text.char_indices().filter(move |&(_, ch)| {
+        if quoted {
+            match ch {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => quoted = false,
+                _ => {}
+            }
+            return false;
+        }
+        quoted = ch == '"';
+        !quoted
+    })
+}
+
 /// Parses one type spelling (`!pto.tile_buf<vec, 16x16xf32>`, `i32`, `memref<...>`), as the
 /// reader does for a type in a file.
 pub fn parse_type(text: &str) -> Result<pto_ir::Type, String> {

@@ -178,20 +178,10 @@ pub(super) fn unquote(s: &str) -> Option<String> {
 
 /// The parts of `body` between top-level commas (brackets and strings nest).
 fn top_level_parts(body: &str) -> Vec<&str> {
-    let (mut depth, mut in_str, mut escaped, mut start) = (0i32, false, false, 0);
+    let (mut depth, mut start) = (0i32, 0);
     let mut parts = Vec::new();
-    for (i, c) in body.char_indices() {
-        if in_str {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
+    for (i, c) in pto_asm::outside_strings(body) {
         match c {
-            '"' => in_str = true,
             '<' | '(' | '[' | '{' => depth += 1,
             '>' | ')' | ']' | '}' => depth -= 1,
             ',' if depth == 0 => {

@@ -226,22 +226,7 @@ impl<'i> Builder<'i, '_> {
 /// everywhere, as the lexer's `skip_angle` takes it: `!t<"<">` is one closed type.
 fn split_top_level<'t>(text: &'t str, sep: &str) -> Option<(&'t str, &'t str)> {
     let (mut depth, mut angles) = (0i32, 0i32);
-    let mut quoted = false;
-    let mut escaped = false;
-    for (i, ch) in text.char_indices() {
-        if quoted {
-            match ch {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => quoted = false,
-                _ => {}
-            }
-            continue;
-        }
-        if ch == '"' {
-            quoted = true;
-            continue;
-        }
+    for (i, ch) in crate::outside_strings(text) {
         if angles > 0 {
             match ch {
                 '<' => angles += 1,
