@@ -138,7 +138,7 @@ fn elementwise(q: &FitQuery) -> Option<f64> {
 /// `TryEstimateMadCycles`: a head of 6 and one cycle per 16 × (32 bytes) × 16 fractal, two
 /// for f32.
 fn matmul(q: &FitQuery) -> Option<f64> {
-    let per_fractal = match q.dtype {
+    let per_fractal: u64 = match q.dtype {
         ElemType::F32 => 2,
         ElemType::F16 => 1,
         _ => return None,
@@ -149,7 +149,7 @@ fn matmul(q: &FitQuery) -> Option<f64> {
     }
     let k_tile = 32 / u64::from(q.dtype.size_bytes());
     let fractals = m.div_ceil(16).checked_mul(k.div_ceil(k_tile))?.checked_mul(n.div_ceil(16))?;
-    Some(6.0 + (per_fractal * fractals) as f64)
+    Some(6.0 + per_fractal.checked_mul(fractals)? as f64)
 }
 
 /// `kA2A3ArchConfig`'s bandwidth for the path `TryResolveTransferPipe` picks.
@@ -234,6 +234,9 @@ mod tests {
         let half = FitQuery { k: 33, ..q(Opcode::TMatmul, ElemType::F16, 31, 17) };
         assert_eq!(cycles(&half), Some(6.0 + 2.0 * 3.0 * 2.0));
         assert_eq!(cycles(&FitQuery { k: 0, ..mm }), None);
+        // 2^28 · 2^7 · 2^28 = 2^63 fractals: two cycles each do not fit in 64 bits.
+        let huge = FitQuery { k: 1 << 10, ..q(Opcode::TMatmul, ElemType::F32, 1 << 32, 1 << 32) };
+        assert_eq!(cycles(&huge), None);
     }
 
     #[test]
