@@ -240,6 +240,11 @@ pub struct GmArray {
     /// The simulator's own memory (a pipe's FIFO slots, [`crate::tpipe`]), not a kernel
     /// argument: never an output, and not merged between blocks.
     pub internal: bool,
+    /// Every atomic add made to this copy, in order: (byte offset, the added element's raw
+    /// bits in [`GmArray::dtype`]). Blocks run on copies of GM; merging a block replays its adds
+    /// on the blocks before it ([`GmArray::merge_block`]), as the hardware's atomic unit sums
+    /// them.
+    pub atomic_adds: Vec<(usize, u64)>,
 }
 
 /// `(rows, cols)` of a dense row-major view of `shape` and `strides` (every stride the product
@@ -272,6 +277,7 @@ impl GmArray {
             written: false,
             shape: None,
             internal: false,
+            atomic_adds: Vec::new(),
         }
     }
 
@@ -360,6 +366,48 @@ impl GmArray {
     /// is taken from it, and `self` grows to `next`'s extent. Chunks neither holds, of the
     /// same fill, are equal without a look.
     pub fn merge_block(&mut self, initial: &GmArray, next: &GmArray) {
+        self.store.grow(next.store.len());
+        // The elements `next` only added to start from what the blocks before it left.
+        let mut base: Vec<(usize, u64)> = Vec::new();
+        for &(at, _) in &next.atomic_adds {
+            if !base.iter().any(|&(a, _)| a == at) && at + self.elem_size <= self.store.len() {
+                base.push((at, self.element_bits(at)));
+            }
+        }
+        self.copy_changed_bytes(initial, next);
+        let dtype = self.dtype;
+        for &(at, added) in &next.atomic_adds {
+            if let Some(slot) = base.iter_mut().find(|(a, _)| *a == at) {
+                slot.1 = add_bits(dtype, slot.1, added);
+            }
+        }
+        for (at, bits) in base {
+            let size = self.elem_size;
+            self.write_bytes(at, &bits.to_le_bytes()[..size]);
+        }
+        self.atomic_adds.extend_from_slice(&next.atomic_adds);
+    }
+
+    /// The raw bits of the element at byte `at` (zero-extended).
+    fn element_bits(&mut self, at: usize) -> u64 {
+        let mut b = [0u8; 8];
+        let size = self.elem_size.min(8);
+        self.read_bytes(at, &mut b[..size]);
+        u64::from_le_bytes(b)
+    }
+
+    /// Atomically adds `value` (raw bits of one [`GmArray::dtype`] element) to the element at
+    /// byte `at`, and logs it for [`GmArray::merge_block`].
+    pub fn atomic_add(&mut self, at: usize, value: u64) {
+        let old = self.element_bits(at);
+        let sum = add_bits(self.dtype, old, value);
+        let size = self.elem_size.min(8);
+        self.write_bytes(at, &sum.to_le_bytes()[..size]);
+        self.atomic_adds.push((at, value));
+    }
+
+    /// Writes every byte `next` changed from `initial` into this array.
+    fn copy_changed_bytes(&mut self, initial: &GmArray, next: &GmArray) {
         let (was_fill, now_fill) = (fill_period(initial.pattern, initial.dtype), fill_period(next.pattern, next.dtype));
         let len = next.store.len();
         self.store.grow(len);
@@ -385,6 +433,77 @@ impl GmArray {
             }
         }
     }
+}
+
+/// `a + b` on the raw bits of two `dtype` elements (integers wrap; floats round once, as
+/// pto-isa's CPU simulator's `AddToElement` does in the element type).
+pub fn add_bits(dtype: pto_ir::types::ElemType, a: u64, b: u64) -> u64 {
+    use crate::elem::Elem;
+    crate::dispatch!(dtype, T => T::from_raw_bits(a).add(T::from_raw_bits(b)).raw_bits(), _ => a.wrapping_add(b))
+}
+
+/// How a `tstore` combines each element with GM: pto-isa's `AtomicType` and `ReluPreMode`
+/// template arguments (`cpu/TStore.hpp:70-77`: the value is relu'd when `applyRelu`, then
+/// added with `AddToElement` under `AtomicAdd`, else stored).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct StoreMode {
+    /// `atomicType = atomic_add`: GM element += value.
+    pub atomic_add: bool,
+    /// `reluPreMode = normal_relu`: max(value, 0) before it is stored.
+    pub relu: bool,
+}
+
+impl StoreMode {
+    /// What a `tstore`'s attributes ask of each element (PTOAS `PTOOps.td` TStoreOp:
+    /// `atomicType`, `reluPreMode`, `stPhase`). `stPhase` is the fixpipe's unit-flag phase
+    /// (`npu/a2a3/TStore.hpp:138`, `unitFlagCtrl`): a handshake with the cube with no effect on
+    /// the bytes stored (`cpu/TStore.hpp:138`, `(void)Phase`), so it has no field here.
+    pub fn of(data: &pto_ir::module::OpData) -> StoreMode {
+        if data.opcode != pto_ir::ops::Opcode::TStore {
+            return StoreMode::default();
+        }
+        let is = |name: &str, kind: &str, value: &str| data.attr(name).and_then(|a| a.enum_value(kind)) == Some(value);
+        StoreMode { atomic_add: is("atomicType", "atomic_type", "atomic_add"), relu: is("reluPreMode", "relu_pre_mode", "normal_relu") }
+    }
+}
+
+/// [`transfer`] of a store with a [`StoreMode`] other than a plain copy: element by element,
+/// in the order a `tstore` moves them.
+#[allow(clippy::too_many_arguments)]
+pub fn store_combined(
+    gm: &mut GmArray,
+    view: &GmView,
+    (r0, c0): (usize, usize),
+    tile: &crate::view::TileView,
+    storage: &[u8],
+    fold: ViewFold,
+    limit: usize,
+    mode: StoreMode,
+) -> Result<(), Fault> {
+    use crate::elem::Elem;
+    let dtype = tile.desc.dtype;
+    let size = tile.elem_size().min(8);
+    for r in 0..tile.vrows {
+        for c in 0..tile.vcols {
+            let at = gm.touch(view.index(r0 + r, c0 + c, fold)?, limit)?;
+            let t = crate::view::element(storage, tile, r, c)?;
+            let mut b = [0u8; 8];
+            b[..size].copy_from_slice(&t[..size]);
+            let mut bits = u64::from_le_bytes(b);
+            if mode.relu {
+                bits = crate::dispatch!(dtype, T => {
+                    let v = T::from_raw_bits(bits);
+                    Elem::maximum(v, T::from_i64(0)).raw_bits()
+                }, _ => bits);
+            }
+            if mode.atomic_add {
+                gm.atomic_add(at, bits);
+            } else {
+                gm.write_bytes(at, &bits.to_le_bytes()[..size]);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Moves a tile's valid region between its storage and the window of `view` at `(r0, c0)`
@@ -562,15 +681,27 @@ pub struct Accessed {
     pub sets: Vec<AccessSet>,
 }
 
-/// `(array, write, op, bytes)`: the bytes `op` read (or, `write`, wrote) in `array`.
-pub type AccessSet = (usize, bool, pto_ir::module::OpId, Vec<(u64, u64)>);
+/// How an op touched GM bytes: what the happens-before graph of blocks is told
+/// (`crate::sync::graph::Kind`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GmAccess {
+    /// A read.
+    Read,
+    /// A plain write.
+    Write,
+    /// An atomic add (`tstore` with `atomic_add`): atomics commute.
+    Atomic,
+}
+
+/// `(array, access, op, bytes)`: the bytes `op` read, wrote or atomically added in `array`.
+pub type AccessSet = (usize, GmAccess, pto_ir::module::OpId, Vec<(u64, u64)>);
 
 impl Accessed {
     /// Records an access of `bytes` (normalized, [`crate::byteset`]) of array `arg` by `op`.
-    pub fn record(&mut self, arg: usize, bytes: &[(u64, u64)], write: bool, op: pto_ir::module::OpId) {
-        match self.sets.iter_mut().find(|s| s.0 == arg && s.1 == write && s.2 == op) {
+    pub fn record(&mut self, arg: usize, bytes: &[(u64, u64)], access: GmAccess, op: pto_ir::module::OpId) {
+        match self.sets.iter_mut().find(|s| s.0 == arg && s.1 == access && s.2 == op) {
             Some(s) => crate::byteset::union_into(&mut s.3, bytes),
-            None => self.sets.push((arg, write, op, bytes.to_vec())),
+            None => self.sets.push((arg, access, op, bytes.to_vec())),
         }
     }
 }
@@ -583,13 +714,13 @@ mod accessed_tests {
     #[test]
     fn accesses_merge_per_op() {
         let mut a = Accessed::default();
-        a.record(0, &[(0, 32)], true, OpId(1));
-        a.record(0, &[(64, 96)], true, OpId(1));
-        a.record(1, &[(0, 8)], false, OpId(2));
-        a.record(0, &[(32, 64)], false, OpId(1));
+        a.record(0, &[(0, 32)], GmAccess::Write, OpId(1));
+        a.record(0, &[(64, 96)], GmAccess::Write, OpId(1));
+        a.record(1, &[(0, 8)], GmAccess::Read, OpId(2));
+        a.record(0, &[(32, 64)], GmAccess::Read, OpId(1));
         assert_eq!(
             a.sets,
-            vec![(0, true, OpId(1), vec![(0, 32), (64, 96)]), (1, false, OpId(2), vec![(0, 8)]), (0, false, OpId(1), vec![(32, 64)])]
+            vec![(0, GmAccess::Write, OpId(1), vec![(0, 32), (64, 96)]), (1, GmAccess::Read, OpId(2), vec![(0, 8)]), (0, GmAccess::Read, OpId(1), vec![(32, 64)])]
         );
     }
 }

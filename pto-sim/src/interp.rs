@@ -1394,6 +1394,8 @@ impl<'m> Sim<'m> {
     /// from / to element `[r, c]` of the view when the op gives offsets (`%v[%r, %c]`; the view
     /// then only has to contain the window), else over the whole view, whose shape must be the
     /// valid shape.
+    /// `tload` / `tstore` between a tile and a GM view; a store applies its `atomicType` and
+    /// `reluPreMode` ([`crate::gm::StoreMode::of`]).
     fn exec_move(&mut self, op: OpId, load: bool) -> Result<(), Diagnostic> {
         let m = self.m;
         let data = m.op(op);
@@ -1416,6 +1418,7 @@ impl<'m> Sim<'m> {
         }
         let (r0, c0) = (r0 as usize, c0 as usize);
         let tile = self.tile(op, tile_v)?;
+        let mode = if load { crate::gm::StoreMode::default() } else { crate::gm::StoreMode::of(data) };
         let size = tile.elem_size();
         let gm = &mut self.gm[view.arg];
         if gm.elem_size != size {
@@ -1444,7 +1447,11 @@ impl<'m> Sim<'m> {
             let bytes = view.window_bytes((r0, c0), (tile.vrows, tile.vcols), fold, size).map_err(|f| trap(m, op, f.0))?;
             if cross {
                 let name = if self.ranks.count > 1 { format!("{}@{}", gm.name, self.ranks.owner(view.arg)) } else { gm.name.clone() };
-                let kind = if load { crate::sync::graph::Kind::Read } else { crate::sync::graph::Kind::Write };
+                let kind = match (load, mode.atomic_add) {
+                    (true, _) => crate::sync::graph::Kind::Read,
+                    (false, true) => crate::sync::graph::Kind::Atomic,
+                    (false, false) => crate::sync::graph::Kind::Write,
+                };
                 // `tload` on MTE2, `tstore` on MTE3, or FIX from L0C (docs/sync.md).
                 use crate::sync::model::Pipe;
                 let pipe = match (load, tile.loc) {
@@ -1455,12 +1462,21 @@ impl<'m> Sim<'m> {
                 crate::cores::ops::gm_access(m, &mut self.core, op, pipe, view.arg, &bytes, kind, &name);
             }
             if let Some(accessed) = &mut self.gm_accessed {
-                accessed.record(view.arg, &bytes, !load, op);
+                let kind = match (load, mode.atomic_add) {
+                    (true, _) => crate::gm::GmAccess::Read,
+                    (false, true) => crate::gm::GmAccess::Atomic,
+                    (false, false) => crate::gm::GmAccess::Write,
+                };
+                accessed.record(view.arg, &bytes, kind, op);
             }
         }
         let gm = &mut self.gm[view.arg];
         let storage = self.mem.slice_mut(tile.loc, tile.addr, tile.size_bytes() as usize).map_err(|f| trap(m, op, f.0))?;
         tile.valid_inside().map_err(|f| trap(m, op, f.0))?;
+        if mode != crate::gm::StoreMode::default() {
+            return crate::gm::store_combined(gm, &view, (r0, c0), &tile, storage, fold, self.max_gm_bytes, mode)
+                .map_err(|f| trap(m, op, f.0));
+        }
         crate::gm::transfer(gm, &view, (r0, c0), &tile, storage, fold, load, self.max_gm_bytes).map_err(|f| trap(m, op, f.0))
     }
 
@@ -1632,3 +1648,4 @@ pub(crate) fn view_of(t: &pto_ir::types::TileDesc, loc: pto_ir::types::Loc, addr
     };
     TileView { loc, addr, desc: *t, vrows: resolve(t.valid_rows, vr, t.rows), vcols: resolve(t.valid_cols, vc, t.cols) }
 }
+

@@ -130,6 +130,8 @@ pub fn enum_token(kind: &str, value: &str) -> (String, String) {
         "relu_pre_mode" => ("ReluPreMode".to_string(), camel(value)),
         "acc_to_vec_mode" => ("pto::AccToVecMode".to_string(), camel(value)),
         "tile_split" => ("TileSplitAxis".to_string(), value.to_string()),
+        "st_phase" => ("STPhase".to_string(), camel(value)),
+        "quant_type" => ("pto::QuantType".to_string(), value.to_string()),
         "pipe" | "event" => return ("pipe_t".to_string(), value.to_string()),
         _ => (camel(kind), camel(value)),
     };
@@ -223,6 +225,9 @@ mod tests {
         assert_eq!(enum_token("round_mode", "CAST_RINT").1, "RoundMode::CAST_RINT");
         assert_eq!(enum_token("acc_to_vec_mode", "dual_mode_split_m").1, "pto::AccToVecMode::DualModeSplitM");
         assert_eq!(enum_token("relu_pre_mode", "normal_relu").1, "ReluPreMode::NormalRelu");
+        assert_eq!(enum_token("atomic_type", "atomic_add").1, "AtomicType::AtomicAdd");
+        assert_eq!(enum_token("st_phase", "final").1, "STPhase::Final");
+        assert_eq!(enum_token("quant_type", "INT8_ASYM").1, "pto::QuantType::INT8_ASYM");
         assert_eq!(enum_token("cmp", "gt").1, "CmpMode::GT");
     }
 

@@ -96,6 +96,8 @@ struct Emitter<'m> {
     /// Views of GM values, and the `GlobalTensor` variable built for each.
     views: HashMap<ValueId, View>,
     tensors: HashMap<ValueId, (String, u32)>,
+    /// The `GlobalTensor` type (`GT_3`) of each `GlobalTensor` variable.
+    tensor_types: HashMap<String, String>,
     /// Open C++ scopes (ids), innermost last: a `GlobalTensor` declared in a scope is reused
     /// only while that scope is open.
     scopes: Vec<u32>,
@@ -133,6 +135,7 @@ impl<'m> Emitter<'m> {
                 .collect(),
             views: HashMap::new(),
             tensors: HashMap::new(),
+            tensor_types: HashMap::new(),
             scopes: vec![0],
             next_scope: 1,
             pipes: HashMap::new(),

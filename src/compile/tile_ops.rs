@@ -113,6 +113,7 @@ impl Emitter<'_> {
         if let Some(name) = column.strip_prefix("rule:") {
             return match name {
                 "tmov" => self.tmov(op),
+                "tstore" => self.tstore(op),
                 "tmrgsort" => self.tmrgsort(op),
                 _ => self.unsupported(op, format!("unknown family rule `{name}`")),
             };
@@ -201,6 +202,55 @@ impl Emitter<'_> {
 }
 
 impl Emitter<'_> {
+    /// `TSTORE`: the overload family PTOAS picks from the attributes (`PTOToEmitC.cpp:4017-4075`,
+    /// pto-isa `pto_instr.hpp:384-460`): `STPhase` first when not `unspecified`; the tile and
+    /// `GlobalTensor` types and the `AtomicType` when atomic, relu or a pre-quant scalar is
+    /// set; the `ReluPreMode` too when relu or a pre-quant scalar is set.
+    fn tstore(&mut self, op: OpId) {
+        let data = self.m.op(op);
+        let Ok(fm) = match_form(self.m, op) else { return self.unsupported(op, "its operands fit none of its forms") };
+        let (ins, outs, _) = segments(data);
+        let bound: Vec<(String, ValueId)> =
+            fm.bound(&data.opcode.parsed().forms, ins, outs).into_iter().map(|(s, v)| (s.name.clone(), v)).collect();
+        let get = |n: &str| bound.iter().find(|(s, _)| s == n).map(|(_, v)| *v);
+        let (Some(dst), Some(src)) = (get("dst"), get("src")) else { return self.unsupported(op, "tstore without src or dst") };
+        if bound.iter().any(|(s, _)| s == "offsets") {
+            return self.unsupported(op, "a tstore at element offsets (PTO-AS `%v[%r, %c]`) has no TSTORE overload");
+        }
+        let enum_of = |name: &str, kind: &str, default: &'static str| {
+            op_attr(self.m, op, name).and_then(|a| a.enum_value(kind)).unwrap_or(default)
+        };
+        let phase = enum_of("stPhase", "st_phase", "unspecified");
+        let atomic = enum_of("atomicType", "atomic_type", "atomic_none");
+        let relu = enum_of("reluPreMode", "relu_pre_mode", "no_relu");
+        let pre = get("preQuantScalar");
+        let Some(st) = self.tile_desc(src) else { return self.unsupported(op, "a tstore source that is not a tile") };
+        let gt = match self.operand_expr(dst) {
+            Ok(e) => e,
+            Err(why) => return self.unsupported(op, why),
+        };
+        let mut targs = Vec::new();
+        if phase != "unspecified" {
+            targs.push(cpp::enum_token("st_phase", phase).1);
+        }
+        let relu_or_pre = relu != "no_relu" || pre.is_some();
+        if relu_or_pre || atomic != "atomic_none" {
+            let Some(gt_type) = self.tensor_types.get(&gt).cloned() else {
+                return self.unsupported(op, "a tstore destination without a GlobalTensor type");
+            };
+            targs.extend([cpp::tile(&st), gt_type, cpp::enum_token("atomic_type", atomic).1]);
+            if relu_or_pre {
+                targs.push(cpp::enum_token("relu_pre_mode", relu).1);
+            }
+        }
+        let mut args = vec![gt, self.expr(src)];
+        if let Some(p) = pre {
+            args.push(self.expr(p));
+        }
+        let templ = if targs.is_empty() { String::new() } else { format!("<{}>", targs.join(", ")) };
+        self.line(format!("TSTORE{templ}({});", args.join(", ")));
+    }
+
     /// `TMRGSORT`: the list form `TMRGSORT(dst, src, blockLen)`, or the merge of 2 to 4 lists
     /// `TMRGSORT<Dst, Tmp, Src0.., exhausted>(dst, executed, tmp, src0, ...)`, where (as in
     /// PTOAS's operand order) the last `ins` operand is the scratch tile.

@@ -266,6 +266,7 @@ impl Emitter<'_> {
         self.line(format!("GT_{k} {vg} = GT_{k}({}, {vs}, {vt});", view.ptr));
         let scope = self.scopes.last().copied().unwrap_or(0);
         self.tensors.insert(v, (vg.clone(), scope));
+        self.tensor_types.insert(vg.clone(), format!("GT_{k}"));
         Some(vg)
     }
 }

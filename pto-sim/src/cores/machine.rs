@@ -516,8 +516,13 @@ fn unordered_accesses(m: &Module, initial: &[GmArray], blocks: &[BlockRun]) -> V
     let mut out = Vec::new();
     for (i, block) in blocks.iter().enumerate() {
         let mut reported = std::collections::HashSet::new();
-        for (arg, write, op, bytes) in block.accessed.iter().flat_map(|a| &a.sets) {
-            let kind = if *write { Kind::Write } else { Kind::Read };
+        for (arg, access, op, bytes) in block.accessed.iter().flat_map(|a| &a.sets) {
+            let kind = match access {
+                crate::gm::GmAccess::Read => Kind::Read,
+                crate::gm::GmAccess::Write => Kind::Write,
+                crate::gm::GmAccess::Atomic => Kind::Atomic,
+            };
+            let write = *access != crate::gm::GmAccess::Read;
             let Some(h) = graph.access(i, crate::sync::model::Pipe::S, *arg, bytes, kind, *op) else { continue };
             if !reported.insert((*arg, h.kind)) {
                 continue;
@@ -529,7 +534,7 @@ fn unordered_accesses(m: &Module, initial: &[GmArray], blocks: &[BlockRun]) -> V
                 HazardKind::War => (DiagClass::HazardWar, format!("overwrites bytes [{s}, {e}) of `%{name}` that block {j} reads")),
                 HazardKind::Waw => (DiagClass::HazardWaw, format!("writes bytes [{s}, {e}) of `%{name}` that block {j} also writes")),
             };
-            let seen = if *write { "" } else { " (here it saw the bytes before any block ran)" };
+            let seen = if write { "" } else { " (here it saw the bytes before any block ran)" };
             out.push(
                 Diagnostic::error(
                     class,

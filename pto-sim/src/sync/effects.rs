@@ -123,8 +123,10 @@ pub fn accesses(m: &Module, op: OpId, target: TargetId, vals: &[Val], tmp: Optio
             // The window's exact bytes: one range per row (a strided window is not its hull).
             let fold = pto_ir::tile_rules::ViewFold::of(&tile.desc);
             let space = Space(GM_BASE + view.arg as u32);
+            // An adding store commutes with the other adding stores (`atomicType = atomic_add`).
+            let atomic = crate::gm::StoreMode::of(data).atomic_add;
             match view.window_bytes((r0, c0), (tile.vrows, tile.vcols), fold, tile.elem_size()) {
-                Ok(bytes) => out.extend(bytes.into_iter().map(|(start, end)| Access { space, start, end, write: !load, atomic: false })),
+                Ok(bytes) => out.extend(bytes.into_iter().map(|(start, end)| Access { space, start, end, write: !load, atomic })),
                 Err(_) => out.push(gm_whole(view.arg, !load)),
             }
             return;
