@@ -6,6 +6,7 @@
 //! pattern := NAME ( "<" items ">" )? ( "(" items ")" )?     no "(...)": "($*)"
 //! item    := "$*"                     every operand: outs, then ins, in slot order
 //!          | "$" slot "?"?            the operand bound to `slot` (`?`: dropped when absent)
+//!          | "&$" slot "?"?           its address (a pointer parameter: `TQUANT`'s offset)
 //!          | "T(" slot ")" "?"?       its C++ tile type
 //!          | "E(" slot ")" "?"?       its C++ element type
 //!          | "@" "#"? attr ("=" default)? "?"?
@@ -119,6 +120,8 @@ fn render_items(list: &str, ctx: &mut dyn RuleCtx, template: bool) -> Result<Vec
             continue;
         } else if let Some(slot) = item.strip_prefix('$') {
             ctx.operand(slot)
+        } else if let Some(slot) = item.strip_prefix("&$") {
+            ctx.operand(slot).map(|v| format!("&{v}"))
         } else if let Some(slot) = item.strip_prefix("T($").and_then(|s| s.strip_suffix(')')) {
             ctx.tile_type(slot)
         } else if let Some(slot) = item.strip_prefix("E($").and_then(|s| s.strip_suffix(')')) {

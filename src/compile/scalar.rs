@@ -178,7 +178,8 @@ impl Emitter<'_> {
                 }
             }
             Opcode::SyncSet | Opcode::SyncWait => return self.inter_core_sync(op),
-            Opcode::TSync => return,
+            // PTOAS `PTOSyncToEmitC` (`PTOToEmitC.cpp:4647-4663`): `TSYNC(events...)`.
+            Opcode::TSync => return self.tile_op(op),
             _ => {
                 return self.unsupported(op, "this sync op has no C++ spelling yet");
             }
@@ -187,19 +188,10 @@ impl Emitter<'_> {
     }
 }
 
-/// The pipe an op kind (`pipe_event_type`) runs on, as `ptoas`'s `pto-lowering-sync-to-pipe`
-/// maps it: loads on MTE2, vector stores on MTE3, accumulator stores on FIX, L1 -> L0 moves on
-/// MTE1, matmuls on M, vector ops on V.
+/// The pipe an op kind (`pipe_event_type`) runs on, from the op table's one copy of PTOAS's map
+/// ([`pto_ir::ops::Pipe::of_sync_op_kind`]).
 fn op_kind_pipe(kind: &str) -> Option<&'static str> {
-    Some(match kind {
-        "TLOAD" => "PIPE_MTE2",
-        "TSTORE_VEC" | "TMOV_V2M" => "PIPE_MTE3",
-        "TSTORE_ACC" | "TMOV_M2V" => "PIPE_FIX",
-        "TMOV_M2L" | "TMOV_M2B" | "TMOV_M2S" => "PIPE_MTE1",
-        "TMATMUL" => "PIPE_M",
-        "TVEC" | "TVECWAIT_EVENT" => "PIPE_V",
-        _ => return None,
-    })
+    pto_ir::ops::Pipe::of_sync_op_kind(kind).and_then(pto_ir::ops::Pipe::cpp_name)
 }
 
 /// The two pipes of a `_dyn` sync op's `args`.

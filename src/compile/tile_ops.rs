@@ -123,6 +123,14 @@ impl Emitter<'_> {
         let (ins, outs, _) = segments(data);
         let bound: Vec<(String, ValueId)> = fm.bound(forms, ins, outs).into_iter().map(|(s, v)| (s.name.clone(), v)).collect();
         let pattern = rule::pattern_for(&column, fm.form).to_string();
+        // `tassign`'s result is its tile, rebound (PTOAS `PTOTAssignToEmitC` replaces the op
+        // with the tile: `PTOToEmitC.cpp:5258-5261`).
+        if data.opcode == Opcode::TAssign
+            && let (Some(&r), Some(&tile)) = (data.results.first(), data.ins().first())
+        {
+            let name = self.name(tile);
+            self.names.insert(r, name);
+        }
         // A tile result (`treshape`) is a new tile the instruction fills: declared first, without
         // an address (`TRESHAPE(dst, src)` points it at the source's bytes), as `ptoas` writes it.
         for &r in &data.results {

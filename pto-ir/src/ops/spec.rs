@@ -191,6 +191,38 @@ pub enum Pipe {
     None,
 }
 
+impl Pipe {
+    /// The pipe's name in PTOAS attributes and pto-isa's C++ (`PIPE_MTE2`); `None` has none.
+    pub fn cpp_name(self) -> Option<&'static str> {
+        Some(match self {
+            Pipe::V => "PIPE_V",
+            Pipe::M => "PIPE_M",
+            Pipe::Mte2 => "PIPE_MTE2",
+            Pipe::Mte3 => "PIPE_MTE3",
+            Pipe::Mte1 => "PIPE_MTE1",
+            Pipe::Fix => "PIPE_FIX",
+            Pipe::S => "PIPE_S",
+            Pipe::None => return None,
+        })
+    }
+
+    /// The pipe PTOAS's op kinds (`SyncOpType`, `#pto.pipe_event_type<..>`) run on: PTOAS
+    /// `mapSyncOpTypeToPipe` (`lib/PTO/IR/PTOSyncUtils.cpp:25-48`), the one copy of that map
+    /// (sync checking, `pto compile` and the reports read it); `None` for a kind it leaves
+    /// `PIPE_UNASSIGNED`.
+    pub fn of_sync_op_kind(kind: &str) -> Option<Pipe> {
+        Some(match kind {
+            "TLOAD" => Pipe::Mte2,
+            "TSTORE_VEC" => Pipe::Mte3,
+            "TSTORE_ACC" | "TMOV_M2S" | "TMOV_V2M" => Pipe::Fix,
+            "TMOV_M2L" | "TMOV_M2B" => Pipe::Mte1,
+            "TMOV_M2V" | "TVEC" | "TVECWAIT_EVENT" => Pipe::V,
+            "TMATMUL" => Pipe::M,
+            _ => return None,
+        })
+    }
+}
+
 /// Whether a target wants the scratch (`tmp`) operand.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -224,7 +224,7 @@ op_table! {
 
     // ---- Conversion / quant (5) ----
     TCvt "tcvt" Convert UN_TMP { vop: "vconv", cpp: "TCVT($dst, $src, $tmp?, @rmode=CAST_RINT, @sat_mode?)", attrs: CVT, same: "valid(src,dst)", tmp: TMP_OPT, page: "TCVT", doc: "dst = convert(src) with rounding mode and saturation" }
-    TQuant "tquant" Convert "src:tile, scale:tile, offset:tile?, tmp:tile? -> dst:tile | src:tile, max:tile, scaling:tile -> dst:tile, exp:tile" { attrs: "quant_type:quant_type?, mx_alg:mx_alg?, grp_axis:int?, interleave:bool?", same: "dtype(src,scale,offset,tmp) dtype(src,max,scaling) valid(src,dst) present(offset,quant_type=INT8_ASYM)", tmp: TMP_REQ, page: "TQUANT", doc: "quantize: f32 to i8 (INT8_SYM) or ui8 (INT8_ASYM, with a per-row offset) with a per-row scale; or MX FP8/FP4 with E8M0 exponents per 32-element group (second form, A5)" }
+    TQuant "tquant" Convert "src:tile, scale:tile, offset:tile?, tmp:tile? -> dst:tile | src:tile, max:tile, scaling:tile -> dst:tile, exp:tile" { cpp: "TQUANT<@quant_type=INT8_SYM, T($dst), T($src), T($scale), T($tmp)?>($dst, $src, $scale, $tmp?, &$offset?) | TQUANT($*)", attrs: "quant_type:quant_type?, mx_alg:mx_alg?, grp_axis:int?, interleave:bool?", same: "dtype(src,scale,offset,tmp) dtype(src,max,scaling) valid(src,dst) present(offset,quant_type=INT8_ASYM)", tmp: TMP_REQ, page: "TQUANT", doc: "quantize: f32 to i8 (INT8_SYM) or ui8 (INT8_ASYM, with a per-row offset) with a per-row scale; or MX FP8/FP4 with E8M0 exponents per 32-element group (second form, A5)" }
     TQuantDn "tquant_dn" Convert MX_QUANT { attrs: "mx_alg:mx_alg!, interleave:bool?", same: "dtype(src,max,scaling) valid(src,dst)", page: "TQUANT_DN", doc: "MX quantization with groups of 32 rows (grp_axis 0); exp is (M/32)xN E8M0 (A5)" }
     TQuantHif4 "tquant_hif4" Convert MX_QUANT { same: "dtype(src,max,scaling)", page: "TQUANT_HIF4", doc: "HiFloat4 quantization of bf16 with three-level exponents (A6 only: no A2A3 or A5 implementation)" }
     TDequant "tdequant" Convert "src:tile, scale:tile, offset:tile -> dst:tile" { cpp: "TDEQUANT<T($dst), T($src), T($scale)>($dst, $src, $scale, $offset)", same: "dtype(scale,offset,dst) valid(src,dst)", page: "TDEQUANT", doc: "dst = (src - offset[row]) * scale[row], i8/i16 to f32" }
@@ -278,11 +278,11 @@ op_table! {
     TPrint "tprint" Generate "src:tile -> | src:view -> " { page: "TPRINT", pipe: Pipe::S, doc: "print a tile or view (debug)" }
 
     // ---- Sync / event (2) ----
-    TSync "tsync" Sync "events:event* -> | tiles:tile* -> | views:view* -> " { page: "TSYNC", pipe: Pipe::None, doc: "wait for events / pipe barrier (PTOAS also passes tile buffers or GM views)" }
+    TSync "tsync" Sync "events:event* -> | tiles:tile* -> | views:view* -> " { cpp: "TSYNC($*)", page: "TSYNC", pipe: Pipe::None, doc: "wait for events / pipe barrier (PTOAS also passes tile buffers or GM views)" }
     SyncAll "syncall" Sync "workspace:view?, used_cores:scalar? -> " { attrs: "core_type:sync_core_type?, mode:sync_all_mode?", page: "SYNCALL", pipe: Pipe::None, doc: "barrier across all participating cores (hard: FFTS flags; soft: an i32 GM counter in workspace)" }
 
     // ---- Assign / alloc / config (11) ----
-    TAssign "tassign" AssignConfig "tile:tile, addr:scalar -> result:tile" { syntax: Syntax::Generic, format: "$v , $v $dict? : $t -> $r", page: "TASSIGN", pipe: Pipe::None, doc: "bind a tile to a byte address" }
+    TAssign "tassign" AssignConfig "tile:tile, addr:scalar -> result:tile" { cpp: "TASSIGN($tile, $addr)", syntax: Syntax::Generic, format: "$v , $v $dict? : $t -> $r", page: "TASSIGN", pipe: Pipe::None, doc: "bind a tile to a byte address" }
     TAlloc "talloc" AssignConfig "pipe:pipe -> slot:view" { syntax: Syntax::Paren, attrs: SPLIT, page: "TALLOC", pipe: Pipe::S, doc: "TPipe producer: wait for a free FIFO slot and return it as a GM view (commit with tpush)" }
     TFree "tfree" AssignConfig "pipe:pipe -> | pipe:pipe, slot:view -> " { syntax: Syntax::Paren, attrs: SPLIT, page: "TFREE", pipe: Pipe::S, doc: "TPipe consumer: release the popped FIFO slot" }
     TPush "tpush" AssignConfig "tile:tile, pipe:pipe -> | slot:view, pipe:pipe -> " { syntax: Syntax::Paren, attrs: SPLIT, page: "TPUSH", pipe: Pipe::None, doc: "TPipe producer: store a tile into the next FIFO slot (or commit a talloc'd slot) and signal the consumer (pipe: FIX from acc, MTE3 from vec)" }

@@ -79,17 +79,10 @@ fn pipe_of_table(p: pto_ir::ops::Pipe) -> Option<Pipe> {
     })
 }
 
-/// The pipe PTOAS's op kinds (`pipe_event_type`) run on (PTOAS `mapSyncOpTypeToPipe`).
+/// The pipe PTOAS's op kinds (`pipe_event_type`) run on, from the op table's one copy of
+/// PTOAS's `mapSyncOpTypeToPipe` ([`pto_ir::ops::Pipe::of_sync_op_kind`]).
 pub fn op_kind_pipe(kind: &str) -> Option<&'static str> {
-    Some(match kind {
-        "TLOAD" => "PIPE_MTE2",
-        "TSTORE_VEC" => "PIPE_MTE3",
-        "TSTORE_ACC" | "TMOV_M2S" | "TMOV_V2M" => "PIPE_FIX",
-        "TMOV_M2L" | "TMOV_M2B" => "PIPE_MTE1",
-        "TMOV_M2V" | "TVEC" | "TVECWAIT_EVENT" => "PIPE_V",
-        "TMATMUL" => "PIPE_M",
-        _ => return None,
-    })
+    pto_ir::ops::Pipe::of_sync_op_kind(kind).and_then(pto_ir::ops::Pipe::cpp_name)
 }
 
 /// The pipe tile op `op` runs on, given its operands' locations and whether it has a `tmp`.
