@@ -62,6 +62,8 @@ pub struct Args<'a> {
     pub module: &'a pto_ir::module::Module,
     /// `(slot, value)` in the order of [`Args::operands`].
     pub slots: &'a [(&'static str, pto_ir::module::ValueId)],
+    /// Bit `i` set once attribute `attrs[i]` was read ([`Args::unread_attr`]).
+    pub read: std::cell::Cell<u64>,
 }
 
 impl Args<'_> {
@@ -160,9 +162,25 @@ impl Args<'_> {
         }
     }
 
-    /// The attribute `name`.
+    /// The attribute `name` (marked read).
     pub fn attr(&self, name: &str) -> Option<&Attr> {
-        self.attrs.iter().find(|(k, _)| k == name).map(|(_, a)| a)
+        let i = self.attrs.iter().position(|(k, _)| k == name)?;
+        if i < 64 {
+            self.read.set(self.read.get() | 1 << i);
+        }
+        Some(&self.attrs[i].1)
+    }
+
+    /// The first attribute of the op that its semantics did not read and that the op table
+    /// does not list as inert ([`pto_ir::ops::OpSpec::inert`]): an attribute the simulator
+    /// would otherwise parse and ignore.
+    pub fn unread_attr(&self, opcode: pto_ir::ops::Opcode) -> Option<&str> {
+        let spec = opcode.spec();
+        let read = self.read.get();
+        self.attrs.iter().enumerate().find_map(|(i, (name, _))| {
+            let seen = i < 64 && read & (1 << i) != 0;
+            (!seen && !spec.is_inert(name) && !is_structural_attr(name)).then_some(name.as_str())
+        })
     }
 
     /// A boolean or unit attribute that is set.
@@ -199,6 +217,12 @@ pub enum MatmulOrder {
     /// fused multiply-add chain (MX forms: the scaled product in f64 added to the f32 sum and
     /// rounded), then `c_in` is added, then `bias`.
     CpuSim,
+}
+
+/// Attributes that describe the op's text or operands, not what it does (MLIR's
+/// `operandSegmentSizes`, PTOAS's `pto.ins` count of the generic form).
+pub fn is_structural_attr(name: &str) -> bool {
+    matches!(name, "operandSegmentSizes" | "operand_segment_sizes" | "pto.ins" | "pto.outs")
 }
 
 /// How one instruction executes.

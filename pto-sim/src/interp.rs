@@ -1514,6 +1514,7 @@ impl<'m> Sim<'m> {
             configs: &self.configs,
             module: m,
             slots: &slots,
+            read: std::cell::Cell::new(0),
         };
         let result = run(
             &mut crate::exec::Machine {
@@ -1530,8 +1531,16 @@ impl<'m> Sim<'m> {
             },
             &args,
         );
+        let unread = args.unread_attr(data.opcode).map(str::to_string);
         self.operand_buf = operands;
         result.map_err(|f| trap(m, op, f.0))?;
+        if let Some(name) = unread {
+            return Err(trap(
+                m,
+                op,
+                format!("attribute `{name}` of `{}` is not applied by the simulator (docs/compile.md lists what each attribute does)", data.opcode.full_name()),
+            ));
+        }
         // The op bound values anew (placed tiles, slot views): the values in those slots are
         // these from now on.
         for (slot, val) in std::mem::take(&mut self.rebind) {

@@ -96,6 +96,8 @@ struct Emitter<'m> {
     /// Views of GM values, and the `GlobalTensor` variable built for each.
     views: HashMap<ValueId, View>,
     tensors: HashMap<ValueId, (String, u32)>,
+    /// The attributes the op being emitted had read ([`Emitter::attr_of`]).
+    attrs_read: std::cell::RefCell<Vec<String>>,
     /// The `GlobalTensor` type (`GT_3`) of each `GlobalTensor` variable.
     tensor_types: HashMap<String, String>,
     /// Open C++ scopes (ids), innermost last: a `GlobalTensor` declared in a scope is reused
@@ -136,6 +138,7 @@ impl<'m> Emitter<'m> {
             views: HashMap::new(),
             tensors: HashMap::new(),
             tensor_types: HashMap::new(),
+            attrs_read: std::cell::RefCell::new(Vec::new()),
             scopes: vec![0],
             next_scope: 1,
             pipes: HashMap::new(),

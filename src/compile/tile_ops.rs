@@ -10,9 +10,8 @@ use pto_ir::module::{OpId, Payload, ValueId};
 use pto_ir::ops::Opcode;
 use pto_ir::ops::bind::{match_form, segments};
 use pto_ir::types::{Dim, TileDesc, Type};
-use pto_sim::cores::topology::op_attr;
 
-impl Emitter<'_> {
+impl<'m> Emitter<'m> {
     /// The tile description of a tile value (a `!pto.tile_buf` or a placed `memref.alloc`).
     pub(super) fn tile_desc(&self, v: ValueId) -> Option<TileDesc> {
         self.m.value_type(v).tile().copied().or_else(|| self.local.get(&v).copied())
@@ -99,8 +98,39 @@ impl Emitter<'_> {
         }
     }
 
-    /// An ISA instruction, from its op-table rule.
+    /// Attribute `name` of `op`, marked as spelled in the C++ ([`Emitter::tile_op`] refuses an
+    /// op with an attribute its rule never read).
+    pub(super) fn attr_of(&self, op: OpId, name: &str) -> Option<&'m pto_ir::Attr> {
+        self.attrs_read.borrow_mut().push(name.to_string());
+        pto_sim::cores::topology::op_attr(self.m, op, name)
+    }
+
+    /// An ISA instruction, from its op-table rule; `COMPILE_UNSUPPORTED` when the op carries an
+    /// attribute the rule does not spell (and the op table does not list as inert): `pto
+    /// compile` never drops what an attribute asks for.
     pub(super) fn tile_op(&mut self, op: OpId) {
+        self.attrs_read.borrow_mut().clear();
+        let errors = self.errors.len();
+        self.tile_op_rule(op);
+        if self.errors.len() > errors {
+            return;
+        }
+        let data = self.m.op(op);
+        let spec = data.opcode.spec();
+        let read = self.attrs_read.borrow();
+        // An attribute another form of the op's rule spells counts as spelled: `ptoas` drops it
+        // in the forms that do not (`tgather`'s `cmpMode` in the index form).
+        let in_rule = |k: &str| spec.cpp.contains(&format!("@{k}")) || spec.cpp.contains(&format!("@#{k}"));
+        let unspelled = data.attrs.iter().map(|(k, _)| k.as_str()).find(|k| {
+            !read.iter().any(|r| r == k) && !in_rule(k) && !spec.is_inert(k) && !pto_sim::exec::is_structural_attr(k)
+        });
+        if let Some(name) = unspelled.map(str::to_string) {
+            drop(read);
+            self.unsupported(op, format!("attribute `{name}` has no C++ spelling in pto compile (docs/compile.md lists each op's attributes)"));
+        }
+    }
+
+    fn tile_op_rule(&mut self, op: OpId) {
         let data = self.m.op(op);
         let spec = data.opcode.spec();
         let column = if !spec.cpp.is_empty() {
@@ -181,8 +211,8 @@ impl Emitter<'_> {
         let get = |n: &str| bound.iter().find(|(s, _)| s == n).map(|(_, v)| *v);
         let (Some(dst), Some(src)) = (get("dst"), get("src")) else { return self.unsupported(op, "tmov without src or dst") };
         let (fp, pre) = (get("fp"), get("preQuantScalar"));
-        let mode = op_attr(self.m, op, "accToVecMode").and_then(|a| a.enum_value("acc_to_vec_mode"));
-        let relu = op_attr(self.m, op, "reluPreMode").and_then(|a| a.enum_value("relu_pre_mode")).unwrap_or("no_relu");
+        let mode = self.attr_of(op, "accToVecMode").and_then(|a| a.enum_value("acc_to_vec_mode"));
+        let relu = self.attr_of(op, "reluPreMode").and_then(|a| a.enum_value("relu_pre_mode")).unwrap_or("no_relu");
         let relu_set = relu != "no_relu";
         let (Some(dt), Some(st)) = (self.tile_desc(dst), self.tile_desc(src)) else { return self.unsupported(op, "tmov of non-tiles") };
         let mut targs = vec![cpp::tile(&dt), cpp::tile(&st)];
@@ -226,7 +256,7 @@ impl Emitter<'_> {
             return self.unsupported(op, "a tstore at element offsets (PTO-AS `%v[%r, %c]`) has no TSTORE overload");
         }
         let enum_of = |name: &str, kind: &str, default: &'static str| {
-            op_attr(self.m, op, name).and_then(|a| a.enum_value(kind)).unwrap_or(default)
+            self.attr_of(op, name).and_then(|a| a.enum_value(kind)).unwrap_or(default)
         };
         let phase = enum_of("stPhase", "st_phase", "unspecified");
         let atomic = enum_of("atomicType", "atomic_type", "atomic_none");
@@ -265,7 +295,7 @@ impl Emitter<'_> {
     fn tmrgsort(&mut self, op: OpId) {
         let data = self.m.op(op);
         let (ins, outs) = (data.ins().to_vec(), data.outs().to_vec());
-        let exhausted = matches!(op_attr(self.m, op, "exhausted"), Some(pto_ir::Attr::Bool(true)) | Some(pto_ir::Attr::Unit));
+        let exhausted = matches!(self.attr_of(op, "exhausted"), Some(pto_ir::Attr::Bool(true)) | Some(pto_ir::Attr::Unit));
         let text = match (ins.as_slice(), outs.as_slice()) {
             ([src, block_len], [dst]) if self.m.value_type(*block_len).tile().is_none() => {
                 let (d, s, b) = (self.expr(*dst), self.expr(*src), self.expr(*block_len));
@@ -353,7 +383,7 @@ impl RuleCtx for OpCtx<'_, '_> {
     }
     fn attr(&self, name: &str, numeric: bool) -> Option<(Option<String>, String)> {
         let kind = self.e.m.op(self.op).opcode.parsed().attr_kind(name);
-        op_attr(self.e.m, self.op, name).and_then(|a| cpp::attr_token(a, kind, numeric))
+        self.e.attr_of(self.op, name).and_then(|a| cpp::attr_token(a, kind, numeric))
     }
     fn default_attr(&self, name: &str, text: &str) -> (Option<String>, String) {
         cpp::default_token(text, self.e.m.op(self.op).opcode.parsed().attr_kind(name))

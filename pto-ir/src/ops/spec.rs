@@ -356,6 +356,10 @@ pub struct OpSpec {
     /// over its valid elements, repeat after repeat (`vexp`): what the cycle model
     /// (`pto_lower::cost`) times it as. Empty: the op's family decides.
     pub vop: &'static str,
+    /// The attributes that have no effect on the values an op computes, each with why (its
+    /// source line): `name: why; name: why`. `pto run` reads every other attribute written on
+    /// an op or stops with `SIM_TRAP` naming it (nothing is parsed and then ignored).
+    pub inert: &'static str,
 }
 
 impl OpSpec {
@@ -380,7 +384,13 @@ impl OpSpec {
         cpp: "",
         ods: "",
         vop: "",
+        inert: "",
     };
+
+    /// Whether attribute `name` is one of the op's [`OpSpec::inert`] attributes.
+    pub fn is_inert(&self, name: &str) -> bool {
+        self.inert.split(';').any(|entry| entry.split(':').next().map(str::trim) == Some(name))
+    }
 
     /// `dialect.name`.
     pub fn full_name(&self) -> String {
