@@ -171,15 +171,14 @@ impl Args<'_> {
         Some(&self.attrs[i].1)
     }
 
-    /// The first attribute of the op that its semantics did not read and that the op table
-    /// does not list as inert ([`pto_ir::ops::OpSpec::inert`]): an attribute the simulator
-    /// would otherwise parse and ignore.
+    /// The first attribute of the op that its semantics did not read and that must be applied
+    /// ([`pto_ir::ops::Opcode::must_apply_attr`]): one the simulator would otherwise parse and
+    /// ignore.
     pub fn unread_attr(&self, opcode: pto_ir::ops::Opcode) -> Option<&str> {
-        let spec = opcode.spec();
         let read = self.read.get();
         self.attrs.iter().enumerate().find_map(|(i, (name, _))| {
             let seen = i < 64 && read & (1 << i) != 0;
-            (!seen && !spec.is_inert(name) && !is_structural_attr(name)).then_some(name.as_str())
+            (!seen && opcode.must_apply_attr(name)).then_some(name.as_str())
         })
     }
 
@@ -217,12 +216,6 @@ pub enum MatmulOrder {
     /// fused multiply-add chain (MX forms: the scaled product in f64 added to the f32 sum and
     /// rounded), then `c_in` is added, then `bias`.
     CpuSim,
-}
-
-/// Attributes that describe the op's text or operands, not what it does (MLIR's
-/// `operandSegmentSizes`, PTOAS's `pto.ins` count of the generic form).
-pub fn is_structural_attr(name: &str) -> bool {
-    matches!(name, "operandSegmentSizes" | "operand_segment_sizes" | "pto.ins" | "pto.outs")
 }
 
 /// How one instruction executes.

@@ -1683,7 +1683,15 @@ pub const SEMANTICS: &[(Opcode, Semantics)] = &[
     // Moves between tiles and matrix products.
     (Opcode::TMov, |m, a| {
         let (s, d) = (a.tile("src")?, a.tile("dst")?);
-        copy_window(m.mem, &s, (0, 0), &d, (0, 0), d.vrows.min(s.vrows), d.vcols.min(s.vcols))
+        if let Some(mode) = a.enum_attr("accToVecMode", "acc_to_vec_mode") {
+            return Err(Fault(format!("tmov's accToVecMode `{mode}` (which vector core receives which half) is not simulated")));
+        }
+        copy_window(m.mem, &s, (0, 0), &d, (0, 0), d.vrows.min(s.vrows), d.vcols.min(s.vcols))?;
+        // The fixpipe's relu before the write (`npu/a5/TMov.hpp` `ReluPreMode`): on what was moved.
+        match a.enum_attr("reluPreMode", "relu_pre_mode") {
+            Some("normal_relu") => unary(m.mem, UnOp::Relu, &d, &d),
+            _ => Ok(()),
+        }
     }),
     (Opcode::TExtract, |m, a| {
         let d = a.tile("dst")?;

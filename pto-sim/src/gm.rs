@@ -720,7 +720,11 @@ mod accessed_tests {
         a.record(0, &[(32, 64)], GmAccess::Read, OpId(1));
         assert_eq!(
             a.sets,
-            vec![(0, GmAccess::Write, OpId(1), vec![(0, 32), (64, 96)]), (1, GmAccess::Read, OpId(2), vec![(0, 8)]), (0, GmAccess::Read, OpId(1), vec![(32, 64)])]
+            vec![
+                (0, GmAccess::Write, OpId(1), vec![(0, 32), (64, 96)]),
+                (1, GmAccess::Read, OpId(2), vec![(0, 8)]),
+                (0, GmAccess::Read, OpId(1), vec![(32, 64)])
+            ]
         );
     }
 }

@@ -1538,7 +1538,10 @@ impl<'m> Sim<'m> {
             return Err(trap(
                 m,
                 op,
-                format!("attribute `{name}` of `{}` is not applied by the simulator (docs/compile.md lists what each attribute does)", data.opcode.full_name()),
+                format!(
+                    "attribute `{name}` of `{}` is not applied by the simulator (docs/compile.md lists what each attribute does)",
+                    data.opcode.full_name()
+                ),
             ));
         }
         // The op bound values anew (placed tiles, slot views): the values in those slots are
@@ -1657,4 +1660,3 @@ pub(crate) fn view_of(t: &pto_ir::types::TileDesc, loc: pto_ir::types::Loc, addr
     };
     TileView { loc, addr, desc: *t, vrows: resolve(t.valid_rows, vr, t.rows), vcols: resolve(t.valid_cols, vc, t.cols) }
 }
-

@@ -131,6 +131,8 @@ pub fn enum_token(kind: &str, value: &str) -> (String, String) {
         "acc_to_vec_mode" => ("pto::AccToVecMode".to_string(), camel(value)),
         "tile_split" => ("TileSplitAxis".to_string(), value.to_string()),
         "st_phase" => ("STPhase".to_string(), camel(value)),
+        "gather_oob" => ("GatherOOB".to_string(), camel(value)),
+        "scatter_oob" => ("ScatterOOB".to_string(), camel(value)),
         "quant_type" => ("pto::QuantType".to_string(), value.to_string()),
         "pipe" | "event" => return ("pipe_t".to_string(), value.to_string()),
         _ => (camel(kind), camel(value)),

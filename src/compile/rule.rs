@@ -72,9 +72,12 @@ pub fn render(pattern: &str, ctx: &mut dyn RuleCtx) -> Result<String, String> {
     if rest.starts_with('<') {
         let close = matching(rest, '<', '>').ok_or_else(|| format!("rule `{pattern}`: unclosed `<`"))?;
         let items = render_items(&rest[1..close], ctx, true)?;
-        out.push('<');
-        out.push_str(&items.join(", "));
-        out.push('>');
+        // A list whose every item was optional and absent is not written (`MGATHER(...)`).
+        if !items.is_empty() {
+            out.push('<');
+            out.push_str(&items.join(", "));
+            out.push('>');
+        }
         rest = rest[close + 1..].trim_start();
     }
     let args = if rest.starts_with('(') {

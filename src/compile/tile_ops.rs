@@ -106,8 +106,9 @@ impl<'m> Emitter<'m> {
     }
 
     /// An ISA instruction, from its op-table rule; `COMPILE_UNSUPPORTED` when the op carries an
-    /// attribute the rule does not spell (and the op table does not list as inert): `pto
-    /// compile` never drops what an attribute asks for.
+    /// attribute the rule does not spell and that must be applied
+    /// ([`pto_ir::ops::Opcode::must_apply_attr`]): `pto compile` never drops what an attribute
+    /// asks for.
     pub(super) fn tile_op(&mut self, op: OpId) {
         self.attrs_read.borrow_mut().clear();
         let errors = self.errors.len();
@@ -121,12 +122,17 @@ impl<'m> Emitter<'m> {
         // An attribute another form of the op's rule spells counts as spelled: `ptoas` drops it
         // in the forms that do not (`tgather`'s `cmpMode` in the index form).
         let in_rule = |k: &str| spec.cpp.contains(&format!("@{k}")) || spec.cpp.contains(&format!("@#{k}"));
-        let unspelled = data.attrs.iter().map(|(k, _)| k.as_str()).find(|k| {
-            !read.iter().any(|r| r == k) && !in_rule(k) && !spec.is_inert(k) && !pto_sim::exec::is_structural_attr(k)
-        });
+        let unspelled = data
+            .attrs
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .find(|k| !read.iter().any(|r| r == k) && !in_rule(k) && data.opcode.must_apply_attr(k));
         if let Some(name) = unspelled.map(str::to_string) {
             drop(read);
-            self.unsupported(op, format!("attribute `{name}` has no C++ spelling in pto compile (docs/compile.md lists each op's attributes)"));
+            self.unsupported(
+                op,
+                format!("attribute `{name}` has no C++ spelling in pto compile (docs/compile.md lists each op's attributes)"),
+            );
         }
     }
 
@@ -255,9 +261,8 @@ impl Emitter<'_> {
         if bound.iter().any(|(s, _)| s == "offsets") {
             return self.unsupported(op, "a tstore at element offsets (PTO-AS `%v[%r, %c]`) has no TSTORE overload");
         }
-        let enum_of = |name: &str, kind: &str, default: &'static str| {
-            self.attr_of(op, name).and_then(|a| a.enum_value(kind)).unwrap_or(default)
-        };
+        let enum_of =
+            |name: &str, kind: &str, default: &'static str| self.attr_of(op, name).and_then(|a| a.enum_value(kind)).unwrap_or(default);
         let phase = enum_of("stPhase", "st_phase", "unspecified");
         let atomic = enum_of("atomicType", "atomic_type", "atomic_none");
         let relu = enum_of("reluPreMode", "relu_pre_mode", "no_relu");

@@ -611,6 +611,16 @@ impl ParsedSpec {
     }
 }
 
+impl super::Opcode {
+    /// Whether attribute `name` written on this op must be applied by `pto run` and spelled by
+    /// `pto compile` (each refuses the op otherwise): an attribute the op table declares for
+    /// the op ([`OpSpec::attrs`]) that is not [`OpSpec::inert`]. An attribute the op does not
+    /// declare is MLIR's discardable kind, which `ptoas` ignores too.
+    pub fn must_apply_attr(self, name: &str) -> bool {
+        self.parsed().attr_kind(name).is_some() && !self.spec().is_inert(name)
+    }
+}
+
 /// Parses one side of a form: `name:kind`, `name:kind?`, `name:kind*`, comma-separated.
 fn parse_slots(text: &str) -> Result<Vec<Slot>, String> {
     let text = text.trim();

@@ -158,8 +158,8 @@ op_table! {
     TExpands "texpands" TileScalar "scalar:scalar -> dst:tile" { page: "TEXPANDS", doc: "dst = scalar over the valid region" }
 
     // ---- Compare / select (4) ----
-    TCmp "tcmp" CmpSel BIN { attrs: CMP, same: "dtype(src0,src1) valid(src0,src1)", page: "TCMP", doc: "dst bits = src0 cmp src1 (packed, LSB first)" }
-    TCmps "tcmps" CmpSel TS { attrs: CMP, page: "TCMPS", doc: "dst bits = src cmp scalar (packed, LSB first)" }
+    TCmp "tcmp" CmpSel BIN { cpp: "TCMP($dst, $src0, $src1, @cmpMode=EQ)", attrs: CMP, same: "dtype(src0,src1) valid(src0,src1)", page: "TCMP", doc: "dst bits = src0 cmp src1 (packed, LSB first)" }
+    TCmps "tcmps" CmpSel TS { cpp: "TCMPS($dst, $src, $scalar, @cmpMode=EQ)", attrs: CMP, page: "TCMPS", doc: "dst bits = src cmp scalar (packed, LSB first)" }
     TSel "tsel" CmpSel "mask:tile, src0:tile, src1:tile, tmp:tile? -> dst:tile" { same: S_BIN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5162", page: "TSEL", doc: "dst = mask bit ? src0 : src1" }
     TSels "tsels" CmpSel "mask:tile, src:tile, tmp:tile, scalar:scalar -> dst:tile | mask:tile, src:tile, scalar:scalar, tmp:tile? -> dst:tile" { cpp: "TSELS($dst, $mask, $src, $tmp, $scalar)", same: S_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5198", page: "TSELS", doc: "dst = mask bit ? src : scalar (PTOAS writes `tmp` before the scalar, as pto-isa's C++ does; the scalar-first order is also read)" }
 
@@ -170,7 +170,7 @@ op_table! {
     TRowProd "trowprod" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5038", page: "TROWPROD", doc: "dst[i,0] = prod_j src[i,j]" }
 
     // ---- Column reductions (5) ----
-    TColSum "tcolsum" ColReduce UN_TMP { cpp: "TCOLSUM($dst, $src, $tmp?, @isBinary?)", same: S_DT_UN, attrs: "isBinary:bool?", tmp: TMP_OPT, page: "TCOLSUM", doc: "dst[0,j] = sum_i src[i,j]" }
+    TColSum "tcolsum" ColReduce UN_TMP { cpp: "TCOLSUM($dst, $src, $tmp?, @isBinary?)", same: S_DT_UN, attrs: "isBinary:bool?", inert: "isBinary: pairwise or sequential accumulation, a difference in float rounding on the NPU only (npu/a2a3/TColSum.hpp:127-137); pto-isa's CPU simulator ignores it (cpu/TColSum.hpp:61-64), and pto run computes as it does", tmp: TMP_OPT, page: "TCOLSUM", doc: "dst[0,j] = sum_i src[i,j]" }
     TColMax "tcolmax" ColReduce UN { same: S_DT_UN, page: "TCOLMAX", doc: "dst[0,j] = max_i src[i,j]" }
     TColMin "tcolmin" ColReduce UN { same: S_DT_UN, page: "TCOLMIN", doc: "dst[0,j] = min_i src[i,j]" }
     TColProd "tcolprod" ColReduce UN { same: S_DT_UN, page: "TCOLPROD", doc: "dst[0,j] = prod_i src[i,j]" }
@@ -209,11 +209,11 @@ op_table! {
     TPartArgMin "tpartargmin" Partial PART_ARG { same: S_PART_ARG, page: "TPARTARGMIN", doc: "(value, index) of the elementwise min of two (value, index) tile pairs over possibly different valid regions" }
 
     // ---- Gather / scatter (5) ----
-    TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { cpp: "TGATHER($dst, $src, $indices, $tmp?) | TGATHER<T($dst), T($src), @maskPattern>($dst, $src) | TGATHER<T($dst), T($src), T($cdst), T($tmp), @cmpMode=eq, 0>($dst, $src, $k, $cdst, $tmp)", attrs: "maskPattern:mask_pattern?, cmpMode:cmp?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
+    TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { cpp: "TGATHER($dst, $src, $indices, $tmp?) | TGATHER<T($dst), T($src), @maskPattern>($dst, $src) | TGATHER<T($dst), T($src), T($cdst), T($tmp), @cmpMode=eq, @offset=0>($dst, $src, $k, $cdst, $tmp)", attrs: "maskPattern:mask_pattern?, cmpMode:cmp?, offset:int?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
     TGatherB "tgatherb" GatherScatter "src:tile, offsets:tile -> dst:tile" { page: "TGATHERB", doc: "block gather: one u32 byte offset per 32-byte dst block" }
     TScatter "tscatter" GatherScatter "src:tile, indices:tile -> dst:tile" { same: S_DT_UN, page: "TSCATTER", doc: "dst_flat[idx[i,j]] = src[i,j]" }
-    MGather "mgather" GatherScatter "mem:view, indices:tile -> dst:tile" { attrs: "coalesce:coalesce?, gatherOob:gather_oob?", modes: MGATHER_MODES, pipe: Pipe::Mte2, page: "MGATHER", doc: "gather from a GM table into a tile (coalesce row: dst[r,:] = mem[idx[r],:]; elem: dst[r,c] = mem_flat[idx[r,c]])" }
-    MScatter "mscatter" GatherScatter "src:tile, indices:tile -> mem:view" { attrs: "coalesce:coalesce?, scatterAtomicOp:scatter_atomic_op?, scatterOob:scatter_oob?", modes: MSCATTER_MODES, pipe: Pipe::Mte3, page: "MSCATTER", doc: "scatter a tile into a GM table (row or elem coalesce, optionally atomic)" }
+    MGather "mgather" GatherScatter "mem:view, indices:tile -> dst:tile" { cpp: "MGATHER<@coalesce?, @gatherOob?>($dst, $mem, $indices)", attrs: "coalesce:coalesce?, gatherOob:gather_oob?", modes: MGATHER_MODES, pipe: Pipe::Mte2, page: "MGATHER", doc: "gather from a GM table into a tile (coalesce row: dst[r,:] = mem[idx[r],:]; elem: dst[r,c] = mem_flat[idx[r,c]])" }
+    MScatter "mscatter" GatherScatter "src:tile, indices:tile -> mem:view" { cpp: "MSCATTER<@coalesce?, @scatterAtomicOp?, @scatterOob?>($mem, $src, $indices)", attrs: "coalesce:coalesce?, scatterAtomicOp:scatter_atomic_op?, scatterOob:scatter_oob?", modes: MSCATTER_MODES, pipe: Pipe::Mte3, page: "MSCATTER", doc: "scatter a tile into a GM table (row or elem coalesce, optionally atomic)" }
 
     // ---- Sort (2) ----
     TSort32 "tsort32" Sort "src:tile, idx:tile, tmp:tile? -> dst:tile" { same: S_DT_UN, tmp: TMP_OPT, page: "TSORT32", doc: "sort each 32-element block descending with its u32 index" }
