@@ -209,7 +209,8 @@ enum Command {
         /// What the input may contain, as ptoas checks it: level1, level2 (default) or level3.
         #[arg(long = "pto-level", value_enum, default_value_t = LevelArg::Level2)]
         pto_level: LevelArg,
-        /// Accepted for ptoas compatibility; pto does not insert synchronisation yet (a warning says so).
+        /// Insert the pipe synchronisation the kernel needs (set_flag/wait_flag pairs and barriers,
+        /// each proven by `pto verify --sync`), as `ptoas --enable-insert-sync` does (docs/sync.md).
         #[arg(long = "enable-insert-sync")]
         enable_insert_sync: bool,
         /// Write the C++ here (`-` for stdout, the default).

@@ -490,3 +490,16 @@ fn a_dps_trowmax_needs_its_scratch_and_gets_it_as_written() {
         assert_ne!(args[2], args[1], "the written scratch tile is passed: {c}");
     }
 }
+
+#[test]
+fn the_help_of_enable_insert_sync_says_what_it_does() {
+    let (help, _, code) = pto(&["compile", "--help"], None);
+    assert_eq!(code, 0);
+    let text: Vec<&str> = help.lines().skip_while(|l| !l.contains("--enable-insert-sync")).take(4).collect();
+    assert!(text.join(" ").contains("Insert the pipe synchronisation"), "{help}");
+    assert!(!help.contains("does not insert"), "{help}");
+    // And it does: vadd's loads (MTE2) before its add (V) get a flag pair.
+    let (out, err, code) = pto(&["compile", "--enable-insert-sync", &example("vadd.pto")], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("set_flag(PIPE_MTE2, PIPE_V, ") && out.contains("wait_flag(PIPE_MTE2, PIPE_V, "), "{out}");
+}

@@ -1208,6 +1208,14 @@ impl<'i, 't> Builder<'i, 't> {
     fn fmt_constant(&mut self, mut c: Cursor<'_, 'i>) -> BResult<OpParts<'i>> {
         let mut parts = OpParts::new(Opcode::ArithConstant);
         let n = c.next().ok_or_else(|| c.error("a constant value"))?;
+        // `dense<[1, 2, 3, 4]> : vector<4xi16>` (MLIR's dense elements: tmrgsort's executed list).
+        let dense = match n.syn {
+            Syn::Word("dense") => match c.next().and_then(|g| if let Syn::Angle(body) = g.syn { Some(body) } else { None }) {
+                Some(body) => Some(Attr::Opaque(format!("dense<{body}>"))),
+                None => return Err(c.error("`<...>` after `dense`")),
+            },
+            _ => None,
+        };
         let mut attrs = Vec::new();
         self.opt_dict(&mut c, &mut attrs)?;
         let ty = if c.eat_punct(":") {
@@ -1218,6 +1226,8 @@ impl<'i, 't> Builder<'i, 't> {
         };
         c.expect_end()?;
         let (value, ty) = match (&n.syn, ty) {
+            (Syn::Word("dense"), Some(ty)) => (dense.unwrap_or(Attr::Unit), ty),
+            (Syn::Word("dense"), None) => return Err(c.error("`: type` after the constant")),
             (Syn::Word("true"), _) => (Attr::Bool(true), self.int_type(ElemType::I1)),
             (Syn::Word("false"), _) => (Attr::Bool(false), self.int_type(ElemType::I1)),
             (Syn::Lit(text, kind), Some(ty)) if *kind != LitKind::Str => (self.literal_attr(text, n.start, Some(ty))?, ty),

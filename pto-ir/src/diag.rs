@@ -100,6 +100,8 @@ diag_classes! {
     StructRegion = "STRUCT_REGION",
     /// An op placed where it may not appear.
     StructPlacement = "STRUCT_PLACEMENT",
+    /// A function that calls itself, directly or through others.
+    StructRecursion = "STRUCT_RECURSION",
     /// A deprecated construct that is still accepted.
     OrderDeprecatedWait = "ORDER_DEPRECATED_WAIT",
     /// An invalid synchronization form.

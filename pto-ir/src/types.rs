@@ -412,6 +412,11 @@ impl Type {
     pub fn is_scalar(&self) -> bool {
         matches!(self, Type::Scalar(_))
     }
+    /// A builtin `memref<...>` in GM ([`is_gm_memref_text`]): a kernel's GM tensor argument as
+    /// PTOAS's frontends write it (`memref<16x16xf32, #pto.address_space<gm>>`).
+    pub fn is_gm_memref(&self) -> bool {
+        matches!(self, Type::Opaque(t) if is_gm_memref_text(t))
+    }
     /// True for the types that name global memory: pointers, tensor and partition views and
     /// the pages' `!pto.memref` / `!pto.global`.
     pub fn is_gm(&self) -> bool {
@@ -436,6 +441,12 @@ impl Type {
             Type::Opaque(_) => "opaque type",
         }
     }
+}
+
+/// True for a `memref<...>` spelling in GM: address space `gm` or `zero`, or none.
+pub fn is_gm_memref_text(text: &str) -> bool {
+    text.starts_with("memref<")
+        && (!text.contains("#pto.address_space<") || text.contains("#pto.address_space<gm>") || text.contains("#pto.address_space<zero>"))
 }
 
 /// `T` or `T, d0x...xdn`: the inside of the pages' `!pto.memref<...>` / `!pto.global<...>`.

@@ -12,7 +12,7 @@
 
 use crate::attr::{Attr, EnumKind};
 use crate::diag::{DiagClass, Diagnostic, Diagnostics, Span};
-use crate::module::{Level, Module, OpId, ValueDef, ValueId};
+use crate::module::{Level, Module, OpId, Payload, ValueDef, ValueId};
 use crate::ops::bind::{Mismatch, arity_text, kinds_fit, match_form, segments};
 use crate::ops::{Opcode, SameGroup, Slot, Syntax};
 use crate::tile_rules::{alignment_help, check_level1_tile, check_tile};
@@ -61,6 +61,7 @@ pub fn verify(m: &Module) -> Diagnostics {
         v.check_op(op);
     }
     v.check_levels(&walk);
+    v.check_recursion(&walk);
     v.diags
 }
 
@@ -80,6 +81,73 @@ fn position(segment: &str, index: usize, slot: Option<&str>) -> String {
 }
 
 impl Verifier<'_> {
+    /// A function that calls itself, directly or through others, is an error at the call that
+    /// closes the cycle: a kernel's functions are inlined into straight-line AICore code, and
+    /// neither `ptoas` nor pto-isa has a call stack to recurse on.
+    fn check_recursion(&mut self, walk: &[OpId]) {
+        let m = self.m;
+        let mut func_of_call: Vec<(OpId, OpId, String)> = Vec::new(); // (call, caller, callee)
+        let mut current: Option<OpId> = None;
+        let name = |f: OpId| match &m.op(f).payload {
+            Payload::Func { name, .. } => Some(name.as_str()),
+            _ => None,
+        };
+        for &op in walk {
+            match &m.op(op).payload {
+                Payload::Func { .. } => current = Some(op),
+                Payload::Call { callee } => {
+                    if let Some(f) = current {
+                        func_of_call.push((op, f, callee.clone()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let funcs: Vec<OpId> = walk.iter().copied().filter(|&o| name(o).is_some()).collect();
+        let by_name = |n: &str| funcs.iter().copied().find(|&f| name(f) == Some(n));
+        // Depth-first over the call graph; a call to a function on the stack closes a cycle.
+        fn visit(
+            f: OpId,
+            calls: &[(OpId, OpId, String)],
+            by_name: &dyn Fn(&str) -> Option<OpId>,
+            stack: &mut Vec<OpId>,
+            done: &mut HashSet<OpId>,
+            found: &mut Vec<(OpId, Vec<OpId>)>,
+        ) {
+            if done.contains(&f) {
+                return;
+            }
+            stack.push(f);
+            for (call, _, callee) in calls.iter().filter(|(_, caller, _)| *caller == f) {
+                let Some(g) = by_name(callee) else { continue };
+                if let Some(at) = stack.iter().position(|&s| s == g) {
+                    found.push((*call, stack[at..].to_vec()));
+                } else {
+                    visit(g, calls, by_name, stack, done, found);
+                }
+            }
+            stack.pop();
+            done.insert(f);
+        }
+        let (mut done, mut found) = (HashSet::new(), Vec::new());
+        for &f in &funcs {
+            visit(f, &func_of_call, &by_name, &mut Vec::new(), &mut done, &mut found);
+        }
+        for (call, cycle) in found {
+            let mut chain: Vec<String> = cycle.iter().filter_map(|&f| name(f)).map(|n| format!("@{n}")).collect();
+            chain.push(chain[0].clone());
+            self.err(
+                DiagClass::StructRecursion,
+                m.op_span(call),
+                format!(
+                    "recursive call: {} (a kernel's functions are inlined into AICore code, which has no call stack)",
+                    chain.join(" -> ")
+                ),
+            )
+            .op = Some("func.call".into());
+        }
+    }
+
     fn err(&mut self, class: DiagClass, span: Span, msg: String) -> &mut Diagnostic {
         self.diags.push(Diagnostic::error(class, span, msg));
         let last = self.diags.0.len() - 1;

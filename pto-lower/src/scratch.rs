@@ -209,7 +209,10 @@ fn col_arg_reduce(o: &Operands) -> Option<Requirement> {
     let gap = if vc / epr > 0 { epr } else { vc.div_ceil(epb) * epb };
     let pure_index = o.count("val") == 0;
     let (k, which) = if src.dtype.size_bytes() == 2 && pure_index { (3, "3·gap (16-bit, index only)") } else { (2, "2·gap") };
-    Some(Requirement::rows_of(src.dtype, 1, k * gap, format!("{which}, gap = {gap} (valid cols {vc}, {epr} per repeat)")))
+    // `tmp` is one flat buffer (`tmp + k * tmpGapElems`, a2a3/TColReduceIdx.hpp:129-137): any
+    // shape holding the elements will do, the ISA page's src-shaped tile among them.
+    let bytes = k * gap * src.dtype.size_bytes();
+    Some(Requirement::flat(src.dtype, bytes, format!("{which} elements, gap = {gap} (valid cols {vc}, {epr} per repeat)")))
 }
 
 /// TROWSUM/MAX/MIN/PROD (a2a3/TRowReduceOps.hpp): integers reduce one 32-byte block per row
@@ -643,11 +646,14 @@ mod tests {
                     %t = pto.alloc_tile : !pto.tile_buf<vec, 1x32xf32>\n\
                     pto.tcolargmax ins(%s, %t : !pto.tile_buf<vec, 16x256xf32, valid=16x255>, !pto.tile_buf<vec, 1x32xf32>) outs(%d : !pto.tile_buf<vec, 1x256xui32>)\n";
         let r = first_req(text, Opcode::TColArgMax).expect("needs scratch");
-        assert_eq!((r.rows, r.row_bytes), (1, 512));
+        assert_eq!((r.rows, r.flat_bytes), (1, 512));
         assert_eq!((r.tile.rows, r.tile.cols, r.tile.dtype), (1, 128, ElemType::F32));
         let doc_tmp = TileDesc::vec(ElemType::F32, 1, 32);
         assert!(!r.satisfied_by(&doc_tmp));
         assert!(r.satisfied_by(&TileDesc::vec(ElemType::F32, 1, 128)));
+        // One flat buffer: rows of 32 B do, as does a tmp shaped like src (the page's advice).
+        assert!(r.satisfied_by(&TileDesc::vec(ElemType::F32, 16, 8)));
+        assert!(r.satisfied_by(&TileDesc::vec(ElemType::F32, 16, 256)));
     }
 
     #[test]
@@ -658,7 +664,7 @@ mod tests {
                     pto.tcolargmax ins(%s, %t : !pto.tile_buf<vec, 16x64xf16, valid=16x40>, !pto.tile_buf<vec, 1x16xf16>) outs(%d : !pto.tile_buf<vec, 1x64xi32>)\n";
         // 40 columns < 128 per repeat: gap = ⌈40/16⌉·16 = 48; 3·gap = 144 halves.
         let r = first_req(text, Opcode::TColArgMax).expect("needs scratch");
-        assert_eq!(r.row_bytes, 144 * 2);
+        assert_eq!(r.flat_bytes, 144 * 2);
     }
 
     #[test]

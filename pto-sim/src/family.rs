@@ -1481,6 +1481,30 @@ pub fn fused(mem: &mut Memory, kind: Fused, inputs: [Input; 3], dst: &TileView) 
     }, _ => Err(unsupported(dst)))
 }
 
+/// `taxpy`: `dst += src * scalar`, also from an f16 `src` into an f32 `dst` (pto-isa's
+/// `npu/a2a3/TAxpy.hpp:131-133` allows exactly that mix; `cpu/TBinSOps.hpp:281-300`). The mixed
+/// form multiplies the f16 element by the f16 scalar exactly (11-bit significands: the product
+/// fits an f32) and adds it to dst rounding once in f32, as the vector unit's `vaxpy` widens its
+/// half source.
+fn axpy(m: &mut Machine<'_>, a: &Args<'_>) -> Result<(), Fault> {
+    let (src, dst) = (a.tile("src")?, a.tile("dst")?);
+    let scalar = a.num("scalar")?;
+    if src.desc.dtype != pto_ir::types::ElemType::F16 || dst.desc.dtype != pto_ir::types::ElemType::F32 {
+        return fused(m.mem, Fused::MulAdd, [Input::Tile(src), Input::Scalar(scalar), Input::Dst], &dst);
+    }
+    if (src.desc.rows as usize) < dst.vrows || (src.desc.cols as usize) < dst.vcols {
+        return Err(Fault(format!(
+            "source capacity {}x{} is smaller than the destination's valid shape {}x{}",
+            src.desc.rows, src.desc.cols, dst.vrows, dst.vcols
+        )));
+    }
+    let x: Vec<half::f16> = read(m.mem, &TileView { vrows: dst.vrows, vcols: dst.vcols, ..src })?;
+    let y: Vec<f32> = read(m.mem, &dst)?;
+    let k = scalar.to::<half::f16>().to_f32();
+    let out: Vec<f32> = x.iter().zip(&y).map(|(&x, &y)| y + x.to_f32() * k).collect();
+    write(m.mem, &dst, &out)
+}
+
 // ------------------------------------------------------------------ the semantics table
 
 use crate::exec::{Args, Machine, Semantics};
@@ -1637,7 +1661,7 @@ pub const SEMANTICS: &[(Opcode, Semantics)] = &[
     (Opcode::TMulAddDst, fused!(MulAdd, "src0", "src1", dst)),
     (Opcode::TFusedMulAdd, fused!(MulAdd, "src0", dst, "src1")),
     (Opcode::TFusedMulAddRelu, fused!(MulAddRelu, "src0", dst, "src1")),
-    (Opcode::TAxpy, fused!(MulAdd, "src", scalar, dst)),
+    (Opcode::TAxpy, axpy),
     // Reductions and arg-reductions.
     (Opcode::TRowSum, reduction!(Sum, true)),
     (Opcode::TRowMax, reduction!(Max, true)),

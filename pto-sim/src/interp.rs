@@ -368,12 +368,19 @@ impl<'m> Sim<'m> {
                 Type::Ptr(e) => Some(*e),
                 // A `!pto.group` argument is one GM buffer per rank ([`crate::comm`]).
                 ty @ Type::Opaque(_) if ty.is_opaque("!pto.group<") => ty.elem_type(),
+                // A GM `memref` argument: a tensor of its static shape (as `pto compile`'s
+                // `memref_arg_view` takes it).
+                ty if ty.is_gm_memref() => ty.elem_type(),
                 _ => None,
             };
             if let (ValueDef::BlockArg(..), Some(e)) = (v.def, gm_elem) {
-                let e = &e;
+                let mut array = GmArray::new(v.name.clone(), e);
                 sim.vals[i] = Val::Ptr(sim.gm.len());
-                sim.gm.push(GmArray::new(v.name.clone(), *e));
+                if let Some((view, shape)) = memref_view(m.types.get(v.ty), sim.gm.len()) {
+                    array.shape = shape;
+                    sim.vals[i] = Val::View(view);
+                }
+                sim.gm.push(array);
             }
         }
         // Each pipe's FIFO slots in GM (`talloc`, the GM-slot forms of `tpush`/`tpop`/`tfree`).
@@ -461,7 +468,11 @@ impl<'m> Sim<'m> {
     /// Binds the GM array of pointer argument `name` (flat, in element order).
     pub fn bind_gm(&mut self, name: &str, data: &TileData) -> Result<(), String> {
         let v = self.find(name).ok_or_else(|| format!("no value named `%{name}`"))?;
-        let Val::Ptr(i) = self.vals[v.index()] else { return Err(format!("`%{name}` is not a pointer argument")) };
+        let i = match self.vals[v.index()] {
+            Val::Ptr(i) => i,
+            Val::View(view) if self.m.value_type(v).is_gm_memref() => view.arg,
+            _ => return Err(format!("`%{name}` is not a pointer argument")),
+        };
         let Some(e) = self.m.value_type(v).elem_type() else { return Err(format!("`%{name}` is not a pointer argument")) };
         if e != data.dtype {
             return Err(format!("`%{name}` points to {e}, the data is {}", data.dtype));
@@ -495,8 +506,11 @@ impl<'m> Sim<'m> {
     /// pointer argument's value is shifted by `base`.
     pub fn shift_gm(&mut self, base: usize) {
         for v in &mut self.vals {
-            if let Val::Ptr(i) = v {
-                *i += base;
+            match v {
+                Val::Ptr(i) => *i += base,
+                // A GM `memref` argument's view (the only views made before the run).
+                Val::View(view) => view.arg += base,
+                _ => {}
             }
         }
         for fifo in &mut self.pipes {
@@ -933,6 +947,9 @@ impl<'m> Sim<'m> {
                     Some(Attr::Int(i, _)) => Val::Int(*i),
                     Some(Attr::Bool(b)) => Val::Int(*b as i64),
                     Some(Attr::Float(f, _)) => Val::Float(*f),
+                    // A vector constant (`dense<...> : vector<4xi16>`) only fills tmrgsort's
+                    // `executed` slot, which the simulator writes and never reads.
+                    Some(Attr::Opaque(d)) if d.starts_with("dense<") => Val::Unset,
                     _ => return Err(trap(m, op, "unsupported constant")),
                 };
                 self.set_result(op, v);
@@ -979,15 +996,66 @@ impl<'m> Sim<'m> {
                 let v = self.vals[data.operands[if c != 0 { 1 } else { 2 }].index()];
                 self.set_result(op, v);
             }
-            Opcode::ArithIndexCast | Opcode::ArithIndexCastui | Opcode::ArithExtsi | Opcode::ArithExtui | Opcode::ArithTrunci => {
-                let v = self.int(op, data.operands[0])?;
-                self.set_result(op, Val::Int(v));
+            Opcode::ArithDivui
+            | Opcode::ArithRemui
+            | Opcode::ArithCeildivsi
+            | Opcode::ArithCeildivui
+            | Opcode::ArithFloordivsi
+            | Opcode::ArithShli
+            | Opcode::ArithShrsi
+            | Opcode::ArithShrui
+            | Opcode::ArithMaxui
+            | Opcode::ArithMinui
+            | Opcode::ArithAddf
+            | Opcode::ArithSubf
+            | Opcode::ArithMulf
+            | Opcode::ArithDivf
+            | Opcode::ArithRemf
+            | Opcode::ArithMaximumf
+            | Opcode::ArithMinimumf
+            | Opcode::ArithMaxnumf
+            | Opcode::ArithMinnumf => {
+                let (a, b) = (self.scalar(op, data.operands[0])?, self.scalar(op, data.operands[1])?);
+                let t = self.scalar_type(data.results.first().copied().unwrap_or(data.operands[0]));
+                let r = crate::scalar_arith::binary(data.opcode, a, b, t).map_err(|e| trap(m, op, e))?;
+                self.set_scalar(op, r);
             }
-            Opcode::ArithSitofp => {
-                let v = self.int(op, data.operands[0])?;
-                self.set_result(op, Val::Float(v as f64));
+            Opcode::ArithCmpf => {
+                let (a, b) = (self.scalar(op, data.operands[0])?, self.scalar(op, data.operands[1])?);
+                let pred = match data.attr("predicate") {
+                    Some(Attr::Opaque(p)) => p.as_str(),
+                    Some(Attr::Int(i, _)) => pto_ir::ops::CMPF_PREDICATES.get(*i as usize).copied().unwrap_or("?"),
+                    _ => "?",
+                };
+                let (crate::scalar_arith::Scalar::Float(a), crate::scalar_arith::Scalar::Float(b)) = (a, b) else {
+                    return Err(trap(m, op, "`arith.cmpf` of integer operands"));
+                };
+                let Some(r) = crate::scalar_arith::cmpf_holds(pred, a, b) else {
+                    return Err(trap(m, op, format!("`{pred}` is not an `arith.cmpf` predicate")));
+                };
+                self.set_result(op, Val::Int(r as i64));
+            }
+            Opcode::ArithIndexCast
+            | Opcode::ArithIndexCastui
+            | Opcode::ArithExtsi
+            | Opcode::ArithExtui
+            | Opcode::ArithTrunci
+            | Opcode::ArithSitofp
+            | Opcode::ArithUitofp
+            | Opcode::ArithFptosi
+            | Opcode::ArithFptoui
+            | Opcode::ArithExtf
+            | Opcode::ArithTruncf
+            | Opcode::ArithNegf
+            | Opcode::ArithBitcast => {
+                let (v, from) = (data.operands[0], self.scalar_type(data.operands[0]));
+                let to = self.scalar_type(data.results.first().copied().unwrap_or(v));
+                let r = crate::scalar_arith::convert(data.opcode, self.scalar(op, v)?, from, to).map_err(|e| trap(m, op, e))?;
+                self.set_scalar(op, r);
             }
             Opcode::ScfFor => return self.exec_for(op),
+            // The end of a `memref.alloc`'s lifetime: placement already accounted for it.
+            Opcode::MemrefDealloc => {}
             Opcode::ScfWhile => return self.exec_while(op),
             Opcode::FuncCall => return self.exec_call(op),
             Opcode::GetBlockIdx => self.set_results(op, vec![Val::Int(self.block.0)]),
@@ -1120,6 +1188,31 @@ impl<'m> Sim<'m> {
             _ => return Err(trap(m, op, format!("`{}` is not executable by the simulator yet", spec.full_name()))),
         }
         Ok(())
+    }
+
+    /// The value of scalar operand `v` (integer or float).
+    fn scalar(&self, op: OpId, v: pto_ir::ValueId) -> Result<crate::scalar_arith::Scalar, Diagnostic> {
+        match self.vals[v.index()] {
+            Val::Int(i) => Ok(crate::scalar_arith::Scalar::Int(i)),
+            Val::Float(f) => Ok(crate::scalar_arith::Scalar::Float(f)),
+            _ => Err(trap(self.m, op, "expected a scalar operand")),
+        }
+    }
+
+    /// The element type of scalar value `v` (`index` when it is not a builtin scalar).
+    fn scalar_type(&self, v: pto_ir::ValueId) -> pto_ir::types::ElemType {
+        match self.m.value_type(v) {
+            pto_ir::types::Type::Scalar(e) => *e,
+            _ => pto_ir::types::ElemType::Index,
+        }
+    }
+
+    fn set_scalar(&mut self, op: OpId, s: crate::scalar_arith::Scalar) {
+        let v = match s {
+            crate::scalar_arith::Scalar::Int(i) => Val::Int(i),
+            crate::scalar_arith::Scalar::Float(f) => Val::Float(f),
+        };
+        self.set_result(op, v);
     }
 
     /// Counts one executed op (or loop iteration) against the budget.
@@ -1633,7 +1726,7 @@ pub fn gm_outputs(m: &Module, gm: &[GmArray]) -> Vec<(String, TileData)> {
     for v in &m.values {
         // Pointer arguments and `!pto.group` arguments (one buffer per rank).
         let ty = m.types.get(v.ty);
-        let gm_arg = matches!(ty, Type::Ptr(_)) || ty.is_opaque("!pto.group<");
+        let gm_arg = matches!(ty, Type::Ptr(_)) || ty.is_opaque("!pto.group<") || ty.is_gm_memref();
         if let (ValueDef::BlockArg(..), true) = (v.def, gm_arg)
             && let Some(a) = gm.iter().find(|a| a.name == v.name && a.written && !a.internal)
             && !out.iter().any(|(n, _): &(String, TileData)| *n == v.name)
@@ -1659,4 +1752,18 @@ pub(crate) fn view_of(t: &pto_ir::types::TileDesc, loc: pto_ir::types::Loc, addr
         (Dim::Dynamic, None) => cap as usize,
     };
     TileView { loc, addr, desc: *t, vrows: resolve(t.valid_rows, vr, t.rows), vcols: resolve(t.valid_cols, vc, t.cols) }
+}
+
+/// The row-major view of a GM `memref` argument of static shape (array `arg`), and the (rows,
+/// cols) its outputs keep; `None` for any other type or a dynamic shape.
+fn memref_view(ty: &Type, arg: usize) -> Option<(GmView, Option<(usize, usize)>)> {
+    if !ty.is_gm_memref() {
+        return None;
+    }
+    let shape: Vec<i64> = ty.view_shape()?.iter().map(|d| d.map(|n| n as i64)).collect::<Option<_>>()?;
+    let mut strides = vec![1i64; shape.len()];
+    for k in (0..shape.len().saturating_sub(1)).rev() {
+        strides[k] = strides[k + 1].checked_mul(shape[k + 1])?;
+    }
+    Some((GmView::new(arg, &shape, &strides).ok()?, crate::gm::row_major_shape(&shape, &strides)))
 }

@@ -82,7 +82,7 @@ pub fn argument_kind(sim: &Sim, name: &str) -> Result<ArgKind, ArgError> {
         Type::Ptr(e) => Ok(ArgKind::Gm(e)),
         // A group argument is one GM buffer per rank (crate::comm).
         ref g @ Type::Opaque(_)
-            if g.is_opaque("!pto.group<")
+            if (g.is_opaque("!pto.group<") || g.is_gm_memref())
                 && let Some(e) = g.elem_type() =>
         {
             Ok(ArgKind::Gm(e))
@@ -151,7 +151,10 @@ pub fn output_tiles(lowered: &Module, computed: Vec<String>, requested: &[String
 
 /// Whether `name` is a GM pointer argument of a function of `m`.
 fn is_gm_argument(m: &Module, name: &str) -> bool {
-    m.values.iter().any(|v| v.name == name && matches!(v.def, ValueDef::BlockArg(..)) && matches!(m.types.get(v.ty), Type::Ptr(_)))
+    m.values.iter().any(|v| {
+        let ty = m.types.get(v.ty);
+        v.name == name && matches!(v.def, ValueDef::BlockArg(..)) && (matches!(ty, Type::Ptr(_)) || ty.is_gm_memref())
+    })
 }
 
 /// Checks the GM arguments among the `requested` outputs: each is output when the kernel wrote

@@ -48,6 +48,7 @@ pub mod npy;
 pub mod placement;
 pub mod quant;
 pub mod region;
+pub mod scalar_arith;
 pub mod sync;
 pub mod tables;
 pub mod timeline;

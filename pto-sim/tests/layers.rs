@@ -48,6 +48,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "placement",
             "quant",
             "region",
+            "scalar_arith",
             "tables",
             "tpipe",
             "vector",

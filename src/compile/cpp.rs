@@ -104,7 +104,7 @@ pub fn value_type(ty: &Type) -> Option<String> {
 
 /// True for a `memref<...>` spelling in GM (explicit `#pto.address_space<gm>` or none).
 pub fn gm_memref(text: &str) -> bool {
-    !text.contains("#pto.address_space<") || text.contains("#pto.address_space<gm>") || text.contains("#pto.address_space<zero>")
+    pto_ir::types::is_gm_memref_text(text)
 }
 
 /// `NoRelu` from `no_relu`, `DualModeSplitM` from `dual_mode_split_m`.

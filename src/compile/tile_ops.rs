@@ -205,15 +205,20 @@ impl<'m> Emitter<'m> {
         }
     }
 
+    /// `(slot, value)` of each operand of `op` in the first of its forms that fits; `None` when
+    /// none does.
+    fn slot_values(&self, op: OpId) -> Option<Vec<(String, ValueId)>> {
+        let data = self.m.op(op);
+        let fm = match_form(self.m, op).ok()?;
+        let (ins, outs, _) = segments(data);
+        Some(fm.bound(&data.opcode.parsed().forms, ins, outs).into_iter().map(|(s, v)| (s.name.clone(), v)).collect())
+    }
+
     /// `TMOV` / `TMOV_FP`: the template lists the tile types when any fixpipe mode is set, the
     /// `acc_to_vec` mode and the relu mode (written when either is set); `TMOV_FP` for a
     /// quantized move without an `acc_to_vec` mode.
     fn tmov(&mut self, op: OpId) {
-        let data = self.m.op(op);
-        let Ok(fm) = match_form(self.m, op) else { return self.unsupported(op, "its operands fit none of its forms") };
-        let (ins, outs, _) = segments(data);
-        let bound: Vec<(String, ValueId)> =
-            fm.bound(&data.opcode.parsed().forms, ins, outs).into_iter().map(|(s, v)| (s.name.clone(), v)).collect();
+        let Some(bound) = self.slot_values(op) else { return self.unsupported(op, "its operands fit none of its forms") };
         let get = |n: &str| bound.iter().find(|(s, _)| s == n).map(|(_, v)| *v);
         let (Some(dst), Some(src)) = (get("dst"), get("src")) else { return self.unsupported(op, "tmov without src or dst") };
         let (fp, pre) = (get("fp"), get("preQuantScalar"));
@@ -251,11 +256,7 @@ impl Emitter<'_> {
     /// `GlobalTensor` types and the `AtomicType` when atomic, relu or a pre-quant scalar is
     /// set; the `ReluPreMode` too when relu or a pre-quant scalar is set.
     fn tstore(&mut self, op: OpId) {
-        let data = self.m.op(op);
-        let Ok(fm) = match_form(self.m, op) else { return self.unsupported(op, "its operands fit none of its forms") };
-        let (ins, outs, _) = segments(data);
-        let bound: Vec<(String, ValueId)> =
-            fm.bound(&data.opcode.parsed().forms, ins, outs).into_iter().map(|(s, v)| (s.name.clone(), v)).collect();
+        let Some(bound) = self.slot_values(op) else { return self.unsupported(op, "its operands fit none of its forms") };
         let get = |n: &str| bound.iter().find(|(s, _)| s == n).map(|(_, v)| *v);
         let (Some(dst), Some(src)) = (get("dst"), get("src")) else { return self.unsupported(op, "tstore without src or dst") };
         if bound.iter().any(|(s, _)| s == "offsets") {

@@ -149,7 +149,9 @@ pub fn lookup(name: &str) -> Option<Opcode> {
                 }
             }
         }
+        // Inside `func.func`, MLIR's default dialect spells `func.return` and `func.call` short.
         m.insert("return".into(), Opcode::FuncReturn);
+        m.insert("call".into(), Opcode::FuncCall);
         m.insert("module".into(), Opcode::Module);
         m
     });

@@ -440,6 +440,7 @@ op_table! {
     FuncReturn "return" Func "" { dialect: Dialect::Func, syntax: Syntax::Terminator, pipe: Pipe::None, doc: "function return" }
     FuncCall "call" Func "" { dialect: Dialect::Func, syntax: Syntax::FuncCall, pipe: Pipe::None, doc: "call a function" }
     Module "module" Builtin "" { dialect: Dialect::Builtin, syntax: Syntax::Module, pipe: Pipe::None, doc: "top-level module" }
+    MemrefDealloc "dealloc" Builtin "" { format: "$v $dict? : $t", dialect: Dialect::Memref, syntax: Syntax::Generic, pipe: Pipe::None, doc: "end of a memref.alloc's lifetime (no instruction: ptoas drops it)" }
     MemrefAlloc "alloc" Builtin "" { dialect: Dialect::Memref, syntax: Syntax::Generic, pipe: Pipe::None, doc: "memref allocation (PTOAS lowered form)" }
     MemrefReinterpretCast "reinterpret_cast" View "src:view, dims:scalar* -> result:view" { same: "dtype(src,result)", dialect: Dialect::Memref, syntax: Syntax::Generic, format: "$v to offset : [ $v|int* ] , sizes : [ $v|int* ] , strides : [ $v|int* ] $dict? : $t to $r", pipe: Pipe::None, doc: "a GM memref with another offset, shape and strides over the same buffer (MLIR's memref.reinterpret_cast, as PTOAS's frontends write it)" }
 }

@@ -170,11 +170,16 @@ pub fn memref_tile(ty: &Type) -> Result<TileDesc, String> {
         Some(name) => pto_lower::sync::pipes::memref_loc(ty).ok_or_else(|| format!("address space `{name}` is not on-chip"))?,
         None => return Err(format!("`{text}` has no on-chip `#pto.address_space<...>`")),
     };
+    // `NxT` is one row; `d0x...xdkxT` folds every dimension but the last into rows.
     let parts: Vec<&str> = shape.split('x').collect();
-    let [rows, cols, dtype] = parts[..] else { return Err(format!("`{text}`: only 2-D memrefs are simulated")) };
+    let Some((dtype, dims)) = parts.split_last().filter(|(_, dims)| !dims.is_empty()) else {
+        return Err(format!("`{text}`: a memref of no dimension is not a tile"));
+    };
     let dim = |s: &str| s.parse::<u32>().map_err(|_| format!("`{text}`: dimension `{s}` is not a static size"));
     let dtype = pto_ir::types::ElemType::parse(dtype).ok_or_else(|| format!("`{text}`: unknown element type `{dtype}`"))?;
-    let mut desc = TileDesc::vec(dtype, dim(rows)?, dim(cols)?);
+    let (outer, last) = dims.split_at(dims.len() - 1);
+    let rows = outer.iter().try_fold(1u32, |acc, d| dim(d)?.checked_mul(acc).ok_or_else(|| format!("`{text}` is too large")))?;
+    let mut desc = TileDesc::vec(dtype, rows, dim(last[0])?);
     desc.loc = loc;
     Ok(desc)
 }
