@@ -182,18 +182,20 @@ fn verify_sync_notes(name: &str, text: &str) -> (pto::Outcome, Vec<serde_json::V
     (out, notes)
 }
 
-/// A path the simulator cannot run to the end is not checked, and says so: here an op it does
-/// not execute (`arith.remui`) stops every path that enters the loop.
+/// A path the simulator cannot run to the end is not checked, and says so: here a division by
+/// zero (`arith.remsi %i, %c0`) stops every path that enters the loop.
 #[test]
 fn paths_that_trap_are_counted_in_a_note() {
-    let text = std::fs::read_to_string("tests/sync/loop_carried_third_iteration.pto").unwrap().replace("arith.remsi", "arith.remui");
+    let text = std::fs::read_to_string("tests/sync/loop_carried_third_iteration.pto")
+        .unwrap()
+        .replace("arith.remsi %i, %c3", "arith.remsi %i, %c0");
     let (out, notes) = verify_sync_notes("trap", &text);
     assert_eq!(notes.len(), 1, "{}", out.stderr);
     assert_eq!(
         notes[0]["message"],
-        "1 of 2 paths stopped at a trap and were not checked (the first: `arith.remui` is not executable by the simulator yet; an infeasible path, or an op the simulator cannot run)"
+        "1 of 2 paths stopped at a trap and were not checked (the first: integer division by zero; an infeasible path, or an op the simulator cannot run)"
     );
-    // Located at the first `arith.remui` (line 20).
+    // Located at the division (line 20).
     assert_eq!(notes[0]["line"], 20);
     // The summary does not call the unchecked path ok.
     assert!(out.stdout.contains("sync: ok on 1 of 2 paths; 1 stopped at a trap and were not checked"), "{}", out.stdout);

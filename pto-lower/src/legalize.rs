@@ -31,7 +31,7 @@
 use crate::binding::{Bound, bind};
 use crate::legality::{self, CheckKind, Dispute, Effective, Extent, Multiple, ShapeReq, Table, Variant};
 use crate::pipeline::Changed;
-use crate::target::Target;
+use crate::target::{Target, TargetId};
 use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpId, Payload, ValueDef, ValueId};
 use pto_ir::ops::is_mlir_memref as is_memref;
@@ -187,8 +187,39 @@ pub fn check_module(module: &Module, table: &Table) -> Diagnostics {
     let mut diags = Diagnostics::default();
     for op in module.walk() {
         check_op(module, op, table, &mut diags);
+        check_ffts(module, op, table.target, &mut diags);
     }
     diags
+}
+
+/// PTOAS's verifiers of `sync.set` / `sync.wait` (`lib/PTO/IR/PTO.cpp:1624-1726`): `ffts_mode` in
+/// [0, 2] on every target; on A5 a set on `PIPE_FIX` or `PIPE_MTE3` only and a wait on FIX, MTE1,
+/// MTE2, MTE3 or V. (pto-isa's own A5 code also sets on S, V, MTE1 and MTE2; `ptoas` rejects them
+/// and so does `pto`.)
+fn check_ffts(m: &Module, op: OpId, target: TargetId, diags: &mut Diagnostics) {
+    let data = m.op(op);
+    let set = match data.opcode {
+        Opcode::SyncSet => true,
+        Opcode::SyncWait => false,
+        _ => return,
+    };
+    let name = data.opcode.spec().full_name();
+    let args = pto_ir::ops::cross_core::ffts_args(data);
+    let mut reject =
+        |msg: String| diags.push(Diagnostic::error(DiagClass::LegalUnsupportedTuple, m.op_span(op), msg).with_op(name.clone()));
+    if let Some(mode) = args.mode.filter(|m| !(0..=2).contains(m)) {
+        reject(format!("'{name}' op requires ffts_mode in range [0, 2], but got {mode}"));
+    }
+    if target != TargetId::A5 {
+        return;
+    }
+    let pipe = args.pipe.unwrap_or_default();
+    let allowed: &[&str] = if set { &["PIPE_FIX", "PIPE_MTE3"] } else { &["PIPE_FIX", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_V"] };
+    if !allowed.contains(&pipe.as_str()) {
+        let list: Vec<String> = allowed.iter().map(|p| format!("<{p}>")).collect();
+        let what = if set { "sync.set" } else { "sync.wait" };
+        reject(format!("A5 {what} expects pipe to be one of {}, not <{pipe}>", list.join(", ")));
+    }
 }
 
 fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {

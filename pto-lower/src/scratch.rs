@@ -554,7 +554,11 @@ fn check_given(m: &Module, op: OpId, b: &Bound, req: &Requirement, diags: &mut D
         return;
     }
     let name = m.op(op).opcode.spec().full_name();
-    let given = format!("{}x{}x{} ({} B per row)", tmp.rows, tmp.cols, tmp.dtype.name(), tmp.cols * tmp.dtype.size_bytes());
+    let given = if req.flat_bytes > 0 {
+        format!("{}x{}x{} ({} B)", tmp.rows, tmp.cols, tmp.dtype.name(), tmp.size_bytes())
+    } else {
+        format!("{}x{}x{} ({} B per row)", tmp.rows, tmp.cols, tmp.dtype.name(), tmp.cols * tmp.dtype.size_bytes())
+    };
     diags.push(
         Diagnostic::error(
             DiagClass::LegalTmpTooSmall,

@@ -3,7 +3,7 @@
 
 use super::{Emitter, cpp};
 use pto_ir::attr::Attr;
-use pto_ir::module::{OpId, Payload, Piece, ValueId};
+use pto_ir::module::{OpId, ValueId};
 use pto_ir::ops::{Opcode, Syntax};
 use pto_ir::types::{ElemType, Type};
 
@@ -97,23 +97,12 @@ impl Emitter<'_> {
     fn inter_core_sync(&mut self, op: OpId) {
         let data = self.m.op(op).clone();
         // The generic form `<PIPE_X>, id`: the pipe word, then a constant or an SSA event id.
-        fn scan(p: &Piece, pipe: &mut Option<String>, id: &mut Option<String>) {
-            match p {
-                Piece::Literal(l) | Piece::Word(l) if l.starts_with("PIPE_") => *pipe = Some(l.clone()),
-                Piece::Literal(l) if l.parse::<i64>().is_ok() => *id = Some(l.clone()),
-                Piece::Attr(a) => *id = a.as_int().map(|n| n.to_string()).or(id.take()),
-                Piece::Group(_, inner) => inner.iter().for_each(|p| scan(p, pipe, id)),
-                _ => {}
-            }
-        }
-        let (mut pipe, mut id) = (None, None);
-        if let Payload::Generic(pieces) = &data.payload {
-            pieces.iter().for_each(|p| scan(p, &mut pipe, &mut id));
-        }
-        if let Some(&v) = data.operands.first() {
-            id = Some(format!("(int32_t) {}", self.expr(v)));
-        }
-        let (Some(pipe), Some(id)) = (pipe, id) else {
+        let args = pto_ir::ops::cross_core::ffts_args(&data);
+        let id = match args.id_value {
+            Some(v) => Some(format!("(int32_t) {}", self.expr(v))),
+            None => args.id.map(|n| n.to_string()),
+        };
+        let (Some(pipe), Some(id)) = (args.pipe, id) else {
             return self.unsupported(op, "an inter-core sync without its pipe and event id");
         };
         let set = data.opcode == Opcode::SyncSet;
@@ -127,8 +116,8 @@ impl Emitter<'_> {
                 self.line(format!("set_intra_block({pipe}, {mirror});"));
             }
         } else if set {
-            let mode = match data.attr("ffts_mode").and_then(|a| cpp::attr_token(a, None, true)).map(|t| t.1) {
-                Some(m) if m != "2" => m,
+            let mode = match args.mode {
+                Some(m) if m != 2 => m.to_string(),
                 _ => "FFTS_MODE_VAL".to_string(),
             };
             self.line(format!("ffts_cross_core_sync({pipe}, getFFTSMsg({mode}, {id}));"));

@@ -7,6 +7,7 @@
 //! same list, so consumers that match on it exhaustively (the simulator) see every new op.
 
 pub mod bind;
+pub mod cross_core;
 mod format;
 mod spec;
 mod table;

@@ -445,7 +445,24 @@ fn pop_tile(cx: &mut CoreCx<'_>, dir: usize, res: pto_ir::module::ValueId, dynam
     }
     cx.notes.push(format!("popped slot {idx} at {}+{addr}; {state}", cx.target.buffer(desc.loc).name));
     cx.vals[res.index()] = Val::Tile(view);
+    // A2A3's TPOP of a tile frees the slot itself once it copied it out
+    // (`npu/a2a3/TPop.hpp:32-37`); its TFREE is then a no-op ([`tile_free_is_a_no_op`]).
+    if cx.target.id == TargetId::A2A3 {
+        release_slot(cx, dir)?;
+    }
     Ok(())
+}
+
+/// Whether a `tfree` of a popped tile does nothing on this target: on A2A3 TPOP freed the
+/// slot and `TFREE(pipe)` is a no-op (`npu/a2a3/TFree.hpp:20-24`, `docs/isa/TFREE.md`); a slot
+/// popped as a GM view (`tpop` returning the slot) is still freed by its `tfree`, on every
+/// target.
+fn tile_free_is_a_no_op(cx: &mut CoreCx<'_>) -> bool {
+    if cx.target.id != TargetId::A2A3 {
+        return false;
+    }
+    cx.notes.push("TFREE of a popped tile is a no-op on A2A3: its TPOP freed the slot (npu/a2a3/TFree.hpp:20-24)".into());
+    true
 }
 
 /// A popped slot part: its index, its bytes, the pipe's `slot_num` and `slot_size`, and the
@@ -590,11 +607,14 @@ fn pop_slot(cx: &mut CoreCx<'_>, dir: usize, res: pto_ir::module::ValueId) -> Re
 }
 
 fn free(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
-    free_slot(cx, direction(cx.m.op(cx.op).opcode))
+    if tile_free_is_a_no_op(cx) {
+        return Ok(());
+    }
+    release_slot(cx, direction(cx.m.op(cx.op).opcode))
 }
 
 /// Frees this core's oldest popped slot of direction `dir`.
-fn free_slot(cx: &mut CoreCx<'_>, dir: usize) -> Result<(), Stop> {
+fn release_slot(cx: &mut CoreCx<'_>, dir: usize) -> Result<(), Stop> {
     let (id, _) = cx.handle(dir)?;
     let consumer = if dir == C2V { cx.subblock() } else { 0 };
     let link = cx.link("a cube/vector pipe")?.clone();
@@ -728,38 +748,35 @@ fn internal_pop(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
 
 fn internal_free(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     cross_pipe(cx)?;
-    free_slot(cx, own_direction(cx, true))
+    let slot_view = cx.m.op(cx.op).operands.iter().any(|&v| is_view(cx, v));
+    if !slot_view && tile_free_is_a_no_op(cx) {
+        return Ok(());
+    }
+    release_slot(cx, own_direction(cx, true))
 }
 
-/// `(pipe name, flag id)` of a `sync.set` / `sync.wait`.
-fn ffts_args(cx: &CoreCx<'_>) -> Result<(String, i64), Stop> {
-    use pto_ir::module::{Payload, Piece};
-    fn scan(p: &Piece, vals: &[Val], pipe: &mut String, id: &mut Option<i64>) {
-        match p {
-            Piece::Literal(l) | Piece::Word(l) if l.starts_with("PIPE_") => *pipe = l.clone(),
-            Piece::Literal(l) => *id = l.parse().ok().or(*id),
-            Piece::Attr(a) => *id = a.as_int().or(*id),
-            Piece::Value(v) => {
-                if let Val::Int(i) = vals[v.index()] {
-                    *id = Some(i);
-                }
-            }
-            Piece::Group(_, inner) => inner.iter().for_each(|p| scan(p, vals, pipe, id)),
-            _ => {}
-        }
+/// A `sync.set`/`sync.wait`'s pipe, flag id and FFTS mode ([`pto_ir::ops::cross_core::ffts_args`]),
+/// the id checked against the target's range: A2A3's FFTS message keeps 4 bits of it
+/// (`npu/a2a3/TSync.hpp:17-22`: id 18 would signal flag 2), A5's ids address two AIVs (0..32).
+fn ffts_args(cx: &CoreCx<'_>) -> Result<(String, i64, Option<i64>), Stop> {
+    let args = pto_ir::ops::cross_core::ffts_args(cx.m.op(cx.op));
+    let dynamic = args.id_value.and_then(|v| if let Val::Int(i) = cx.vals[v.index()] { Some(i) } else { None });
+    let id = dynamic.or(args.id).ok_or_else(|| Stop::Fault("no flag id".into()))?;
+    let ids = if cx.target.id == TargetId::A2A3 { 16 } else { 32 };
+    if !(0..ids).contains(&id) {
+        let why = if cx.target.id == TargetId::A2A3 {
+            format!(
+                "FFTS flag id {id} is outside 0..16: A2A3's FFTS message keeps 4 bits of the id (npu/a2a3/TSync.hpp:17-22), so it would signal flag {}",
+                id & 15
+            )
+        } else {
+            format!("FFTS flag id {id} is outside 0..32")
+        };
+        return Err(Stop::Fault(why));
     }
-    let (mut pipe, mut id) = (String::new(), None);
-    if let Payload::Generic(pieces) = &cx.m.op(cx.op).payload {
-        pieces.iter().for_each(|p| scan(p, cx.vals, &mut pipe, &mut id));
-    }
-    let id = id.ok_or_else(|| Stop::Fault("no flag id".into()))?;
-    if !(0..32).contains(&id) {
-        return Err(Stop::Fault(format!("FFTS flag id {id} is outside 0..32")));
-    }
-    Ok((pipe, id))
+    Ok((args.pipe.unwrap_or_default(), id, args.mode))
 }
 
-/// The cores (block indices) a set on this core signals, with their flag ids.
 fn set_targets(cx: &CoreCx<'_>, pipe: &str, id: i64) -> Vec<(usize, i64)> {
     let first = cx.core.group.0;
     block_targets(cx, pipe, id).into_iter().map(|(k, i)| (first + k, i)).collect()
@@ -782,9 +799,16 @@ fn block_targets(cx: &CoreCx<'_>, pipe: &str, id: i64) -> Vec<(usize, i64)> {
     }
 }
 
+/// The most sets an A2A3 FFTS flag counter holds before a wait takes one: its counter is 4 bits
+/// wide (pto-isa `docs/isa/.../set-cross-core.md:64`; Ascend C allows 15 outstanding sets).
+const FFTS_COUNTER_MAX: u64 = 15;
+
 fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let Some(link) = cx.core.link.clone() else { return Ok(()) };
-    let (pipe, id) = ffts_args(cx)?;
+    let (pipe, id, mode) = ffts_args(cx)?;
+    if cx.target.id == TargetId::A2A3 && matches!(mode, Some(0 | 1)) {
+        return ffts_barrier_set(cx, &link, &pipe, id, mode.unwrap_or(2));
+    }
     let targets = set_targets(cx, &pipe, id);
     // The set is an instruction of its pipe: it releases what that pipe did.
     let on = crate::sync::model::Pipe::from_name(&pipe);
@@ -792,17 +816,75 @@ fn ffts_set(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let clock = cx.core.clock.clone();
     // A2A3 mode 2: the AIC's flag counts each AIV's sets apart (its wait needs one of each).
     let from = if cx.target.id == TargetId::A2A3 && cx.core.actor.core != CoreKind::Aic { 1 + cx.subblock() } else { 0 };
-    link.with_block(|b| {
+    let a2a3 = cx.target.id == TargetId::A2A3;
+    let overflow = link.with_block(|b| {
+        let mut overflow = None;
         for &(core, id) in &targets {
-            *b.flags.entry((core, id, from)).or_insert(0) += 1;
+            let count = b.flags.entry((core, id, from)).or_insert(0);
+            *count += 1;
+            if a2a3 && *count > FFTS_COUNTER_MAX {
+                overflow = Some((core, id));
+            }
             b.flag_set_at.insert((core, id, from), cx.op);
             b.release(me, on, Edge::Flag(core, id), clock.as_ref());
         }
-        ((), true)
+        (overflow, true)
     });
     let (block, first) = (cx.core.actor.block, cx.core.group.0);
+    if let Some((core, id)) = overflow {
+        return Err(Stop::Fault(format!(
+            "FFTS flag {id} of b{block}.{} would hold {} sets no wait has taken: its counter is 4 bits wide and holds {FFTS_COUNTER_MAX} (A2A3)",
+            core_name(core - first),
+            FFTS_COUNTER_MAX + 1
+        )));
+    }
     let names: Vec<String> = targets.iter().map(|&(k, i)| format!("b{block}.{} flag {i}", core_name(k - first))).collect();
     cx.notes.push(format!("FFTS set {}", names.join(", ")));
+    Ok(())
+}
+
+/// An A2A3 set in FFTS mode 0 (every core of the caller's kind in the launch: pto-isa's
+/// `SYNCALL_IMPL<AIVOnly>`, `npu/a2a3/SyncAll.hpp:24-35`) or mode 1 (the two AIVs of the
+/// caller's block): a barrier. Each participant's flag `id` counts one once every participant
+/// has set it; every set releases into each participant's flag, so a wait that takes the count
+/// is ordered after every set of the round.
+fn ffts_barrier_set(cx: &mut CoreCx<'_>, link: &Link, pipe: &str, id: i64, mode: i64) -> Result<(), Stop> {
+    let me = cx.core.index;
+    let kind = cx.core.actor.core;
+    let (rank, first) = (cx.core.actor.rank, cx.core.group.0);
+    if mode == 1 && kind == CoreKind::Aic {
+        return Err(Stop::Fault("FFTS mode 1 is a barrier of the two AIVs of a block: the AIC takes no part in it".into()));
+    }
+    let on = crate::sync::model::Pipe::from_name(pipe);
+    let clock = cx.core.clock.clone();
+    let block = cx.core.actor.block;
+    let op = cx.op;
+    let completed = link.with_block(|b| {
+        let same_kind = |k: &CoreKind| matches!((k, kind), (CoreKind::Aic, CoreKind::Aic) | (CoreKind::Aiv(_), CoreKind::Aiv(_)));
+        let participants: Vec<usize> = match mode {
+            0 => b.barrier.cores.iter().enumerate().filter(|(_, (r, k))| *r == rank && same_kind(k)).map(|(i, _)| i).collect(),
+            _ => (first + 1..=first + super::AIVS_PER_BLOCK).collect(),
+        };
+        let group = if mode == 0 { rank } else { block as u32 };
+        for &p in &participants {
+            b.release(me, on, Edge::Flag(p, id), clock.as_ref());
+        }
+        let round = b.ffts_rounds.entry((mode, group, id)).or_insert_with(|| participants.iter().map(|&p| (p, 0)).collect());
+        if let Some(entry) = round.iter_mut().find(|(p, _)| *p == me) {
+            entry.1 += 1;
+        }
+        let done = round.iter().all(|&(_, n)| n > 0);
+        if done {
+            round.iter_mut().for_each(|(_, n)| *n -= 1);
+            for &p in &participants {
+                *b.flags.entry((p, id, 0)).or_insert(0) += 1;
+                b.flag_set_at.insert((p, id, 0), op);
+            }
+        }
+        (done, true)
+    });
+    let scope = if mode == 0 { "every core of its kind" } else { "the block's two AIVs" };
+    cx.notes.push(format!("FFTS mode {mode} set of flag {id} ({scope}){}", if completed { ": the round is complete" } else { "" }));
     Ok(())
 }
 
@@ -813,7 +895,7 @@ fn core_name(k: usize) -> String {
 
 fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let Some(link) = cx.core.link.clone() else { return Ok(()) };
-    let (pipe, id) = ffts_args(cx)?;
+    let (pipe, id, _) = ffts_args(cx)?;
     let me = cx.core.index;
     let clock = cx.core.clock.clone();
     // A5's `wait_intra_block(pipe, id)` holds its pipe; A2A3's `wait_flag_dev` the whole core.
@@ -823,6 +905,14 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     let senders: Vec<usize> =
         if cx.target.id == TargetId::A2A3 && cx.core.actor.core == CoreKind::Aic { (1..=super::AIVS_PER_BLOCK).collect() } else { vec![0] };
     let got = link.with_block(|b| {
+        // A completed mode-0 round (every AIC of the launch set the flag) counts at slot 0.
+        if senders.len() > 1
+            && let Some(c) = b.flags.get_mut(&(me, id, 0)).filter(|c| **c > 0)
+        {
+            *c -= 1;
+            b.acquire(me, on, Edge::Flag(me, id), clock.as_ref());
+            return (true, true);
+        }
         if senders.iter().all(|&s| b.flags.get(&(me, id, s)).is_some_and(|&c| c > 0)) {
             for &s in &senders {
                 if let Some(c) = b.flags.get_mut(&(me, id, s)) {

@@ -306,6 +306,9 @@ pub struct BlockState {
     pub times: HashMap<Edge, super::clock::Released>,
     /// The `syncall` barrier of the cores sharing this state.
     pub barrier: Barrier,
+    /// A2A3 FFTS modes 0 and 1 (a barrier of cores: every participant's flag counts once all
+    /// have set it): (mode, group, flag id) → sets so far per participant core.
+    pub ffts_rounds: HashMap<(i64, u32, i64), Vec<(usize, u64)>>,
 }
 
 /// The `syncall` barriers of the cores under one scheduler: one per rank (a device's cores
@@ -328,6 +331,7 @@ impl BlockState {
             hb: crate::sync::graph::Graph::for_machine(cores.len()),
             times: HashMap::new(),
             barrier: Barrier { cores, ..Default::default() },
+            ffts_rounds: HashMap::new(),
         }
     }
 }
