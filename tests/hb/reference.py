@@ -25,6 +25,12 @@ SPECS = {
     "mix_v2c_tpush": {"x": ((16, 16), F32), "b": ((16, 16), F32), "out": ((16, 16), F32)},
     "mix_syncall_exchange": {"a": ((2, 8), F32), "part": ((2, 8), F32), "out": ((2, 8), F32)},
     "mix_aiv_col_halves": {"a": ((4, 16), F32), "out": ((4, 16), F32)},
+    "mix_ffts_mode1_exchange_a2a3": {"a": ((2, 8), F32), "part": ((2, 8), F32), "out": ((2, 8), F32)},
+    "mix_ffts_mode0_exchange_a2a3": {"a": ((2, 8), F32), "part": ((2, 8), F32), "out": ((2, 8), F32)},
+    "mix_ffts_mode1_one_side_a2a3": {"a": ((2, 8), F32), "part": ((2, 8), F32), "out": ((2, 8), F32)},
+    "mix_ffts_id18_a2a3": {"a": ((2, 8), F32), "part": ((2, 8), F32), "out": ((2, 8), F32)},
+    "mix_c2v_pop_nofree_a2a3": {"fifo": ((128, 16), F32), "a": ((16, 16), F32), "b": ((16, 16), F32), "out": ((16, 16), F32)},
+    "mix_c2v_pop_free_twice_a2a3": {"fifo": ((128, 16), F32), "a": ((16, 16), F32), "b": ((16, 16), F32), "out": ((16, 16), F32)},
     "blocks_syncall_cols": {"a": ((4, 16), F32), "part": ((4, 16), F32), "out": ((4, 16), F32)},
     "single_core_flags": {"a": ((16, 16), F32), "b": ((16, 16), F32), "out": ((16, 16), F32)},
     "mix_v2c_ffts_handoff_a2a3": {"x": ((16, 16), F32), "y": ((16, 16), F32), "b": ((16, 16), F32), "out": ((16, 16), F32)},
@@ -88,6 +94,22 @@ def mix_v2c_tpush(inputs: dict) -> dict:
 def mix_syncall_exchange(inputs: dict) -> dict:
     a = inputs["a"]
     return {"part": a.copy(), "out": a[::-1].copy()}
+
+
+def mix_ffts_mode1_exchange_a2a3(inputs: dict) -> dict:
+    return mix_syncall_exchange(inputs)
+
+
+def mix_ffts_mode0_exchange_a2a3(inputs: dict) -> dict:
+    return mix_syncall_exchange(inputs)
+
+
+def mix_c2v_pop_nofree_a2a3(inputs: dict) -> dict:
+    return mix_c2v_pop_a2a3(inputs)
+
+
+def mix_c2v_pop_free_twice_a2a3(inputs: dict) -> dict:
+    return mix_c2v_pop_a2a3(inputs)
 
 
 def mix_aiv_col_halves(inputs: dict) -> dict:

@@ -904,40 +904,62 @@ fn ffts_wait(cx: &mut CoreCx<'_>) -> Result<(), Stop> {
     // each AIV — two sets from one AIV do not pass it.
     let senders: Vec<usize> =
         if cx.target.id == TargetId::A2A3 && cx.core.actor.core == CoreKind::Aic { (1..=super::AIVS_PER_BLOCK).collect() } else { vec![0] };
-    let got = link.with_block(|b| {
-        // A completed mode-0 round (every AIC of the launch set the flag) counts at slot 0.
-        if senders.len() > 1
-            && let Some(c) = b.flags.get_mut(&(me, id, 0)).filter(|c| **c > 0)
-        {
-            *c -= 1;
-            b.acquire(me, on, Edge::Flag(me, id), clock.as_ref());
-            return (true, true);
-        }
-        if senders.iter().all(|&s| b.flags.get(&(me, id, s)).is_some_and(|&c| c > 0)) {
-            for &s in &senders {
-                if let Some(c) = b.flags.get_mut(&(me, id, s)) {
-                    *c -= 1;
-                }
-            }
-            b.acquire(me, on, Edge::Flag(me, id), clock.as_ref());
-            (true, true)
-        } else {
-            (false, false)
-        }
+    let (got, round) = link.with_block(|b| {
+        // A mode-0/1 round this core takes part in that is still open: who has not set the flag.
+        let round = b.ffts_rounds.iter().find_map(|(&(mode, _, rid), parts)| {
+            (rid == id && parts.iter().any(|&(p, _)| p == me) && parts.iter().any(|&(_, n)| n > 0))
+                .then(|| (mode, parts.iter().filter(|&&(_, n)| n == 0).map(|&(p, _)| p).collect::<Vec<_>>()))
+        });
+        let (got, changed) = take_flag(b, me, id, &senders, on, clock.as_ref());
+        ((got, round), changed)
     });
     if got {
         cx.notes.push(format!("FFTS flag {id} consumed"));
-        Ok(())
-    } else {
-        let from = if senders.len() > 1 {
-            "each AIV"
-        } else if cx.core.actor.core == CoreKind::Aic {
-            "an AIV"
-        } else {
-            "the AIC"
-        };
-        Err(Stop::Wait(Wait(format!("FFTS flag {id} (needs a set from {from})"))))
+        return Ok(());
     }
+    if let Some((mode, missing)) = round {
+        let first = cx.core.group.0;
+        let names: Vec<String> = missing.iter().map(|&p| core_name(p.saturating_sub(first))).collect();
+        return Err(Stop::Wait(Wait(format!("FFTS flag {id} (a mode-{mode} barrier round that {} has not set)", names.join(" and ")))));
+    }
+    let from = if senders.len() > 1 {
+        "each AIV"
+    } else if cx.core.actor.core == CoreKind::Aic {
+        "an AIV"
+    } else {
+        "the AIC"
+    };
+    Err(Stop::Wait(Wait(format!("FFTS flag {id} (needs a set from {from})"))))
+}
+
+/// Takes one count of flag `id` for core `me` if it has one (from each of `senders`, or from a
+/// completed mode-0/1 round); `(taken, changed)`.
+fn take_flag(
+    b: &mut super::xpipe::BlockState,
+    me: usize,
+    id: i64,
+    senders: &[usize],
+    on: Option<crate::sync::model::Pipe>,
+    clock: Option<&super::clock::SharedClock>,
+) -> (bool, bool) {
+    // A completed mode-0 round (every AIC of the launch set the flag) counts at slot 0.
+    if senders.len() > 1
+        && let Some(c) = b.flags.get_mut(&(me, id, 0)).filter(|c| **c > 0)
+    {
+        *c -= 1;
+        b.acquire(me, on, Edge::Flag(me, id), clock);
+        return (true, true);
+    }
+    if !senders.iter().all(|&s| b.flags.get(&(me, id, s)).is_some_and(|&c| c > 0)) {
+        return (false, false);
+    }
+    for &s in senders {
+        if let Some(c) = b.flags.get_mut(&(me, id, s)) {
+            *c -= 1;
+        }
+    }
+    b.acquire(me, on, Edge::Flag(me, id), clock);
+    (true, true)
 }
 
 /// `syncall`: a barrier of the cores under this scheduler that its `core_type` names (AIV-only

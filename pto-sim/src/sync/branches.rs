@@ -130,8 +130,8 @@ pub struct MachineBranches {
     pub unexplored: std::collections::BTreeSet<u32>,
     /// What the runs found (hazards, sync errors, notes), in order, repeats included.
     pub found: Vec<Diagnostic>,
-    /// Runs that stopped at a trap (an infeasible path, an op the simulator cannot run), and
-    /// the first trap.
+    /// Runs after the first that stopped at a trap (an infeasible path, an op the simulator
+    /// cannot run), and the first such trap; a trap of the first run is a finding.
     pub trapped: (usize, Option<Diagnostic>),
 }
 
@@ -162,6 +162,14 @@ impl MachineBranches {
         let sync = |d: &Diagnostic| d.class.as_str().starts_with("SYNC_") || d.class.as_str().starts_with("HAZARD_");
         if diagnostics.iter().any(sync) {
             self.found.extend(diagnostics.iter().cloned());
+        } else if self.explorer.runs == 1 {
+            // The first run takes every condition's real outcome: the path the inputs take is
+            // reachable, so its trap is an error (as in `pto run`), not an unchecked path.
+            self.found.extend(
+                diagnostics.iter().filter(|d| d.is_error()).cloned().map(|d| {
+                    d.with_note("this is the path the inputs take (every branch with its real outcome): `pto run` stops here too")
+                }),
+            );
         } else {
             self.trapped.0 += 1;
             if self.trapped.1.is_none() {
