@@ -323,7 +323,7 @@ op_table! {
     PointerCast "pointer_cast" Alloc "" { format: "( $v* ) opt( $v , $v ) $dict? : $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "a buffer at a planned address (lowered form)" }
     DeclareTile "declare_tile" Alloc "" { format: "$dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare a tile without storage" }
     DeclareTileMemref "declare_tile_memref" Alloc "" { format: "$dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare a memref-backed tile" }
-    TPack "tpack" Move UN { doc: "pack a tile (A5)" }
+    TPack "tpack" Move UN { cpp: "TPACK($dst, $src)", doc: "pack a tile (A5; PTOAS `PTOTPackToTPACK`, PTOToEmitC.cpp:3929-3944: TPACK(dst, src))" }
 
     // ---- PTOAS: element access / debug ----
     TSetVal "tsetval" ElementAccess "dst:tile, index:scalar, value:scalar -> " { pipe: Pipe::S, doc: "write one element" }

@@ -865,7 +865,7 @@ fn ffts_barrier_set(cx: &mut CoreCx<'_>, link: &Link, pipe: &str, id: i64, mode:
             0 => b.barrier.cores.iter().enumerate().filter(|(_, (r, k))| *r == rank && same_kind(k)).map(|(i, _)| i).collect(),
             _ => (first + 1..=first + super::AIVS_PER_BLOCK).collect(),
         };
-        let group = if mode == 0 { rank } else { block as u32 };
+        let group = if mode == 0 { rank } else { block };
         for &p in &participants {
             b.release(me, on, Edge::Flag(p, id), clock.as_ref());
         }
