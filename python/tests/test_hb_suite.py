@@ -61,6 +61,10 @@ def _expected_error(entry: Dict[str, Any]) -> Type[pto.PtoError]:
         return pto.DeadlockError
     if expect.startswith("SYNC_"):
         return pto.SyncError
+    if expect.startswith("SIM_"):
+        return pto.SimTrap
+    if expect.startswith("LEGAL_"):
+        return pto.LegalityError
     return pto.VerifyError
 
 
