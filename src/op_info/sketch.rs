@@ -195,6 +195,7 @@ impl Kernel {
             family: spec.family,
             sig: sig_slots(op),
             enum_uses: Vec::new(),
+            cross_core: matches!(op, Opcode::SyncSet | Opcode::SyncWait),
         };
         let mut body = String::new();
         w.items(&op.parsed().format, &mut body, modes);
@@ -227,11 +228,17 @@ struct Walker<'k> {
     sig: Vec<pto_ir::ops::Slot>,
     /// The enum kinds spelled so far.
     enum_uses: Vec<String>,
+    /// `sync.set` / `sync.wait`: their pipe is one every target takes (PTOAS's A5 verifier
+    /// allows a set on FIX or MTE3 only, `PTO.cpp:1636-1646`).
+    cross_core: bool,
 }
 
 impl Walker<'_> {
     /// The next value of enum `kind` in this statement ([`nth_value`]).
     fn next_value(&mut self, kind: &str) -> &'static str {
+        if self.cross_core && kind == "pipe" {
+            return "PIPE_MTE3";
+        }
         let n = self.enum_uses.iter().filter(|k| *k == kind).count();
         self.enum_uses.push(kind.to_string());
         nth_value(kind, n)
