@@ -142,8 +142,13 @@ fn record(cx: &mut CoreCx<'_>, arg: usize, idx: &[i64], kind: crate::sync::graph
     let size = cx.gm.get(arg).map_or(1, |a| a.elem_size.max(1)) as u64;
     let bytes = crate::byteset::normalize(idx.iter().map(|&i| (i.max(0) as u64 * size, (i.max(0) as u64 + 1) * size)).collect());
     let name = name(cx, arg);
-    // Comm instructions are the scalar unit's (their core is a whole rank: one actor).
-    crate::cores::ops::gm_access(cx.m, cx.core, cx.op, crate::sync::model::Pipe::S, arg, &bytes, kind, name.trim_start_matches('%'));
+    // A transfer is the DMA pair it is (pto-isa `comm/a2a3/TPut.hpp`, `TGet.hpp`, the
+    // collectives): a TLOAD of the source into a UB staging tile on MTE2, a TSTORE to the
+    // destination on MTE3. A notify on the scalar pipe does not order them: pto-isa's kernels put
+    // `pipe_barrier(PIPE_ALL)` between a put and its `tnotify` (on a core whose pipes are not
+    // checked every pipe is the core's one actor, as before).
+    let pipe = if kind == crate::sync::graph::Kind::Read { crate::sync::model::Pipe::Mte2 } else { crate::sync::model::Pipe::Mte3 };
+    crate::cores::ops::gm_access(cx.m, cx.core, cx.op, pipe, arg, &bytes, kind, name.trim_start_matches('%'));
 }
 
 /// The bytes of elements `idx` of array `arg`.
