@@ -33,6 +33,8 @@ const CASES: &[(&str, &str)] = &[
     // puts the type in `<{function_type = ...}>`), so the generic form did not parse again: the
     // lexer now never closes an angle bracket with the `>` of `->`.
     ("read/arrow-in-type-body", "parse: PARSE_UNEXPECTED_EOF: unclosed `<`"),
+    // `9999E99..` for an `i64` constant printed as `0x7FF0...` and read back as another integer.
+    ("read/float-literal-of-an-integer-constant", "parse: PARSE_BAD_LITERAL: a float literal is not valid for an integer type"),
     // An op before `.arg` made the file SSA form, but `pto fmt` prints `.arg` first and the printed
     // file was then read as PTO-AS short form (`tor`): printing was not idempotent. The first op
     // now decides the form wherever the directives stand.

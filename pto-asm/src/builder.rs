@@ -404,6 +404,11 @@ impl<'i, 't> Builder<'i, 't> {
             return Ok(Attr::Int(if text.starts_with('-') { v.wrapping_neg() } else { v }, ty));
         }
         if text.contains(['.', 'e', 'E']) {
+            // MLIR: "floating point value not valid for specified type" (an `i64` constant
+            // written `1e400` would print back as a different integer).
+            if ty.is_some_and(|t| matches!(self.m.ty(t), Type::Scalar(e) if !e.is_float())) {
+                return Err(bad(self, "a float literal is not valid for an integer type:"));
+            }
             let v: f64 = text.parse().map_err(|_| bad(self, "malformed float literal"))?;
             return Ok(Attr::Float(v, ty));
         }
