@@ -135,7 +135,7 @@ impl Verifier<'_> {
         }
         for (call, cycle) in found {
             let mut chain: Vec<String> = cycle.iter().filter_map(|&f| name(f)).map(|n| format!("@{n}")).collect();
-            chain.push(chain[0].clone());
+            chain.extend(chain.first().cloned());
             self.err(
                 DiagClass::StructRecursion,
                 m.op_span(call),
