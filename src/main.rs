@@ -341,6 +341,13 @@ enum Command {
         /// Print the Markdown ISA coverage table (docs/isa-coverage.md).
         #[arg(long, conflicts_with_all = ["json", "name"])]
         markdown: bool,
+        /// Write the generated conformance set (one-op kernels over the whole table, legal
+        /// bases and near misses) into DIR, with DIR/MANIFEST.tsv.
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["json", "name", "markdown"])]
+        generate: Option<std::path::PathBuf>,
+        /// The seed of --generate (the near misses' choices).
+        #[arg(long, default_value_t = 1, requires = "generate")]
+        seed: u64,
     },
 }
 
@@ -509,7 +516,9 @@ fn main() -> ExitCode {
             output_path = output;
             mlir::import(&mlir::ImportOptions { input: file, to: to.map(FormArg::text_form), verify: !no_verify, error_format })
         }
-        Command::Ops { name, json, isa, markdown } => ops::run(&ops::OpsOptions { json, isa_only: isa, markdown, name }),
+        Command::Ops { name, json, isa, markdown, generate, seed } => {
+            ops::run(&ops::OpsOptions { json, isa_only: isa, markdown, name, generate, seed })
+        }
     };
     let mut code = outcome.code;
     let mut stderr = outcome.stderr;

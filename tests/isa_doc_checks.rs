@@ -165,7 +165,7 @@ fn program_with(op: &str, src: &Tile, dst: &Tile, same: bool, index: Option<&str
         // A block gather: one u32 byte offset per 32-byte block of dst (two per 64-byte row).
         "gatherb" => format!("pto.{op} ins(%a, %o : {a}, {off}) outs({out} : {d})"),
         // Generated into dst: a triangular mask; random numbers from an f32 key and counter.
-        "tri" => format!("pto.{op} ins() outs({out} : {d})"),
+        "tri" => format!("pto.{op} ins(%n : i32) outs({out} : {d})"),
         "random" => format!("pto.{op} ins(%k, %k : {key}, {key}) outs({out} : {d})"),
         // A scalar of the source's element type broadcast into dst.
         "expands" => format!("pto.{op} ins(%s : {scalar}) outs({out} : {d})"),
@@ -180,7 +180,7 @@ fn program_with(op: &str, src: &Tile, dst: &Tile, same: bool, index: Option<&str
         other => panic!("no template for shape {other}"),
     };
     format!(
-        "func.func @k(%a: {a}, %b: {a}, %d: {d}, %s: {scalar}, %m: {mask}, %t: {tmp}, %i: {i}, %g: {g}, %e: {d}, %k: {key}, %o: {off}, %f: {fp}) {{\n  {body}\n  return\n}}\n"
+        "func.func @k(%a: {a}, %b: {a}, %d: {d}, %s: {scalar}, %m: {mask}, %t: {tmp}, %i: {i}, %g: {g}, %e: {d}, %k: {key}, %o: {off}, %f: {fp}, %n: i32) {{\n  {body}\n  return\n}}\n"
     )
 }
 

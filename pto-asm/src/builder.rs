@@ -1235,7 +1235,10 @@ impl<'i, 't> Builder<'i, 't> {
             (Syn::Word("dense"), None) => return Err(c.error("`: type` after the constant")),
             (Syn::Word("true"), _) => (Attr::Bool(true), self.int_type(ElemType::I1)),
             (Syn::Word("false"), _) => (Attr::Bool(false), self.int_type(ElemType::I1)),
-            (Syn::Lit(text, kind), Some(ty)) if *kind != LitKind::Str => (self.literal_attr(text, n.start, Some(ty))?, ty),
+            (Syn::Lit(text, kind), Some(ty)) if *kind != LitKind::Str => {
+                self.check_constant_literal(text, n, ty)?;
+                (self.literal_attr(text, n.start, Some(ty))?, ty)
+            }
             (Syn::Lit(..), None) => return Err(c.error("`: type` after the constant")),
             _ => {
                 return Err(Diagnostic::error(
@@ -1249,6 +1252,35 @@ impl<'i, 't> Builder<'i, 't> {
         parts.data.attrs.extend(attrs);
         parts.result_types.push(ty);
         Ok(parts)
+    }
+
+    /// MLIR's rules for `arith.constant`'s literal and type: a float type takes a float (or
+    /// hexadecimal bit-pattern) literal, never a decimal integer ("unexpected decimal integer
+    /// literal for a floating point value", `mlir/lib/AsmParser/AttributeParser.cpp`); an integer
+    /// type is signless ("integer return type must be signless", `ArithOps.cpp`
+    /// `ConstantOp::verify`): `ui8` and `si8` have no `arith.constant`.
+    fn check_constant_literal(&self, text: &str, n: &Node<'i>, ty: TypeId) -> BResult<()> {
+        let Type::Scalar(e) = self.m.ty(ty) else { return Ok(()) };
+        let hex = text.trim_start_matches('-').starts_with("0x");
+        if e.is_float() && !hex && !text.contains(['.', 'e', 'E']) {
+            return Err(Diagnostic::error(
+                DiagClass::ParseBadLiteral,
+                self.node_span(n),
+                format!("unexpected decimal integer literal `{text}` for a floating point value of type {} (write `{text}.0`)", e.name()),
+            ));
+        }
+        if matches!(e, ElemType::U8 | ElemType::U16 | ElemType::U32 | ElemType::U64) {
+            return Err(Diagnostic::error(
+                DiagClass::StructTypeClass,
+                self.node_span(n),
+                format!(
+                    "`arith.constant` of type {}: its integer type must be signless (MLIR's arith ops; write `i{}`)",
+                    e.name(),
+                    e.size_bytes() * 8
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Same-type scalar ops: `arith.addi %a, %b : T` (and unary `arith.negf %a : T`).

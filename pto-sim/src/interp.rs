@@ -1095,8 +1095,9 @@ impl<'m> Sim<'m> {
             }
             Opcode::AllocTile => self.exec_alloc(op)?,
             Opcode::TGetVal | Opcode::TSetVal => {
-                let tile = self.tile(op, data.operands[0])?;
-                let index = self.int(op, data.operands[1])?;
+                let (tile_v, index_v, value_v) = element_operands(data);
+                let tile = self.tile(op, tile_v)?;
+                let index = self.int(op, index_v)?;
                 if data.opcode == Opcode::TGetVal {
                     let v = family::get_element(&self.mem, &tile, index).map_err(|f| trap(m, op, f.0))?;
                     let is_float = matches!(m.value_type(data.results[0]), pto_ir::Type::Scalar(e) if e.is_float());
@@ -1108,7 +1109,7 @@ impl<'m> Sim<'m> {
                     };
                     self.set_result(op, val);
                 } else {
-                    let value = self.vals[data.operands[2].index()].num().ok_or_else(|| trap(m, op, "missing value operand"))?;
+                    let value = value_v.and_then(|v| self.vals[v.index()].num()).ok_or_else(|| trap(m, op, "missing value operand"))?;
                     family::set_element(&mut self.mem, &tile, index, value).map_err(|f| trap(m, op, f.0))?;
                 }
             }
@@ -1766,4 +1767,14 @@ fn memref_view(ty: &Type, arg: usize) -> Option<(GmView, Option<(usize, usize)>)
         strides[k] = strides[k + 1].checked_mul(shape[k + 1])?;
     }
     Some((GmView::new(arg, &shape, &strides).ok()?, crate::gm::row_major_shape(&shape, &strides)))
+}
+
+/// The tile, index and value of `tgetval` / `tsetval`: `tsetval ins(%dst, %index, %value)`
+/// (the ISA's form), or `tsetval ins(%index, %value) outs(%dst)` (PTOAS's); `tgetval ins(%src,
+/// %index)`.
+fn element_operands(data: &pto_ir::module::OpData) -> (pto_ir::ValueId, pto_ir::ValueId, Option<pto_ir::ValueId>) {
+    match (data.ins(), data.outs()) {
+        ([index, value], [dst]) => (*dst, *index, Some(*value)),
+        _ => (data.operands[0], data.operands[1], data.operands.get(2).copied()),
+    }
 }

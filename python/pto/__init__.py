@@ -203,10 +203,15 @@ _FAMILIES: Sequence[Tuple[str, Type[PtoError]]] = (
 
 
 def _error(e: _native.DiagnosticsError) -> PtoError:
+    """The exception for a run's findings, by one precedence whatever their order: the first
+    family of ``_FAMILIES`` (parse, verify, legality, trap, hazard, deadlock, other sync) that
+    any error belongs to, so two kernels with the same findings raise the same class."""
     rendered, diagnostics = e.args
     errors = [d for d in diagnostics if d["severity"] == "error"] or diagnostics
-    first = errors[0]["class"] if errors else ""
-    cls: Type[PtoError] = next((c for prefix, c in _FAMILIES if first.startswith(prefix)), PtoError)
+    classes = [d["class"] for d in errors]
+    cls: Type[PtoError] = next(
+        (c for prefix, c in _FAMILIES if any(k.startswith(prefix) for k in classes)), PtoError
+    )
     return cls(rendered, diagnostics)
 
 

@@ -67,6 +67,16 @@ def test_hazard_error_family() -> None:
     assert type(err) is pto.HazardError and str(err) == "r"
 
 
+def test_exception_class_does_not_depend_on_the_order_of_findings() -> None:
+    """One precedence (docs/python.md): the same two findings raise the same class in either
+    order, the earlier family of the table winning."""
+    findings = [{"class": "SYNC_UNPAIRED", "severity": "error"}, {"class": "HAZARD_RAW", "severity": "error"}]
+    for order in (findings, findings[::-1]):
+        assert type(pto._error(pto._native.DiagnosticsError("r", order))) is pto.HazardError
+    trap_first = [{"class": "HAZARD_WAW", "severity": "error"}, {"class": "SIM_TRAP", "severity": "error"}]
+    assert type(pto._error(pto._native.DiagnosticsError("r", trap_first))) is pto.SimTrap
+
+
 def test_input_errors_name_the_argument() -> None:
     m = pto.parse(EXAMPLES / "vadd.pto")
     a = np.ones((32, 32), np.float32)

@@ -15,6 +15,10 @@ pub struct OpsOptions {
     pub isa_only: bool,
     /// Describe this op instead of listing the table ([`crate::op_info`]).
     pub name: Option<String>,
+    /// Write the generated conformance set into this directory ([`op_info::generate`]).
+    pub generate: Option<std::path::PathBuf>,
+    /// The seed of the generated set.
+    pub seed: u64,
 }
 
 fn tmp_text(rule: TmpRule) -> &'static str {
@@ -166,6 +170,14 @@ pub fn run(opts: &OpsOptions) -> Outcome {
     }
     if opts.markdown {
         return Outcome { stdout: markdown(), stderr: String::new(), code: 0 };
+    }
+    if let Some(dir) = &opts.generate {
+        return match op_info::generate::write_set(dir, opts.seed) {
+            Ok(n) => {
+                Outcome { stdout: format!("wrote {n} programs and MANIFEST.tsv to {}\n", dir.display()), stderr: String::new(), code: 0 }
+            }
+            Err(e) => Outcome { stdout: String::new(), stderr: format!("error: cannot write {}: {e}\n", dir.display()), code: 2 },
+        };
     }
     let specs: Vec<_> = ops::all().iter().filter(|s| !opts.isa_only || !s.page.is_empty()).collect();
     if opts.json {

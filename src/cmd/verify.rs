@@ -105,7 +105,8 @@ fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::V
 }
 
 /// Whether the tiles fit the target's buffers: the errors of the whole lowering (on a copy)
-/// that are about memory — overflow, overlapping tiles, bad addresses — so that `verify
+/// that are about memory — overflow, overlapping tiles, bad addresses, a scratch tile smaller
+/// than the target's implementation asserts (`insert-scratch`) — so that `verify
 /// --target` reports what `lower` and `run` would (docs/cli.md). Other lowering errors are
 /// left to `lower`.
 fn memory_errors(module: &pto_ir::Module, target: &'static pto_lower::Target) -> Vec<pto_ir::Diagnostic> {
@@ -116,7 +117,15 @@ fn memory_errors(module: &pto_ir::Module, target: &'static pto_lower::Target) ->
         Err(errors) => errors
             .0
             .into_iter()
-            .filter(|d| matches!(d.class, DiagClass::LegalBufferOverflow | DiagClass::LegalOverlappingTiles | DiagClass::LegalBadAddress))
+            .filter(|d| {
+                matches!(
+                    d.class,
+                    DiagClass::LegalBufferOverflow
+                        | DiagClass::LegalOverlappingTiles
+                        | DiagClass::LegalBadAddress
+                        | DiagClass::LegalTmpTooSmall
+                )
+            })
             .collect(),
     }
 }

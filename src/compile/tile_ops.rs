@@ -151,6 +151,7 @@ impl<'m> Emitter<'m> {
                 "tmov" => self.tmov(op),
                 "tstore" => self.tstore(op),
                 "tmrgsort" => self.tmrgsort(op),
+                "element" => self.element(op),
                 _ => self.unsupported(op, format!("unknown family rule `{name}`")),
             };
         }
@@ -298,6 +299,25 @@ impl Emitter<'_> {
     /// `TMRGSORT`: the list form `TMRGSORT(dst, src, blockLen)`, or the merge of 2 to 4 lists
     /// `TMRGSORT<Dst, Tmp, Src0.., exhausted>(dst, executed, tmp, src0, ...)`, where (as in
     /// PTOAS's operand order) the last `ins` operand is the scratch tile.
+    /// `tgetval` / `tsetval` as `ptoas` writes them (`PTOToEmitC.cpp:5063-5106`, the
+    /// `PTOAS__TILE_GET_VALUE` / `PTOAS__TILE_SET_VALUE` markers its post-processing turns into
+    /// the tile's accessors): `T v = tile.GetValue(i);`, `tile.SetValue(i, v);`.
+    fn element(&mut self, op: OpId) {
+        let data = self.m.op(op);
+        let (ins, outs) = (data.ins().to_vec(), data.outs().to_vec());
+        match (data.opcode, ins.as_slice(), outs.as_slice(), data.results.first()) {
+            (Opcode::TGetVal, [src, index], [], Some(&r)) => {
+                let (t, i) = (self.name(*src), self.expr(*index));
+                self.define(op, r, &format!("{t}.GetValue({i})"));
+            }
+            (Opcode::TSetVal, [dst, index, value], [], _) | (Opcode::TSetVal, [index, value], [dst], _) => {
+                let (t, i, v) = (self.name(*dst), self.expr(*index), self.expr(*value));
+                self.line(format!("{t}.SetValue({i}, {v});"));
+            }
+            _ => self.unsupported(op, "an element access that is neither tgetval(src, index) nor tsetval(dst, index, value)"),
+        }
+    }
+
     fn tmrgsort(&mut self, op: OpId) {
         let data = self.m.op(op);
         let (ins, outs) = (data.ins().to_vec(), data.outs().to_vec());

@@ -12,6 +12,7 @@
 
 pub mod check;
 pub mod example;
+pub mod generate;
 mod plan;
 mod sketch;
 mod text;

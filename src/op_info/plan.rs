@@ -40,7 +40,7 @@ const PREFERRED: &[ElemType] = &[
 ];
 
 /// Scalar slots that hold positions or counts: always `index`.
-const INDEX_SLOTS: &[&str] = &["row", "col", "offsets", "index", "pos_m", "pos_k", "diagonal", "addr"];
+const INDEX_SLOTS: &[&str] = &["row", "col", "offsets", "index", "pos_m", "pos_k", "addr"];
 /// Scalar slots that hold an element of the op's tiles: the element type of its first tile.
 const ELEMENT_SLOTS: &[&str] = &["scalar", "value", "start", "scale"];
 /// How many element types of one class are tried, and how many candidates in all.
@@ -93,11 +93,11 @@ pub struct Plan {
 /// name it was asked for: one legal on both targets if there is one, else one legal on either,
 /// else one that passes the structural verifier. `None` when the op has no operand pattern.
 pub fn choose(op: Opcode, modes: &[(String, String)]) -> Option<Plan> {
-    let uses = slot_uses(op)?;
+    let uses = slot_uses(op, 0, &[])?;
     let attrs = attributes(op, modes);
     let mut fallback = None;
     for (i, &target) in super::check::TARGETS.iter().enumerate() {
-        let Some(plan) = search(op, &uses, &attrs, Some(target)) else { continue };
+        let Some(plan) = search(op, 0, &uses, &attrs, Some(target), 1).pop() else { continue };
         let other = super::check::TARGETS[1 - i];
         let legal_on_other = parse_and_verify(&plan.level2("k")).is_ok_and(|m| legal_on(&m, other).is_none());
         if legal_on_other {
@@ -105,7 +105,30 @@ pub fn choose(op: Opcode, modes: &[(String, String)]) -> Option<Plan> {
         }
         fallback.get_or_insert(plan);
     }
-    fallback.or_else(|| search(op, &uses, &attrs, None)).or_else(|| Some(build(op, &uses, &attrs, &[], None, None)))
+    fallback.or_else(|| search(op, 0, &uses, &attrs, None, 1).pop()).or_else(|| Some(build(op, &uses, &attrs, &[], None, None)))
+}
+
+/// Up to `limit` plans of operand form `form` of `op` legal on `target`, one per choice of
+/// element types (in the order of preference), with the attributes `attrs` and the optional
+/// slots `optional` filled besides the required ones: the bases of the generated conformance set
+/// ([`super::generate`]). Empty when the op has no such form or nothing is legal there.
+pub fn legal_plans(op: Opcode, form: usize, optional: &[&str], attrs: &[(String, String)], target: TargetId, limit: usize) -> Vec<Plan> {
+    let Some(uses) = slot_uses(op, form, optional) else { return Vec::new() };
+    let mut all = attributes(op, &[]);
+    all.retain(|(n, _)| !attrs.iter().any(|(m, _)| m == n));
+    all.extend(attrs.iter().cloned());
+    search(op, form, &uses, &all, Some(target), limit)
+}
+
+/// The names of the optional slots of operand form `form` (not `tmp` when PTOAS requires it,
+/// which every plan fills).
+pub fn optional_slots(op: Opcode, form: usize) -> Vec<String> {
+    let ptoas_tmp = !op.spec().ptoas_tmp.is_empty();
+    op.parsed()
+        .forms
+        .get(form)
+        .map(|f| f.ins.iter().chain(&f.outs).filter(|s| s.optional && !(ptoas_tmp && s.name == "tmp")).map(|s| s.name.clone()).collect())
+        .unwrap_or_default()
 }
 
 /// One slot the example fills.
@@ -115,15 +138,19 @@ struct SlotUse {
     out: bool,
 }
 
-/// The slots the example fills: the required ones, one value of a variadic non-scalar slot,
-/// and `tmp` where PTOAS's DPS form requires it (the op table's `ptoas_tmp`).
-fn slot_uses(op: Opcode) -> Option<Vec<SlotUse>> {
-    let form = op.parsed().forms.first()?;
+/// The slots the example fills from operand form `form`: the required ones, one value of a
+/// variadic non-scalar slot, `tmp` where PTOAS's DPS form requires it (the op table's
+/// `ptoas_tmp`), and the optional slots named in `optional`.
+fn slot_uses(op: Opcode, form: usize, optional: &[&str]) -> Option<Vec<SlotUse>> {
+    let form = op.parsed().forms.get(form)?;
     let ptoas_tmp = !op.spec().ptoas_tmp.is_empty();
     let mut uses = Vec::new();
     for (slots, out) in [(&form.ins, false), (&form.outs, true)] {
         for s in slots {
-            let wanted = !s.optional || (s.variadic && s.kind != SlotKind::Scalar) || (ptoas_tmp && s.name == "tmp");
+            let wanted = !s.optional
+                || (s.variadic && s.kind != SlotKind::Scalar)
+                || (ptoas_tmp && s.name == "tmp")
+                || optional.contains(&s.name.as_str());
             if wanted {
                 uses.push(SlotUse { slot: s.name.clone(), kind: s.kind, out });
             }
@@ -159,11 +186,13 @@ pub fn default_attr(kind: &str) -> String {
     }
 }
 
-/// The first candidate legal on `target` (or, without a target, the first that verifies).
-fn search(op: Opcode, uses: &[SlotUse], attrs: &[(String, String)], target: Option<TargetId>) -> Option<Plan> {
-    let eff = target.and_then(|t| legality::table(t).effective(op, Some(0)));
+/// The first `limit` candidates legal on `target` (or, without a target, that verify), of
+/// operand form `form`.
+fn search(op: Opcode, form: usize, uses: &[SlotUse], attrs: &[(String, String)], target: Option<TargetId>, limit: usize) -> Vec<Plan> {
+    let mut found = Vec::new();
+    let eff = target.and_then(|t| legality::table(t).effective(op, Some(form)));
     if eff.as_ref().is_some_and(|e| !e.supported) {
-        return None;
+        return found;
     }
     let class_of = classes(op, uses, eff.as_ref());
     let n_classes = class_of.iter().max().map_or(0, |m| m + 1);
@@ -176,13 +205,16 @@ fn search(op: Opcode, uses: &[SlotUse], attrs: &[(String, String)], target: Opti
         if let Ok(m) = parse_and_verify(&plan.level2("k"))
             && target.is_none_or(|t| legal_on(&m, t).is_none())
         {
-            return Some(plan);
+            found.push(plan);
+            if found.len() >= limit {
+                return found;
+            }
         }
         // Next combination, the last class fastest.
         let mut k = n_classes;
         loop {
             if k == 0 {
-                return None;
+                return found;
             }
             k -= 1;
             index[k] += 1;
@@ -192,7 +224,7 @@ fn search(op: Opcode, uses: &[SlotUse], attrs: &[(String, String)], target: Opti
             index[k] = 0;
         }
     }
-    None
+    found
 }
 
 /// Groups the uses that must share an element type; returns each use's class.
@@ -517,6 +549,17 @@ fn relate(uses: &[SlotUse], tiles: &mut [Option<TileDesc>], eff: &Effective<'_>)
 // Writing the example program
 // ---------------------------------------------------------------------------------------------
 
+/// The control flow the op of a kernel sits in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Wrap {
+    /// At the top of the function body.
+    None,
+    /// In the body of an `scf.for` of two iterations.
+    For,
+    /// In the `then` region of an `scf.if` on a constant `true`.
+    If,
+}
+
 /// Which program to write.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Level {
@@ -526,6 +569,10 @@ enum Level {
     OneShort,
     /// `!pto.tile_buf` buffers in a function (Level-2 DPS).
     Two,
+    /// Level 2 as PTOAS kernels are written: tile buffers allocated in the body
+    /// (`pto.alloc_tile`, with `valid_row` / `valid_col` operands for a dynamic valid shape), GM
+    /// through `!pto.ptr` arguments.
+    Kernel,
 }
 
 impl Plan {
@@ -537,6 +584,12 @@ impl Plan {
     /// The Level-2 program (tile buffers, GM pointers through views), op in MLIR generic form.
     pub fn level2(&self, func: &str) -> String {
         self.write(Level::Two, func)
+    }
+
+    /// The Level-2 program as a PTOAS kernel: tile buffers allocated in the body, the op
+    /// inside `wrap`.
+    pub fn kernel(&self, func: &str, wrap: Wrap) -> String {
+        self.write_wrapped(Level::Kernel, func, wrap)
     }
 
     /// The Level-1 SSA program (tile values in a function).
@@ -558,14 +611,14 @@ impl Plan {
             return false;
         }
         match level {
-            Level::Two => matches!(v.kind, SlotKind::Tile | SlotKind::View | SlotKind::Vector),
+            Level::Two | Level::Kernel => matches!(v.kind, SlotKind::Tile | SlotKind::View | SlotKind::Vector),
             Level::One | Level::OneShort => v.kind == SlotKind::View,
         }
     }
 
     fn type_text(ty: &ValTy, level: Level) -> String {
         match ty {
-            ValTy::Tile(t) if level == Level::Two => pto_ir::Type::TileBuf(*t).to_string(),
+            ValTy::Tile(t) if matches!(level, Level::Two | Level::Kernel) => pto_ir::Type::TileBuf(*t).to_string(),
             ValTy::Tile(t) => pto_ir::Type::Tile(*t).to_string(),
             ValTy::Scalar(e) => e.name().to_string(),
             ValTy::View(e, r, c) => format!("!pto.partition_tensor_view<{r}x{c}x{}>", e.name()),
@@ -575,6 +628,10 @@ impl Plan {
     }
 
     fn write(&self, level: Level, func: &str) -> String {
+        self.write_wrapped(level, func, Wrap::None)
+    }
+
+    fn write_wrapped(&self, level: Level, func: &str, wrap: Wrap) -> String {
         let mut args: Vec<(String, String)> = Vec::new();
         let mut body = String::new();
         let mut consts: Vec<(String, String)> = Vec::new();
@@ -593,10 +650,21 @@ impl Plan {
                 continue;
             }
             match &v.ty {
-                ValTy::Scalar(e) if !v.out => {
+                // MLIR's `arith.constant` is signless: an unsigned scalar is an argument.
+                ValTy::Scalar(e) if !v.out && !matches!(e, ElemType::U8 | ElemType::U16 | ElemType::U32 | ElemType::U64) => {
                     konst(v.value.clone(), e.name(), v.name.clone());
                 }
-                ValTy::View(e, r, c) if level == Level::Two => {
+                ValTy::Tile(t) if level == Level::Kernel => {
+                    let mut valid = String::new();
+                    for (key, d, cap) in [("valid_row", t.valid_rows, t.rows), ("valid_col", t.valid_cols, t.cols)] {
+                        if d == Dim::Dynamic {
+                            let n = konst(cap.to_string(), "index", format!("c{cap}"));
+                            let _ = write!(valid, " {key} = %{n}");
+                        }
+                    }
+                    let _ = writeln!(body, "  %{} = pto.alloc_tile{valid} : {ty}", v.name);
+                }
+                ValTy::View(e, r, c) if matches!(level, Level::Two | Level::Kernel) => {
                     let (c0, c1) = (konst("0".into(), "index", "c0".into()), konst("1".into(), "index", "c1".into()));
                     let (cr, cc) = (konst(r.to_string(), "index", format!("c{r}")), konst(c.to_string(), "index", format!("c{c}")));
                     let tensor = format!("!pto.tensor_view<{r}x{c}x{}>", e.name());
@@ -645,7 +713,22 @@ impl Plan {
             let _ = writeln!(out, "{indent}{line}");
         }
         out.push_str(&body);
-        let _ = writeln!(out, "{indent}{op_line}");
+        match wrap {
+            Wrap::None => {
+                let _ = writeln!(out, "{indent}{op_line}");
+            }
+            Wrap::For => {
+                let _ = writeln!(
+                    out,
+                    "{indent}%lb = arith.constant 0 : index\n{indent}%ub = arith.constant 2 : index\n{indent}%step = arith.constant 1 : index"
+                );
+                let _ = writeln!(out, "{indent}scf.for %iv = %lb to %ub step %step {{\n{indent}  {op_line}\n{indent}}}");
+            }
+            Wrap::If => {
+                let _ = writeln!(out, "{indent}%cond = arith.constant true");
+                let _ = writeln!(out, "{indent}scf.if %cond {{\n{indent}  {op_line}\n{indent}}}");
+            }
+        }
         if level != Level::OneShort {
             if level == Level::One && !results.is_empty() {
                 let _ = writeln!(out, "  return {} : {}", names(&results), types(&results));

@@ -159,7 +159,11 @@ impl Kernel {
         self.args.push((name.to_string(), ty.to_string()));
         name.to_string()
     }
+    /// `%name = arith.constant value : ty` (a float type's integer value gets its `.0`, as MLIR
+    /// wants).
     fn constant(&mut self, name: &str, value: &str, ty: &str) -> String {
+        let float = pto_ir::types::ElemType::parse(ty).is_some_and(|e| e.is_float());
+        let value = if float && !value.contains(['.', 'e', 'E']) { format!("{value}.0") } else { value.to_string() };
         if !self.consts.iter().any(|(n, _)| n == name) {
             self.consts.push((name.to_string(), format!("%{name} = arith.constant {value} : {ty}")));
         }

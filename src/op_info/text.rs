@@ -45,6 +45,12 @@ pub fn text(info: &OpInfo) -> String {
         facts.push(format!("golden vectors: A2A3 {a2a3}, A5 {a5}"));
     }
     let _ = writeln!(out, "{}", facts.join(" · "));
+    if !spec.pipes.is_empty() {
+        let _ = writeln!(out, "pipe rules (first that holds; else {:?}): {}", spec.pipe, spec.pipes);
+    }
+    if !spec.effects.is_empty() {
+        let _ = writeln!(out, "effects: {}", spec.effects);
+    }
     if !spec.aliases.is_empty() {
         let _ = writeln!(out, "also spelled: {}", spec.aliases.join(", "));
     }
@@ -231,6 +237,8 @@ pub fn json(info: &OpInfo) -> Value {
         "family": spec.family.title(),
         "doc": spec.doc,
         "pipe": format!("{:?}", spec.pipe),
+        "pipe_rules": parsed.pipes,
+        "effects": parsed.effects,
         "isa_page": if spec.page.is_empty() { Value::Null } else { json!(format!("docs/isa/{}.md", spec.page)) },
         "golden_vectors": golden,
         "syntax": format!("{:?}", spec.syntax),

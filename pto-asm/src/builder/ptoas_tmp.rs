@@ -24,9 +24,13 @@ pub(super) fn check(m: &Module, diags: &mut Diagnostics) {
         d.operand = Some("tmp".into());
         d.expected = Some("`tmp` as the op's PTOAS format places it".into());
         d.actual = Some("absent".into());
-        d.notes.push(format!(
-            "PTOAS's assembly format requires it: `PTODpsType:$tmp` at include/PTO/IR/{at} (hw-native-sys/PTOAS a56b18c3); ptoas fails to parse the op without it"
-        ));
+        d.notes.push(if at.starts_with("PTOOps.td") {
+            format!(
+                "PTOAS's assembly format requires it: `PTODpsType:$tmp` at include/PTO/IR/{at} (hw-native-sys/PTOAS a56b18c3); ptoas fails to parse the op without it"
+            )
+        } else {
+            format!("PTOAS's verifier requires it (lib/PTO/IR/{at}, hw-native-sys/PTOAS a56b18c3)")
+        });
         d.notes.push("the Level-1 forms (`%d = pto.op %src : ...`, PTO-AS short form) may omit it; `insert-scratch` then adds one sized for the target (docs/scratch.md)".into());
         diags.push(d);
     }

@@ -231,6 +231,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn pipe_rules_refine_the_pipe_column() {
+        use crate::types::Loc;
+        let facts = |a5: bool, has_tmp: bool, src: Option<Loc>, dst: Option<Loc>| PipeFacts { a5, has_tmp, src, dst };
+        let v = Some(Loc::Vec);
+        // tmov: the pair of locations decides (PTOAS TMovOp::getPipe).
+        assert_eq!(Opcode::TMov.pipe_for(&facts(false, false, v, v)), Pipe::V);
+        assert_eq!(Opcode::TMov.pipe_for(&facts(false, false, Some(Loc::Mat), Some(Loc::Left))), Pipe::Mte1);
+        assert_eq!(Opcode::TMov.pipe_for(&facts(true, false, Some(Loc::Acc), v)), Pipe::Fix);
+        assert_eq!(Opcode::TMov.pipe_for(&facts(false, false, None, None)), Pipe::Mte1, "the column's pipe when no rule holds");
+        // The target decides (A2A3's scalar loops).
+        assert_eq!(Opcode::TShl.pipe_for(&facts(false, false, v, v)), Pipe::S);
+        assert_eq!(Opcode::TShl.pipe_for(&facts(true, false, v, v)), Pipe::V);
+        // The scratch tile decides.
+        assert_eq!(Opcode::TCi.pipe_for(&facts(false, true, None, v)), Pipe::V);
+        assert_eq!(Opcode::TCi.pipe_for(&facts(false, false, None, v)), Pipe::S);
+        // A2A3 pops load on MTE2; A5 pops run on no pipe.
+        assert_eq!(Opcode::TPopFromAic.pipe_for(&facts(false, false, None, v)), Pipe::Mte2);
+        assert_eq!(Opcode::TPopFromAic.pipe_for(&facts(true, false, None, v)), Pipe::None);
+        assert_eq!(Opcode::TStore.pipe_for(&facts(false, false, Some(Loc::Acc), None)), Pipe::Fix);
+        assert_eq!(Opcode::TStore.pipe_for(&facts(false, false, v, None)), Pipe::Mte3);
+    }
+
+    #[test]
+    fn effect_words_are_columns() {
+        assert!(Opcode::TAxpy.parsed().effects.reads_dst && !Opcode::TAdd.parsed().effects.reads_dst);
+        assert!(Opcode::TPop.parsed().effects.pop && Opcode::TPushToAiv.parsed().effects.push);
+        assert!(Opcode::SetFlag.parsed().effects.orders && Opcode::TSync.parsed().effects.orders);
+        assert!(!Opcode::SyncSet.parsed().effects.orders, "cross-core sync is not an intra-core ordering op");
+        let bad = OpSpec { effects: "reads_dst teleports", ..OpSpec::DEFAULT };
+        assert!(parse_spec(&bad).is_err());
+        let bad = OpSpec { pipes: "src=nowhere => V", ..OpSpec::DEFAULT };
+        assert!(parse_spec(&bad).is_err());
+        let bad = OpSpec { pipes: "a5 => WARP", ..OpSpec::DEFAULT };
+        assert!(parse_spec(&bad).is_err());
+    }
+
+    #[test]
     fn every_entry_parses_and_is_indexed_by_its_opcode() {
         for (i, s) in all().iter().enumerate() {
             assert_eq!(s.opcode as usize, i, "entry {} out of order", s.name);

@@ -327,14 +327,22 @@ pub struct OpSpec {
     /// Scratch rule per target.
     pub tmp: Tmp,
     /// Where PTOAS's ODS declares this op's `tmp` operand required (`PTOOps.td:4887`, the
-    /// `PTODpsType:$tmp` line of the op's `arguments` in `include/PTO/IR/`), so that its
+    /// `PTODpsType:$tmp` line of the op's `arguments` in `include/PTO/IR/`) or its verifier
+    /// requires it (`PTO.cpp:4816`, in `lib/PTO/IR/`), so that its
     /// assembly format only parses `ins(...)` with `tmp` written: the reader then rejects the
     /// DPS form (`ins(...) outs(...)` or the generic form with `outs`) without it. Empty when
     /// PTOAS has no `tmp` for the op or declares it `Optional<...>`. Level-1 forms (SSA, short
     /// form) may still omit `tmp`; `insert-scratch` adds it where the target needs it.
     pub ptoas_tmp: &'static str,
-    /// Pipe.
+    /// Pipe: the one the op runs on when no rule of [`OpSpec::pipes`] applies.
     pub pipe: Pipe,
+    /// Where the pipe depends on the target, the operands' locations or the scratch tile: rules
+    /// `conditions => PIPE`, separated by `;`, the first that holds deciding (see
+    /// [`PipeRule`]); empty when [`OpSpec::pipe`] alone says it.
+    pub pipes: &'static str,
+    /// What the op does to memory and ordering besides reading `ins` and writing `outs`, as
+    /// words (see [`Effects`]): `reads_dst`, `push`, `pop`, `orders`, `memory`.
+    pub effects: &'static str,
     /// pto-isa `docs/isa/` page (without `.md`), empty when the op has none.
     pub page: &'static str,
     /// One-line description.
@@ -378,6 +386,8 @@ impl OpSpec {
         tmp: Tmp { a2a3: TmpRule::Forbidden, a5: TmpRule::Forbidden },
         ptoas_tmp: "",
         pipe: Pipe::V,
+        pipes: "",
+        effects: "",
         page: "",
         doc: "",
         format: "",
@@ -602,6 +612,143 @@ pub struct ParsedSpec {
     pub same: Vec<SameGroup>,
     /// Attribute-decided optional slots.
     pub present: Vec<Presence>,
+    /// The pipe rules ([`OpSpec::pipes`]), in order.
+    pub pipes: Vec<PipeRule>,
+    /// The effect words ([`OpSpec::effects`]).
+    pub effects: Effects,
+}
+
+/// One rule of [`OpSpec::pipes`]: `a5, src=acc|vec, dst=mat => FIX`. Each condition is
+/// optional: `a2a3` / `a5` (the target), `tmp` / `!tmp` (whether a scratch tile is bound),
+/// `src=LOCS` / `dst=LOCS` (the location of the first `ins` / `outs` operand, one of the `|`
+/// list; `l0` stands for `left|right|bias|scaling|scale_left|scale_right`). The pipe is a
+/// `PIPE_x` name without its prefix (`V`, `MTE2`) or `NONE`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PipeRule {
+    /// `Some(true)`: A5 only; `Some(false)`: A2A3 only.
+    pub a5: Option<bool>,
+    /// Whether a scratch tile must (not) be bound.
+    pub tmp: Option<bool>,
+    /// The locations the first source may have.
+    pub src: Option<Vec<Loc>>,
+    /// The locations the first destination may have.
+    pub dst: Option<Vec<Loc>>,
+    /// The pipe.
+    pub pipe: Pipe,
+}
+
+impl PipeRule {
+    /// Whether the rule holds for these facts of one executed op.
+    pub fn holds(&self, facts: &PipeFacts) -> bool {
+        let loc_in = |want: &Option<Vec<Loc>>, have: Option<Loc>| want.as_ref().is_none_or(|w| have.is_some_and(|h| w.contains(&h)));
+        self.a5.is_none_or(|a5| a5 == facts.a5)
+            && self.tmp.is_none_or(|t| t == facts.has_tmp)
+            && loc_in(&self.src, facts.src)
+            && loc_in(&self.dst, facts.dst)
+    }
+}
+
+/// What a pipe rule may look at.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct PipeFacts {
+    /// The target is A5 (else A2A3).
+    pub a5: bool,
+    /// A scratch tile is bound.
+    pub has_tmp: bool,
+    /// The location of the first `ins` operand, when it is a tile.
+    pub src: Option<Loc>,
+    /// The location of the first `outs` operand (or result), when it is a tile.
+    pub dst: Option<Loc>,
+}
+
+/// The effect words of [`OpSpec::effects`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Effects {
+    /// `reads_dst`: the op reads its destination too (`tmuladddst`, `taxpy`...).
+    pub reads_dst: bool,
+    /// `push`: a cube/vector pipe producer that reads a tile into the pipe's slot.
+    pub push: bool,
+    /// `pop`: a cube/vector pipe consumer that writes (places) its tile from the slot.
+    pub pop: bool,
+    /// `orders`: an intra-core sync op (flags, events, barriers, buffer ids).
+    pub orders: bool,
+    /// `memory`: an op of another syntax than a tile op's that still accesses a tile on a pipe
+    /// (`tgetval`, `tsetval`, `tprint`).
+    pub memory: bool,
+}
+
+impl Effects {
+    fn parse(text: &str) -> Result<Effects, String> {
+        let mut e = Effects::default();
+        for word in text.split_whitespace() {
+            let flag = match word {
+                "reads_dst" => &mut e.reads_dst,
+                "push" => &mut e.push,
+                "pop" => &mut e.pop,
+                "orders" => &mut e.orders,
+                "memory" => &mut e.memory,
+                other => return Err(format!("unknown effect `{other}`")),
+            };
+            *flag = true;
+        }
+        Ok(e)
+    }
+}
+
+impl Pipe {
+    /// The pipe a `PIPE_x` name without its prefix denotes (`MTE2`), `NONE` for [`Pipe::None`].
+    pub fn parse_short(text: &str) -> Option<Pipe> {
+        if text == "NONE" {
+            return Some(Pipe::None);
+        }
+        [Pipe::V, Pipe::M, Pipe::Mte1, Pipe::Mte2, Pipe::Mte3, Pipe::Fix, Pipe::S]
+            .into_iter()
+            .find(|p| p.cpp_name().and_then(|n| n.strip_prefix("PIPE_")) == Some(text))
+    }
+}
+
+/// Parses [`OpSpec::pipes`].
+fn parse_pipe_rules(text: &str) -> Result<Vec<PipeRule>, String> {
+    let mut rules = Vec::new();
+    for rule in text.split(';').map(str::trim).filter(|r| !r.is_empty()) {
+        let (conds, pipe) = rule.split_once("=>").ok_or_else(|| format!("pipe rule `{rule}` has no `=>`"))?;
+        let pipe = Pipe::parse_short(pipe.trim()).ok_or_else(|| format!("unknown pipe `{}`", pipe.trim()))?;
+        let mut r = PipeRule { a5: None, tmp: None, src: None, dst: None, pipe };
+        for cond in conds.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+            match cond {
+                "a5" => r.a5 = Some(true),
+                "a2a3" => r.a5 = Some(false),
+                "tmp" => r.tmp = Some(true),
+                "!tmp" => r.tmp = Some(false),
+                _ => {
+                    let (side, list) = cond.split_once('=').ok_or_else(|| format!("unknown pipe condition `{cond}`"))?;
+                    let mut locs = Vec::new();
+                    for name in list.split('|').map(str::trim) {
+                        if name == "l0" {
+                            locs.extend([Loc::Left, Loc::Right, Loc::Bias, Loc::Scaling, Loc::ScaleLeft, Loc::ScaleRight]);
+                        } else {
+                            locs.push(Loc::parse(name).ok_or_else(|| format!("unknown location `{name}`"))?);
+                        }
+                    }
+                    match side.trim() {
+                        "src" => r.src = Some(locs),
+                        "dst" => r.dst = Some(locs),
+                        other => return Err(format!("unknown pipe condition side `{other}`")),
+                    }
+                }
+            }
+        }
+        rules.push(r);
+    }
+    Ok(rules)
+}
+
+impl super::Opcode {
+    /// The pipe this op runs on, given the facts its rules look at: the first of the op table's
+    /// [`OpSpec::pipes`] rules that holds, else [`OpSpec::pipe`].
+    pub fn pipe_for(self, facts: &PipeFacts) -> Pipe {
+        self.parsed().pipes.iter().find(|r| r.holds(facts)).map_or(self.spec().pipe, |r| r.pipe)
+    }
 }
 
 impl ParsedSpec {
@@ -720,5 +867,7 @@ pub fn parse_spec(spec: &OpSpec) -> Result<ParsedSpec, String> {
         same.push(SameGroup { what: what.to_string(), slots });
     }
     let format = parse_format(spec.format)?;
-    Ok(ParsedSpec { forms, attrs, same, present, format })
+    let pipes = parse_pipe_rules(spec.pipes)?;
+    let effects = Effects::parse(spec.effects)?;
+    Ok(ParsedSpec { forms, attrs, same, present, format, pipes, effects })
 }

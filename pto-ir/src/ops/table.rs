@@ -93,6 +93,14 @@ const MSCATTER_MODES: &[ModeSuffix] = &[
     mode("atomic_max", "scatterAtomicOp", "max"),
     mode("atomic_min", "scatterAtomicOp", "min"),
 ];
+/// A push's pipe is the store of its tile into the slot: from Acc FIX, from Vec MTE3 (PTOAS
+/// `TPushOp::getPipe`; pto-isa's `ffts_cross_core_sync(PIPE_FIX / PIPE_MTE3)` after the store,
+/// `npu/a2a3/TPush.hpp` `pushAcc2GMFiFo` / `pushVec2GMFiFo`). `src` is the tile pushed.
+const PUSH_PIPES: &str = "src=acc => FIX; src=vec => MTE3";
+/// An A2A3 pop loads the slot from the GM FIFO into its tile with `TLOAD` (PTOAS
+/// `TPopOp::getPipe`: `PIPE_MTE2` on A2A3; `npu/a2a3/TPush.hpp` `popVecTileFromGMFiFo`); an A5
+/// pop only waits for the producer, which wrote the tile. `dst` is the tile popped.
+const POP_PIPES: &str = "a2a3, dst=vec|mat => MTE2";
 const CVT: &str = "rmode:round_mode?, sat_mode:saturation_mode?";
 
 op_table! {
@@ -113,15 +121,15 @@ op_table! {
     TOr "tor" Bitwise BIN { same: S_BIN, page: "TOR", doc: "dst = src0 | src1" }
     TXor "txor" Bitwise BIN_TMP { same: S_BIN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5621", page: "TXOR", doc: "dst = src0 ^ src1" }
     TNot "tnot" Bitwise UN { same: S_UN, page: "TNOT", doc: "dst = ~src" }
-    TShl "tshl" Bitwise BIN { same: S_BIN, page: "TSHL", doc: "dst = src0 << src1 (per element)" }
-    TShr "tshr" Bitwise BIN { same: S_BIN, page: "TSHR", doc: "dst = src0 >> src1 (arithmetic for signed, logical for unsigned)" }
+    TShl "tshl" Bitwise BIN { pipes: "a5 => V; => S", same: S_BIN, page: "TSHL", doc: "dst = src0 << src1 (per element)" }
+    TShr "tshr" Bitwise BIN { pipes: "a5 => V; => S", same: S_BIN, page: "TSHR", doc: "dst = src0 >> src1 (arithmetic for signed, logical for unsigned)" }
 
     // ---- Ternary / fused (8) ----
     TAddc "taddc" Ternary TERN { same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TADDC", doc: "dst = src0 + src1 + src2" }
     TSubc "tsubc" Ternary TERN { same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TSUBC", doc: "dst = src0 - src1 + src2" }
-    TMulAddDst "tmuladddst" Ternary BIN { same: S_BIN, page: "TMULADDDST", doc: "dst = src0 * src1 + dst" }
-    TFusedMulAdd "tfusedmuladd" Ternary BIN { same: S_BIN, page: "TFUSEDMULADD", doc: "dst = src0 * dst + src1 (reads the old dst)" }
-    TFusedMulAddRelu "tfusedmuladdrelu" Ternary BIN { same: S_BIN, page: "TFUSEDMULADDRELU", doc: "dst = relu(src0 * dst + src1) (reads the old dst)" }
+    TMulAddDst "tmuladddst" Ternary BIN { effects: "reads_dst", same: S_BIN, page: "TMULADDDST", doc: "dst = src0 * src1 + dst" }
+    TFusedMulAdd "tfusedmuladd" Ternary BIN { effects: "reads_dst", same: S_BIN, page: "TFUSEDMULADD", doc: "dst = src0 * dst + src1 (reads the old dst)" }
+    TFusedMulAddRelu "tfusedmuladdrelu" Ternary BIN { effects: "reads_dst", same: S_BIN, page: "TFUSEDMULADDRELU", doc: "dst = relu(src0 * dst + src1) (reads the old dst)" }
     TSubRelu "tsubrelu" Ternary BIN { same: S_BIN, page: "TSUBRELU", doc: "dst = relu(src0 - src1)" }
     TAddReluConv "taddreluconv" Ternary BIN { page: "TADDReluConv", doc: "dst = convert(relu(src0 + src1))" }
     TAddDeqRelu "tadddeqrelu" Ternary "src0:tile, src1:tile, scale:scalar, tmp:tile? -> dst:tile" { tmp: TMP_OPT, page: "TAddDeqRelu", doc: "dst = relu(dequant(src0 + src1, scale))" }
@@ -153,9 +161,9 @@ op_table! {
     TLrelu "tlrelu" TileScalar TS { same: S_UN, page: "TLRELU", doc: "dst = src > 0 ? src : src * slope" }
     TAddsc "taddsc" TileScalar "src0:tile, scalar:scalar, src1:tile -> dst:tile" { same: S_BIN, page: "TADDSC", doc: "dst = src0 + scalar + src1" }
     TSubsc "tsubsc" TileScalar "src0:tile, scalar:scalar, src1:tile -> dst:tile" { same: S_BIN, page: "TSUBSC", doc: "dst = src0 - scalar + src1" }
-    TAxpy "taxpy" TileScalar TS { page: "TAXPY", doc: "dst = src * scalar + dst" }
+    TAxpy "taxpy" TileScalar TS { effects: "reads_dst", page: "TAXPY", doc: "dst = src * scalar + dst" }
     TPows "tpows" TileScalar TS_TMP { same: S_UN, tmp: TMP_OPT, page: "TPOWS", doc: "dst = pow(src, scalar)" }
-    TExpands "texpands" TileScalar "scalar:scalar -> dst:tile" { page: "TEXPANDS", doc: "dst = scalar over the valid region" }
+    TExpands "texpands" TileScalar "scalar:scalar -> dst:tile" { pipes: "dst=mat => MTE2", page: "TEXPANDS", doc: "dst = scalar over the valid region" }
 
     // ---- Compare / select (4) ----
     TCmp "tcmp" CmpSel BIN { cpp: "TCMP($dst, $src0, $src1, @cmpMode=EQ)", attrs: CMP, same: "dtype(src0,src1) valid(src0,src1)", page: "TCMP", doc: "dst bits = src0 cmp src1 (packed, LSB first)" }
@@ -209,9 +217,9 @@ op_table! {
     TPartArgMin "tpartargmin" Partial PART_ARG { same: S_PART_ARG, page: "TPARTARGMIN", doc: "(value, index) of the elementwise min of two (value, index) tile pairs over possibly different valid regions" }
 
     // ---- Gather / scatter (5) ----
-    TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { cpp: "TGATHER($dst, $src, $indices, $tmp?) | TGATHER<T($dst), T($src), @maskPattern>($dst, $src) | TGATHER<T($dst), T($src), T($cdst), T($tmp), @cmpMode=eq, @offset=0>($dst, $src, $k, $cdst, $tmp)", attrs: "maskPattern:mask_pattern?, cmpMode:cmp?, offset:int?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
+    TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { ptoas_tmp: "PTO.cpp:4815-4816; pto-isa has only TGATHER(dst, src0, src1, tmp), common/pto_instr.hpp:1206-1213", cpp: "TGATHER($dst, $src, $indices, $tmp?) | TGATHER<T($dst), T($src), @maskPattern>($dst, $src) | TGATHER<T($dst), T($src), T($cdst), T($tmp), @cmpMode=eq, @offset=0>($dst, $src, $k, $cdst, $tmp)", attrs: "maskPattern:mask_pattern?, cmpMode:cmp?, offset:int?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
     TGatherB "tgatherb" GatherScatter "src:tile, offsets:tile -> dst:tile" { page: "TGATHERB", doc: "block gather: one u32 byte offset per 32-byte dst block" }
-    TScatter "tscatter" GatherScatter "src:tile, indices:tile -> dst:tile" { same: S_DT_UN, page: "TSCATTER", doc: "dst_flat[idx[i,j]] = src[i,j]" }
+    TScatter "tscatter" GatherScatter "src:tile, indices:tile -> dst:tile" { pipes: "a5 => V; => S", same: S_DT_UN, page: "TSCATTER", doc: "dst_flat[idx[i,j]] = src[i,j]" }
     MGather "mgather" GatherScatter "mem:view, indices:tile -> dst:tile" { cpp: "MGATHER<@coalesce?, @gatherOob?>($dst, $mem, $indices)", attrs: "coalesce:coalesce?, gatherOob:gather_oob?", modes: MGATHER_MODES, pipe: Pipe::Mte2, page: "MGATHER", doc: "gather from a GM table into a tile (coalesce row: dst[r,:] = mem[idx[r],:]; elem: dst[r,c] = mem_flat[idx[r,c]])" }
     MScatter "mscatter" GatherScatter "src:tile, indices:tile -> mem:view" { cpp: "MSCATTER<@coalesce?, @scatterAtomicOp?, @scatterOob?>($mem, $src, $indices)", attrs: "coalesce:coalesce?, scatterAtomicOp:scatter_atomic_op?, scatterOob:scatter_oob?", modes: MSCATTER_MODES, pipe: Pipe::Mte3, page: "MSCATTER", doc: "scatter a tile into a GM table (row or elem coalesce, optionally atomic)" }
 
@@ -247,46 +255,46 @@ op_table! {
 
     // ---- Memory GM <-> tile (5) ----
     TLoad "tload" Memory "src:view, offsets:scalar* -> dst:tile" { cpp: "TLOAD($dst, $src)", attrs: "pad_mode:padmode?, init_out_buffer:bool?, layout:layout?", inert: "pad_mode: PTOAS drops it (PTOToEmitC.cpp:3884, TLOAD(dst, src)); padding comes from the tile's pad value (cpu/TLoad.hpp:135-142); init_out_buffer: PTOAS drops it (PTOToEmitC.cpp:3884) and pto-isa's TLOAD has no such parameter (pto_instr.hpp:283-289); layout: the GM layout, which pto takes from the view's strides as PTOAS's InferLayout pass does (it writes this attribute with pto.inferred_layout); pto.inferred_layout: marks that attribute as inferred", format: "opt( pad_mode = $<padmode> ) opt( pad_value = $v : $t ) opt( left_padding_num = $v : $t ) opt( init_out_buffer = $bool ) opt( right_padding_num = $v : $t ) opt( init_condition = $v : $t ) opt( -> $r )", pipe: Pipe::Mte2, page: "TLOAD", doc: "load a GM view into a tile (from element offset [r, c] when given: PTO-AS `%v[%r, %c]`; in DPS form the scalars of PTOAS's `pad_value = ..` groups instead, see `Payload::TailGroups`)" }
-    TStore "tstore" Memory "src:tile, preQuantScalar:scalar? -> dst:view, offsets:scalar*" { cpp: "rule:tstore", attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, stPhase:st_phase?", inert: "stPhase: the fixpipe's unit-flag phase, a handshake with the cube (npu/a2a3/TStore.hpp:138; cpu/TStore.hpp:138 (void)Phase); layout: the GM layout, which pto takes from the view's strides as PTOAS's InferLayout pass does (it writes this attribute with pto.inferred_layout); pto.inferred_layout: marks that attribute as inferred", format: "opt( -> $r )", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM view (at element offset [r, c] when given)" }
+    TStore "tstore" Memory "src:tile, preQuantScalar:scalar? -> dst:view, offsets:scalar*" { pipes: "src=acc => FIX", cpp: "rule:tstore", attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, stPhase:st_phase?", inert: "stPhase: the fixpipe's unit-flag phase, a handshake with the cube (npu/a2a3/TStore.hpp:138; cpu/TStore.hpp:138 (void)Phase); layout: the GM layout, which pto takes from the view's strides as PTOAS's InferLayout pass does (it writes this attribute with pto.inferred_layout); pto.inferred_layout: marks that attribute as inferred", format: "opt( -> $r )", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM view (at element offset [r, c] when given)" }
     TStoreFp "tstore_fp" Memory "src:tile, fp:tile -> dst:view, offsets:scalar*" { aliases: &["tstore.fp"], pipe: Pipe::Fix, page: "TSTORE_FP", doc: "store an Acc tile through the fixpipe with a quant tile" }
     TPrefetch "tprefetch" Memory "src:view -> dst:tile" { pipe: Pipe::Mte2, page: "TPREFETCH", doc: "prefetch GM data" }
     TPrefetchAsync "tprefetch_async" Memory "src:view, session:session -> event:async_event" { syntax: Syntax::Paren, same: "flat(src)", pipe: Pipe::None, page: "TPREFETCH_ASYNC", doc: "asynchronous GM -> L2 prefetch into the session's scratchpad" }
 
     // ---- Move / layout (16) ----
-    TMov "tmov" Move "src:tile, tmp:tile@vec? -> dst:tile | src:tile, fp:tile@scaling, preQuantScalar:scalar? -> dst:tile | src:tile, preQuantScalar:scalar -> dst:tile" { cpp: "rule:tmov", ods: "src dst fp preQuantScalar", attrs: "accToVecMode:acc_to_vec_mode?, reluPreMode:relu_pre_mode?", format: "opt( -> $r )", aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v", "tmov.s2d"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
+    TMov "tmov" Move "src:tile, tmp:tile@vec? -> dst:tile | src:tile, fp:tile@scaling, preQuantScalar:scalar? -> dst:tile | src:tile, preQuantScalar:scalar -> dst:tile" { pipes: "src=vec, dst=vec => V; src=mat, dst=l0 => MTE1; src=acc|vec, dst=mat|vec => FIX", cpp: "rule:tmov", ods: "src dst fp preQuantScalar", attrs: "accToVecMode:acc_to_vec_mode?, reluPreMode:relu_pre_mode?", format: "opt( -> $r )", aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v", "tmov.s2d"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
     TMovFp "tmov.fp" Move "src:tile, fp:tile -> dst:tile" { cpp: "TMOV_FP<T($dst), T($src), T($fp)>($dst, $src, $fp)", aliases: &["tmov_fp"], pipe: Pipe::Fix, page: "TMOV_FP", doc: "move an Acc tile through the fixpipe with a quant tile" }
-    TExtract "textract" Move "src:tile, row:scalar, col:scalar -> dst:tile" { page: "TEXTRACT", pipe: Pipe::Mte1, doc: "dst = src[row.., col..]" }
+    TExtract "textract" Move "src:tile, row:scalar, col:scalar -> dst:tile" { pipes: "src=mat, dst=l0 => MTE1; src=vec|acc, dst=mat => FIX; => V", page: "TEXTRACT", pipe: Pipe::Mte1, doc: "dst = src[row.., col..]" }
     TExtractFp "textract_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TEXTRACT_FP", doc: "extract through the fixpipe" }
-    TInsert "tinsert" Move "src:tile, row:scalar, col:scalar -> dst:tile" { page: "TINSERT", doc: "dst[row.., col..] = src" }
-    TInsertFp "tinsert_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TINSERT_FP", doc: "insert through the fixpipe" }
+    TInsert "tinsert" Move "src:tile, row:scalar, col:scalar -> dst:tile" { pipes: "a5, src=vec, dst=vec => V; a5, src=vec, dst=mat => MTE3; => FIX", effects: "reads_dst", page: "TINSERT", doc: "dst[row.., col..] = src" }
+    TInsertFp "tinsert_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { effects: "reads_dst", pipe: Pipe::Fix, page: "TINSERT_FP", doc: "insert through the fixpipe" }
     TTrans "ttrans" Move UN_TMP { vop: "vnchwconv", same: S_DT_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:636", page: "TTRANS", doc: "dst = transpose(src)" }
     TReshape "treshape" Move UN { page: "TRESHAPE", syntax: Syntax::Cast, pipe: Pipe::None, doc: "reinterpret a tile with another shape (same bytes)" }
     TImg2Col "timg2col" Move "src:tile, pos_m:scalar?, pos_k:scalar? -> dst:tile" { attrs: "fmatrix_mode:fmatrix_mode?", same: "dtype(src,dst)", page: "TIMG2COL", pipe: Pipe::Mte1, doc: "im2col: load a (pos_m, pos_k) window of a Mat feature map into a Left tile" }
-    TFillPad "tfillpad" Move UN { page: "TFILLPAD", doc: "copy src and fill dst outside src's valid region with the pad value" }
-    TFillPadInplace "tfillpad_inplace" Move UN { page: "TFILLPAD_INPLACE", doc: "fill padding in place" }
-    TFillPadExpand "tfillpad_expand" Move UN { page: "TFILLPAD_EXPAND", doc: "fill padding into a larger tile" }
+    TFillPad "tfillpad" Move UN { pipes: "dst=mat => MTE2", page: "TFILLPAD", doc: "copy src and fill dst outside src's valid region with the pad value" }
+    TFillPadInplace "tfillpad_inplace" Move UN { pipes: "dst=mat => MTE2", effects: "reads_dst", page: "TFILLPAD_INPLACE", doc: "fill padding in place" }
+    TFillPadExpand "tfillpad_expand" Move UN { pipes: "dst=mat => MTE2", page: "TFILLPAD_EXPAND", doc: "fill padding into a larger tile" }
     TConcat "tconcat" Move BIN { same: S_DT_BIN, page: "TCONCAT", doc: "concatenate two tiles along columns" }
     TInterleave "tinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile" { same: "dtype(src0,src1,dst0,dst1) valid(src0,src1,dst0,dst1)", page: "TINTERLEAVE", doc: "interleave two tiles: the first half of the stream into dst0, the second into dst1" }
     TDeinterleave "tdeinterleave" Move "src0:tile, src1:tile -> dst0:tile, dst1:tile | src:tile -> dst0:tile, dst1:tile" { same: "dtype(src0,src1,src,dst0,dst1) valid(src0,src1,dst0,dst1) valid(dst0,dst1)", page: "TDEINTERLEAVE", doc: "split a stream (two halves, or one tile) into its even (dst0) and odd (dst1) elements" }
     TSubview "tsubview" Move "src:tile, row:scalar, col:scalar -> dst:tile" { same: "dtype(src,dst)", page: "TSUBVIEW", pipe: Pipe::None, doc: "dst aliases src's storage starting at (row, col)" }
 
     // ---- Generation / misc (5) ----
-    TCi "tci" Generate "start:scalar, tmp:tile? -> dst:tile" { cpp: "TCI<T($dst), E($start), @#descending=0>($dst, $start)", attrs: "descending:bool?", tmp: TMP_OPT, page: "TCI", doc: "dst[k] = start + k (or start - k)" }
-    TTri "ttri" Generate "diagonal:scalar? -> dst:tile" { cpp: "TTRI<T($dst), @#upperOrLower=0>($dst, $diagonal?)", attrs: "upperOrLower:int?, isUpperOrLower:int?", page: "TTRI", doc: "triangular mask tile (`upperOrLower` is PTOAS's spelling, `isUpperOrLower` the page's)" }
+    TCi "tci" Generate "start:scalar, tmp:tile? -> dst:tile" { pipes: "tmp => V; => S", cpp: "TCI<T($dst), E($start), @#descending=0>($dst, $start)", attrs: "descending:bool?", tmp: TMP_OPT, page: "TCI", doc: "dst[k] = start + k (or start - k)" }
+    TTri "ttri" Generate "diagonal:scalar -> dst:tile" { cpp: "TTRI<T($dst), @#upperOrLower=0>($dst, $diagonal)", attrs: "upperOrLower:int?, isUpperOrLower:int?", page: "TTRI", doc: "triangular mask tile (`upperOrLower` is PTOAS's spelling, `isUpperOrLower` the page's)" }
     TRandom "trandom" Generate "key:tile, counter:tile -> dst:tile | key0:scalar, key1:scalar, counter0:scalar, counter1:scalar, counter2:scalar, counter3:scalar -> dst:tile" { cpp: "TRANDOM<@rounds=10>($dst, $key, $counter) | PTOAS__TRANDOM<@rounds=10>($dst, $key0, $key1, $counter0, $counter1, $counter2, $counter3)", attrs: "rounds:int?", page: "TRANDOM", doc: "random numbers from a key (2 words) and a counter (4 words): the page's tiles or PTOAS's six integers" }
     THistogram "thistogram" Generate "src:tile, idx:tile -> dst:tile" { cpp: "THISTOGRAM<@isMSB=true>($dst, $src, $idx)", attrs: "isMSB:bool?", page: "THISTOGRAM", doc: "per-row 256-bin histogram of one byte of each src element, filtered by idx" }
-    TPrint "tprint" Generate "src:tile -> | src:view -> " { page: "TPRINT", pipe: Pipe::S, doc: "print a tile or view (debug)" }
+    TPrint "tprint" Generate "src:tile -> | src:view -> " { effects: "memory", page: "TPRINT", pipe: Pipe::S, doc: "print a tile or view (debug)" }
 
     // ---- Sync / event (2) ----
-    TSync "tsync" Sync "events:event* -> | tiles:tile* -> | views:view* -> " { cpp: "TSYNC($*)", page: "TSYNC", pipe: Pipe::None, doc: "wait for events / pipe barrier (PTOAS also passes tile buffers or GM views)" }
+    TSync "tsync" Sync "events:event* -> | tiles:tile* -> | views:view* -> " { effects: "orders", cpp: "TSYNC($*)", page: "TSYNC", pipe: Pipe::None, doc: "wait for events / pipe barrier (PTOAS also passes tile buffers or GM views)" }
     SyncAll "syncall" Sync "workspace:view?, used_cores:scalar? -> " { attrs: "core_type:sync_core_type?, mode:sync_all_mode?", page: "SYNCALL", pipe: Pipe::None, doc: "barrier across all participating cores (hard: FFTS flags; soft: an i32 GM counter in workspace)" }
 
     // ---- Assign / alloc / config (11) ----
     TAssign "tassign" AssignConfig "tile:tile, addr:scalar -> result:tile" { cpp: "TASSIGN($tile, $addr)", syntax: Syntax::Generic, format: "$v , $v $dict? : $t -> $r", page: "TASSIGN", pipe: Pipe::None, doc: "bind a tile to a byte address" }
     TAlloc "talloc" AssignConfig "pipe:pipe -> slot:view" { syntax: Syntax::Paren, attrs: SPLIT, page: "TALLOC", pipe: Pipe::S, doc: "TPipe producer: wait for a free FIFO slot and return it as a GM view (commit with tpush)" }
     TFree "tfree" AssignConfig "pipe:pipe -> | pipe:pipe, slot:view -> " { syntax: Syntax::Paren, attrs: SPLIT, page: "TFREE", pipe: Pipe::S, doc: "TPipe consumer: release the popped FIFO slot" }
-    TPush "tpush" AssignConfig "tile:tile, pipe:pipe -> | slot:view, pipe:pipe -> " { syntax: Syntax::Paren, attrs: SPLIT, page: "TPUSH", pipe: Pipe::None, doc: "TPipe producer: store a tile into the next FIFO slot (or commit a talloc'd slot) and signal the consumer (pipe: FIX from acc, MTE3 from vec)" }
-    TPop "tpop" AssignConfig "tile:tile, pipe:pipe -> | pipe:pipe -> slot:view" { syntax: Syntax::Paren, attrs: SPLIT, page: "TPOP", pipe: Pipe::None, doc: "TPipe consumer: wait for data and bind the next FIFO slot to tile (or return it as a GM view)" }
+    TPush "tpush" AssignConfig "tile:tile, pipe:pipe -> | slot:view, pipe:pipe -> " { pipes: PUSH_PIPES, effects: "push", syntax: Syntax::Paren, attrs: SPLIT, page: "TPUSH", pipe: Pipe::None, doc: "TPipe producer: store a tile into the next FIFO slot (or commit a talloc'd slot) and signal the consumer (pipe: FIX from acc, MTE3 from vec)" }
+    TPop "tpop" AssignConfig "tile:tile, pipe:pipe -> | pipe:pipe -> slot:view" { pipes: POP_PIPES, effects: "pop", syntax: Syntax::Paren, attrs: SPLIT, page: "TPOP", pipe: Pipe::None, doc: "TPipe consumer: wait for data and bind the next FIFO slot to tile (or return it as a GM view)" }
     SetFmatrix "setfmatrix" AssignConfig CONV_CFG { aliases: &["tsetfmatrix", "SETFMATRIX"], attrs: "fmatrix_mode:fmatrix_mode?", page: "SETFMATRIX", pipe: Pipe::S, doc: "write the FMATRIX register (feature-map H/W, pads) from an IMG2COL configuration" }
     SetImg2ColRpt "set_img2col_rpt" AssignConfig CONV_CFG { aliases: &["tset_img2col_rpt"], attrs: "fmatrix_mode:fmatrix_mode?", page: "SET_IMG2COL_RPT", pipe: Pipe::S, doc: "write the img2col repeat register from an IMG2COL configuration" }
     SetImg2ColPadding "set_img2col_padding" AssignConfig CONV_CFG { aliases: &["tset_img2col_padding"], attrs: "fmatrix_mode:fmatrix_mode?", page: "SET_IMG2COL_PADDING", pipe: Pipe::S, doc: "write the img2col padding value register from an IMG2COL configuration" }
@@ -326,25 +334,25 @@ op_table! {
     TPack "tpack" Move UN { cpp: "TPACK($dst, $src)", doc: "pack a tile (A5; PTOAS `PTOTPackToTPACK`, PTOToEmitC.cpp:3929-3944: TPACK(dst, src))" }
 
     // ---- PTOAS: element access / debug ----
-    TSetVal "tsetval" ElementAccess "dst:tile, index:scalar, value:scalar -> " { pipe: Pipe::S, doc: "write one element" }
-    TGetVal "tgetval" ElementAccess "src:tile, index:scalar -> value:scalar" { pipe: Pipe::S, doc: "read one element" }
+    TSetVal "tsetval" ElementAccess "dst:tile, index:scalar, value:scalar -> | index:scalar, value:scalar -> dst:tile" { ods: "dst index value", cpp: "rule:element", effects: "memory", pipe: Pipe::S, doc: "write one element (the second form is PTOAS's: `ins(%offset, %val) outs(%dst)`)" }
+    TGetVal "tgetval" ElementAccess "src:tile, index:scalar -> value:scalar" { cpp: "rule:element", effects: "memory", pipe: Pipe::S, doc: "read one element" }
     Print "print" ElementAccess "" { format: "ins ( $str , $v : $t ) $dict?", syntax: Syntax::Generic, pipe: Pipe::S, doc: "print scalars (debug)" }
     Trap "trap" ElementAccess "" { format: "$dict?", syntax: Syntax::Generic, pipe: Pipe::S, doc: "abort the kernel" }
 
     // ---- PTOAS: intra-core and inter-core sync ----
-    RecordEvent "record_event" Sync "" { format: "[ $#pipe_event_type|sync_op_type , $#pipe_event_type|sync_op_type , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "record an event between two op kinds" }
-    WaitEvent "wait_event" Sync "" { format: "[ $#pipe_event_type|sync_op_type , $#pipe_event_type|sync_op_type , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait for an event between two op kinds" }
-    BarrierSync "barrier_sync" Sync "" { format: "[ $<sync_op_type> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "barrier on an op kind" }
-    SetFlag "set_flag" Sync "" { format: "[ $<pipe> , $<pipe> , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "set_flag(src pipe, dst pipe, event)" }
-    WaitFlag "wait_flag" Sync "" { format: "[ $<pipe> , $<pipe> , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait_flag(src pipe, dst pipe, event)" }
-    SetFlagDyn "set_flag_dyn" Sync "" { format: "[ $<pipe> , $<pipe> , $v ] $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "set_flag with a dynamic event id" }
-    WaitFlagDyn "wait_flag_dyn" Sync "" { format: "[ $<pipe> , $<pipe> , $v ] $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "wait_flag with a dynamic event id" }
-    Barrier "barrier" Sync "" { format: "$<pipe> $dict?", syntax: Syntax::AngleArg, pipe: Pipe::None, doc: "pipe barrier" }
+    RecordEvent "record_event" Sync "" { effects: "orders", format: "[ $#pipe_event_type|sync_op_type , $#pipe_event_type|sync_op_type , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "record an event between two op kinds" }
+    WaitEvent "wait_event" Sync "" { effects: "orders", format: "[ $#pipe_event_type|sync_op_type , $#pipe_event_type|sync_op_type , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait for an event between two op kinds" }
+    BarrierSync "barrier_sync" Sync "" { effects: "orders", format: "[ $<sync_op_type> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "barrier on an op kind" }
+    SetFlag "set_flag" Sync "" { effects: "orders", format: "[ $<pipe> , $<pipe> , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "set_flag(src pipe, dst pipe, event)" }
+    WaitFlag "wait_flag" Sync "" { effects: "orders", format: "[ $<pipe> , $<pipe> , $<event> ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "wait_flag(src pipe, dst pipe, event)" }
+    SetFlagDyn "set_flag_dyn" Sync "" { effects: "orders", format: "[ $<pipe> , $<pipe> , $v ] $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "set_flag with a dynamic event id" }
+    WaitFlagDyn "wait_flag_dyn" Sync "" { effects: "orders", format: "[ $<pipe> , $<pipe> , $v ] $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "wait_flag with a dynamic event id" }
+    Barrier "barrier" Sync "" { effects: "orders", format: "$<pipe> $dict?", syntax: Syntax::AngleArg, pipe: Pipe::None, doc: "pipe barrier" }
     DeclareEventIdArray "declare_eventid_array" Sync "" { format: "$dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "declare dynamic event ids" }
     EventIdArrayGet "eventid_array_get" Sync "" { format: "$v [ $v ] $dict? : $t $r:index", syntax: Syntax::Generic, pipe: Pipe::None, doc: "read a dynamic event id" }
     EventIdArraySet "eventid_array_set" Sync "" { format: "$v [ $v ] , $v $dict? : $t", syntax: Syntax::Generic, pipe: Pipe::None, doc: "write a dynamic event id" }
-    GetBuf "get_buf" Sync "" { format: "[ $#pipe_event_type|sync_op_type , $int ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "acquire a buffer id (A5)" }
-    RlsBuf "rls_buf" Sync "" { format: "[ $#pipe_event_type|sync_op_type , $int ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "release a buffer id (A5)" }
+    GetBuf "get_buf" Sync "" { effects: "orders", format: "[ $#pipe_event_type|sync_op_type , $int ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "acquire a buffer id (A5)" }
+    RlsBuf "rls_buf" Sync "" { effects: "orders", format: "[ $#pipe_event_type|sync_op_type , $int ] $dict?", syntax: Syntax::BracketArgs, pipe: Pipe::None, doc: "release a buffer id (A5)" }
     SyncSet "sync.set" Sync "" { format: "$<pipe> , $v|int $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "inter-core set" }
     SyncWait "sync.wait" Sync "" { format: "$<pipe> , $v|int $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "inter-core wait" }
     SetFfts "set_ffts" Sync "" { format: "$v $dict? : $t", syntax: Syntax::Generic, pipe: Pipe::None, doc: "set the FFTS base address" }
@@ -362,10 +370,10 @@ op_table! {
     // ---- PTOAS: TPUSH/TPOP pipes ----
     AicInitializePipe "aic_initialize_pipe" Pipe "" { format: "${dir_mask,slot_size,nosplit?} ( opt( gm_slot_buffer = $v : $t , ) c2v_consumer_buf = $v : $t , v2c_consumer_buf = $v : $t ) $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "cube side of a cube<->vector pipe" }
     AivInitializePipe "aiv_initialize_pipe" Pipe "" { format: "${dir_mask,slot_size,nosplit?} ( opt( gm_slot_buffer = $v : $t , ) c2v_consumer_buf = $v : $t , v2c_consumer_buf = $v : $t ) $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "vector side of a cube<->vector pipe" }
-    TPushToAiv "tpush_to_aiv" Pipe "" { format: "( $v : $t ) ${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the vector core" }
-    TPushToAic "tpush_to_aic" Pipe "" { format: "( $v : $t ) ${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the cube core" }
-    TPopFromAic "tpop_from_aic" Pipe "" { format: "opt( ( $v , $v ) ) ${split} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the cube core" }
-    TPopFromAiv "tpop_from_aiv" Pipe "" { format: "opt( ( $v , $v ) ) ${split} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the vector core" }
+    TPushToAiv "tpush_to_aiv" Pipe "" { pipes: PUSH_PIPES, effects: "push", format: "( $v : $t ) ${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the vector core" }
+    TPushToAic "tpush_to_aic" Pipe "" { pipes: PUSH_PIPES, effects: "push", format: "( $v : $t ) ${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "push a tile to the cube core" }
+    TPopFromAic "tpop_from_aic" Pipe "" { pipes: POP_PIPES, effects: "pop", format: "opt( ( $v , $v ) ) ${split} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the cube core" }
+    TPopFromAiv "tpop_from_aiv" Pipe "" { pipes: POP_PIPES, effects: "pop", format: "opt( ( $v , $v ) ) ${split} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "pop a tile from the vector core" }
     TFreeFromAic "tfree_from_aic" Pipe "" { format: "${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (cube producer)" }
     TFreeFromAiv "tfree_from_aiv" Pipe "" { format: "${split} $dict?", syntax: Syntax::Generic, pipe: Pipe::None, doc: "free a popped slot (vector producer)" }
     ReserveBuffer "reserve_buffer" Pipe "" { format: "${name,size,location=<address_space>,auto,base?} $dict? -> $r", syntax: Syntax::Generic, pipe: Pipe::None, doc: "reserve a named local buffer" }

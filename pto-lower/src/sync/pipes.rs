@@ -4,38 +4,30 @@
 
 use crate::target::TargetId;
 use pto_ir::module::{Module, OpId, ValueId};
-use pto_ir::ops::{Opcode, Pipe, Syntax, TmpRule};
+use pto_ir::ops::{Opcode, Pipe, PipeFacts, Syntax, TmpRule};
 use pto_ir::types::Loc;
 
-/// Whether the op reads its destination too.
+/// Whether the op reads its destination too (the op table's `reads_dst` effect).
 pub fn reads_dst(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::TMulAddDst
-            | Opcode::TAxpy
-            | Opcode::TFusedMulAdd
-            | Opcode::TFusedMulAddRelu
-            | Opcode::TInsert
-            | Opcode::TInsertFp
-            | Opcode::TFillPadInplace
-    )
+    op.parsed().effects.reads_dst
 }
 
 /// Whether `op` accesses memory on a pipe: tile ops, `tgetval` / `tsetval`, `tprint`, and the
 /// pushes and pops of a cube/vector pipe ([`slot_tile`]).
 pub fn is_memory_op(op: Opcode) -> bool {
-    op.spec().syntax == Syntax::Tile || matches!(op, Opcode::TGetVal | Opcode::TSetVal | Opcode::TPrint) || is_slot_op(op)
+    op.spec().syntax == Syntax::Tile || op.parsed().effects.memory || is_slot_op(op)
 }
 
 /// The pushes and pops of a pipe between cores that move a tile ([`slot_tile`]).
 pub fn is_slot_op(op: Opcode) -> bool {
-    matches!(op, Opcode::TPushToAiv | Opcode::TPushToAic | Opcode::TPush | Opcode::TPopFromAic | Opcode::TPopFromAiv | Opcode::TPop)
+    let e = op.parsed().effects;
+    e.push || e.pop
 }
 
 /// Whether op `op` places the tile it writes only as it executes: a pop binds its tile to the
 /// slot it pops, so a dynamic checker sees that tile's bytes after the op, not before.
 pub fn places_its_tile(op: Opcode) -> bool {
-    matches!(op, Opcode::TPopFromAic | Opcode::TPopFromAiv | Opcode::TPop)
+    op.parsed().effects.pop
 }
 
 /// The local tile a push reads or a pop writes (`write`), for the pushes and pops that move a
@@ -55,27 +47,17 @@ pub fn places_its_tile(op: Opcode) -> bool {
 /// The GM-slot forms (a push of a slot view, a pop returning one) move no tile: `None`.
 pub fn slot_tile(m: &Module, op: OpId, target: TargetId) -> Option<(ValueId, bool)> {
     let data = m.op(op);
+    let effects = data.opcode.parsed().effects;
     let tile = |v: Option<&ValueId>| v.copied().filter(|&v| m.value_type(v).tile().is_some());
-    match data.opcode {
-        Opcode::TPushToAiv | Opcode::TPushToAic | Opcode::TPush => tile(data.operands.first()).map(|v| (v, false)),
-        Opcode::TPopFromAic | Opcode::TPopFromAiv if target == TargetId::A2A3 => tile(data.results.first()).map(|v| (v, true)),
-        Opcode::TPop if target == TargetId::A2A3 => tile(data.operands.first()).map(|v| (v, true)),
-        _ => None,
+    if effects.push {
+        return tile(data.operands.first()).map(|v| (v, false));
     }
-}
-
-/// The pipe a push or pop that moves a tile runs on ([`slot_tile`]): a push from Acc FIX, from
-/// Vec MTE3 (PTOAS `TPushOp::getPipe`; pto-isa's `ffts_cross_core_sync(PIPE_FIX / PIPE_MTE3)`
-/// after the store); a pop MTE2.
-fn slot_pipe(m: &Module, op: OpId, target: TargetId) -> Option<Pipe> {
-    let (tile, write) = slot_tile(m, op, target)?;
-    let loc = m.value_type(tile).tile()?.loc;
-    match (write, loc) {
-        (true, Loc::Vec | Loc::Mat) => Some(Pipe::Mte2),
-        (false, Loc::Acc) => Some(Pipe::Fix),
-        (false, Loc::Vec) => Some(Pipe::Mte3),
-        _ => None,
+    if !effects.pop || target != TargetId::A2A3 {
+        return None;
     }
+    // `tpop(%tile, %pipe)` names its tile; `%t = tpop_from_aic` returns it.
+    let popped = if data.results.is_empty() { data.operands.first() } else { data.results.first() };
+    tile(popped).map(|v| (v, true))
 }
 
 /// The value bound to the op's scratch (`tmp`) slot, if it has one.
@@ -87,43 +69,22 @@ pub fn tmp_of(m: &Module, op: OpId) -> Option<ValueId> {
     crate::binding::bind(m, op).and_then(|(_, b)| b.iter().find(|b| b.slot == "tmp").map(|b| b.value))
 }
 
-/// The pipe tile op `op` runs on, given its operands' locations and whether it has a `tmp`:
-/// the op table's `pipe`, refined where the hardware pipe depends on the operands or the
-/// target (`None` for an op on no pipe).
+/// The pipe op `op` runs on, given its operands' locations and whether it has a `tmp`: the op
+/// table's `pipe`, or the first of its `pipes` rules that holds for the target, the location of
+/// the first source and destination (for a push or pop, of the tile it moves: [`slot_tile`])
+/// and the scratch tile (`None` for an op on no pipe).
 pub fn pipe_of(m: &Module, op: OpId, target: TargetId, has_tmp: bool, loc: &dyn Fn(ValueId) -> Option<Loc>) -> Option<Pipe> {
     let data = m.op(op);
-    let src = data.ins().first().and_then(|&v| loc(v));
-    let dst = data.outs().first().and_then(|&v| loc(v));
-    let l0 = |l: Option<Loc>| matches!(l, Some(Loc::Left | Loc::Right | Loc::Bias | Loc::Scaling | Loc::ScaleLeft | Loc::ScaleRight));
-    let a5 = target == TargetId::A5;
+    let mut facts = PipeFacts { a5: target == TargetId::A5, has_tmp, src: None, dst: None };
     if is_slot_op(data.opcode) {
-        return slot_pipe(m, op, target);
+        let (tile, write) = slot_tile(m, op, target)?;
+        let tile_loc = m.value_type(tile).tile().map(|t| t.loc);
+        if write { facts.dst = tile_loc } else { facts.src = tile_loc }
+    } else {
+        facts.src = data.ins().first().and_then(|&v| loc(v));
+        facts.dst = data.outs().first().and_then(|&v| loc(v));
     }
-    let pipe = match data.opcode {
-        Opcode::TMov => match (src, dst) {
-            (Some(Loc::Vec), Some(Loc::Vec)) => Pipe::V,
-            (Some(Loc::Mat), d) if l0(d) => Pipe::Mte1,
-            (Some(Loc::Acc | Loc::Vec), Some(Loc::Mat | Loc::Vec)) => Pipe::Fix,
-            _ => Pipe::Mte1,
-        },
-        Opcode::TExtract => match (src, dst) {
-            (Some(Loc::Mat), d) if l0(d) => Pipe::Mte1,
-            (Some(Loc::Vec | Loc::Acc), Some(Loc::Mat)) => Pipe::Fix,
-            _ => Pipe::V,
-        },
-        Opcode::TInsert => match (src, dst) {
-            (Some(Loc::Vec), Some(Loc::Vec)) if a5 => Pipe::V,
-            (Some(Loc::Vec), Some(Loc::Mat)) if a5 => Pipe::Mte3,
-            _ => Pipe::Fix,
-        },
-        Opcode::TStore if src == Some(Loc::Acc) => Pipe::Fix,
-        Opcode::TCi if has_tmp => Pipe::V,
-        Opcode::TCi => Pipe::S,
-        Opcode::TScatter | Opcode::TShl | Opcode::TShr if a5 => Pipe::V,
-        Opcode::TScatter | Opcode::TShl | Opcode::TShr => Pipe::S,
-        Opcode::TFillPad | Opcode::TFillPadInplace | Opcode::TFillPadExpand | Opcode::TExpands if dst == Some(Loc::Mat) => Pipe::Mte2,
-        other => other.spec().pipe,
-    };
+    let pipe = data.opcode.pipe_for(&facts);
     (pipe != Pipe::None).then_some(pipe)
 }
 
@@ -140,7 +101,8 @@ pub fn operand_accesses(m: &Module, op: OpId, target: TargetId, tmp: Option<Valu
         return;
     }
     if data.opcode == Opcode::TSetVal {
-        if let Some(&t) = data.operands.first() {
+        // `ins(%dst, %index, %value)` or PTOAS's `ins(%index, %value) outs(%dst)`.
+        if let Some(&t) = data.outs().first().or(data.operands.first()) {
             f(t, true);
         }
         return;
@@ -188,34 +150,13 @@ pub fn event_ids(target: TargetId, src: Pipe, dst: Pipe) -> u32 {
     if target == TargetId::A2A3 && src == Pipe::M && dst == Pipe::Fix { 3 } else { 8 }
 }
 
-/// The `PIPE_x` name of a pipe.
+/// The `PIPE_x` name of a pipe ([`Pipe::cpp_name`]; `PIPE_NONE` for none).
 pub fn pipe_name(p: Pipe) -> &'static str {
-    match p {
-        Pipe::V => "PIPE_V",
-        Pipe::M => "PIPE_M",
-        Pipe::Mte1 => "PIPE_MTE1",
-        Pipe::Mte2 => "PIPE_MTE2",
-        Pipe::Mte3 => "PIPE_MTE3",
-        Pipe::Fix => "PIPE_FIX",
-        Pipe::S => "PIPE_S",
-        Pipe::None => "PIPE_NONE",
-    }
+    p.cpp_name().unwrap_or("PIPE_NONE")
 }
 
-/// Whether op `op` is an explicit intra-core sync op (the family `Sync` ops that order pipes).
+/// Whether op `op` is an explicit intra-core sync op (the op table's `orders` effect: flags,
+/// events, barriers, buffer ids, `tsync`).
 pub fn is_explicit_sync(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::SetFlag
-            | Opcode::WaitFlag
-            | Opcode::SetFlagDyn
-            | Opcode::WaitFlagDyn
-            | Opcode::Barrier
-            | Opcode::RecordEvent
-            | Opcode::WaitEvent
-            | Opcode::BarrierSync
-            | Opcode::GetBuf
-            | Opcode::RlsBuf
-            | Opcode::TSync
-    )
+    op.parsed().effects.orders
 }

@@ -344,14 +344,85 @@ fn slots_of(m: &Module, init: OpId) -> (u64, u64) {
 ///   address from `reserve_buffer` / `import_reserved_buffer` (else nothing pairs it with its
 ///   peer: `PTOResolveReservedBuffersPass.cpp:139-158`);
 /// * a `tpop_from_aic` / `tpop_from_aiv` with `valid_row`/`valid_col` operands yields a tile
-///   whose valid shape is dynamic (`?x?`), as PTOAS's verifier requires (`PTO.cpp:10537-10559`).
+///   whose valid shape is dynamic (`?x?`), as PTOAS's verifier requires (`PTO.cpp:10537-10559`);
+/// * the pipe inits that take one reserved buffer for one direction are a complete peer pair:
+///   exactly two, in two functions, the owner of the `reserve_buffer` and one importer
+///   (`PTOResolveReservedBuffersPass.cpp:108-122, 159-169` [`peer_groups`]).
 ///
 /// The split usage of a pipe's two ends is [`super::split`]'s (built on these helpers);
 /// [`super::machine::static_errors`] reports both.
 pub fn check(m: &Module) -> Vec<Diagnostic> {
     let mut out = consumer_buffer_sizes(m);
     out.extend(init_sources(m));
+    out.extend(peer_groups(m));
     out.extend(pop_valid_shapes(m));
+    out
+}
+
+/// Peer pipe inits that are not a complete pair (see [`check`]). As PTOAS's
+/// `collectPeerAwareInit` (`PTOResolveReservedBuffersPass.cpp:124-158`, after
+/// `PTOLowerFrontendPipeOpsPass` turned `aic/aiv_initialize_pipe` into the low-level inits with
+/// the C2V consumer buffer as the local address and the V2C one as the peer's): each
+/// direction's address that comes from `reserve_buffer` (keyed by its function and name) or
+/// `import_reserved_buffer` (keyed by `peer_func` and name) joins the group of that key and
+/// direction; a group needs exactly two inits, in two different functions, and the owner among
+/// its two participants.
+/// A peer group's key: the reserved buffer's owner function, its name, and the direction (0
+/// C2V, 1 V2C).
+type PeerKey = (String, String, usize);
+
+fn peer_groups(m: &Module) -> Vec<Diagnostic> {
+    let all = m.walk();
+    let owner = owners(m, &all);
+    let func_of = |o: OpId| owner.get(&o).and_then(|&f| func_name(m, f)).unwrap_or("").to_string();
+    let mut groups: Vec<(PeerKey, Vec<(OpId, String)>)> = Vec::new();
+    for &o in &all {
+        let Some(addrs) = init_addresses(m, o) else { continue };
+        for (dir, v) in addrs.into_iter().enumerate() {
+            let Some(v) = v else { continue };
+            let ValueDef::OpResult(def, _) = m.values[v.index()].def else { continue };
+            let owner_func = match m.op(def).opcode {
+                Opcode::ReserveBuffer => func_of(def),
+                Opcode::ImportReservedBuffer => str_attr(m, def, "peer_func").unwrap_or("").to_string(),
+                _ => continue,
+            };
+            let key = (owner_func, str_attr(m, def, "name").unwrap_or("").to_string(), dir);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, inits)) => inits.push((o, func_of(o))),
+                None => groups.push((key, vec![(o, func_of(o))])),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for ((owner_func, name, dir), inits) in groups {
+        let mut funcs: Vec<&str> = inits.iter().map(|(_, f)| f.as_str()).collect();
+        funcs.sort_unstable();
+        funcs.dedup();
+        let mut participants = funcs.clone();
+        if !participants.contains(&owner_func.as_str()) {
+            participants.push(&owner_func);
+        }
+        if inits.len() == 2 && funcs.len() == 2 && participants.len() == 2 {
+            continue;
+        }
+        let first = inits[0].0;
+        let op = m.op(first).opcode.full_name();
+        let direction = if dir == 0 { "C2V" } else { "V2C" };
+        out.push(
+            Diagnostic::error(
+                DiagClass::StructBadAttribute,
+                m.op_span(first),
+                format!(
+                    "`{op}` takes reserved buffer \"{name}\" of `@{owner_func}` for the {direction} direction, but its peer group is not a complete pair: {} init(s) in {} ({}); ptoas needs one init in the owner and one in the importing peer (PTOResolveReservedBuffersPass.cpp:108-122)",
+                    inits.len(),
+                    if funcs.len() == 1 { "one function".to_string() } else { format!("{} functions", funcs.len()) },
+                    funcs.iter().map(|f| format!("@{f}")).collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .with_op(op)
+            .with_expected("two inits: one in the buffer's owner, one in its peer", format!("{} init(s)", inits.len())),
+        );
+    }
     out
 }
 

@@ -1,8 +1,10 @@
 //! What one executed op means to the sync model: the pipe it runs on and the byte ranges it
 //! reads and writes (tile ops), or the ordering edge it is (sync ops).
 //!
-//! The pipe is the op table's `pipe`, refined where the hardware pipe depends on the operands
-//! or the target (each rule cites its source):
+//! The pipe is the op table's: its `pipe`, or the first of its `pipes` rules that holds where
+//! the hardware pipe depends on the operands or the target (`pto-ir/src/ops/table.rs`, read
+//! through `pto_lower::sync::pipes::pipe_of`, the one place that evaluates them). The rules and
+//! their sources:
 //!
 //! | Op | Pipe | Source |
 //! |---|---|---|
