@@ -453,7 +453,19 @@ fn tprefetch_loads_the_valid_region_and_tprefetch_async_changes_nothing() {
 #[test]
 fn thistogram_counts_bytes_cumulatively_per_row() {
     let src_vals = [[0x0102u16, 0x0105, 0x0201, 0x01FF, 0x0002], [0x0300, 0x0300, 0x0301, 0x0003, 0xFF00], [0, 0, 0, 0, 0]];
-    for (src, dst) in [("i16", "i32"), ("ui16", "ui32"), ("ui16", "i32")] {
+    // pto-isa's THISTOGRAM static_asserts uint16 data and uint32 counts (npu/a5/THistogram.hpp:243-247):
+    // the signless forms PTOAS's verifier also takes are rejected.
+    for (src, dst) in [("i16", "i32"), ("ui16", "i32"), ("i16", "ui32")] {
+        let s = format!("!pto.tile_buf<vec, 8x16x{src}, valid=2x5>");
+        let ix = "!pto.tile_buf<vec, 32x1xui8, blayout=col_major, valid=2x1>";
+        let d = format!("!pto.tile_buf<vec, 8x256x{dst}, valid=2x256>");
+        let text = format!(
+            "func.func @k(%s: {s}, %idx: {ix}, %d: {d}) {{\n  pto.thistogram ins(%s, %idx : {s}, {ix}) outs(%d : {d})\n  return\n}}\n"
+        );
+        assert!(prepare("thistogram-signless", &text, &[], "a5").is_none(), "{src} -> {dst} is rejected on a5");
+    }
+    {
+        let (src, dst) = ("ui16", "ui32");
         for msb in [true, false] {
             let s = format!("!pto.tile_buf<vec, 8x16x{src}, valid=2x5>");
             let ix = "!pto.tile_buf<vec, 32x1xui8, blayout=col_major, valid=2x1>";
@@ -606,7 +618,7 @@ fn tpush_then_tpop_moves_tiles_in_order() {
         let v = format!("!pto.tile_buf<vec, 16x16x{dtype}, valid=3x5>");
         let split = "{split = #pto<tile_split TILE_NO_SPLIT>}";
         let text = format!(
-            "func.func @k(%p: !pto.pipe, %a: {v}, %b: {v}, %x: {v}, %y: {v}) {{\n  pto.tpush(%a, %p : {v}, !pto.pipe) {split}\n  pto.tpush(%b, %p : {v}, !pto.pipe) {split}\n  pto.tpop(%x, %p : {v}, !pto.pipe) {split}\n  pto.tfree(%p : !pto.pipe) {split}\n  pto.tpop(%y, %p : {v}, !pto.pipe) {split}\n  pto.tfree(%p : !pto.pipe) {split}\n  return\n}}\n"
+            "func.func @k(%p: !pto.pipe, %a: {v}, %b: {v}, %x: {v}, %y: {v}) attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{\n  pto.tpush(%a, %p : {v}, !pto.pipe) {split}\n  pto.tpush(%b, %p : {v}, !pto.pipe) {split}\n  pto.tpop(%x, %p : {v}, !pto.pipe) {split}\n  pto.tfree(%p : !pto.pipe) {split}\n  pto.tpop(%y, %p : {v}, !pto.pipe) {split}\n  pto.tfree(%p : !pto.pipe) {split}\n  return\n}}\n"
         );
         let a = |r: usize, c: usize| (r * 5 + c) as f64;
         let b = |r: usize, c: usize| 100.0 - (r * 5 + c) as f64;
@@ -625,7 +637,7 @@ fn tpush_then_tpop_moves_tiles_in_order() {
     let vec = "!pto.tile_buf<vec, 16x16xf32, valid=2x3>";
     let split = "{split = #pto<tile_split TILE_NO_SPLIT>}";
     let text = format!(
-        "func.func @k(%p: !pto.pipe, %a: {acc}, %x: {vec}) {{\n  pto.tpush(%a, %p : {acc}, !pto.pipe) {split}\n  pto.tpop(%x, %p : {vec}, !pto.pipe) {split}\n  return\n}}\n"
+        "func.func @k(%p: !pto.pipe, %a: {acc}, %x: {vec}) attributes {{pto.kernel_kind = #pto.kernel_kind<cube>}} {{\n  pto.tpush(%a, %p : {acc}, !pto.pipe) {split}\n  pto.tpop(%x, %p : {vec}, !pto.pipe) {split}\n  return\n}}\n"
     );
     for (_, target) in TARGETS {
         let (got, _) = run_on("tpipe-acc", &text, &[("a", grid(2, 3, |r, c| (r * 3 + c) as f64 + 0.5))], &["x"], target).expect("legal");
@@ -637,15 +649,19 @@ fn tpush_then_tpop_moves_tiles_in_order() {
 fn fifo_misuse_is_a_located_error_not_a_hang() {
     let v = "!pto.tile_buf<vec, 16x16xf32, valid=3x5>";
     let split = "{split = #pto<tile_split TILE_NO_SPLIT>}";
-    let pop_empty = format!("func.func @k(%p: !pto.pipe, %x: {v}) {{\n  pto.tpop(%x, %p : {v}, !pto.pipe) {split}\n  return\n}}\n");
+    let pop_empty = format!(
+        "func.func @k(%p: !pto.pipe, %x: {v}) attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{\n  pto.tpop(%x, %p : {v}, !pto.pipe) {split}\n  return\n}}\n"
+    );
     let err = run_fails("pop-empty", &pop_empty, &[], "a2a3");
     assert!(err.contains("pops from an empty FIFO") && err.contains("pto.tpop"), "{err}");
-    let free_none = format!("func.func @k(%p: !pto.pipe) {{\n  pto.tfree(%p : !pto.pipe) {split}\n  return\n}}\n");
+    let free_none = format!(
+        "func.func @k(%p: !pto.pipe) attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{\n  pto.tfree(%p : !pto.pipe) {split}\n  return\n}}\n"
+    );
     let err = run_fails("free-none", &free_none, &[], "a5");
     assert!(err.contains("no popped slot is held"), "{err}");
     let w = "!pto.tile_buf<vec, 16x16xf32, valid=2x5>";
     let mismatch = format!(
-        "func.func @k(%p: !pto.pipe, %a: {v}, %x: {w}) {{\n  pto.tpush(%a, %p : {v}, !pto.pipe) {split}\n  pto.tpop(%x, %p : {w}, !pto.pipe) {split}\n  return\n}}\n"
+        "func.func @k(%p: !pto.pipe, %a: {v}, %x: {w}) attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{\n  pto.tpush(%a, %p : {v}, !pto.pipe) {split}\n  pto.tpop(%x, %p : {w}, !pto.pipe) {split}\n  return\n}}\n"
     );
     let err = run_fails("pop-shape", &mismatch, &[("a", grid(3, 5, |_, _| 1.0))], "a5");
     assert!(err.contains("pops a f32 3x5 entry into a f32 tile with valid region 2x5"), "{err}");
@@ -661,7 +677,7 @@ fn talloc_slots_carry_stored_data_through_the_fifo_in_order() {
         let v = format!("!pto.tile_buf<vec, 16x32x{dtype}, valid=3x5>");
         let s = format!("!pto.partition_tensor_view<3x5x{dtype}>");
         let text = format!(
-            "func.func @k(%p: !pto.pipe, %a: {v}, %b: {v}, %x: {v}, %y: {v}) {{
+            "func.func @k(%p: !pto.pipe, %a: {v}, %b: {v}, %x: {v}, %y: {v}) attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{
   %s = pto.talloc(%p : !pto.pipe) {split} -> {s}
   pto.tstore ins(%a : {v}) outs(%s : {s})
   pto.tpush(%s, %p : {s}, !pto.pipe) {split}
@@ -707,7 +723,9 @@ fn two_slots_in_flight_use_two_slots_and_misuse_is_located() {
     let split = "{split = #pto<tile_split TILE_NO_SPLIT>}";
     let v = "!pto.tile_buf<vec, 16x16xf32, valid=2x8>";
     let s = "!pto.partition_tensor_view<2x8xf32>";
-    let head = format!("func.func @k(%p: !pto.pipe, %a: {v}, %b: {v}, %x: {v}, %y: {v}) {{\n");
+    let head = format!(
+        "func.func @k(%p: !pto.pipe, %a: {v}, %b: {v}, %x: {v}, %y: {v}) attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{\n"
+    );
     let alloc = |n: &str, ty: &str| format!("  %{n} = pto.talloc(%p : !pto.pipe) {split} -> {ty}\n");
     let store = |t: &str, n: &str| format!("  pto.tstore ins(%{t} : {v}) outs(%{n} : {s})\n");
     let push = |n: &str| format!("  pto.tpush(%{n}, %p : {s}, !pto.pipe) {split}\n");

@@ -15,6 +15,7 @@
 //! not cover (the generator grew since it was recorded) are counted and printed as not checked.
 
 use pto::cmd::compile::{CompileOptions, run as compile};
+use pto::cmd::run::{RunOptions, run as pto_run};
 use pto::cmd::verify::{VerifyOptions, run as verify};
 use pto::op_info::generate::programs;
 use std::collections::{BTreeMap, HashMap};
@@ -25,11 +26,11 @@ const DATA: &str = include_str!("data/generated/ptoas.tsv");
 /// Verdict agreement each target must keep, in percent, counting the disagreements a
 /// [`DISPUTES`] entry settles by pto-isa's implementation as agreement (the measured value,
 /// rounded down).
-const FLOOR: f64 = 85.0;
+const FLOOR: f64 = 88.0;
 
 /// How many disagreements no [`DISPUTES`] entry accounts for, at most (the measured count: a fix
 /// lowers it, a regression fails the test).
-const UNLISTED_CEILING: usize = 576;
+const UNLISTED_CEILING: usize = 322;
 
 /// A class of disagreement pto keeps, with both sources.
 struct Dispute {
@@ -149,11 +150,48 @@ const DISPUTES: &[Dispute] = &[
         true,
         "pto-isa implements MGATHER/MSCATTER on A2A3 (include/pto/npu/a2a3/MGather.hpp, MScatter.hpp); ptoas's verifier restricts them to A5",
     ),
+    dispute(
+        "*",
+        ACC,
+        "type `fmatrix_config` in dialect `pto`",
+        true,
+        "pto-isa's IMG2COL configuration instructions (docs/isa/SETFMATRIX.md, SET_IMG2COL_RPT.md, SET_IMG2COL_PADDING.md) over an FMATRIX configuration; PTOAS's dialect has no such type",
+    ),
+    dispute(
+        "pto.tsync",
+        ACC,
+        "type `event` in dialect `pto`",
+        true,
+        "pto-isa's TSYNC(events...) waits for the RecordEvents of earlier instructions (common/pto_instr.hpp, TSYNC); PTOAS's tsync has no event operands (no !pto.event type)",
+    ),
+    dispute(
+        "pto.tsels",
+        ACC,
+        "operand #2 must be",
+        false,
+        "the ISA page's operand order (docs/isa/TSELS.md: mask, src, scalar, tmp); PTOAS's ODS puts tmp before the scalar (PTOOps.td:5198), which pto reads too",
+    ),
+    dispute(
+        "pto.tquant",
+        ACC,
+        "must not have an offset operand",
+        false,
+        "pto reads the third operand of an INT8_SYM tquant as the A2A3 implementation's scratch tile (pto-isa npu/a2a3/TQuant.hpp:22-24, TQUANT_IMPL(dst, src, scale, tmp, offset)); PTOAS's tquant has no tmp and reads it as the offset",
+    ),
+    dispute(
+        "pto.tsetval",
+        ACC,
+        "expected ':'",
+        false,
+        "pto's first form `tsetval ins(%dst, %index, %value)` (no ISA page has TSETVAL); PTOAS's `ins(%offset, %val) outs(%dst)`, which pto reads too",
+    ),
 ];
 
 /// One recorded row.
 struct Row {
     name: String,
+    /// FNV-1a 64 of the program text `ptoas` read: a row whose program changed since is stale.
+    hash: String,
     target: String,
     /// `ptoas` wrote C++ (verdict `OK`; else `REJECT`).
     ok: bool,
@@ -168,12 +206,16 @@ fn rows() -> Vec<Row> {
         .filter_map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
             // A crash or time-out of `ptoas` gives no reference: not checked.
-            (f.len() >= 5 && matches!(f[2], "OK" | "REJECT")).then(|| Row {
+            (f.len() >= 6 && matches!(f[3], "OK" | "REJECT")).then(|| Row {
                 name: f[0].to_string(),
-                target: f[1].to_string(),
-                ok: f[2] == "OK",
-                error: f[4].to_string(),
-                calls: f.get(5).map(|c| c.split(" ; ").filter(|s| !s.is_empty()).map(str::to_string).collect()).unwrap_or_default(),
+                hash: f[1].to_string(),
+                target: f[2].to_string(),
+                ok: f[3] == "OK",
+                error: f[5].to_string(),
+                calls: f
+                    .get(6)
+                    .map(|c| c.split(" ; ").filter(|s| !s.is_empty() && *s != "TASSIGN").map(str::to_string).collect())
+                    .unwrap_or_default(),
             })
         })
         .collect()
@@ -206,7 +248,10 @@ fn calls(cpp: &str) -> Vec<String> {
         let callee = &s[..callee_end];
         let is_instr =
             callee.len() > 1 && callee.starts_with('T') && callee.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
-        if !is_instr && !SYNC.contains(&callee) {
+        // `TASSIGN` binds a declared tile to its address: how a tile is declared (`ptoas` declares
+        // a tile with a smaller valid shape as a second tile over the first one's bytes), not an
+        // instruction the kernel runs.
+        if (!is_instr && !SYNC.contains(&callee)) || callee == "TASSIGN" {
             continue;
         }
         out.push(callee.to_string());
@@ -251,7 +296,7 @@ fn generated_set_agrees_with_ptoas() {
                     *refused.entry(p.op.full_name()).or_default() += 1;
                 }
             }
-            let Some(row) = recorded.get(&(p.name.clone(), target.to_string())) else {
+            let Some(row) = recorded.get(&(p.name.clone(), target.to_string())).filter(|r| r.hash == fnv1a(&p.text)) else {
                 unrecorded += 1;
                 continue;
             };
@@ -296,7 +341,7 @@ fn generated_set_agrees_with_ptoas() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     println!(
-        "generated set (seed 1): {} programs; {checked} (program, target) pairs checked against ptoas, {unrecorded} without a recorded verdict (not checked)",
+        "generated set (seed 1): {} programs; {checked} (program, target) pairs checked against ptoas, {unrecorded} without a recorded verdict for their text (not checked)",
         set.len()
     );
     for (t, (a, n, settled)) in &agree {
@@ -341,9 +386,102 @@ fn generated_set_agrees_with_ptoas() {
     }
     assert!(unlisted <= UNLISTED_CEILING, "{unlisted} disagreements no dispute accounts for (ceiling {UNLISTED_CEILING})");
     assert!(recorded.is_empty() || checked > 0, "no recorded row names a program of today's set");
+    // The data must describe the set: a generator change re-records it (docs/conformance.md).
+    assert!(unrecorded * 20 <= set.len() * 2, "{unrecorded} (program, target) pairs have no recorded verdict for their text: re-record");
+}
+
+/// FNV-1a 64 of `text`, as the recording harness hashes each program file.
+fn fnv1a(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
 }
 
 /// The first error line of a rendered diagnostic list (`error[CLASS]: message`).
 fn first_error(stderr: &str) -> String {
     stderr.lines().find(|l| l.starts_with("error")).or_else(|| stderr.lines().next()).unwrap_or("").to_string()
+}
+
+/// (op, why) for the ops whose accepted generated bases `pto run` does not execute: the gaps
+/// left, each with why. The test fails when a gap closes (remove it) or a new one opens.
+const RUN_GAPS: &[(&str, &str)] = &[
+    // The program, not the tool: generated tiles hold zeros, and integer division by zero traps.
+    ("pto.tdiv", "integer division by zero: the generated i32 tiles hold zeros"),
+    ("pto.tdivs", "integer division by zero: the generated tiles and scalar hold zeros"),
+    ("pto.tfmod", "integer remainder by zero: the generated i32 tiles hold zeros"),
+    ("pto.trem", "integer remainder by zero: the generated i32 tiles hold zeros"),
+    // One kernel cannot give what the op needs from another core, rank or configuration.
+    ("pto.comm.twait", "waits for a signal no rank of the one-op kernel sets"),
+    ("pto.comm.tgather", "the generated dst holds one member's elements, not the group's"),
+    ("pto.comm.tscatter", "the generated src holds one member's elements, not the group's"),
+    ("pto.timg2col", "reads FMATRIX_A, which no setfmatrix of the one-op kernel wrote"),
+    ("pto.setfmatrix", "the generated `!pto.fmatrix_config` spells no configuration"),
+    ("pto.set_img2col_rpt", "the generated `!pto.fmatrix_config` spells no configuration"),
+    ("pto.set_img2col_padding", "the generated `!pto.fmatrix_config` spells no configuration"),
+    // Legality accepts what the simulator refuses: a gap of one or the other (issue 39).
+    ("pto.tadddeqrelu", "legality accepts f32 -> f32; the simulator follows the page's i32 -> f16"),
+    ("pto.taddreluconv", "legality accepts f32 -> f32; the simulator follows the page's f32->f16, f16->i8, i16->i8"),
+    ("pto.tcmps", "legality accepts a non-8-bit mask; the simulator's compare masks are 8-bit"),
+    ("pto.tfillpad", "legality accepts differing src/dst element types; the simulator copies one type"),
+    ("pto.tfillpad_expand", "legality accepts differing src/dst element types; the simulator copies one type"),
+    ("pto.tfillpad_inplace", "legality accepts differing src/dst element types; the simulator copies one type"),
+    ("pto.tgather", "legality accepts a mask-form dst of another element type; the simulator copies one type"),
+    ("pto.textract_fp", "legality accepts an i16 quant tile; the simulator's quant tiles hold 64-bit words or float scales"),
+    ("pto.tinsert_fp", "legality accepts an i16 quant tile; the simulator's quant tiles hold 64-bit words or float scales"),
+    ("pto.tmrgsort", "legality accepts a destination smaller than the merged lists"),
+    ("pto.tsort32", "legality accepts destination rows too short for the sorted pairs"),
+    ("pto.tload", "the simulator takes two-dimensional offsets only"),
+    ("pto.tmov", "the pre-quantising forms (a scaling tile or a scalar) are not simulated yet"),
+    ("pto.tprint", "the simulator prints tiles, not GM views"),
+    ("pto.tpack", "not simulated yet"),
+];
+
+/// Every generated program built to be legal (`base`, `optional`, `module`) that `pto verify
+/// --target T` accepts also runs there (`pto run --default-inputs`): what legality accepts, the
+/// simulator executes, for every operand form of every op on both targets. Prints the failures
+/// by op; [`RUN_GAPS`] lists the ops allowed to fail, with why.
+#[test]
+fn every_accepted_generated_base_runs() {
+    let set = programs(1);
+    let dir = std::env::temp_dir().join(format!("pto-generated-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut ran, mut by_op): (usize, BTreeMap<String, Vec<String>>) = (0, BTreeMap::new());
+    for p in set.iter().filter(|p| matches!(p.kind, "base" | "optional" | "module")) {
+        let path = dir.join(format!("{}.pto", p.name));
+        std::fs::write(&path, &p.text).unwrap();
+        let input = path.to_string_lossy().to_string();
+        for target in ["a2a3", "a5"] {
+            let v = verify(&VerifyOptions { input: input.clone(), target: Some(target_flag(target)), ..VerifyOptions::default() });
+            if v.code != 0 {
+                continue;
+            }
+            ran += 1;
+            let out_dir = dir.join(format!("{}.{target}.out", p.name));
+            let opts = RunOptions {
+                default_inputs: true,
+                quiet: true,
+                output_dir: Some(out_dir.to_string_lossy().to_string()),
+                ..RunOptions::new(input.clone(), target_flag(target))
+            };
+            let r = pto_run(&opts);
+            assert!(r.code <= 1, "pto run --target {target} {}: exit {} {}", p.name, r.code, r.stderr);
+            if r.code != 0 {
+                by_op.entry(p.op.full_name()).or_default().push(format!("{} [{target}]: {}", p.name, first_error(&r.stderr)));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let failed: usize = by_op.values().map(Vec::len).sum();
+    println!("pto run on the accepted generated bases: {ran} (program, target) pairs, {failed} fail, in {} ops", by_op.len());
+    for (op, fails) in &by_op {
+        let listed = RUN_GAPS.iter().find(|(o, _)| o == op).map_or("UNLISTED", |(_, why)| why);
+        println!("{op} ({} fail; {listed}): e.g. {}", fails.len(), fails[0]);
+    }
+    let unlisted: Vec<&String> = by_op.keys().filter(|op| !RUN_GAPS.iter().any(|(o, _)| o == op)).collect();
+    let closed: Vec<&str> = RUN_GAPS.iter().map(|(o, _)| *o).filter(|o| !by_op.contains_key(*o)).collect();
+    assert!(closed.is_empty(), "these ops run now: remove them from RUN_GAPS: {closed:?}");
+    assert!(unlisted.is_empty(), "accepted generated programs that pto run stops on, by op: {unlisted:?}");
 }

@@ -23,7 +23,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ("pto.tcmps", "a5", "legality accepts an f32 destination; the compare mask has 8-bit elements"),
     ("pto.tsort32", "a2a3", "the example's destination rows hold 8 pairs, 16 are needed"),
     ("pto.tsort32", "a5", "the example's destination rows hold 8 pairs, 16 are needed"),
-    ("pto.thistogram", "a5", "the example's destination has 32 bins per row, 256 are needed"),
     // Memory placement runs in lowering, not in verify.
     ("pto.tmatmul.mx", "a5", "LEGAL_BUFFER_OVERFLOW: the example's scale tiles need 8 KiB of FB"),
     ("pto.tmatmul.mx.acc", "a5", "LEGAL_BUFFER_OVERFLOW: the example's scale tiles need 8 KiB of FB"),

@@ -213,9 +213,25 @@ impl Verifier<'_> {
         }
         // Attribute kinds apply to every op that declares attributes.
         let parsed = data.opcode.parsed();
+        let bound_form = if parsed.attrs.iter().any(|a| a.form.is_some()) { match_form(self.m, op).ok().map(|f| f.form) } else { None };
         for slot in &parsed.attrs {
+            // Operands that fit no form are the form check's error, not the attribute's.
+            let here = slot.form.is_none_or(|f| bound_form.is_none_or(|b| b == f));
             match data.attr(&slot.name) {
-                None if slot.required => {
+                Some(_) if !here => {
+                    let msg = format!(
+                        "attribute `{}` of `{}` belongs to its form {} ({}), not to the operands written",
+                        slot.name,
+                        spec.full_name(),
+                        slot.form.unwrap_or(0),
+                        parsed.forms.get(slot.form.unwrap_or(0)).map(form_text).unwrap_or_default()
+                    );
+                    let name = spec.full_name();
+                    self.err(DiagClass::StructBadAttribute, span, msg)
+                        .with_expected_mut("no such attribute".into(), slot.name.clone())
+                        .op = Some(name);
+                }
+                None if slot.required && here => {
                     let msg = format!("`{}` requires attribute `{}`", spec.full_name(), slot.name);
                     let name = spec.full_name();
                     let kind = slot.kind.clone();
@@ -581,4 +597,12 @@ fn fitting_neighbour(m: &Module, op: OpId) -> Option<String> {
         }
     }
     best.map(|b| b.1)
+}
+
+/// A form's slots as `src, tmp? -> dst` (for messages).
+fn form_text(f: &crate::ops::Form) -> String {
+    let side = |slots: &[crate::ops::Slot]| {
+        slots.iter().map(|s| format!("{}{}", s.name, if s.optional { "?" } else { "" })).collect::<Vec<_>>().join(", ")
+    };
+    format!("{} -> {}", side(&f.ins), side(&f.outs))
 }

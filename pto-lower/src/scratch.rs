@@ -485,7 +485,7 @@ fn a5_ptoas_stand_ins(m: &Module) -> Vec<(OpId, Requirement)> {
         if bound.iter().any(|b| b.slot == "tmp") {
             continue;
         }
-        if let Some(req) = requirement(m, op).or_else(|| ptoas_stand_in(m, op)) {
+        if let Some(req) = ptoas_stand_in(m, op).and_then(|stand_in| requirement(m, op).or(Some(stand_in))) {
             out.push((op, req));
         }
     }
@@ -497,6 +497,11 @@ fn a5_ptoas_stand_ins(m: &Module) -> Vec<(OpId, Requirement)> {
 fn ptoas_stand_in(m: &Module, op: OpId) -> Option<Requirement> {
     let data = m.op(op);
     if data.opcode.spec().ptoas_tmp.is_empty() {
+        return None;
+    }
+    // Only the forms with a `tmp` slot take one (`tgather`'s mask form has none).
+    let form = pto_ir::ops::bind::match_form(m, op).ok()?;
+    if !data.opcode.parsed().forms[form.form].ins.iter().any(|s| s.name == "tmp") {
         return None;
     }
     let t = data.ins().iter().find_map(|&v| m.value_type(v).tile().copied())?;

@@ -34,6 +34,14 @@ const NOT_EXECUTABLE_YET: &[&str] = &[];
 /// its cases), with the reason; each entry must still mismatch somewhere.
 const KNOWN_MISMATCHES: &[(&str, &str)] = &[];
 
+/// Cases of `tests/golden/cases` (made with pto-isa's CPU simulator) whose tiles pto-isa's NPU
+/// implementation rejects, by case-id prefix, with the line: legal on no target, on purpose. Each
+/// prefix must still name a case that is legal nowhere.
+const NPU_REJECTS: &[(&str, &str)] = &[(
+    "thistogram_u16_",
+    "the index tile is ND 1xN; npu/a5/THistogram.hpp:255-258 static_asserts a DN tile of one column for a uint16 source (PTOAS's verifier too)",
+)];
+
 /// Compares one output operand of a case with what the simulator computed.
 fn compare(op: &str, case_id: &str, out: &Value, got: &TileData) -> Result<(), String> {
     let name = out["name"].as_str().unwrap_or("");
@@ -153,6 +161,7 @@ fn every_oracle_vector_of_tests_golden_matches_where_legal() {
     let mut not_yet_seen = BTreeSet::new();
     let mut known_seen = BTreeSet::new();
     let mut illegal_everywhere = Vec::new();
+    let mut npu_rejected: BTreeSet<&str> = BTreeSet::new();
     let mut failures = Vec::new();
     let mut coverage: BTreeMap<String, [usize; 2]> = BTreeMap::new();
     for path in oracle_case_files("cases") {
@@ -192,7 +201,12 @@ fn every_oracle_vector_of_tests_golden_matches_where_legal() {
             }
         }
         if !legal_somewhere {
-            illegal_everywhere.push(format!("{id} ({})", illegal.join("; ")));
+            match NPU_REJECTS.iter().find(|(prefix, _)| id.starts_with(prefix)) {
+                Some((prefix, _)) => {
+                    npu_rejected.insert(*prefix);
+                }
+                None => illegal_everywhere.push(format!("{id} ({})", illegal.join("; "))),
+            }
         }
     }
     for op in NOT_EXECUTABLE_YET.iter().filter(|op| !not_yet_seen.contains(**op)) {
@@ -208,6 +222,8 @@ fn every_oracle_vector_of_tests_golden_matches_where_legal() {
         known_seen.len()
     );
     assert!(illegal_everywhere.is_empty(), "cases legal on no target:\n{}", illegal_everywhere.join("\n"));
+    let stale: Vec<&str> = NPU_REJECTS.iter().map(|(p, _)| *p).filter(|p| !npu_rejected.contains(p)).collect();
+    assert!(stale.is_empty(), "NPU_REJECTS prefixes whose cases are legal now (or gone): {stale:?}");
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     assert!(vectors > 0, "tests/golden/cases holds vectors");
     check_coverage_table(&coverage);

@@ -170,8 +170,9 @@ fn attribute_values(op: Opcode) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for a in &op.parsed().attrs {
         if let Some((_, k)) = pto_ir::attr::EnumKind::find(&a.kind) {
-            for v in k.values.iter().take(VALUES_PER_ATTR) {
-                out.push((a.name.clone(), format!("#pto.{}<{v}>", k.name)));
+            let integer = plan::PTOAS_INTEGER_ENUMS.contains(&k.name);
+            for (i, v) in k.values.iter().enumerate().take(VALUES_PER_ATTR) {
+                out.push((a.name.clone(), if integer { i.to_string() } else { format!("#pto.{}<{v}>", k.name) }));
             }
             continue;
         }

@@ -94,7 +94,7 @@ pub struct Plan {
 /// else one that passes the structural verifier. `None` when the op has no operand pattern.
 pub fn choose(op: Opcode, modes: &[(String, String)]) -> Option<Plan> {
     let uses = slot_uses(op, 0, &[])?;
-    let attrs = attributes(op, modes);
+    let attrs = attributes(op, 0, modes);
     let mut fallback = None;
     for (i, &target) in super::check::TARGETS.iter().enumerate() {
         let Some(plan) = search(op, 0, &uses, &attrs, Some(target), 1).pop() else { continue };
@@ -114,7 +114,7 @@ pub fn choose(op: Opcode, modes: &[(String, String)]) -> Option<Plan> {
 /// ([`super::generate`]). Empty when the op has no such form or nothing is legal there.
 pub fn legal_plans(op: Opcode, form: usize, optional: &[&str], attrs: &[(String, String)], target: TargetId, limit: usize) -> Vec<Plan> {
     let Some(uses) = slot_uses(op, form, optional) else { return Vec::new() };
-    let mut all = attributes(op, &[]);
+    let mut all = attributes(op, form, &[]);
     all.retain(|(n, _)| !attrs.iter().any(|(m, _)| m == n));
     all.extend(attrs.iter().cloned());
     search(op, form, &uses, &all, Some(target), limit)
@@ -159,10 +159,10 @@ fn slot_uses(op: Opcode, form: usize, optional: &[&str]) -> Option<Vec<SlotUse>>
     Some(uses)
 }
 
-/// The required attributes with a default value, then the mode attributes.
-fn attributes(op: Opcode, modes: &[(String, String)]) -> Vec<(String, String)> {
+/// The attributes operand form `form` requires, with a default value, then the mode attributes.
+fn attributes(op: Opcode, form: usize, modes: &[(String, String)]) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    for a in op.parsed().attrs.iter().filter(|a| a.required) {
+    for a in op.parsed().attrs.iter().filter(|a| a.required && a.form.is_none_or(|f| f == form)) {
         if modes.iter().any(|(n, _)| *n == a.name) {
             continue;
         }
@@ -172,8 +172,16 @@ fn attributes(op: Opcode, modes: &[(String, String)]) -> Vec<(String, String)> {
     out
 }
 
-/// A value of attribute kind `kind`: an enum's first value, `0`, `false`...
+/// The enum kinds PTOAS writes as their value's index (`{split = 0}`: PTOAS's dialect has no
+/// `#pto<tile_split ...>` attribute; pto reads both).
+pub const PTOAS_INTEGER_ENUMS: &[&str] = &["tile_split"];
+
+/// A value of attribute kind `kind`: an enum's first value (its index for
+/// [`PTOAS_INTEGER_ENUMS`]), `0`, `false`...
 pub fn default_attr(kind: &str) -> String {
+    if PTOAS_INTEGER_ENUMS.contains(&kind) {
+        return "0".into();
+    }
     if let Some((_, k)) = pto_ir::attr::EnumKind::find(kind) {
         return format!("#pto.{}<{}>", k.name, k.values.first().copied().unwrap_or(""));
     }

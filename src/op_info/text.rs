@@ -108,7 +108,12 @@ pub fn text(info: &OpInfo) -> String {
         out.push_str("  none\n");
     }
     for a in &parsed.attrs {
-        let need = if a.required { "required" } else { "optional" };
+        let need = match (a.required, a.form) {
+            (true, Some(f)) => format!("form {f} only, required there"),
+            (false, Some(f)) => format!("form {f} only"),
+            (true, None) => "required".to_string(),
+            (false, None) => "optional".to_string(),
+        };
         let values = enum_values(&a.kind).map(|v| format!(": one of {}", v.join(", "))).unwrap_or_default();
         let _ = writeln!(out, "  {}: {} ({need}){values}", a.name, a.kind);
     }
@@ -207,7 +212,7 @@ pub fn json(info: &OpInfo) -> Value {
     let attrs: Vec<Value> = parsed
         .attrs
         .iter()
-        .map(|a| json!({"name": a.name, "kind": a.kind, "required": a.required, "values": enum_values(&a.kind)}))
+        .map(|a| json!({"name": a.name, "kind": a.kind, "required": a.required, "form": a.form, "values": enum_values(&a.kind)}))
         .collect();
     let tables = pto_lower::legality::TABLES;
     let rules: Vec<Value> = info

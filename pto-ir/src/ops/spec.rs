@@ -41,7 +41,9 @@
 //! (all operands for the non-DPS formats), outs the `outs(...)` operands or, when there are
 //! none, the SSA results.
 //!
-//! Attribute patterns (`OpSpec::attrs`): `name:kind!` (required) or `name:kind?` (optional), kind
+//! Attribute patterns (`OpSpec::attrs`): `name:kind!` (required) or `name:kind?` (optional),
+//! either followed by `@N` to tie it to operand form N (accepted only when form N is bound, and
+//! with `!` required then), kind
 //! being an enum kind (`cmp`, `round_mode`, `tile_split`...; an integer is accepted when it
 //! indexes the kind's values, as PTOAS writes some enums), `int`, `bool`, `float`, `string`,
 //! `type` or `any`.
@@ -576,6 +578,11 @@ pub struct AttrSlot {
     pub kind: String,
     /// Must be present.
     pub required: bool,
+    /// `@N` after the marker: the operand form the attribute belongs to: accepted only when form
+    /// N is bound, and with `!` required then (`tgather`'s `maskPattern`, PTOAS
+    /// `PTO.cpp:4803-4805`; `tquant`'s `quant_type`, required in PTOAS's INT8 form).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub form: Option<usize>,
 }
 
 /// A `dtype`, `valid`, `shape` or `flat` constraint over named slots.
@@ -806,14 +813,18 @@ fn parse_attrs(text: &str) -> Result<Vec<AttrSlot>, String> {
     let mut attrs = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (name, kind) = part.split_once(':').ok_or_else(|| format!("attr `{part}` has no kind"))?;
+        let (kind, form) = match kind.split_once('@') {
+            Some((k, n)) => (k, Some(n.parse::<usize>().map_err(|_| format!("attr `{part}`: `@{n}` is not a form index"))?)),
+            None => (kind, None),
+        };
         let (kind, required) = if let Some(k) = kind.strip_suffix('!') {
             (k, true)
         } else if let Some(k) = kind.strip_suffix('?') {
             (k, false)
         } else {
-            return Err(format!("attr `{part}` must end in `!` or `?`"));
+            return Err(format!("attr `{part}` must end in `!` or `?` (then `@N` for a form)"));
         };
-        attrs.push(AttrSlot { name: name.to_string(), kind: kind.to_string(), required });
+        attrs.push(AttrSlot { name: name.to_string(), kind: kind.to_string(), required, form });
     }
     Ok(attrs)
 }

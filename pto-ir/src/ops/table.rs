@@ -125,8 +125,8 @@ op_table! {
     TShr "tshr" Bitwise BIN { pipes: "a5 => V; => S", same: S_BIN, page: "TSHR", doc: "dst = src0 >> src1 (arithmetic for signed, logical for unsigned)" }
 
     // ---- Ternary / fused (8) ----
-    TAddc "taddc" Ternary TERN { same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TADDC", doc: "dst = src0 + src1 + src2" }
-    TSubc "tsubc" Ternary TERN { same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TSUBC", doc: "dst = src0 - src1 + src2" }
+    TAddc "taddc" Ternary TERN { cpp: "TADD($dst, $src0, $src1); TADD($dst, $dst, $src2)", same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TADDC", doc: "dst = src0 + src1 + src2" }
+    TSubc "tsubc" Ternary TERN { cpp: "TSUB($dst, $src0, $src1); TADD($dst, $dst, $src2)", same: "dtype(src0,src1,src2,dst) valid(src0,src1,src2,dst)", page: "TSUBC", doc: "dst = src0 - src1 + src2" }
     TMulAddDst "tmuladddst" Ternary BIN { effects: "reads_dst", same: S_BIN, page: "TMULADDDST", doc: "dst = src0 * src1 + dst" }
     TFusedMulAdd "tfusedmuladd" Ternary BIN { effects: "reads_dst", same: S_BIN, page: "TFUSEDMULADD", doc: "dst = src0 * dst + src1 (reads the old dst)" }
     TFusedMulAddRelu "tfusedmuladdrelu" Ternary BIN { effects: "reads_dst", same: S_BIN, page: "TFUSEDMULADDRELU", doc: "dst = relu(src0 * dst + src1) (reads the old dst)" }
@@ -159,8 +159,8 @@ op_table! {
     TShls "tshls" TileScalar TS { same: S_UN, page: "TSHLS", doc: "dst = src << scalar" }
     TShrs "tshrs" TileScalar TS { same: S_UN, attrs: "round:bool?", page: "TSHRS", doc: "dst = src >> scalar (arithmetic for signed, logical for unsigned; `round` adds the last bit shifted out)" }
     TLrelu "tlrelu" TileScalar TS { same: S_UN, page: "TLRELU", doc: "dst = src > 0 ? src : src * slope" }
-    TAddsc "taddsc" TileScalar "src0:tile, scalar:scalar, src1:tile -> dst:tile" { same: S_BIN, page: "TADDSC", doc: "dst = src0 + scalar + src1" }
-    TSubsc "tsubsc" TileScalar "src0:tile, scalar:scalar, src1:tile -> dst:tile" { same: S_BIN, page: "TSUBSC", doc: "dst = src0 - scalar + src1" }
+    TAddsc "taddsc" TileScalar "src0:tile, scalar:scalar, src1:tile -> dst:tile" { cpp: "TADDS($dst, $src0, $scalar); TADD($dst, $dst, $src1)", same: S_BIN, page: "TADDSC", doc: "dst = src0 + scalar + src1" }
+    TSubsc "tsubsc" TileScalar "src0:tile, scalar:scalar, src1:tile -> dst:tile" { cpp: "TSUBS($dst, $src0, $scalar); TADD($dst, $dst, $src1)", same: S_BIN, page: "TSUBSC", doc: "dst = src0 - scalar + src1" }
     TAxpy "taxpy" TileScalar TS { effects: "reads_dst", page: "TAXPY", doc: "dst = src * scalar + dst" }
     TPows "tpows" TileScalar TS_TMP { same: S_UN, tmp: TMP_OPT, page: "TPOWS", doc: "dst = pow(src, scalar)" }
     TExpands "texpands" TileScalar "scalar:scalar -> dst:tile" { pipes: "dst=mat => MTE2", page: "TEXPANDS", doc: "dst = scalar over the valid region" }
@@ -217,7 +217,7 @@ op_table! {
     TPartArgMin "tpartargmin" Partial PART_ARG { same: S_PART_ARG, page: "TPARTARGMIN", doc: "(value, index) of the elementwise min of two (value, index) tile pairs over possibly different valid regions" }
 
     // ---- Gather / scatter (5) ----
-    TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { ptoas_tmp: "PTO.cpp:4815-4816; pto-isa has only TGATHER(dst, src0, src1, tmp), common/pto_instr.hpp:1206-1213", cpp: "TGATHER($dst, $src, $indices, $tmp?) | TGATHER<T($dst), T($src), @maskPattern>($dst, $src) | TGATHER<T($dst), T($src), T($cdst), T($tmp), @cmpMode=eq, @offset=0>($dst, $src, $k, $cdst, $tmp)", attrs: "maskPattern:mask_pattern?, cmpMode:cmp?, offset:int?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
+    TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { ptoas_tmp: "PTO.cpp:4815-4816; pto-isa has only TGATHER(dst, src0, src1, tmp), common/pto_instr.hpp:1206-1213", cpp: "TGATHER($dst, $src, $indices, $tmp?) | TGATHER<T($dst), T($src), @maskPattern>($dst, $src) | TGATHER<T($dst), T($src), T($cdst), T($tmp), @cmpMode=eq, @offset=0>($dst, $src, $k, $cdst, $tmp)", attrs: "maskPattern:mask_pattern!@1, cmpMode:cmp?, offset:int?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
     TGatherB "tgatherb" GatherScatter "src:tile, offsets:tile -> dst:tile" { page: "TGATHERB", doc: "block gather: one u32 byte offset per 32-byte dst block" }
     TScatter "tscatter" GatherScatter "src:tile, indices:tile -> dst:tile" { pipes: "a5 => V; => S", same: S_DT_UN, page: "TSCATTER", doc: "dst_flat[idx[i,j]] = src[i,j]" }
     MGather "mgather" GatherScatter "mem:view, indices:tile -> dst:tile" { cpp: "MGATHER<@coalesce?, @gatherOob?>($dst, $mem, $indices)", attrs: "coalesce:coalesce?, gatherOob:gather_oob?", modes: MGATHER_MODES, pipe: Pipe::Mte2, page: "MGATHER", doc: "gather from a GM table into a tile (coalesce row: dst[r,:] = mem[idx[r],:]; elem: dst[r,c] = mem_flat[idx[r,c]])" }
@@ -232,7 +232,7 @@ op_table! {
 
     // ---- Conversion / quant (5) ----
     TCvt "tcvt" Convert UN_TMP { vop: "vconv", cpp: "TCVT($dst, $src, $tmp?, @rmode=CAST_RINT, @sat_mode?)", attrs: CVT, same: "valid(src,dst)", tmp: TMP_OPT, page: "TCVT", doc: "dst = convert(src) with rounding mode and saturation" }
-    TQuant "tquant" Convert "src:tile, scale:tile, offset:tile?, tmp:tile? -> dst:tile | src:tile, max:tile, scaling:tile -> dst:tile, exp:tile" { cpp: "TQUANT<@quant_type=INT8_SYM, T($dst), T($src), T($scale), T($tmp)?>($dst, $src, $scale, $tmp?, &$offset?) | TQUANT($*)", attrs: "quant_type:quant_type?, mx_alg:mx_alg?, grp_axis:int?, interleave:bool?", same: "dtype(src,scale,offset,tmp) dtype(src,max,scaling) valid(src,dst) present(offset,quant_type=INT8_ASYM)", tmp: TMP_REQ, page: "TQUANT", doc: "quantize: f32 to i8 (INT8_SYM) or ui8 (INT8_ASYM, with a per-row offset) with a per-row scale; or MX FP8/FP4 with E8M0 exponents per 32-element group (second form, A5)" }
+    TQuant "tquant" Convert "src:tile, scale:tile, offset:tile?, tmp:tile? -> dst:tile | src:tile, max:tile, scaling:tile -> dst:tile, exp:tile" { cpp: "TQUANT<@quant_type=INT8_SYM, T($dst), T($src), T($scale), T($tmp)?>($dst, $src, $scale, $tmp?, &$offset?) | TQUANT($*)", attrs: "quant_type:quant_type!@0, mx_alg:mx_alg?, grp_axis:int?, interleave:bool?", same: "dtype(src,scale,offset,tmp) dtype(src,max,scaling) valid(src,dst) present(offset,quant_type=INT8_ASYM)", tmp: TMP_REQ, page: "TQUANT", doc: "quantize: f32 to i8 (INT8_SYM) or ui8 (INT8_ASYM, with a per-row offset) with a per-row scale; or MX FP8/FP4 with E8M0 exponents per 32-element group (second form, A5)" }
     TQuantDn "tquant_dn" Convert MX_QUANT { attrs: "mx_alg:mx_alg!, interleave:bool?", same: "dtype(src,max,scaling) valid(src,dst)", page: "TQUANT_DN", doc: "MX quantization with groups of 32 rows (grp_axis 0); exp is (M/32)xN E8M0 (A5)" }
     TQuantHif4 "tquant_hif4" Convert MX_QUANT { same: "dtype(src,max,scaling)", page: "TQUANT_HIF4", doc: "HiFloat4 quantization of bf16 with three-level exponents (A6 only: no A2A3 or A5 implementation)" }
     TDequant "tdequant" Convert "src:tile, scale:tile, offset:tile -> dst:tile" { cpp: "TDEQUANT<T($dst), T($src), T($scale)>($dst, $src, $scale, $offset)", same: "dtype(scale,offset,dst) valid(src,dst)", page: "TDEQUANT", doc: "dst = (src - offset[row]) * scale[row], i8/i16 to f32" }

@@ -700,6 +700,9 @@ static ROWS: &[Row] = &[
             )
             .when_loc("dst", &[Loc::Bias]),
             SCALING_SAME_DTYPE,
+            TMOV_FIXPIPE_MODES[0],
+            TMOV_FIXPIPE_MODES[1],
+            TMOV_FIXPIPE_MODES[2],
         ],
         source: "PTOAS verifier (A2A3 tmov pairs, acc -> mat fractal 512: PTO.cpp:5113-5220); pto-isa npu/a2a3/TMov.hpp, npu/a2a3/common.hpp (pairs; acc -> mat NZ fractal 512, casts); pto-isa notes §2.4 (A2A3 left Zz, right Zn); where ptoas's A2A3 verifier accepts acc forms pto-isa's A2A3 TMOV lacks, pto follows ptoas with a LEGAL_REFERENCES_DISAGREE warning (docs/design.md)",
         ..Row::DEFAULT

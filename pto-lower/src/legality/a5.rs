@@ -714,6 +714,9 @@ static ROWS: &[Row] = &[
             )
             .when_loc("dst", &[Loc::Bias]),
             SCALING_SAME_DTYPE,
+            TMOV_FIXPIPE_MODES[0],
+            TMOV_FIXPIPE_MODES[1],
+            TMOV_FIXPIPE_MODES[2],
         ],
         source: "PTOAS verifier (tmov pairs); pto-isa notes §2.4 (A5 left Nz, right Zn); pto-isa npu/a5/TMov.hpp, npu/a5/common.hpp",
         ..Row::DEFAULT
@@ -939,14 +942,20 @@ static ROWS: &[Row] = &[
     },
     Row {
         applies: Applies::Ops(&[O::THistogram]),
-        operands: &[operand(&["src"], &[vec_nd(I16_U16)]), operand(&["dst"], &[vec_nd(I32_U32)])],
-        source: "PTOAS verifier (thistogram: A5 only, u16 src, u32 dst)",
+        operands: &[
+            operand(&["src"], &[vec_nd(&[U16])]),
+            // 256 bins per row (PTOAS PTO.cpp: "expects dst shape[1] / valid_shape[1] to be at
+            // least 256"; pto-isa's THistogram writes 256 counts per row).
+            operand(&["dst"], &[var(&[Loc::Vec], Some(&[U32]), &[ND], &[ShapeReq::Range(Extent::ValidCols, 256, u32::MAX)])]),
+        ],
+        checks: &[eq("src", ValidRows, "dst", ValidRows, "one histogram row per src row (PTOAS: dst valid rows match src)")],
+        source: "pto-isa npu/a5/THistogram.hpp:243-249 (uint16 src, uint32 dst, uint8 idx: static_asserts; PTOAS's verifier also takes signless i16/i32, PTO.cpp:5668-5673, which pto-isa's static_asserts reject); PTOAS verifier (thistogram: A5 only)",
         ..Row::DEFAULT
     },
     Row {
         applies: Applies::Ops(&[O::THistogram]),
-        operands: &[operand(&["idx"], &[vec_any(&[U8])])],
-        source: "pto-isa THISTOGRAM.md (idx is uint8_t, static_assert)",
+        operands: &[operand(&["idx"], &[var(&[Loc::Vec], Some(&[U8]), &[DN], &[ShapeReq::Eq(Extent::Cols, 1)])])],
+        source: "pto-isa THISTOGRAM.md, npu/a5/THistogram.hpp:244, 255-258 (idx is uint8_t, a DN tile of one column for a uint16 source: static_asserts); PTOAS PTO.cpp (expects idx to use DN layout, exactly one column)",
         ..Row::DEFAULT
     },
     // ---------------- Assign / config ----------------

@@ -601,6 +601,32 @@ pub const RELU_ONLY_FROM_ACC: Check = check(
 )
 .when_loc("src", &[Loc::Vec, Loc::Mat]);
 
+/// Every element type (an attribute rule that holds whatever the operand's type).
+pub const ANY_DTYPE: &[ElemType] = &[I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32, F8E4M3, F8E5M2, HiF8, F8E8M0];
+
+/// `tmov`'s fixpipe modes only apply to moves out of acc (PTOAS `PTO.cpp:5170-5176`:
+/// "expects accToVecMode to be used only for acc-to-vec tmov", "expects reluPreMode form to use
+/// loc=acc src"; pto-isa applies them in the fixpipe, `npu/a5/TMov.hpp`, which only acc data
+/// passes through): `accToVecMode` on a move not from acc or not into vec, `reluPreMode` other than
+/// `no_relu` on a move not from acc.
+pub const TMOV_FIXPIPE_MODES: [Check; 3] = [
+    check(
+        CheckKind::AttrWhen { attr: "accToVecMode", kind: "acc_to_vec_mode", slot: "src", dtypes: ANY_DTYPE, allowed: &[] },
+        "accToVecMode picks the vector core an acc -> vec move writes: only acc sources take it",
+    )
+    .when_loc("src", &[Loc::Vec, Loc::Mat, Loc::Left, Loc::Right, Loc::Bias, Loc::Scaling]),
+    check(
+        CheckKind::AttrWhen { attr: "accToVecMode", kind: "acc_to_vec_mode", slot: "src", dtypes: ANY_DTYPE, allowed: &[] },
+        "accToVecMode picks the vector core an acc -> vec move writes: only vec destinations take it",
+    )
+    .when_loc("dst", &[Loc::Mat, Loc::Left, Loc::Right, Loc::Bias, Loc::Scaling, Loc::Acc]),
+    check(
+        CheckKind::AttrWhen { attr: "reluPreMode", kind: "relu_pre_mode", slot: "src", dtypes: ANY_DTYPE, allowed: &["no_relu"] },
+        "the pre-move ReLU runs in the fixpipe, which only acc sources pass through",
+    )
+    .when_loc("src", &[Loc::Vec, Loc::Mat, Loc::Left, Loc::Right, Loc::Bias, Loc::Scaling]),
+];
+
 /// MX matmul `a`: m, k in [1, 4095] and a static K that is a multiple of 64 (pto-isa
 /// `npu/a5/TMatmul.hpp:114`).
 pub const MX_A: &[ShapeReq] =

@@ -347,7 +347,9 @@ fn slots_of(m: &Module, init: OpId) -> (u64, u64) {
 ///   whose valid shape is dynamic (`?x?`), as PTOAS's verifier requires (`PTO.cpp:10537-10559`);
 /// * the pipe inits that take one reserved buffer for one direction are a complete peer pair:
 ///   exactly two, in two functions, the owner of the `reserve_buffer` and one importer
-///   (`PTOResolveReservedBuffersPass.cpp:108-122, 159-169` [`peer_groups`]).
+///   (`PTOResolveReservedBuffersPass.cpp:108-122, 159-169` [`peer_groups`]);
+/// * `tpush` / `tpop` / `tfree` sit in a section or a `kernel_kind` function
+///   ([`pipe_op_placement`]).
 ///
 /// The split usage of a pipe's two ends is [`super::split`]'s (built on these helpers);
 /// [`super::machine::static_errors`] reports both.
@@ -356,7 +358,38 @@ pub fn check(m: &Module) -> Vec<Diagnostic> {
     out.extend(init_sources(m));
     out.extend(peer_groups(m));
     out.extend(pop_valid_shapes(m));
+    out.extend(pipe_op_placement(m));
     out
+}
+
+/// `tpush`, `tpop` and `tfree` outside a `pto.section.cube` / `pto.section.vector` and outside a
+/// function with a `kernel_kind`: PTOAS's verifiers reject them ("must be inside
+/// pto.section.cube/vector or a kernel_kind function", `PTO.cpp:10413-10416, 10752-10779`), as the
+/// pipe's side (cube or vector) is then unknown.
+fn pipe_op_placement(m: &Module) -> Vec<Diagnostic> {
+    let all = m.walk();
+    let owner = owners(m, &all);
+    let mut in_section = std::collections::HashSet::new();
+    for &s in all.iter().filter(|&&o| matches!(m.op(o).opcode, Opcode::SectionCube | Opcode::SectionVector)) {
+        let mut body = Vec::new();
+        nested(m, s, &mut body);
+        in_section.extend(body);
+    }
+    all.iter()
+        .copied()
+        .filter(|&o| matches!(m.op(o).opcode, Opcode::TPush | Opcode::TPop | Opcode::TFree))
+        .filter(|o| !in_section.contains(o) && !owner.get(o).is_some_and(|&f| side_of(&m.op(f).attrs).is_some()))
+        .map(|o| {
+            let name = m.op(o).opcode.full_name();
+            Diagnostic::error(
+                DiagClass::StructPlacement,
+                m.op_span(o),
+                format!("`{name}` must be inside `pto.section.cube` / `pto.section.vector` or a function with a `pto.kernel_kind`, which say the pipe's side"),
+            )
+            .with_op(name)
+            .with_expected("a section or a kernel_kind function", "neither")
+        })
+        .collect()
 }
 
 /// Peer pipe inits that are not a complete pair (see [`check`]). As PTOAS's
