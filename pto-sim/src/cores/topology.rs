@@ -378,7 +378,7 @@ fn pipe_op_placement(m: &Module) -> Vec<Diagnostic> {
     all.iter()
         .copied()
         .filter(|&o| matches!(m.op(o).opcode, Opcode::TPush | Opcode::TPop | Opcode::TFree))
-        .filter(|o| !in_section.contains(o) && !owner.get(o).is_some_and(|&f| side_of(&m.op(f).attrs).is_some()))
+        .filter(|o| !in_section.contains(o) && owner.get(o).is_none_or(|&f| side_of(&m.op(f).attrs).is_none()))
         .map(|o| {
             let name = m.op(o).opcode.full_name();
             Diagnostic::error(
