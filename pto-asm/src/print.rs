@@ -467,8 +467,11 @@ impl<'m> Printer<'m> {
         let value = data.attr("value").cloned().unwrap_or(Attr::Unit);
         let rest: Vec<_> = data.attrs.iter().filter(|(k, _)| k != "value").cloned().collect();
         let ty = self.vty(res);
+        let float_type = matches!(self.m.value_type(res), pto_ir::Type::Scalar(e) if e.is_float());
         let lit = match &value {
             Attr::Bool(b) => b.to_string(),
+            // `.const %c = 2 : f32` holds an integer literal; MLIR's form wants `2.0`.
+            Attr::Int(v, _) if float_type => format_float(*v as f64),
             Attr::Int(v, _) => v.to_string(),
             Attr::Float(v, _) => format_float(*v),
             other => self.attr(other),
