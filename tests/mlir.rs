@@ -186,12 +186,13 @@ mod with_mlir {
         assert!(checked[0] >= 159 && checked[0] == checked[1], "{checked:?}");
     }
 
-    /// What MLIR does not keep by itself: constants whose typed value reads back differently, a
+    /// What MLIR does not keep by itself: constants whose typed value reads back differently (`1 :
+    /// i1` reads back as `true`, a float with more digits than its type holds), a
     /// DPS split the op table would read otherwise (`tquant`'s MX form, three `ins` and two
     /// `outs`, which the table's first form would read as four and one), attribute order, a
     /// `pto` memory space and a scalar type MLIR has no spelling for.
     const EDGE_CASES: &str = r#"func.func @edge(%src: !pto.tile_buf<vec, 16x256xf32, valid=16x255>, %val: !pto.tile_buf<vec, 1x256xf32, valid=1x255>, %idx: !pto.tile_buf<vec, 1x256xui32, valid=1x255>, %h: hif8, %t: !pto.tile_buf<vec, 1x128xf32>) {
-  %one_f = arith.constant 1 : f32
+  %one_f = arith.constant 1.0 : f32
   %one_b = arith.constant 1 : i1
   %exact = arith.constant 0.0001220703125 : f32
   %tenth = arith.constant 0.1 : f16
@@ -212,7 +213,7 @@ mod with_mlir {
         assert_eq!(printed, EDGE_CASES, "the input is canonical");
         let text = String::from_utf8(export(&m, &sources, Format::Text).unwrap()).unwrap();
         for bridge in [
-            "<{value = 1.000000e+00 : f32}> {pto.names = [\"one_f\"], pto.value = 1 : i64}",
+            "<{value = true}> {pto.names = [\"one_b\"], pto.value = 1 : i64}",
             "{pto.names = [\"exact\"], pto.value = 1.220703125E-4 : f64}",
             "pto.attr_order = [\"zeta\", \"alpha\", \"mid\"], pto.ins = 3 : i64",
             "memref<16x16xf16, \"#pto.address_space<vec>\">",
