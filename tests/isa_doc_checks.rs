@@ -127,7 +127,7 @@ fn program_with(op: &str, src: &Tile, dst: &Tile, same: bool, index: Option<&str
     let off = format!("!pto.tile_buf<vec, {}x8xui32>", dst.shape().0);
     let fp = "!pto.tile_buf<scaling, 16x16xf32>";
     let out = if same { "%a" } else { "%d" };
-    let scalar = &src.dtype;
+    let scalar = scalar_type(op, &src.dtype);
     // A compare's mask follows the source's layout (npu/a5/TCmps.hpp:237 asserts it of the mask).
     // The mask of a compare has one row per dst row (its valid rows follow dst's).
     let compare = matches!(shape(op), "cmps" | "cmp");
@@ -298,6 +298,21 @@ fn deinterleave_one(dtype: &str, src: (u32, u32), dst: (u32, u32)) -> String {
     let tile = |(vr, vc): (u32, u32)| format!("!pto.tile_buf<vec, {r}x{c}x{dtype}, valid={vr}x{vc}>");
     let (a, d) = (tile(src), tile(dst));
     format!("func.func @k(%a: {a}, %d: {d}, %e: {d}) {{\n  pto.tdeinterleave ins(%a : {a}) outs(%d, %e : {d}, {d})\n  return\n}}\n")
+}
+
+/// The scalar a program of `op` on `dtype` tiles passes: the tiles' element type, or where the
+/// op table's scalar slot admits no such type (the bitwise ops' signless integer, PTOAS's ODS)
+/// the signless integer of its width, so that the program tests the tiles' element type.
+fn scalar_type(op: &str, dtype: &str) -> String {
+    let class = pto_ir::ops::lookup(op)
+        .and_then(|o| o.parsed().forms.first())
+        .and_then(|f| f.ins.iter().find(|s| s.kind == pto_ir::ops::SlotKind::Scalar))
+        .and_then(|s| s.class);
+    let elem = pto_ir::types::ElemType::parse(dtype);
+    match (class, elem) {
+        (Some(c), Some(e)) if !c.admits(e) => format!("i{}", e.size_bytes() * 8),
+        _ => dtype.to_string(),
+    }
 }
 
 /// `texpands` of a `dtype` scalar into an `r`x`c` mat tile (layout attributes `attrs`).

@@ -343,7 +343,7 @@ impl Verifier<'_> {
     fn check_kind(&mut self, op: OpId, at: String, slot: &Slot, v: ValueId) {
         let ty = self.m.value_type(v);
         if slot.kind.accepts(ty) {
-            return;
+            return self.check_scalar_class(op, at, slot, ty);
         }
         let name = self.m.op(op).opcode.full_name();
         let actual = format!("{} ({})", ty.class_name(), ty);
@@ -357,6 +357,22 @@ impl Verifier<'_> {
         if let Some(near) = near {
             d.notes.push(format!("did you mean `{near}`? its operands fit these"));
         }
+    }
+
+    /// A scalar operand's type is one the ODS class of its slot admits (`ptoas`: `'pto.tlrelu'
+    /// op operand #1 must be 32-bit float, but got 'f16'`).
+    fn check_scalar_class(&mut self, op: OpId, at: String, slot: &Slot, ty: &Type) {
+        let (Some(class), Type::Scalar(e)) = (slot.class, ty) else { return };
+        if class.admits(*e) {
+            return;
+        }
+        let name = self.m.op(op).opcode.full_name();
+        let span = self.m.op_span(op);
+        let d = self.err(DiagClass::StructTypeClass, span, format!("`{name}` {at} must be {}, but got `{ty}`", class.describe()));
+        d.op = Some(name);
+        d.operand = Some(at);
+        d.expected = Some(class.describe().to_string());
+        d.actual = Some(ty.to_string());
     }
 
     /// A `dtype`, `valid` or `shape` group: every present operand agrees with the first.

@@ -14,7 +14,7 @@
 //! legal (`legalize`), so what is shown is what the tables accept, never a guess.
 
 use super::check::{legal_on, parse_and_verify};
-use pto_ir::ops::{Opcode, SlotKind, Syntax};
+use pto_ir::ops::{Opcode, ScalarClass, SlotKind, Syntax};
 use pto_ir::types::{Dim, ElemType, TileDesc};
 use pto_lower::legality::{self, CheckKind, Effective, Extent, ShapeReq};
 use pto_lower::{Target, TargetId};
@@ -136,6 +136,8 @@ struct SlotUse {
     slot: String,
     kind: SlotKind,
     out: bool,
+    /// A scalar slot's ODS class (the op table's `@class`).
+    class: Option<ScalarClass>,
 }
 
 /// The slots the example fills from operand form `form`: the required ones, one value of a
@@ -152,7 +154,7 @@ fn slot_uses(op: Opcode, form: usize, optional: &[&str]) -> Option<Vec<SlotUse>>
                 || (ptoas_tmp && s.name == "tmp")
                 || optional.contains(&s.name.as_str());
             if wanted {
-                uses.push(SlotUse { slot: s.name.clone(), kind: s.kind, out });
+                uses.push(SlotUse { slot: s.name.clone(), kind: s.kind, out, class: s.class });
             }
         }
     }
@@ -341,6 +343,28 @@ fn class_candidates(uses: &[SlotUse], class_of: &[usize], class: usize, eff: Opt
     out
 }
 
+/// The type a scalar of element type `e` is written with where its slot has ODS class `class`:
+/// the class's one type (`F32`, `I64`, `index`; PTOAS's, though pto also takes the tile's float
+/// for `F32`), or for an unsigned element the signless
+/// integer of its width, which PTOAS's `ScalarType` and `AnySignlessInteger` want
+/// (`PTOOps.td:54-55`).
+fn ods_scalar(class: Option<ScalarClass>, e: ElemType) -> ElemType {
+    let signless = |e: ElemType| match e {
+        ElemType::U8 => ElemType::I8,
+        ElemType::U16 => ElemType::I16,
+        ElemType::U32 => ElemType::I32,
+        ElemType::U64 => ElemType::I64,
+        other => other,
+    };
+    match class {
+        Some(ScalarClass::F32) => ElemType::F32,
+        Some(ScalarClass::I64) => ElemType::I64,
+        Some(ScalarClass::Index) => ElemType::Index,
+        Some(ScalarClass::Numeric | ScalarClass::Signless) => signless(e),
+        _ => e,
+    }
+}
+
 /// The plan for one choice of element types (`dtypes[i]` for use `i`; empty: f32 everywhere).
 fn build(
     op: Opcode,
@@ -366,7 +390,7 @@ fn build(
         .map(|(i, u)| {
             let ty = match u.kind {
                 SlotKind::Tile => ValTy::Tile(tiles[i].unwrap_or_else(|| TileDesc::vec(dtype(i), base, base))),
-                SlotKind::Scalar => ValTy::Scalar(dtype(i)),
+                SlotKind::Scalar => ValTy::Scalar(ods_scalar(u.class, dtype(i))),
                 SlotKind::View => {
                     let (r, c) = view_dims(uses, &tiles, &u.slot, eff).or(first_valid).unwrap_or((base, base));
                     if flat(&u.slot) { ValTy::View(dtype(i), 1, r * c) } else { ValTy::View(dtype(i), r, c) }

@@ -6,7 +6,7 @@
 //! sig   := form ( "|" form )*
 //! form  := slots "->" slots            ins on the left, outs (SSA results) on the right
 //! slots := ( slot ( "," slot )* )?
-//! slot  := name ":" kind ( "@" loc )? ( "?" | "*" )?
+//! slot  := name ":" kind ( "@" loc | "@" class )? ( "?" | "*" )?
 //!                                      optional (`?`) or zero-or-more (`*`, last slot only)
 //! kind  := tile | scalar | view | event | pipe | session | async_event | group | conv | vector | any
 //! ```
@@ -31,6 +31,10 @@
 //! of form reads it (an operand in another location does not fit that form, so `tmov ins(%src,
 //! %x)` binds `%x` as the fixpipe parameters when it is a scaling tile and as the scratch tile
 //! otherwise, as PTOAS's `tmov` reads its optional `$fp`); the legality tables check locations.
+//!
+//! A `scalar` slot may name the type class PTOAS's ODS declares for the operand
+//! (`scale:scalar@i64`, [`ScalarClass`]): the verifier rejects another scalar type as `ptoas`
+//! does (`'pto.tlrelu' op operand #1 must be 32-bit float`); without a class any scalar fits.
 //!
 //! A slot named `tmp` is the scratch tile; structurally it is always optional (the
 //! `insert-scratch` pass adds it), and the per-target rule in [`OpSpec::tmp`] says whether a
@@ -59,7 +63,7 @@
 //! | `present(s, attr=V)` | optional slot `s` is bound exactly when enum attribute `attr` is `V` (it also decides which optional slot an operand fills) |
 
 use super::format::{FormatItem, parse_format};
-use crate::types::{Loc, Type};
+use crate::types::{ElemType, Loc, Type};
 use serde::Serialize;
 
 /// Which dialect an op belongs to (its name prefix).
@@ -527,6 +531,76 @@ pub struct Slot {
     /// The location a `tile` slot's operand must live in for its form to fit (`@loc`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loc: Option<Loc>,
+    /// The scalar types a `scalar` slot admits (`@class`), as PTOAS's ODS declares them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<ScalarClass>,
+}
+
+/// The ODS type constraint of a scalar operand (`include/PTO/IR/PTOOps.td`): what `ptoas`
+/// parses for it.
+///
+/// One deliberate divergence: where ODS says signless (`ScalarType`, `AnySignlessInteger`),
+/// an unsigned scalar is admitted too. PTO-AS, pto-isa's assembly, types a tile-scalar op's
+/// scalar as the tile's element type (`.const %s = 1 : ui16` for a `ui16` tile), and pto reads
+/// both texts with one table; `ptoas` wants the signless `i16` there.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScalarClass {
+    /// `ScalarType` (`PTOOps.td:54-55`): a signless integer or a float (and, see above, an
+    /// unsigned integer).
+    Numeric,
+    /// `AnySignlessInteger` (`tands`, `tshls`, `trandom`'s keys; and an unsigned integer).
+    Signless,
+    /// `AnyInteger`: an integer of any signedness, not `index` (`tci`'s start, `ttri`'s diagonal).
+    Int,
+    /// `F32` (`tlrelu`'s slope), and any float: pto-isa's page wants the tile's type
+    /// (`TLRELU.md:58`, `typename TileDataSrc::DType scalar`), which PTO-AS writes.
+    F32,
+    /// `I64` (`preQuantScalar`, `tassign`'s address).
+    I64,
+    /// `Index` (element offsets, `textract`'s row and column).
+    Index,
+}
+
+impl ScalarClass {
+    const NAMES: &'static [(ScalarClass, &'static str)] = &[
+        (ScalarClass::Numeric, "numeric"),
+        (ScalarClass::Signless, "signless"),
+        (ScalarClass::Int, "int"),
+        (ScalarClass::F32, "f32"),
+        (ScalarClass::I64, "i64"),
+        (ScalarClass::Index, "index"),
+    ];
+
+    fn parse(text: &str) -> Option<ScalarClass> {
+        Self::NAMES.iter().find(|(_, n)| *n == text).map(|(c, _)| *c)
+    }
+
+    /// True when a scalar of element type `e` satisfies the constraint.
+    pub fn admits(self, e: ElemType) -> bool {
+        let signless = matches!(e, ElemType::I1 | ElemType::I8 | ElemType::I16 | ElemType::I32 | ElemType::I64);
+        let unsigned = matches!(e, ElemType::U8 | ElemType::U16 | ElemType::U32 | ElemType::U64);
+        match self {
+            ScalarClass::Numeric => signless || unsigned || e.is_float(),
+            ScalarClass::Signless => signless || unsigned,
+            ScalarClass::Int => signless || unsigned,
+            ScalarClass::F32 => e.is_float(),
+            ScalarClass::I64 => e == ElemType::I64,
+            ScalarClass::Index => e == ElemType::Index,
+        }
+    }
+
+    /// The constraint in ODS's words (`ptoas`'s diagnostic: `must be 32-bit float`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            ScalarClass::Numeric => "numeric (integer/float)",
+            ScalarClass::Signless => "signless integer",
+            ScalarClass::Int => "integer",
+            ScalarClass::F32 => "32-bit float",
+            ScalarClass::I64 => "64-bit signless integer",
+            ScalarClass::Index => "index",
+        }
+    }
 }
 
 impl Slot {
@@ -792,15 +866,19 @@ fn parse_slots(text: &str) -> Result<Vec<Slot>, String> {
         } else {
             (kind, false, false)
         };
-        let (kind, loc) = match kind.split_once('@') {
-            Some((k, l)) => (k, Some(Loc::parse(l.trim()).ok_or_else(|| format!("unknown location `{}`", l.trim()))?)),
+        let (kind, at) = match kind.split_once('@') {
+            Some((k, at)) => (k, Some(at.trim())),
             None => (kind, None),
         };
         let kind = SlotKind::parse(kind.trim()).ok_or_else(|| format!("unknown slot kind `{}`", kind.trim()))?;
-        if loc.is_some() && kind != SlotKind::Tile {
-            return Err(format!("slot `{part}`: only a tile slot names a location"));
+        let (mut loc, mut class) = (None, None);
+        match (kind, at) {
+            (_, None) => {}
+            (SlotKind::Tile, Some(l)) => loc = Some(Loc::parse(l).ok_or_else(|| format!("unknown location `{l}`"))?),
+            (SlotKind::Scalar, Some(c)) => class = Some(ScalarClass::parse(c).ok_or_else(|| format!("unknown scalar class `{c}`"))?),
+            _ => return Err(format!("slot `{part}`: only a tile slot names a location and a scalar slot a class")),
         }
-        slots.push(Slot { name: name.trim().to_string(), kind, optional, variadic, loc });
+        slots.push(Slot { name: name.trim().to_string(), kind, optional, variadic, loc, class });
     }
     if slots.iter().rev().skip(1).any(|s| s.variadic) {
         return Err("only the last slot may be variadic".into());

@@ -31,8 +31,12 @@ const BIN: &str = "src0:tile, src1:tile -> dst:tile";
 const BIN_TMP: &str = "src0:tile, src1:tile, tmp:tile? -> dst:tile";
 const UN: &str = "src:tile -> dst:tile";
 const UN_TMP: &str = "src:tile, tmp:tile? -> dst:tile";
-const TS: &str = "src:tile, scalar:scalar -> dst:tile";
-const TS_TMP: &str = "src:tile, scalar:scalar, tmp:tile? -> dst:tile";
+/// Tile-scalar: PTOAS's `ScalarType:$scalar` (PTOOps.td:54-55, a signless integer or a float).
+const TS: &str = "src:tile, scalar:scalar@numeric -> dst:tile";
+const TS_TMP: &str = "src:tile, scalar:scalar@numeric, tmp:tile? -> dst:tile";
+/// Bitwise tile-scalar: `AnySignlessInteger:$scalar` (PTOOps.td:2639, 4202, 5294, 5318, 5581).
+const TS_INT: &str = "src:tile, scalar:scalar@signless -> dst:tile";
+const TS_INT_TMP: &str = "src:tile, scalar:scalar@signless, tmp:tile? -> dst:tile";
 const TERN: &str = "src0:tile, src1:tile, src2:tile -> dst:tile";
 const ARG: &str = "src:tile, tmp:tile? -> dst:tile | src:tile, tmp:tile? -> val:tile, idx:tile";
 /// `tpartargmax/min`: values first, then indices (the pages' operand order).
@@ -153,23 +157,23 @@ op_table! {
     TMaxs "tmaxs" TileScalar TS { same: S_UN, page: "TMAXS", doc: "dst = max(src, scalar)" }
     TRems "trems" TileScalar TS_TMP { same: S_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:4583", page: "TREMS", doc: "dst = remainder(src, scalar)" }
     TFmods "tfmods" TileScalar TS { same: S_UN, page: "TFMODS", doc: "dst = fmod(src, scalar)" }
-    TAnds "tands" TileScalar TS { same: S_UN, page: "TANDS", doc: "dst = src & scalar" }
-    TOrs "tors" TileScalar TS { same: S_UN, page: "TORS", doc: "dst = src | scalar" }
-    TXors "txors" TileScalar TS_TMP { same: S_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5582", page: "TXORS", doc: "dst = src ^ scalar" }
-    TShls "tshls" TileScalar TS { same: S_UN, page: "TSHLS", doc: "dst = src << scalar" }
-    TShrs "tshrs" TileScalar TS { same: S_UN, attrs: "round:bool?", page: "TSHRS", doc: "dst = src >> scalar (arithmetic for signed, logical for unsigned; `round` adds the last bit shifted out)" }
-    TLrelu "tlrelu" TileScalar TS { same: S_UN, page: "TLRELU", doc: "dst = src > 0 ? src : src * slope" }
-    TAddsc "taddsc" TileScalar "src0:tile, scalar:scalar, src1:tile -> dst:tile" { cpp: "TADDS($dst, $src0, $scalar); TADD($dst, $dst, $src1)", same: S_BIN, page: "TADDSC", doc: "dst = src0 + scalar + src1" }
-    TSubsc "tsubsc" TileScalar "src0:tile, scalar:scalar, src1:tile -> dst:tile" { cpp: "TSUBS($dst, $src0, $scalar); TADD($dst, $dst, $src1)", same: S_BIN, page: "TSUBSC", doc: "dst = src0 - scalar + src1" }
+    TAnds "tands" TileScalar TS_INT { same: S_UN, page: "TANDS", doc: "dst = src & scalar" }
+    TOrs "tors" TileScalar TS_INT { same: S_UN, page: "TORS", doc: "dst = src | scalar" }
+    TXors "txors" TileScalar TS_INT_TMP { same: S_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5582", page: "TXORS", doc: "dst = src ^ scalar" }
+    TShls "tshls" TileScalar TS_INT { same: S_UN, page: "TSHLS", doc: "dst = src << scalar" }
+    TShrs "tshrs" TileScalar TS_INT { same: S_UN, attrs: "round:bool?", page: "TSHRS", doc: "dst = src >> scalar (arithmetic for signed, logical for unsigned; `round` adds the last bit shifted out)" }
+    TLrelu "tlrelu" TileScalar "src:tile, scalar:scalar@f32 -> dst:tile" { same: S_UN, page: "TLRELU", doc: "dst = src > 0 ? src : src * slope" }
+    TAddsc "taddsc" TileScalar "src0:tile, scalar:scalar@numeric, src1:tile -> dst:tile" { cpp: "TADDS($dst, $src0, $scalar); TADD($dst, $dst, $src1)", same: S_BIN, page: "TADDSC", doc: "dst = src0 + scalar + src1" }
+    TSubsc "tsubsc" TileScalar "src0:tile, scalar:scalar@numeric, src1:tile -> dst:tile" { cpp: "TSUBS($dst, $src0, $scalar); TADD($dst, $dst, $src1)", same: S_BIN, page: "TSUBSC", doc: "dst = src0 - scalar + src1" }
     TAxpy "taxpy" TileScalar TS { effects: "reads_dst", page: "TAXPY", doc: "dst = src * scalar + dst" }
     TPows "tpows" TileScalar TS_TMP { same: S_UN, tmp: TMP_OPT, page: "TPOWS", doc: "dst = pow(src, scalar)" }
-    TExpands "texpands" TileScalar "scalar:scalar -> dst:tile" { pipes: "dst=mat => MTE2", page: "TEXPANDS", doc: "dst = scalar over the valid region" }
+    TExpands "texpands" TileScalar "scalar:scalar@numeric -> dst:tile" { pipes: "dst=mat => MTE2", page: "TEXPANDS", doc: "dst = scalar over the valid region" }
 
     // ---- Compare / select (4) ----
     TCmp "tcmp" CmpSel BIN { cpp: "TCMP($dst, $src0, $src1, @cmpMode=EQ)", attrs: CMP, same: "dtype(src0,src1) valid(src0,src1)", page: "TCMP", doc: "dst bits = src0 cmp src1 (packed, LSB first)" }
     TCmps "tcmps" CmpSel TS { cpp: "TCMPS($dst, $src, $scalar, @cmpMode=EQ)", attrs: CMP, page: "TCMPS", doc: "dst bits = src cmp scalar (packed, LSB first)" }
     TSel "tsel" CmpSel "mask:tile, src0:tile, src1:tile, tmp:tile? -> dst:tile" { same: S_BIN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5162", page: "TSEL", doc: "dst = mask bit ? src0 : src1" }
-    TSels "tsels" CmpSel "mask:tile, src:tile, tmp:tile, scalar:scalar -> dst:tile | mask:tile, src:tile, scalar:scalar, tmp:tile? -> dst:tile" { cpp: "TSELS($dst, $mask, $src, $tmp, $scalar)", same: S_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5198", page: "TSELS", doc: "dst = mask bit ? src : scalar (PTOAS writes `tmp` before the scalar, as pto-isa's C++ does; the scalar-first order is also read)" }
+    TSels "tsels" CmpSel "mask:tile, src:tile, tmp:tile, scalar:scalar@numeric -> dst:tile | mask:tile, src:tile, scalar:scalar@numeric, tmp:tile? -> dst:tile" { cpp: "TSELS($dst, $mask, $src, $tmp, $scalar)", same: S_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5198", page: "TSELS", doc: "dst = mask bit ? src : scalar (PTOAS writes `tmp` before the scalar, as pto-isa's C++ does; the scalar-first order is also read)" }
 
     // ---- Row reductions (4) ----
     TRowSum "trowsum" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5009", page: "TROWSUM", doc: "dst[i,0] = sum_j src[i,j]" }
@@ -228,7 +232,7 @@ op_table! {
     // tmrgsort's merge form reads as PTOAS's TMrgSortOp (PTOOps.td `format2`, PTO.cpp
     // TMrgSortOp::parse): the last of 3 to 5 `ins` tiles is the scratch `tmp`, before it 2 to 4
     // lists; two tiles are a 2-list merge without scratch (insert-scratch appends it on A2A3).
-    TMrgSort "tmrgsort" Sort "src:tile, blockLen:scalar -> dst:tile | src0:tile, src1:tile, src2:tile?, src3:tile?, tmp:tile -> dst:tile, executed:vector | src0:tile, src1:tile -> dst:tile, executed:vector" { cpp: "rule:tmrgsort", attrs: "exhausted:bool?", same: "dtype(src,dst) dtype(src0,src1,src2,src3,tmp,dst)", tmp: TMP_OPT, page: "TMRGSORT", doc: "merge descending (value, index) lists" }
+    TMrgSort "tmrgsort" Sort "src:tile, blockLen:scalar@int -> dst:tile | src0:tile, src1:tile, src2:tile?, src3:tile?, tmp:tile -> dst:tile, executed:vector | src0:tile, src1:tile -> dst:tile, executed:vector" { cpp: "rule:tmrgsort", attrs: "exhausted:bool?", same: "dtype(src,dst) dtype(src0,src1,src2,src3,tmp,dst)", tmp: TMP_OPT, page: "TMRGSORT", doc: "merge descending (value, index) lists" }
 
     // ---- Conversion / quant (5) ----
     TCvt "tcvt" Convert UN_TMP { vop: "vconv", cpp: "TCVT($dst, $src, $tmp?, @rmode=CAST_RINT, @sat_mode?)", attrs: CVT, same: "valid(src,dst)", tmp: TMP_OPT, page: "TCVT", doc: "dst = convert(src) with rounding mode and saturation" }
@@ -255,18 +259,18 @@ op_table! {
 
     // ---- Memory GM <-> tile (5) ----
     TLoad "tload" Memory "src:view, offsets:scalar* -> dst:tile" { cpp: "TLOAD($dst, $src)", attrs: "pad_mode:padmode?, init_out_buffer:bool?, layout:layout?", inert: "pad_mode: PTOAS drops it (PTOToEmitC.cpp:3884, TLOAD(dst, src)); padding comes from the tile's pad value (cpu/TLoad.hpp:135-142); init_out_buffer: PTOAS drops it (PTOToEmitC.cpp:3884) and pto-isa's TLOAD has no such parameter (pto_instr.hpp:283-289); layout: the GM layout, which pto takes from the view's strides as PTOAS's InferLayout pass does (it writes this attribute with pto.inferred_layout); pto.inferred_layout: marks that attribute as inferred", format: "opt( pad_mode = $<padmode> ) opt( pad_value = $v : $t ) opt( left_padding_num = $v : $t ) opt( init_out_buffer = $bool ) opt( right_padding_num = $v : $t ) opt( init_condition = $v : $t ) opt( -> $r )", pipe: Pipe::Mte2, page: "TLOAD", doc: "load a GM view into a tile (from element offset [r, c] when given: PTO-AS `%v[%r, %c]`; in DPS form the scalars of PTOAS's `pad_value = ..` groups instead, see `Payload::TailGroups`)" }
-    TStore "tstore" Memory "src:tile, preQuantScalar:scalar? -> dst:view, offsets:scalar*" { pipes: "src=acc => FIX", cpp: "rule:tstore", attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, stPhase:st_phase?", inert: "stPhase: the fixpipe's unit-flag phase, a handshake with the cube (npu/a2a3/TStore.hpp:138; cpu/TStore.hpp:138 (void)Phase); layout: the GM layout, which pto takes from the view's strides as PTOAS's InferLayout pass does (it writes this attribute with pto.inferred_layout); pto.inferred_layout: marks that attribute as inferred", format: "opt( -> $r )", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM view (at element offset [r, c] when given)" }
+    TStore "tstore" Memory "src:tile, preQuantScalar:scalar@i64? -> dst:view, offsets:scalar*" { pipes: "src=acc => FIX", cpp: "rule:tstore", attrs: "atomicType:atomic_type?, reluPreMode:relu_pre_mode?, stPhase:st_phase?", inert: "stPhase: the fixpipe's unit-flag phase, a handshake with the cube (npu/a2a3/TStore.hpp:138; cpu/TStore.hpp:138 (void)Phase); layout: the GM layout, which pto takes from the view's strides as PTOAS's InferLayout pass does (it writes this attribute with pto.inferred_layout); pto.inferred_layout: marks that attribute as inferred", format: "opt( -> $r )", pipe: Pipe::Mte3, page: "TSTORE", doc: "store a tile's valid region into a GM view (at element offset [r, c] when given)" }
     TStoreFp "tstore_fp" Memory "src:tile, fp:tile -> dst:view, offsets:scalar*" { aliases: &["tstore.fp"], pipe: Pipe::Fix, page: "TSTORE_FP", doc: "store an Acc tile through the fixpipe with a quant tile" }
     TPrefetch "tprefetch" Memory "src:view -> dst:tile" { pipe: Pipe::Mte2, page: "TPREFETCH", doc: "prefetch GM data" }
     TPrefetchAsync "tprefetch_async" Memory "src:view, session:session -> event:async_event" { syntax: Syntax::Paren, same: "flat(src)", pipe: Pipe::None, page: "TPREFETCH_ASYNC", doc: "asynchronous GM -> L2 prefetch into the session's scratchpad" }
 
     // ---- Move / layout (16) ----
-    TMov "tmov" Move "src:tile, tmp:tile@vec? -> dst:tile | src:tile, fp:tile@scaling, preQuantScalar:scalar? -> dst:tile | src:tile, preQuantScalar:scalar -> dst:tile" { pipes: "src=vec, dst=vec => V; src=mat, dst=l0 => MTE1; src=acc|vec, dst=mat|vec => FIX", cpp: "rule:tmov", ods: "src dst fp preQuantScalar", attrs: "accToVecMode:acc_to_vec_mode?, reluPreMode:relu_pre_mode?", format: "opt( -> $r )", aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v", "tmov.s2d"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
+    TMov "tmov" Move "src:tile, tmp:tile@vec? -> dst:tile | src:tile, fp:tile@scaling, preQuantScalar:scalar@i64? -> dst:tile | src:tile, preQuantScalar:scalar@i64 -> dst:tile" { pipes: "src=vec, dst=vec => V; src=mat, dst=l0 => MTE1; src=acc|vec, dst=mat|vec => FIX", cpp: "rule:tmov", ods: "src dst fp preQuantScalar", attrs: "accToVecMode:acc_to_vec_mode?, reluPreMode:relu_pre_mode?", format: "opt( -> $r )", aliases: &["tmov.m2l", "tmov.m2r", "tmov.m2b", "tmov.m2s", "tmov.a2v", "tmov.v2m", "tmov.a2m", "tmov.v2v", "tmov.s2d"], tmp: TMP_OPT, pipe: Pipe::Mte1, page: "TMOV", doc: "move a tile between locations / layouts" }
     TMovFp "tmov.fp" Move "src:tile, fp:tile -> dst:tile" { cpp: "TMOV_FP<T($dst), T($src), T($fp)>($dst, $src, $fp)", aliases: &["tmov_fp"], pipe: Pipe::Fix, page: "TMOV_FP", doc: "move an Acc tile through the fixpipe with a quant tile" }
-    TExtract "textract" Move "src:tile, row:scalar, col:scalar -> dst:tile" { pipes: "src=mat, dst=l0 => MTE1; src=vec|acc, dst=mat => FIX; => V", page: "TEXTRACT", pipe: Pipe::Mte1, doc: "dst = src[row.., col..]" }
-    TExtractFp "textract_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { pipe: Pipe::Fix, page: "TEXTRACT_FP", doc: "extract through the fixpipe" }
-    TInsert "tinsert" Move "src:tile, row:scalar, col:scalar -> dst:tile" { pipes: "a5, src=vec, dst=vec => V; a5, src=vec, dst=mat => MTE3; => FIX", effects: "reads_dst", page: "TINSERT", doc: "dst[row.., col..] = src" }
-    TInsertFp "tinsert_fp" Move "src:tile, fp:tile, row:scalar, col:scalar -> dst:tile" { effects: "reads_dst", pipe: Pipe::Fix, page: "TINSERT_FP", doc: "insert through the fixpipe" }
+    TExtract "textract" Move "src:tile, row:scalar@index, col:scalar@index -> dst:tile" { pipes: "src=mat, dst=l0 => MTE1; src=vec|acc, dst=mat => FIX; => V", page: "TEXTRACT", pipe: Pipe::Mte1, doc: "dst = src[row.., col..]" }
+    TExtractFp "textract_fp" Move "src:tile, fp:tile, row:scalar@index, col:scalar@index -> dst:tile" { pipe: Pipe::Fix, page: "TEXTRACT_FP", doc: "extract through the fixpipe" }
+    TInsert "tinsert" Move "src:tile, row:scalar@index, col:scalar@index -> dst:tile" { pipes: "a5, src=vec, dst=vec => V; a5, src=vec, dst=mat => MTE3; => FIX", effects: "reads_dst", page: "TINSERT", doc: "dst[row.., col..] = src" }
+    TInsertFp "tinsert_fp" Move "src:tile, fp:tile, row:scalar@index, col:scalar@index -> dst:tile" { effects: "reads_dst", pipe: Pipe::Fix, page: "TINSERT_FP", doc: "insert through the fixpipe" }
     TTrans "ttrans" Move UN_TMP { vop: "vnchwconv", same: S_DT_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:636", page: "TTRANS", doc: "dst = transpose(src)" }
     TReshape "treshape" Move UN { page: "TRESHAPE", syntax: Syntax::Cast, pipe: Pipe::None, doc: "reinterpret a tile with another shape (same bytes)" }
     TImg2Col "timg2col" Move "src:tile, pos_m:scalar?, pos_k:scalar? -> dst:tile" { attrs: "fmatrix_mode:fmatrix_mode?", same: "dtype(src,dst)", page: "TIMG2COL", pipe: Pipe::Mte1, doc: "im2col: load a (pos_m, pos_k) window of a Mat feature map into a Left tile" }
@@ -279,9 +283,9 @@ op_table! {
     TSubview "tsubview" Move "src:tile, row:scalar, col:scalar -> dst:tile" { same: "dtype(src,dst)", page: "TSUBVIEW", pipe: Pipe::None, doc: "dst aliases src's storage starting at (row, col)" }
 
     // ---- Generation / misc (5) ----
-    TCi "tci" Generate "start:scalar, tmp:tile? -> dst:tile" { pipes: "tmp => V; => S", cpp: "TCI<T($dst), E($start), @#descending=0>($dst, $start)", attrs: "descending:bool?", tmp: TMP_OPT, page: "TCI", doc: "dst[k] = start + k (or start - k)" }
-    TTri "ttri" Generate "diagonal:scalar -> dst:tile" { cpp: "TTRI<T($dst), @#upperOrLower=0>($dst, $diagonal)", attrs: "upperOrLower:int?, isUpperOrLower:int?", page: "TTRI", doc: "triangular mask tile (`upperOrLower` is PTOAS's spelling, `isUpperOrLower` the page's)" }
-    TRandom "trandom" Generate "key:tile, counter:tile -> dst:tile | key0:scalar, key1:scalar, counter0:scalar, counter1:scalar, counter2:scalar, counter3:scalar -> dst:tile" { cpp: "TRANDOM<@rounds=10>($dst, $key, $counter) | PTOAS__TRANDOM<@rounds=10>($dst, $key0, $key1, $counter0, $counter1, $counter2, $counter3)", attrs: "rounds:int?", page: "TRANDOM", doc: "random numbers from a key (2 words) and a counter (4 words): the page's tiles or PTOAS's six integers" }
+    TCi "tci" Generate "start:scalar@int, tmp:tile? -> dst:tile" { pipes: "tmp => V; => S", cpp: "TCI<T($dst), E($start), @#descending=0>($dst, $start)", attrs: "descending:bool?", tmp: TMP_OPT, page: "TCI", doc: "dst[k] = start + k (or start - k)" }
+    TTri "ttri" Generate "diagonal:scalar@int -> dst:tile" { cpp: "TTRI<T($dst), @#upperOrLower=0>($dst, $diagonal)", attrs: "upperOrLower:int?, isUpperOrLower:int?", page: "TTRI", doc: "triangular mask tile (`upperOrLower` is PTOAS's spelling, `isUpperOrLower` the page's)" }
+    TRandom "trandom" Generate "key:tile, counter:tile -> dst:tile | key0:scalar@signless, key1:scalar@signless, counter0:scalar@signless, counter1:scalar@signless, counter2:scalar@signless, counter3:scalar@signless -> dst:tile" { cpp: "TRANDOM<@rounds=10>($dst, $key, $counter) | PTOAS__TRANDOM<@rounds=10>($dst, $key0, $key1, $counter0, $counter1, $counter2, $counter3)", attrs: "rounds:int?", page: "TRANDOM", doc: "random numbers from a key (2 words) and a counter (4 words): the page's tiles or PTOAS's six integers" }
     THistogram "thistogram" Generate "src:tile, idx:tile -> dst:tile" { cpp: "THISTOGRAM<@isMSB=true>($dst, $src, $idx)", attrs: "isMSB:bool?", page: "THISTOGRAM", doc: "per-row 256-bin histogram of one byte of each src element, filtered by idx" }
     TPrint "tprint" Generate "src:tile -> | src:view -> " { effects: "memory", page: "TPRINT", pipe: Pipe::S, doc: "print a tile or view (debug)" }
 
@@ -290,7 +294,7 @@ op_table! {
     SyncAll "syncall" Sync "workspace:view?, used_cores:scalar? -> " { attrs: "core_type:sync_core_type?, mode:sync_all_mode?", page: "SYNCALL", pipe: Pipe::None, doc: "barrier across all participating cores (hard: FFTS flags; soft: an i32 GM counter in workspace)" }
 
     // ---- Assign / alloc / config (11) ----
-    TAssign "tassign" AssignConfig "tile:tile, addr:scalar -> result:tile" { cpp: "TASSIGN($tile, $addr)", syntax: Syntax::Generic, format: "$v , $v $dict? : $t -> $r", page: "TASSIGN", pipe: Pipe::None, doc: "bind a tile to a byte address" }
+    TAssign "tassign" AssignConfig "tile:tile, addr:scalar@i64 -> result:tile" { cpp: "TASSIGN($tile, $addr)", syntax: Syntax::Generic, format: "$v , $v $dict? : $t -> $r", page: "TASSIGN", pipe: Pipe::None, doc: "bind a tile to a byte address" }
     TAlloc "talloc" AssignConfig "pipe:pipe -> slot:view" { syntax: Syntax::Paren, attrs: SPLIT, page: "TALLOC", pipe: Pipe::S, doc: "TPipe producer: wait for a free FIFO slot and return it as a GM view (commit with tpush)" }
     TFree "tfree" AssignConfig "pipe:pipe -> | pipe:pipe, slot:view -> " { syntax: Syntax::Paren, attrs: SPLIT, page: "TFREE", pipe: Pipe::S, doc: "TPipe consumer: release the popped FIFO slot" }
     TPush "tpush" AssignConfig "tile:tile, pipe:pipe -> | slot:view, pipe:pipe -> " { pipes: PUSH_PIPES, effects: "push", syntax: Syntax::Paren, attrs: SPLIT, page: "TPUSH", pipe: Pipe::None, doc: "TPipe producer: store a tile into the next FIFO slot (or commit a talloc'd slot) and signal the consumer (pipe: FIX from acc, MTE3 from vec)" }
@@ -334,8 +338,8 @@ op_table! {
     TPack "tpack" Move UN { cpp: "TPACK($dst, $src)", doc: "pack a tile (A5; PTOAS `PTOTPackToTPACK`, PTOToEmitC.cpp:3929-3944: TPACK(dst, src))" }
 
     // ---- PTOAS: element access / debug ----
-    TSetVal "tsetval" ElementAccess "dst:tile, index:scalar, value:scalar -> | index:scalar, value:scalar -> dst:tile" { ods: "dst index value", cpp: "rule:element", effects: "memory", pipe: Pipe::S, doc: "write one element (the second form is PTOAS's: `ins(%offset, %val) outs(%dst)`)" }
-    TGetVal "tgetval" ElementAccess "src:tile, index:scalar -> value:scalar" { cpp: "rule:element", effects: "memory", pipe: Pipe::S, doc: "read one element" }
+    TSetVal "tsetval" ElementAccess "dst:tile, index:scalar@index, value:scalar@numeric -> | index:scalar@index, value:scalar@numeric -> dst:tile" { ods: "dst index value", cpp: "rule:element", effects: "memory", pipe: Pipe::S, doc: "write one element (the second form is PTOAS's: `ins(%offset, %val) outs(%dst)`)" }
+    TGetVal "tgetval" ElementAccess "src:tile, index:scalar@index -> value:scalar" { cpp: "rule:element", effects: "memory", pipe: Pipe::S, doc: "read one element" }
     Print "print" ElementAccess "" { format: "ins ( $str , $v : $t ) $dict?", syntax: Syntax::Generic, pipe: Pipe::S, doc: "print scalars (debug)" }
     Trap "trap" ElementAccess "" { format: "$dict?", syntax: Syntax::Generic, pipe: Pipe::S, doc: "abort the kernel" }
 
