@@ -239,9 +239,10 @@ impl Verifier<'_> {
                         .with_expected_mut(format!("{} = <{}>", slot.name, kind), "absent".into())
                         .op = Some(name);
                 }
-                Some(a) if !attr_matches(&slot.kind, a) => {
+                Some(a) if !attr_matches(self.m, &slot.kind, a) => {
                     let msg = format!("attribute `{}` of `{}` has the wrong kind", slot.name, spec.full_name());
                     let (name, kind, actual) = (spec.full_name(), slot.kind.clone(), a.kind_name());
+                    let kind = if kind == "i32" { format!("i32 (`{} = N : i32`)", slot.name) } else { kind };
                     self.err(DiagClass::StructBadAttribute, span, msg).with_expected_mut(kind, actual).op = Some(name);
                 }
                 _ => {}
@@ -281,7 +282,8 @@ impl Verifier<'_> {
             Err(Mismatch::Presence { presence, given }) => {
                 let span = self.m.op_span(op);
                 let name = data.opcode.full_name();
-                let (slot, attr, value) = (&presence.slot, &presence.attr, &presence.value);
+                let (slot, attr) = (&presence.slot, &presence.attr);
+                let value = if presence.value.is_empty() { "written".to_string() } else { presence.value.clone() };
                 let (msg, expected, actual) = if given {
                     (
                         format!("`{name}` takes operand `{slot}` only when `{attr}` is {value}"),
@@ -566,10 +568,14 @@ fn valid_compatible(a: Dim, b: Dim) -> bool {
     }
 }
 
-fn attr_matches(kind: &str, a: &Attr) -> bool {
+/// Whether attribute `a` is of pattern kind `kind`. `i32` is ODS's `I32Attr`: an integer typed
+/// `: i32` (MLIR reads a bare `0` as `i64`, which `ptoas` rejects: "failed to satisfy
+/// constraint: 32-bit signless integer attribute").
+fn attr_matches(m: &Module, kind: &str, a: &Attr) -> bool {
     match kind {
         "any" => true,
         "int" => matches!(a, Attr::Int(..)),
+        "i32" => matches!(a, Attr::Int(_, Some(t)) if *m.ty(*t) == Type::Scalar(crate::types::ElemType::I32)),
         "bool" => matches!(a, Attr::Bool(_) | Attr::Unit),
         "float" => matches!(a, Attr::Float(..) | Attr::Int(..)),
         "string" => matches!(a, Attr::Str(_)),

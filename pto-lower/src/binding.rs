@@ -55,3 +55,32 @@ pub fn bind(m: &Module, op: OpId) -> Option<(usize, Vec<Bound>)> {
     }
     Some((found.form, bound))
 }
+
+/// [`bind`] as legality reads the op: where the op table says two slots come in either order
+/// (`either(src0,src1,dst)`, `trowexpand*`: pto-isa `npu/a2a3/TRowExpandSub.hpp:66-89`,
+/// `npu/a5/TRowExpandSub.hpp:88-108`, PTOAS `PTO.cpp:7856-7870`), the first names the operand
+/// with the deciding slot's valid shape: when only the second has it, the two are exchanged.
+/// The semantics keep the written order (the simulator reads which operand is the narrow one).
+pub fn bind_oriented(m: &Module, op: OpId) -> Option<(usize, Vec<Bound>)> {
+    let (form, mut bound) = bind(m, op)?;
+    if let Some([a, b, d]) = &m.op(op).opcode.parsed().either {
+        let valid = |slot: &str| {
+            let t = bound.iter().find(|x| x.slot == slot).and_then(|x| m.value_type(x.value).tile().copied())?;
+            Some((t.valid_rows, t.valid_cols))
+        };
+        let (va, vb, vd) = (valid(a), valid(b), valid(d));
+        if vd.is_some() && va != vd && vb == vd {
+            let (a, b): (&'static str, &'static str) = (a.as_str(), b.as_str());
+            for x in bound.iter_mut() {
+                x.slot = if x.slot == a {
+                    b
+                } else if x.slot == b {
+                    a
+                } else {
+                    x.slot
+                };
+            }
+        }
+    }
+    Some((form, bound))
+}

@@ -22,7 +22,7 @@
 //! The choice is made per tile type, so every value of one type (loop-carried values, function
 //! results) keeps one layout.
 
-use crate::binding::bind;
+use crate::binding::bind_oriented;
 use crate::legality::{LayoutPat, Table};
 use crate::legalize::variant_matches;
 use crate::pipeline::Changed;
@@ -41,7 +41,7 @@ pub fn infer_level1_layouts(m: &mut Module, table: &Table) -> Changed {
     let target = Target::get(table.target);
     let mut uses: HashMap<TypeId, Vec<Site>> = HashMap::new();
     for op in m.walk() {
-        let Some((form, bound)) = bind(m, op) else { continue };
+        let Some((form, bound)) = bind_oriented(m, op) else { continue };
         for b in bound {
             let ty = m.values[b.value.index()].ty;
             if matches!(m.ty(ty), Type::Tile(d) if d.slayout == SLayout::NoneBox && target.fixed_layout(d.loc).is_none()) {

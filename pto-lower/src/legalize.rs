@@ -28,7 +28,7 @@
 //! with a `memref` operand are the lowered form and are skipped, like PTOAS does. The pass
 //! never modifies the module.
 
-use crate::binding::{Bound, bind};
+use crate::binding::{Bound, bind_oriented};
 use crate::legality::{self, CheckKind, Dispute, Effective, Extent, Multiple, ShapeReq, Table, Variant};
 use crate::pipeline::Changed;
 use crate::target::{Target, TargetId};
@@ -225,7 +225,7 @@ fn check_ffts(m: &Module, op: OpId, target: TargetId, diags: &mut Diagnostics) {
 fn check_op(m: &Module, op: OpId, table: &Table, diags: &mut Diagnostics) {
     let data = m.op(op);
     let spec = data.opcode.spec();
-    let Some((form, bound)) = bind(m, op) else { return };
+    let Some((form, bound)) = bind_oriented(m, op) else { return };
     let Some(rule) = table.effective(data.opcode, Some(form)) else { return };
     // The lowered form (memref operands) is not checked, as in PTOAS.
     if data.operands.iter().chain(&data.results).any(|&v| is_memref(m.value_type(v))) {
@@ -410,7 +410,7 @@ fn layout_fix(m: &Module, v: ValueId, table: &Table, fixes: &dyn Fn(&TileDesc) -
 /// requirements and cross-operand checks that could not be decided statically. The simulator
 /// calls it for ops with dynamic valid shapes and traps with the returned text.
 pub fn run_time_violation(m: &Module, op: OpId, table: &Table, tile_of: TileOf<'_>) -> Option<String> {
-    let (form, bound) = bind(m, op)?;
+    let (form, bound) = bind_oriented(m, op)?;
     let rule = table.effective(m.op(op).opcode, Some(form))?;
     if !rule.supported {
         return None;
@@ -611,7 +611,10 @@ fn evaluate(m: &Module, op: OpId, bound: &[Bound], kind: &CheckKind, tile_of: Ti
             ((x.blayout, x.slayout) != (y.blayout, y.slayout))
                 .then(|| (b, format!("{a} {}, {b} {}", layout_text(x.blayout, x.slayout), layout_text(y.blayout, y.slayout))))
         }
-        CheckKind::Layout { slot, layouts } => {
+        CheckKind::Layout { slot, layouts, when } => {
+            if when.is_some_and(|w| first(bound, w).is_none()) {
+                return None;
+            }
             let t = tile(slot)?;
             (!layouts.iter().any(|l| l.matches(t.blayout, t.slayout, t.fractal)))
                 .then(|| (slot, format!("{slot} {} fractal {}", layout_text(t.blayout, t.slayout), t.fractal)))

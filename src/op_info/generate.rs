@@ -179,6 +179,7 @@ fn attribute_values(op: Opcode) -> Vec<(String, String)> {
         match a.kind.as_str() {
             "bool" => out.extend(["true", "false"].map(|v| (a.name.clone(), v.to_string()))),
             "int" => out.extend(["0", "1"].map(|v| (a.name.clone(), v.to_string()))),
+            "i32" => out.extend(["0 : i32", "1 : i32"].map(|v| (a.name.clone(), v.to_string()))),
             _ => {}
         }
     }

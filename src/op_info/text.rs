@@ -100,7 +100,11 @@ pub fn text(info: &OpInfo) -> String {
         let _ = writeln!(out, "  {}({}): {what}", g.what, g.slots.join(", "));
     }
     for p in &parsed.present {
-        let _ = writeln!(out, "  {} is given exactly when {} = {}", p.slot, p.attr, p.value);
+        match p.value.as_str() {
+            "" => writeln!(out, "  {} is given exactly when {} is written", p.slot, p.attr),
+            v => writeln!(out, "  {} is given exactly when {} = {v}", p.slot, p.attr),
+        }
+        .ok();
     }
 
     out.push_str("\nAttributes\n");

@@ -64,7 +64,7 @@ pub fn match_form(m: &Module, op: OpId) -> Result<FormMatch, Mismatch> {
     let data = m.op(op);
     let parsed = data.opcode.parsed();
     let (ins, outs, _) = segments(data);
-    let decide = |slot: &Slot| presence_of(data, slot).map(|p| wanted(data, p));
+    let decide = |slot: &Slot| presence_of(data, slot).map(|p| wanted(data, p)).filter(|&w| !(w && slot.name == "tmp"));
     let mut arity_fit: Option<FormMatch> = None;
     for (form, f) in parsed.forms.iter().enumerate() {
         let (Some(a), Some(b)) = (assign(&f.ins, ins.len(), &decide), assign(&f.outs, outs.len(), &decide)) else { continue };
@@ -93,13 +93,18 @@ pub fn kinds_fit(m: &Module, opcode: crate::ops::Opcode, ins: &[ValueId], outs: 
     })
 }
 
-/// The `present` constraint naming `slot`, if any.
+/// The `present` constraint naming `slot`, if any. A scratch slot (`tmp`) it calls for may still
+/// be absent: the `insert-scratch` pass adds it (TCOLSUM's page writes `tcolsum %src {isBinary =
+/// false}` without one); one it does not call for is an error.
 fn presence_of(data: &OpData, slot: &Slot) -> Option<&'static Presence> {
     data.opcode.parsed().present.iter().find(|p| p.slot == slot.name)
 }
 
 /// True when the op's attributes call for the constraint's slot.
 fn wanted(data: &OpData, p: &Presence) -> bool {
+    if p.value.is_empty() {
+        return data.attr(&p.attr).is_some();
+    }
     let kind = data.opcode.parsed().attr_kind(&p.attr).unwrap_or("");
     data.attr(&p.attr).and_then(|a| a.enum_value(kind)).is_some_and(|v| v.eq_ignore_ascii_case(&p.value))
 }
@@ -113,7 +118,7 @@ fn broken_presence(data: &OpData, n_ins: usize, n_outs: usize) -> Option<Mismatc
             for (i, slot) in slots.iter().enumerate() {
                 let Some(p) = presence_of(data, slot) else { continue };
                 let given = idx.contains(&i);
-                if given != wanted(data, p) {
+                if given != wanted(data, p) && (given || slot.name != "tmp") {
                     return Some(Mismatch::Presence { presence: p, given });
                 }
             }

@@ -49,7 +49,8 @@
 //! either followed by `@N` to tie it to operand form N (accepted only when form N is bound, and
 //! with `!` required then), kind
 //! being an enum kind (`cmp`, `round_mode`, `tile_split`...; an integer is accepted when it
-//! indexes the kind's values, as PTOAS writes some enums), `int`, `bool`, `float`, `string`,
+//! indexes the kind's values, as PTOAS writes some enums), `int`, `i32` (ODS's `I32Attr`: typed `: i32`),
+//! `bool`, `float`, `string`,
 //! `type` or `any`.
 //!
 //! Constraint patterns (`OpSpec::same`), separated by spaces:
@@ -61,6 +62,8 @@
 //! | `shape(a,b,...)` | the named operands share their static shape (tile capacity, or view dimensions) |
 //! | `flat(a,...)` | each named GM view is static, of rank >= 1, in GM and logically 1-D (every dimension but the last is 1) |
 //! | `present(s, attr=V)` | optional slot `s` is bound exactly when enum attribute `attr` is `V` (it also decides which optional slot an operand fills) |
+//! | `present(s, attr)` | optional slot `s` is bound exactly when attribute `attr` is written, whatever its value |
+//! | `either(a,b,d)` | `a` names the operand with `d`'s valid shape and `b` the other, in whichever order they are written: when only `b`'s valid shape is `d`'s, legality checks them exchanged (the semantics keep the written order) |
 
 use super::format::{FormatItem, parse_format};
 use crate::types::{ElemType, Loc, Type};
@@ -676,7 +679,8 @@ pub struct Presence {
     pub slot: String,
     /// The deciding attribute.
     pub attr: String,
-    /// The value (case-insensitive) that makes the slot present.
+    /// The value (case-insensitive) that makes the slot present; empty: the attribute being
+    /// written at all, whatever its value (`present(tmp, isBinary)`).
     pub value: String,
 }
 
@@ -693,6 +697,9 @@ pub struct ParsedSpec {
     pub same: Vec<SameGroup>,
     /// Attribute-decided optional slots.
     pub present: Vec<Presence>,
+    /// `either(a,b,d)`: the two slots legality reads in either order and the slot whose valid
+    /// shape decides the order.
+    pub either: Option<[String; 3]>,
     /// The pipe rules ([`OpSpec::pipes`]), in order.
     pub pipes: Vec<PipeRule>,
     /// The effect words ([`OpSpec::effects`]).
@@ -907,16 +914,19 @@ fn parse_attrs(text: &str) -> Result<Vec<AttrSlot>, String> {
     Ok(attrs)
 }
 
-/// `present(offset, quant_type=INT8_ASYM)`'s argument list.
+/// `present(offset, quant_type=INT8_ASYM)`'s or `present(tmp, isBinary)`'s argument list.
 fn parse_presence(list: &str, forms: &[Form], attrs: &[AttrSlot]) -> Result<Presence, String> {
-    let (slot, cond) = list.split_once(',').ok_or_else(|| format!("`present({list})` needs a slot and `attr=value`"))?;
-    let (attr, value) = cond.split_once('=').ok_or_else(|| format!("`present({list})`: condition must be `attr=value`"))?;
+    let (slot, cond) = list.split_once(',').ok_or_else(|| format!("`present({list})` needs a slot and `attr=value` or `attr`"))?;
+    let (attr, value) = cond.split_once('=').unwrap_or((cond, ""));
     let (slot, attr, value) = (slot.trim(), attr.trim(), value.trim());
     let optional = forms.iter().flat_map(|f| f.ins.iter().chain(&f.outs)).any(|s| s.name == slot && s.optional && !s.variadic);
     if !optional {
         return Err(format!("`present` names `{slot}`, which is no optional slot"));
     }
     let kind = attrs.iter().find(|a| a.name == attr).ok_or_else(|| format!("`present` names undeclared attribute `{attr}`"))?;
+    if value.is_empty() {
+        return Ok(Presence { slot: slot.to_string(), attr: attr.to_string(), value: String::new() });
+    }
     let values =
         crate::attr::EnumKind::find(&kind.kind).ok_or_else(|| format!("`present` needs an enum attribute, `{attr}` is `{}`", kind.kind))?.1;
     if values.value_index(value).is_none() {
@@ -937,11 +947,17 @@ pub fn parse_spec(spec: &OpSpec) -> Result<ParsedSpec, String> {
     let attrs = parse_attrs(spec.attrs)?;
     let mut same = Vec::new();
     let mut present = Vec::new();
+    let mut either = None;
     for group in spec.same.split(')').map(str::trim).filter(|g| !g.is_empty()) {
         let (what, list) = group.split_once('(').ok_or_else(|| format!("constraint `{group}` malformed"))?;
         let what = what.trim();
         if what == "present" {
             present.push(parse_presence(list, &forms, &attrs)?);
+            continue;
+        }
+        if what == "either" {
+            let names: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
+            either = Some(names.try_into().map_err(|_| format!("`either({list})` names three slots"))?);
             continue;
         }
         if !["dtype", "valid", "shape", "flat"].contains(&what) {
@@ -958,5 +974,5 @@ pub fn parse_spec(spec: &OpSpec) -> Result<ParsedSpec, String> {
     let format = parse_format(spec.format)?;
     let pipes = parse_pipe_rules(spec.pipes)?;
     let effects = Effects::parse(spec.effects)?;
-    Ok(ParsedSpec { forms, attrs, same, present, format, pipes, effects })
+    Ok(ParsedSpec { forms, attrs, same, present, either, format, pipes, effects })
 }

@@ -22,7 +22,8 @@ const NO_TMP: Tmp = Tmp { a2a3: TmpRule::Forbidden, a5: TmpRule::Forbidden };
 const TMP_REQ: Tmp = Tmp { a2a3: TmpRule::Required, a5: TmpRule::Ignored };
 /// A2A3 uses it on some paths; A5 ignores it.
 const TMP_OPT: Tmp = Tmp { a2a3: TmpRule::Optional, a5: TmpRule::Ignored };
-/// `trowexpand{sub,mul,div,max,min,expdif}`: A2A3 optional, A5 form must omit it.
+/// `trowexpand{max,min,expdif}`: A2A3 optional, A5 form must omit it (PTOAS `PTO.cpp:7853-7854`;
+/// `trowexpand{sub,mul,div}` take it on A5 and ignore it: `npu/a5/TRowExpandSub.hpp:142-145`).
 const TMP_ROWEXP: Tmp = Tmp { a2a3: TmpRule::Optional, a5: TmpRule::Forbidden };
 const _: Tmp = NO_TMP;
 
@@ -59,6 +60,10 @@ const S_BIN: &str = "dtype(src0,src1,dst) valid(src0,src1,dst)";
 const S_UN: &str = "dtype(src,dst) valid(src,dst)";
 const S_DT_BIN: &str = "dtype(src0,src1,dst)";
 const S_DT_UN: &str = "dtype(src,dst)";
+/// `trowexpand{add,...}`: the full operand is whichever of src0/src1 has dst's valid shape
+/// (pto-isa `npu/a2a3/TRowExpandSub.hpp:66-89`, `npu/a5/TRowExpandSub.hpp:88-108`; PTOAS
+/// `PTO.cpp:7856-7870`).
+const S_ROW_EXPAND: &str = "dtype(src0,src1,dst) either(src0,src1,dst)";
 
 /// Same element types and valid shapes of values and their indices.
 const S_PART_ARG: &str =
@@ -182,7 +187,7 @@ op_table! {
     TRowProd "trowprod" RowReduce UN_TMP { same: S_DT_UN, tmp: TMP_REQ, ptoas_tmp: "PTOOps.td:5038", page: "TROWPROD", doc: "dst[i,0] = prod_j src[i,j]" }
 
     // ---- Column reductions (5) ----
-    TColSum "tcolsum" ColReduce UN_TMP { cpp: "TCOLSUM($dst, $src, $tmp?, @isBinary?)", same: S_DT_UN, attrs: "isBinary:bool?", inert: "isBinary: pairwise or sequential accumulation, a difference in float rounding on the NPU only (npu/a2a3/TColSum.hpp:127-137); pto-isa's CPU simulator ignores it (cpu/TColSum.hpp:61-64), and pto run computes as it does", tmp: TMP_OPT, page: "TCOLSUM", doc: "dst[0,j] = sum_i src[i,j]" }
+    TColSum "tcolsum" ColReduce UN_TMP { cpp: "TCOLSUM($dst, $src, $tmp?, @isBinary?)", same: "dtype(src,dst) present(tmp, isBinary)", attrs: "isBinary:bool?", inert: "isBinary: pairwise or sequential accumulation, a difference in float rounding on the NPU only (npu/a2a3/TColSum.hpp:127-137); pto-isa's CPU simulator ignores it (cpu/TColSum.hpp:61-64), and pto run computes as it does", tmp: TMP_OPT, page: "TCOLSUM", doc: "dst[0,j] = sum_i src[i,j]" }
     TColMax "tcolmax" ColReduce UN { same: S_DT_UN, page: "TCOLMAX", doc: "dst[0,j] = max_i src[i,j]" }
     TColMin "tcolmin" ColReduce UN { same: S_DT_UN, page: "TCOLMIN", doc: "dst[0,j] = min_i src[i,j]" }
     TColProd "tcolprod" ColReduce UN { same: S_DT_UN, page: "TCOLPROD", doc: "dst[0,j] = prod_i src[i,j]" }
@@ -197,13 +202,13 @@ op_table! {
     // ---- Expand / broadcast (16) ----
     TRowExpand "trowexpand" Expand UN { vop: "row:vector_dup", same: S_DT_UN, page: "TROWEXPAND", doc: "dst[i,j] = src[i,0]" }
     TColExpand "tcolexpand" Expand UN { same: S_DT_UN, page: "TCOLEXPAND", doc: "dst[i,j] = src[0,j]" }
-    TRowExpandAdd "trowexpandadd" Expand BIN { same: S_DT_BIN, page: "TROWEXPANDADD", doc: "dst[i,j] = src0[i,j] + src1[i]" }
-    TRowExpandSub "trowexpandsub" Expand BIN_TMP { same: S_DT_BIN, tmp: TMP_ROWEXP, page: "TROWEXPANDSUB", doc: "dst[i,j] = src0[i,j] - src1[i]" }
-    TRowExpandMul "trowexpandmul" Expand BIN_TMP { same: S_DT_BIN, tmp: TMP_ROWEXP, page: "TROWEXPANDMUL", doc: "dst[i,j] = src0[i,j] * src1[i]" }
-    TRowExpandDiv "trowexpanddiv" Expand BIN_TMP { same: S_DT_BIN, tmp: TMP_ROWEXP, page: "TROWEXPANDDIV", doc: "dst[i,j] = src0[i,j] / src1[i]" }
-    TRowExpandMax "trowexpandmax" Expand BIN_TMP { same: S_DT_BIN, tmp: TMP_ROWEXP, page: "TROWEXPANDMAX", doc: "dst[i,j] = max(src0[i,j], src1[i])" }
-    TRowExpandMin "trowexpandmin" Expand BIN_TMP { same: S_DT_BIN, tmp: TMP_ROWEXP, page: "TROWEXPANDMIN", doc: "dst[i,j] = min(src0[i,j], src1[i])" }
-    TRowExpandExpdif "trowexpandexpdif" Expand BIN_TMP { same: S_DT_BIN, tmp: TMP_ROWEXP, page: "TROWEXPANDEXPDIF", doc: "dst[i,j] = exp(src0[i,j] - src1[i])" }
+    TRowExpandAdd "trowexpandadd" Expand BIN { same: S_ROW_EXPAND, page: "TROWEXPANDADD", doc: "dst[i,j] = src0[i,j] + src1[i]" }
+    TRowExpandSub "trowexpandsub" Expand BIN_TMP { same: S_ROW_EXPAND, tmp: TMP_OPT, page: "TROWEXPANDSUB", doc: "dst[i,j] = src0[i,j] - src1[i]" }
+    TRowExpandMul "trowexpandmul" Expand BIN_TMP { same: S_ROW_EXPAND, tmp: TMP_OPT, page: "TROWEXPANDMUL", doc: "dst[i,j] = src0[i,j] * src1[i]" }
+    TRowExpandDiv "trowexpanddiv" Expand BIN_TMP { same: S_ROW_EXPAND, tmp: TMP_OPT, page: "TROWEXPANDDIV", doc: "dst[i,j] = src0[i,j] / src1[i]" }
+    TRowExpandMax "trowexpandmax" Expand BIN_TMP { same: S_ROW_EXPAND, tmp: TMP_ROWEXP, page: "TROWEXPANDMAX", doc: "dst[i,j] = max(src0[i,j], src1[i])" }
+    TRowExpandMin "trowexpandmin" Expand BIN_TMP { same: S_ROW_EXPAND, tmp: TMP_ROWEXP, page: "TROWEXPANDMIN", doc: "dst[i,j] = min(src0[i,j], src1[i])" }
+    TRowExpandExpdif "trowexpandexpdif" Expand BIN_TMP { same: S_ROW_EXPAND, tmp: TMP_ROWEXP, page: "TROWEXPANDEXPDIF", doc: "dst[i,j] = exp(src0[i,j] - src1[i])" }
     TColExpandAdd "tcolexpandadd" Expand BIN { same: S_DT_BIN, page: "TCOLEXPANDADD", doc: "dst[i,j] = src0[i,j] + src1[j]" }
     TColExpandSub "tcolexpandsub" Expand BIN { same: S_DT_BIN, page: "TCOLEXPANDSUB", doc: "dst[i,j] = src0[i,j] - src1[j]" }
     TColExpandMul "tcolexpandmul" Expand BIN { same: S_DT_BIN, page: "TCOLEXPANDMUL", doc: "dst[i,j] = src0[i,j] * src1[j]" }
@@ -221,7 +226,7 @@ op_table! {
     TPartArgMin "tpartargmin" Partial PART_ARG { same: S_PART_ARG, page: "TPARTARGMIN", doc: "(value, index) of the elementwise min of two (value, index) tile pairs over possibly different valid regions" }
 
     // ---- Gather / scatter (5) ----
-    TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { ptoas_tmp: "PTO.cpp:4815-4816; pto-isa has only TGATHER(dst, src0, src1, tmp), common/pto_instr.hpp:1206-1213", cpp: "TGATHER($dst, $src, $indices, $tmp?) | TGATHER<T($dst), T($src), @maskPattern>($dst, $src) | TGATHER<T($dst), T($src), T($cdst), T($tmp), @cmpMode=eq, @offset=0>($dst, $src, $k, $cdst, $tmp)", attrs: "maskPattern:mask_pattern!@1, cmpMode:cmp?, offset:int?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
+    TGather "tgather" GatherScatter "src:tile, indices:tile, tmp:tile? -> dst:tile | src:tile -> dst:tile | src:tile, k:tile, tmp:tile -> dst:tile, cdst:tile" { ptoas_tmp: "PTO.cpp:4815-4816; pto-isa has only TGATHER(dst, src0, src1, tmp), common/pto_instr.hpp:1206-1213", cpp: "TGATHER($dst, $src, $indices, $tmp?) | TGATHER<T($dst), T($src), @maskPattern>($dst, $src) | TGATHER<T($dst), T($src), T($cdst), T($tmp), @cmpMode=eq, @offset=0>($dst, $src, $k, $cdst, $tmp)", attrs: "maskPattern:mask_pattern!@1, cmpMode:cmp?, offset:i32?", tmp: TMP_OPT, page: "TGATHER", doc: "index form dst[i,j] = src_flat[idx[i,j]]; mask-pattern form; compare form" }
     TGatherB "tgatherb" GatherScatter "src:tile, offsets:tile -> dst:tile" { page: "TGATHERB", doc: "block gather: one u32 byte offset per 32-byte dst block" }
     TScatter "tscatter" GatherScatter "src:tile, indices:tile -> dst:tile" { pipes: "a5 => V; => S", same: S_DT_UN, page: "TSCATTER", doc: "dst_flat[idx[i,j]] = src[i,j]" }
     MGather "mgather" GatherScatter "mem:view, indices:tile -> dst:tile" { cpp: "MGATHER<@coalesce?, @gatherOob?>($dst, $mem, $indices)", attrs: "coalesce:coalesce?, gatherOob:gather_oob?", modes: MGATHER_MODES, pipe: Pipe::Mte2, page: "MGATHER", doc: "gather from a GM table into a tile (coalesce row: dst[r,:] = mem[idx[r],:]; elem: dst[r,c] = mem_flat[idx[r,c]])" }
@@ -284,8 +289,8 @@ op_table! {
 
     // ---- Generation / misc (5) ----
     TCi "tci" Generate "start:scalar@int, tmp:tile? -> dst:tile" { pipes: "tmp => V; => S", cpp: "TCI<T($dst), E($start), @#descending=0>($dst, $start)", attrs: "descending:bool?", tmp: TMP_OPT, page: "TCI", doc: "dst[k] = start + k (or start - k)" }
-    TTri "ttri" Generate "diagonal:scalar@int -> dst:tile" { cpp: "TTRI<T($dst), @#upperOrLower=0>($dst, $diagonal)", attrs: "upperOrLower:int?, isUpperOrLower:int?", page: "TTRI", doc: "triangular mask tile (`upperOrLower` is PTOAS's spelling, `isUpperOrLower` the page's)" }
-    TRandom "trandom" Generate "key:tile, counter:tile -> dst:tile | key0:scalar@signless, key1:scalar@signless, counter0:scalar@signless, counter1:scalar@signless, counter2:scalar@signless, counter3:scalar@signless -> dst:tile" { cpp: "TRANDOM<@rounds=10>($dst, $key, $counter) | PTOAS__TRANDOM<@rounds=10>($dst, $key0, $key1, $counter0, $counter1, $counter2, $counter3)", attrs: "rounds:int?", page: "TRANDOM", doc: "random numbers from a key (2 words) and a counter (4 words): the page's tiles or PTOAS's six integers" }
+    TTri "ttri" Generate "diagonal:scalar@int -> dst:tile" { cpp: "TTRI<T($dst), @#upperOrLower=0>($dst, $diagonal)", attrs: "upperOrLower:i32?, isUpperOrLower:int?", page: "TTRI", doc: "triangular mask tile (`upperOrLower` is PTOAS's spelling, `isUpperOrLower` the page's)" }
+    TRandom "trandom" Generate "key:tile, counter:tile -> dst:tile | key0:scalar@signless, key1:scalar@signless, counter0:scalar@signless, counter1:scalar@signless, counter2:scalar@signless, counter3:scalar@signless -> dst:tile" { cpp: "TRANDOM<@rounds=10>($dst, $key, $counter) | PTOAS__TRANDOM<@rounds=10>($dst, $key0, $key1, $counter0, $counter1, $counter2, $counter3)", attrs: "rounds:i32?", page: "TRANDOM", doc: "random numbers from a key (2 words) and a counter (4 words): the page's tiles or PTOAS's six integers" }
     THistogram "thistogram" Generate "src:tile, idx:tile -> dst:tile" { cpp: "THISTOGRAM<@isMSB=true>($dst, $src, $idx)", attrs: "isMSB:bool?", page: "THISTOGRAM", doc: "per-row 256-bin histogram of one byte of each src element, filtered by idx" }
     TPrint "tprint" Generate "src:tile -> | src:view -> " { effects: "memory", page: "TPRINT", pipe: Pipe::S, doc: "print a tile or view (debug)" }
 

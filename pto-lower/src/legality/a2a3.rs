@@ -318,6 +318,15 @@ static ROWS: &[Row] = &[
         ..Row::DEFAULT
     },
     Row {
+        applies: Applies::Ops(&[O::TRowExpandMax, O::TRowExpandMin, O::TRowExpandExpdif]),
+        checks: &[check(
+            CheckKind::Layout { slot: "src1", layouts: &[COL_MAJOR], when: Some("tmp") },
+            "with a scratch tile the per-row operand is one column, col-major (pto-isa npu/a2a3/TRowExpandMax.hpp:102-110; PTOAS PTO.cpp:7814-7819)",
+        )],
+        source: "pto-isa npu/a2a3/TRowExpandMax.hpp:79-110 (the tmp overload); PTOAS PTO.cpp:7850-7852 (requireNonRowMajor when tmp on A3)",
+        ..Row::DEFAULT
+    },
+    Row {
         applies: Applies::Ops(&[O::TRowExpand]),
         operands: &[operand(&["src"], &[var(&[Loc::Vec], Some(VEC9), &[NONE_BOX], &[])]), operand(&["dst"], &[vec_nd(VEC9)])],
         checks: &[ROWS_SRC_DST],
@@ -685,7 +694,7 @@ static ROWS: &[Row] = &[
             )
             .when_loc("src", &[Loc::Acc])
             .disputed(&TMOV_ACC_TO_VEC),
-            check(CheckKind::Layout { slot: "dst", layouts: &[NZ_512] }, "pto-isa's A2A3 acc -> mat TMOV writes an NZ tile")
+            check(CheckKind::Layout { slot: "dst", layouts: &[NZ_512], when: None }, "pto-isa's A2A3 acc -> mat TMOV writes an NZ tile")
                 .when_loc("dst", &[Loc::Mat])
                 .disputed(&TMOV_ACC_TO_MAT),
             eq("src", Rows, "dst", Rows, "A2A3 tmov keeps the static shape"),

@@ -199,12 +199,14 @@ pub enum CheckKind {
         /// Right side: slot and extent.
         b: (&'static str, Extent),
     },
-    /// The slot's tile has one of these layouts.
+    /// The slot's tile has one of these layouts (when slot `when` is bound, if given).
     Layout {
         /// The slot.
         slot: &'static str,
         /// Accepted layouts.
         layouts: &'static [LayoutPat],
+        /// Checked only when this optional slot is bound (`None`: always).
+        when: Option<&'static str>,
     },
     /// `a × factor == b` (both static): one extent a fixed multiple of another (the single-source
     /// `tdeinterleave`'s destinations hold half the source's columns).
@@ -729,8 +731,9 @@ impl CheckKind {
                     p.join(", ")
                 )
             }
-            CheckKind::Layout { slot, layouts } => {
-                format!("{slot} layout in {{{}}}", layouts.iter().map(LayoutPat::text).collect::<Vec<_>>().join(", "))
+            CheckKind::Layout { slot, layouts, when } => {
+                let given = when.map(|w| format!(" when {w} is given")).unwrap_or_default();
+                format!("{slot} layout in {{{}}}{given}", layouts.iter().map(LayoutPat::text).collect::<Vec<_>>().join(", "))
             }
             CheckKind::Window { index, part, whole, size } => format!(
                 "0 <= {r}, 0 <= {c}, {r} + {part} {} <= {whole} rows, {c} + {part} {} <= {whole} cols",

@@ -206,6 +206,8 @@ pub fn program(case: &Value) -> String {
         let text = match (ENUM_ATTRS.iter().find(|(a, _)| a == k), v.as_str()) {
             (Some((_, "mask_pattern")), Some(v)) => format!("#pto.mask_pattern<{v}>"),
             (Some((_, kind)), Some(v)) => format!("#pto<{kind} {v}>"),
+            // ODS's `I32Attr` (the op table's `i32` kind) is written typed: MLIR reads `7` as i64.
+            _ if i32_attr(op, k) => format!("{v} : i32"),
             _ => v.to_string(),
         };
         attrs.push(format!("{k} = {text}"));
@@ -268,4 +270,9 @@ fn gm_view(o: &Value) -> String {
         tile_type(o)
     ));
     s
+}
+
+/// Whether attribute `name` of op `op` is of the op table's `i32` kind.
+fn i32_attr(op: &str, name: &str) -> bool {
+    pto_ir::ops::lookup(op).is_some_and(|o| o.parsed().attrs.iter().any(|a| a.name == name && a.kind == "i32"))
 }
