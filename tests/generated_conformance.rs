@@ -30,7 +30,7 @@ const FLOOR: f64 = 88.0;
 
 /// How many disagreements no [`DISPUTES`] entry accounts for, at most (the measured count: a fix
 /// lowers it, a regression fails the test).
-const UNLISTED_CEILING: usize = 294;
+const UNLISTED_CEILING: usize = 264;
 
 /// A class of disagreement pto keeps, with both sources.
 struct Dispute {
