@@ -20,7 +20,8 @@ fn slot_text(s: &Slot) -> String {
     } else {
         ""
     };
-    format!("{}: {}{mark}", s.name, kind_name(s.kind))
+    let class = s.class.map(|c| format!(" ({})", c.describe())).unwrap_or_default();
+    format!("{}: {}{class}{mark}", s.name, kind_name(s.kind))
 }
 
 fn kind_name(k: pto_ir::ops::SlotKind) -> &'static str {
