@@ -98,6 +98,10 @@ pub fn run(opts: &CompileOptions) -> Outcome {
         Ok(v) => v,
         Err(diags) => return fail(&sources, &diags.0),
     };
+    match crate::cmd::verify::gate(verified.module(), target) {
+        Ok(found) => warnings.0.extend(found),
+        Err(errors) => return fail(&sources, &errors),
+    }
     let pipeline = pto_lower::PipelineOptions { insert_sync: opts.insert_sync, ..Default::default() };
     let (lowered, more) = match pto_lower::run(verified, target, pipeline) {
         Ok(ok) => ok,

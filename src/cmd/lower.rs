@@ -92,6 +92,10 @@ pub fn run(opts: &LowerOptions) -> Outcome {
         Ok(v) => v,
         Err(diags) => return fail(&sources, &diags.0),
     };
+    match crate::cmd::verify::gate(verified.module(), target) {
+        Ok(found) => warnings.0.extend(found),
+        Err(errors) => return fail(&sources, &errors),
+    }
     let wants_vector = opts.emit == Emit::Vector || opts.stats;
     if wants_vector && target.id != TargetId::A2A3 {
         return Outcome::usage_error(

@@ -168,6 +168,9 @@ pub fn run(opts: &RunOptions) -> Outcome {
         Ok(v) => v,
         Err(d) => return fail(&sources, &d.0),
     };
+    if let Err(errors) = crate::cmd::verify::gate(verified.module(), target) {
+        return fail(&sources, &errors);
+    }
     if opts.exec_vector && target.id != TargetId::A2A3 {
         return Outcome::usage_error("`--exec vector` and `--stats` model the A2A3 vector unit: use `--target a2a3`");
     }

@@ -65,10 +65,7 @@ fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::V
     };
     diags.0.append(&mut verified.warnings.0);
     let module = verified.module();
-    // The kernel entries `ptoas` would emit must return nothing (as `pto compile` checks).
-    if let Err(e) = crate::compile::check_entries(module, &crate::compile::functions(module)) {
-        diags.0.extend(e.0);
-    }
+    diags.0.extend(program_errors(module));
     let mut checked_for = None;
     let wants_target = opts.target.is_some() || matches!(pto_lower::target::module_arch(module), Ok(Some(_)) | Err(_));
     if wants_target && !diags.has_errors() {
@@ -76,7 +73,7 @@ fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::V
             Err(e) => diags.0.extend(e.0),
             Ok(target) => {
                 checked_for = Some(target.name);
-                diags.0.extend(pto_sim::cores::topology::check_target(module, target));
+                diags.0.extend(target_errors(module, target));
                 // Legalize a copy: rewrites are notes, what it cannot fix is an error.
                 let mut copy = module.clone();
                 let mut notes = pto_ir::diag::Diagnostics::default();
@@ -90,8 +87,6 @@ fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::V
             }
         }
     }
-    // The cube/vector pipes' consumer buffers must hold their slots.
-    diags.0.extend(pto_sim::cores::machine::static_errors(module));
     let code = if diags.has_errors() { 1 } else { 0 };
     let stdout = if code == 0 {
         let name = sources.get(file).map(|f| f.name.clone()).unwrap_or_default();
@@ -102,6 +97,34 @@ fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::V
     };
     let out = Outcome { stdout, stderr: render(&sources, &diags.0, opts.error_format), code };
     (out, if code == 0 { Some((sources, verified)) } else { None })
+}
+
+/// The checks of a verified program that `pto verify` makes and that `pto lower`, `pto compile`
+/// and `pto run` make too before their own work (one verdict whatever the command): the
+/// kernel entries `ptoas` would emit return nothing, and the cube/vector pipes' topology and
+/// consumer buffers hold (`pto_sim::cores::machine::static_errors`).
+pub fn program_errors(module: &pto_ir::Module) -> Vec<pto_ir::Diagnostic> {
+    let mut out = match crate::compile::check_entries(module, &crate::compile::functions(module)) {
+        Ok(()) => Vec::new(),
+        Err(e) => e.0,
+    };
+    out.extend(pto_sim::cores::machine::static_errors(module));
+    out
+}
+
+/// The target's own structural checks beyond legality, which every command makes: a
+/// cube/vector pipe on a target whose pipes pass through GM needs its GM slot buffer
+/// (`pto_sim::cores::topology::check_target`).
+pub fn target_errors(module: &pto_ir::Module, target: &pto_lower::Target) -> Vec<pto_ir::Diagnostic> {
+    pto_sim::cores::topology::check_target(module, target)
+}
+
+/// [`program_errors`] and [`target_errors`] as one gate for the commands that go on to lower
+/// the program: `Err` with the errors (and the warnings found with them) when any is an error.
+pub fn gate(module: &pto_ir::Module, target: &pto_lower::Target) -> Result<Vec<pto_ir::Diagnostic>, Vec<pto_ir::Diagnostic>> {
+    let mut found = program_errors(module);
+    found.extend(target_errors(module, target));
+    if found.iter().any(|d| d.severity == pto_ir::diag::Severity::Error) { Err(found) } else { Ok(found) }
 }
 
 /// Whether the tiles fit the target's buffers: the errors of the whole lowering (on a copy)
