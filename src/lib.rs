@@ -28,6 +28,7 @@ pub mod operand_span;
 pub mod preview;
 pub mod progress;
 pub mod render;
+pub mod source_window;
 pub mod sync_note;
 pub mod timeline_svg;
 pub mod timeline_trace;
@@ -167,9 +168,17 @@ pub fn read_input(path: &str, sources: &mut SourceMap) -> Result<FileId, String>
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
         let text = String::from_utf8(bytes)
             .map_err(|e| format!("`{path}` is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))?;
-        (path.to_string(), text)
+        (display_path(path), text)
     };
     Ok(sources.add(name, text))
+}
+
+/// How diagnostics name the file at `path`: relative to the working directory when it lies
+/// below it (`tests/k.pto` for `/work/repo/tests/k.pto` run from `/work/repo`), as given otherwise.
+pub fn display_path(path: &str) -> String {
+    let p = std::path::Path::new(path);
+    let relative = std::env::current_dir().ok().filter(|_| p.is_absolute()).and_then(|cwd| p.strip_prefix(cwd).ok().map(|r| r.display().to_string()));
+    relative.filter(|r| !r.is_empty()).unwrap_or_else(|| path.to_string())
 }
 
 /// Reads `path` (`-` = stdin) into `sources` and parses it: the file, its module and the

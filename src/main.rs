@@ -380,6 +380,10 @@ enum MlirAction {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Diagnostics laid out for a terminal: its width, or `COLUMNS` when set (docs/cli.md).
+    let columns = std::env::var("COLUMNS").ok().and_then(|c| c.parse::<usize>().ok());
+    let terminal = std::io::stderr().is_terminal().then(|| columns.unwrap_or(pto::source_window::WIDTH));
+    pto::render::set_terminal_width(columns.or(terminal));
     let default_format = if matches!(cli.command, Command::Compile { .. }) { ErrorFormatArg::Mlir } else { ErrorFormatArg::Human };
     let error_format = match cli.error_format.unwrap_or(default_format) {
         ErrorFormatArg::Human => ErrorFormat::Human,

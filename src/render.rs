@@ -2,8 +2,7 @@
 
 use crate::ErrorFormat;
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
-use codespan_reporting::files::SimpleFiles;
-use codespan_reporting::term::{Config, emit_into_string};
+use codespan_reporting::term::{Config, DisplayStyle, emit_into_string};
 use pto_ir::diag::{Diagnostic, Severity, SourceMap, Span};
 use serde_json::json;
 
@@ -42,28 +41,94 @@ pub fn render_mlir(sources: &SourceMap, d: &Diagnostic) -> String {
     out
 }
 
+/// How many errors a compact report shows in full; the later ones show their first line and
+/// notes (`--error-format json` keeps everything).
+const FULL_ERRORS: usize = 1;
+/// From how many diagnostics a compact report starts with a line of counts.
+const SUMMARY_FROM: usize = 4;
+
+/// The width human diagnostics are wrapped to, 0 for none: set by the `pto` binary when its
+/// stderr is a terminal (or `COLUMNS` is set), see [`set_terminal_width`].
+static TERMINAL_WIDTH: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Lays human diagnostics out for a terminal `width` columns wide (capped at
+/// [`crate::source_window::WIDTH`]): messages and notes wrapped, and a report of several
+/// errors compact — counts first from four diagnostics on, the first error in full, the later
+/// ones as their location line and notes. `None`: the plain layout (piped output, library
+/// callers, Python), one line per message, every diagnostic in full.
+pub fn set_terminal_width(width: Option<usize>) {
+    let w = width.map_or(0, |w| w.clamp(60, crate::source_window::WIDTH));
+    TERMINAL_WIDTH.store(w, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn terminal_width() -> Option<usize> {
+    Some(TERMINAL_WIDTH.load(std::sync::atomic::Ordering::Relaxed)).filter(|&w| w > 0)
+}
+
 fn render_human(sources: &SourceMap, diags: &[Diagnostic]) -> String {
-    let mut files = SimpleFiles::new();
-    let mut ids = Vec::new();
+    let mut out = String::new();
+    let width = terminal_width();
+    let shown = diags.iter().filter(|d| d.severity != Severity::Note).count();
+    if width.is_some() && shown >= SUMMARY_FROM {
+        out.push_str(&count_line(diags, ErrorFormat::Human).replace('\n', ":\n"));
+    }
+    let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+    let mut full_errors = 0;
+    for d in diags {
+        let d = &in_window(sources, d);
+        let brief = width.is_some() && d.severity == Severity::Error && errors > 1 && full_errors >= FULL_ERRORS;
+        full_errors += usize::from(d.severity == Severity::Error);
+        out.push_str(&render_one(sources, d, brief, width));
+    }
+    out
+}
+
+/// `d` with wide labels narrowed to their op's name ([`crate::source_window::mnemonic_span`]).
+fn in_window(sources: &SourceMap, d: &Diagnostic) -> Diagnostic {
+    let narrow = |s: Span| -> Span {
+        let Some(f) = sources.get(s.file) else { return s };
+        match crate::source_window::mnemonic_span(&f.text, s.start as usize, s.end as usize) {
+            Some((a, b)) => Span { file: s.file, start: a as u32, end: b as u32 },
+            None => s,
+        }
+    };
+    let mut d = d.clone();
+    d.span = narrow(d.span);
+    for (s, _) in &mut d.labels {
+        *s = narrow(*s);
+    }
+    d
+}
+
+/// One diagnostic: the source lines its labels are on cut to a window around them; on a
+/// terminal `width` columns wide the message and notes wrapped; `brief`: the location line and
+/// notes without the source.
+fn render_one(sources: &SourceMap, d: &Diagnostic, brief: bool, width: Option<usize>) -> String {
+    use crate::source_window::{WindowFiles, wrap};
+    let mut files = WindowFiles::new();
     let mut i = 0;
     while let Some(f) = sources.get(pto_ir::FileId(i)) {
-        ids.push(files.add(f.name.clone(), f.text.clone()));
+        let anchors: Vec<usize> = std::iter::once(d.span)
+            .chain(d.labels.iter().map(|(s, _)| *s))
+            .filter(|s| s.file.0 == i)
+            .map(|s| s.start as usize)
+            .collect();
+        files.add(f.name.clone(), &f.text, &anchors);
         i += 1;
     }
-    let config = Config::default();
-    let mut out = String::new();
-    for d in diags {
+    let config = Config { display_style: if brief { DisplayStyle::Medium } else { DisplayStyle::Rich }, ..Config::default() };
+    {
         let severity = match d.severity {
             Severity::Error => CsSeverity::Error,
             Severity::Warning => CsSeverity::Warning,
             Severity::Note => CsSeverity::Note,
         };
         let clamp = |s: Span| -> Option<(usize, std::ops::Range<usize>)> {
-            let f = sources.get(s.file)?;
-            let len = f.text.len();
-            let start = (s.start as usize).min(len);
-            let end = (s.end as usize).clamp(start, len);
-            Some((*ids.get(s.file.0 as usize)?, start..end))
+            let w = files.window(s.file.0 as usize)?;
+            let len = w.text.len();
+            let start = w.map(s.start as usize).min(len);
+            let end = w.map(s.end as usize).clamp(start, len);
+            Some((s.file.0 as usize, start..end))
         };
         let mut labels = Vec::new();
         if let Some((fid, range)) = clamp(d.span) {
@@ -79,21 +144,43 @@ fn render_human(sources: &SourceMap, diags: &[Diagnostic]) -> String {
             }
         }
         let mut notes = Vec::new();
-        if let Some(op) = &d.op {
+        // The op's name, unless the message already names it and no operand is at fault.
+        // A brief diagnostic's location already points at the op.
+        let named = |op: &String| d.operand.is_some() || !(brief || d.message.contains(&format!("`{op}`")));
+        if let Some(op) = d.op.as_ref().filter(|op| named(op)) {
             let operand = d.operand.as_ref().map(|o| format!(", operand {o}")).unwrap_or_default();
             notes.push(format!("op: {op}{operand}"));
         } else if let Some(operand) = &d.operand {
             notes.push(format!("operand: {operand}"));
         }
         notes.extend(d.notes.iter().cloned());
-        let cs =
-            CsDiagnostic::new(severity).with_code(d.class.as_str()).with_message(d.message.clone()).with_labels(labels).with_notes(notes);
+        let location = if brief { format!("{}: ", sources.location(d.span)) } else { String::new() };
+        let header = format!("{location}{}[{}]: ", severity_word(d.severity), d.class).chars().count();
+        let (notes, message) = match width {
+            Some(w) => (notes.iter().map(|n| wrap(n, 5, 2, w)).collect(), wrap(&d.message, header, 2, w)),
+            None => (notes, d.message.clone()),
+        };
+        let cs = CsDiagnostic::new(severity).with_code(d.class.as_str()).with_message(message).with_labels(labels).with_notes(notes);
         match emit_into_string(&config, &files, &cs) {
-            Ok(s) => out.push_str(&s),
-            Err(_) => out.push_str(&format!("{}: {}[{}]: {}\n", sources.location(d.span), "error", d.class, d.message)),
+            // A gutter line with nothing on it only spaces the snippet out.
+            Ok(s) => s.lines().filter(|l| !is_empty_gutter(l)).map(|l| l.to_string() + "\n").collect(),
+            Err(_) => format!("{}: {}[{}]: {}\n", sources.location(d.span), "error", d.class, d.message),
         }
     }
-    out
+}
+
+fn severity_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+/// `   │` with nothing after it, or the `   ·` between two snippets of a file (their line
+/// numbers show the gap).
+fn is_empty_gutter(line: &str) -> bool {
+    matches!(line.trim(), "│" | "|" | "·" | ":")
 }
 
 /// A report's closing line for a human reader: `3 errors, 1 warning` (notes are not counted),

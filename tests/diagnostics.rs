@@ -2,6 +2,8 @@
 //! the rendered messages (human and JSON) are pinned by snapshots. Each file under
 //! `tests/diagnostics/` starts with a comment saying what is wrong with it.
 
+mod common;
+
 use pto::ErrorFormat;
 use pto::cmd::verify::{VerifyOptions, run};
 use std::path::{Path, PathBuf};
@@ -223,4 +225,43 @@ fn a_near_op_whose_operands_fit_is_suggested() {
     assert_eq!((d["line"].as_u64(), d["col"].as_u64()), (Some(4), Some(16)), "`%b`: {d}");
     let notes: Vec<&str> = d["notes"].as_array().unwrap().iter().filter_map(|n| n.as_str()).collect();
     assert!(notes.contains(&"did you mean `pto.tadd`? its operands fit these"), "{notes:?}");
+}
+
+/// Issue 38: on a terminal (here `COLUMNS=120`), deleting one `wait_event` from the
+/// Matmul_transpose sample gives its three errors in at most 20 lines, none wider than 120
+/// columns: the first in full with its source lines cut to a window, the others as their
+/// location line and notes, messages and notes wrapped. Piped (no `COLUMNS`), every diagnostic
+/// is in full, one line per message.
+#[test]
+fn a_deleted_wait_reads_on_a_terminal() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("skipped: no ../shared corpus: the terminal layout of Matmul_transpose's errors was not checked");
+        return;
+    };
+    let text = std::fs::read_to_string(corpus.join("Matmul_transpose/Matmul_transpose-pto-ir.pto")).unwrap();
+    let wait = text.lines().position(|l| l.contains("pto.wait_event[#pto.sync_op_type<TLOAD>")).expect("a TLOAD wait");
+    let cut: Vec<&str> = text.lines().enumerate().filter(|&(i, _)| i != wait).map(|(_, l)| l).collect();
+    let dir = std::env::temp_dir().join(format!("pto-diag-terminal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("mt.pto"), cut.join("\n") + "\n").unwrap();
+    let run = |columns: Option<&str>| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_pto"));
+        c.current_dir(&dir).args(["run", "--target", "a2a3", "--default-inputs", "mt.pto"]).env_remove("COLUMNS");
+        if let Some(n) = columns {
+            c.env("COLUMNS", n);
+        }
+        let out = c.output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, err) = run(Some("120"));
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(err.matches("error[").count(), 3, "{err}");
+    assert!(err.lines().count() <= 20, "{} lines:\n{err}", err.lines().count());
+    assert!(err.lines().all(|l| l.chars().count() <= 120), "{err}");
+    assert!(err.starts_with("error[HAZARD_RAW]"), "{err}");
+    assert!(err.contains("mt.pto:"), "paths relative to the working directory: {err}");
+    let (code, piped) = run(None);
+    assert_eq!(code, Some(1));
+    assert!(piped.matches(" │ ").count() > err.matches(" │ ").count(), "piped output keeps every snippet:\n{piped}");
+    assert!(piped.lines().any(|l| l.starts_with("error[HAZARD_RAW]") && l.ends_with("with no sync between them")), "{piped}");
 }

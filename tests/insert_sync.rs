@@ -701,7 +701,9 @@ fn mix_kernels_with_inserted_sync_run_clean_and_every_inserted_wait_is_needed() 
     }
     println!("insert-sync on mix kernels: {runs} (sample, target) runs, {mutants} deleted waits");
     assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
-    assert!(runs >= 10, "only {runs} mix kernel runs");
+    // 8: the TPushTPop samples' A2A3 runs are rejected before running, as `pto verify` and
+    // `ptoas` reject them (no gm_slot_buffer for pipes that pass through GM on A2A3).
+    assert!(runs >= 8, "only {runs} mix kernel runs");
 }
 
 /// A loop that writes in one iteration what a later iteration reads (or reads what a later

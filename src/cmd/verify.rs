@@ -101,10 +101,16 @@ fn check(opts: &VerifyOptions) -> (Outcome, Option<(SourceMap, pto_ir::verify::V
 
 /// The checks of a verified program that `pto verify` makes and that `pto lower`, `pto compile`
 /// and `pto run` make too before their own work (one verdict whatever the command): the
-/// kernel entries `ptoas` would emit return nothing, and the cube/vector pipes' topology and
+/// kernel entries `ptoas` would emit return nothing (Level 2/3), and the cube/vector pipes' topology and
 /// consumer buffers hold (`pto_sim::cores::machine::static_errors`).
 pub fn program_errors(module: &pto_ir::Module) -> Vec<pto_ir::Diagnostic> {
-    let mut out = match crate::compile::check_entries(module, &crate::compile::functions(module)) {
+    // A Level-1 function returns its tiles (the ISA pages' form); `ptoas` reads Level 2/3 only.
+    let entries = if module.level() == pto_ir::module::Level::Level1 {
+        Ok(())
+    } else {
+        crate::compile::check_entries(module, &crate::compile::functions(module))
+    };
+    let mut out = match entries {
         Ok(()) => Vec::new(),
         Err(e) => e.0,
     };
@@ -119,10 +125,21 @@ pub fn target_errors(module: &pto_ir::Module, target: &pto_lower::Target) -> Vec
     pto_sim::cores::topology::check_target(module, target)
 }
 
+/// `diags` with each op named as `ptoas` names it on `target`
+/// (`pto_sim::cores::topology::ptoas_op_name`: its frontend has lowered the pipe inits by then).
+fn named_for(mut diags: Vec<pto_ir::Diagnostic>, target: &pto_lower::Target) -> Vec<pto_ir::Diagnostic> {
+    for d in &mut diags {
+        if let Some(op) = d.op.as_deref().and_then(pto_ir::ops::lookup) {
+            d.op = Some(pto_sim::cores::topology::ptoas_op_name(op, target));
+        }
+    }
+    diags
+}
+
 /// [`program_errors`] and [`target_errors`] as one gate for the commands that go on to lower
 /// the program: `Err` with the errors (and the warnings found with them) when any is an error.
 pub fn gate(module: &pto_ir::Module, target: &pto_lower::Target) -> Result<Vec<pto_ir::Diagnostic>, Vec<pto_ir::Diagnostic>> {
-    let mut found = program_errors(module);
+    let mut found = named_for(program_errors(module), target);
     found.extend(target_errors(module, target));
     if found.iter().any(|d| d.severity == pto_ir::diag::Severity::Error) { Err(found) } else { Ok(found) }
 }

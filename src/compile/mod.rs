@@ -40,7 +40,8 @@ pub fn compile(m: &Module, target: &Target) -> Result<String, Diagnostics> {
     func::check_entries(m, &funcs)?;
     let funcs = func::callees_first(m, &funcs);
     let topo = Topology::new(m, target);
-    pipes::check(m, &topo, target)?;
+    // The pipe checks (`ptoas`'s pipe-init passes) ran in the gate every command runs
+    // (`pto::cmd::verify::gate`).
     let mut e = Emitter::new(m, target, topo);
     let mut body = String::new();
     for &f in &funcs {

@@ -9,29 +9,13 @@
 
 use super::{Emitter, cpp};
 use pto_ir::attr::Attr;
-use pto_ir::diag::{DiagClass, Diagnostic, Diagnostics};
 use pto_ir::module::{Module, OpId, ValueDef, ValueId};
 use pto_ir::ops::Opcode;
-use pto_lower::{Target, TargetId};
-use pto_sim::cores::Topology;
 use pto_sim::cores::topology::{init_addresses, init_gm_slots, is_pipe_data_op, op_attr, split_of};
 use std::collections::HashMap;
 
 fn is_init(op: Opcode) -> bool {
     matches!(op, Opcode::AicInitializePipe | Opcode::AivInitializePipe | Opcode::InitializeL2lPipe | Opcode::InitializeL2g2lPipe)
-}
-
-/// The pipe init op `ptoas` makes its pipe checks on (and names in their errors): its
-/// frontend lowering runs first and turns `aic/aiv_initialize_pipe` into
-/// `initialize_l2l_pipe` on A5, `initialize_l2g2l_pipe` on A2A3 (PTOAS
-/// `lib/PTO/Transforms/PTOLowerFrontendPipeOpsPass.cpp` `createFrontendPipe`).
-fn checked_name(op: Opcode, target: &Target) -> String {
-    let lowered = match (op, target.id) {
-        (Opcode::AicInitializePipe | Opcode::AivInitializePipe, TargetId::A5) => Opcode::InitializeL2lPipe,
-        (Opcode::AicInitializePipe | Opcode::AivInitializePipe, _) => Opcode::InitializeL2g2lPipe,
-        (op, _) => op,
-    };
-    lowered.full_name()
 }
 
 fn int_attr(m: &Module, op: OpId, name: &str) -> Option<i64> {
@@ -72,81 +56,6 @@ fn splits_by_function(m: &Module, owner: &HashMap<OpId, OpId>) -> HashMap<OpId, 
         }
     }
     out
-}
-
-/// `ptoas`'s pipe checks (`pto-resolve-reserved-buffers`, `pto-infer-validate-pipe-init`): a
-/// consumer buffer comes from a reserved buffer unless `flag_base` is explicit, and peer inits
-/// agree on splitting.
-pub fn check(m: &Module, topo: &Topology, target: &Target) -> Result<(), Diagnostics> {
-    let mut errors = Vec::new();
-    let owner = owners(m);
-    let splits = splits_by_function(m, &owner);
-    // The splits used on both ends of each logical pipe.
-    let mut by_pipe: HashMap<usize, Vec<i64>> = HashMap::new();
-    for (init, ids) in &topo.inits {
-        let used = owner.get(init).and_then(|f| splits.get(f)).cloned().unwrap_or_default();
-        for id in ids.iter().flatten() {
-            by_pipe.entry(*id).or_default().extend(used.iter().copied());
-        }
-    }
-    for o in m.walk() {
-        let data = m.op(o);
-        if matches!(data.opcode, Opcode::TPopFromAic | Opcode::TPopFromAiv) && data.operands.len() == 2 {
-            let static_valid = data
-                .results
-                .first()
-                .and_then(|&r| m.value_type(r).tile())
-                .is_some_and(|t| t.valid_rows != pto_ir::types::Dim::Dynamic || t.valid_cols != pto_ir::types::Dim::Dynamic);
-            if static_valid {
-                errors.push(
-                    Diagnostic::error(
-                        DiagClass::CompilePipe,
-                        m.op_span(o),
-                        "expects tile result to have dynamic validShape (?, ?) when valid_row/valid_col operands are provided",
-                    )
-                    .with_op(data.opcode.full_name()),
-                );
-            }
-        }
-        if !is_init(data.opcode) {
-            continue;
-        }
-        let span = m.op_span(o);
-        if op_attr(m, o, "flag_base").is_none() {
-            for v in init_addresses(m, o).unwrap_or([None, None]).into_iter().flatten() {
-                let reserved = matches!(m.values[v.index()].def, ValueDef::OpResult(d, _)
-                    if matches!(m.op(d).opcode, Opcode::ReserveBuffer | Opcode::ImportReservedBuffer));
-                if !reserved {
-                    errors.push(
-                        Diagnostic::error(
-                            DiagClass::CompilePipe,
-                            span,
-                            "requires local_addr to come from pto.reserve_buffer or pto.import_reserved_buffer when 'flag_base' is not explicit",
-                        )
-                        .with_op(checked_name(data.opcode, target))
-                        .with_label(m.value_span(v), "this consumer buffer"),
-                    );
-                }
-            }
-        }
-        let ids: Vec<usize> = topo.inits.get(&o).map(|a| a.iter().flatten().copied().collect()).unwrap_or_default();
-        let used: Vec<i64> = ids.iter().filter_map(|i| by_pipe.get(i)).flatten().copied().collect();
-        let (zero, other) = (used.contains(&0), used.iter().any(|&s| s != 0));
-        let explicit = op_attr(m, o, "nosplit").and_then(|a| if let Attr::Bool(b) = a { Some(*b) } else { None });
-        let msg = if zero && other {
-            Some("conflicting pipe split usage across peer pipe init ops: some data ops use split = 0, others split the tile".to_string())
-        } else if explicit == Some(false) && zero {
-            Some("explicit 'nosplit = false' conflicts with downstream users that require split = 0".to_string())
-        } else if explicit == Some(true) && other {
-            Some("explicit 'nosplit = true' conflicts with downstream users that split the tile".to_string())
-        } else {
-            None
-        };
-        if let Some(msg) = msg {
-            errors.push(Diagnostic::error(DiagClass::CompilePipe, span, msg).with_op(checked_name(data.opcode, target)));
-        }
-    }
-    if errors.is_empty() { Ok(()) } else { Err(Diagnostics(errors)) }
 }
 
 /// `TileSplitAxis::...` of a data op.

@@ -67,3 +67,27 @@ pub fn pto_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// Human diagnostics with the lines a terminal-width wrap broke joined again
+/// (`pto::source_window::wrap`): a continuation line starts with spaces and then neither a
+/// gutter (`│`, `┌`, `·`, `=`, a line number) nor another diagnostic, so tests can look for a
+/// phrase whatever the width put a line break in it.
+pub fn unwrapped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split('\n') {
+        let rest = line.trim_start_matches(' ');
+        let indented = rest.len() < line.len();
+        let gutter = rest.starts_with(['│', '┌', '·', '=', '|', ':'])
+            || rest.split_once(" │").is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if indented && !rest.is_empty() && !gutter && !out.is_empty() {
+            out.push(' ');
+            out.push_str(rest);
+        } else {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(line);
+        }
+    }
+    out
+}

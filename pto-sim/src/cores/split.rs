@@ -131,16 +131,20 @@ pub fn check(m: &Module) -> Vec<Diagnostic> {
 
 /// The first error of one component, in PTOAS's order of checks.
 fn component_error(m: &Module, inits: &[Init], component: &[usize]) -> Option<Diagnostic> {
-    let at = |i: usize, msg: String, expected: &str, actual: &str| {
+    // The message is PTOAS's (which its lit tests check); pto's account of it is a note.
+    let at = |i: usize, ptoas: &str, msg: String, expected: &str, actual: &str| {
         let name = m.op(inits[i].op).opcode.full_name();
-        Diagnostic::error(DiagClass::StructBadAttribute, m.op_span(inits[i].op), format!("`{name}`: {msg}"))
-            .with_op(name)
+        Diagnostic::error(DiagClass::StructBadAttribute, m.op_span(inits[i].op), ptoas)
+            .with_op(name.clone())
             .with_expected(expected.to_string(), actual.to_string())
+            .with_note(format!("`{name}`: {msg}"))
             .with_note("PTOAS's pto-infer-validate-pipe-init pass (PTOInferValidatePipeInitPass.cpp) rejects it")
     };
+    const CONFLICT: &str = "conflicting pipe split usage across peer pipe init ops: some data ops use split = 0, others split the tile";
     if let Some(&i) = component.iter().find(|&&i| inits[i].usage == Usage::Mixed) {
         return Some(at(
             i,
+            CONFLICT,
             "its pipe ops mix `split = 0` with `split = 1` or `split = 2`; one logical pipe is split or not".into(),
             "one split mode per pipe",
             "both",
@@ -163,6 +167,7 @@ fn component_error(m: &Module, inits: &[Init], component: &[usize]) -> Option<Di
         let other = m.op(inits[j].op).opcode.full_name();
         return Some(at(
             i,
+            "conflicting explicit 'nosplit' across peer pipe init ops",
             format!("its explicit `nosplit` conflicts with the peer `{other}`'s `nosplit = {w}`"),
             &format!("nosplit = {w}"),
             &format!("nosplit = {}", !w),
@@ -172,6 +177,7 @@ fn component_error(m: &Module, inits: &[Init], component: &[usize]) -> Option<Di
         let other = m.op(inits[j].op).opcode.full_name();
         return Some(at(
             i,
+            CONFLICT,
             format!(
                 "its pipe ops use {} but the peer `{other}`'s use {}: conflicting pipe split usage across peer pipe inits",
                 words(!w),
@@ -183,8 +189,14 @@ fn component_error(m: &Module, inits: &[Init], component: &[usize]) -> Option<Di
     }
     let inferred = component.iter().find_map(|&i| inits[i].usage.no_split())?;
     let &i = component.iter().find(|&&i| inits[i].explicit.is_some_and(|e| e != inferred))?;
+    let ptoas = if inferred {
+        "explicit 'nosplit = false' conflicts with downstream users that require split = 0"
+    } else {
+        "explicit 'nosplit = true' conflicts with downstream users that split the tile"
+    };
     Some(at(
         i,
+        ptoas,
         format!("explicit `nosplit = {}` conflicts with the pipe ops, which use {}", !inferred, words(inferred)),
         &format!("nosplit = {inferred}"),
         &format!("nosplit = {}", !inferred),

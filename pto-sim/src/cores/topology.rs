@@ -476,9 +476,11 @@ fn init_sources(m: &Module) -> Vec<Diagnostic> {
             Diagnostic::error(
                 DiagClass::StructBadAttribute,
                 m.op_span(o),
-                format!("`{name}` without `flag_base` needs its local address from `pto.reserve_buffer` or `pto.import_reserved_buffer`, which pair it with its peer"),
+                // PTOAS's words (PTOResolveReservedBuffersPass), which its lit tests check.
+                "requires local_addr to come from pto.reserve_buffer or pto.import_reserved_buffer when 'flag_base' is not explicit",
             )
             .with_op(name)
+            .with_note("those pair the pipe with its peer's buffer; `flag_base = N` names the flags instead")
             .with_expected("a local address from reserve_buffer / import_reserved_buffer, or flag_base = N", "neither")
         })
         .collect()
@@ -502,9 +504,11 @@ fn pop_valid_shapes(m: &Module) -> Vec<Diagnostic> {
             Diagnostic::error(
                 DiagClass::StructBadAttribute,
                 m.op_span(o),
-                format!("`{name}` with valid_row/valid_col operands yields a tile whose valid shape those operands set: it must be dynamic (v_row=?, v_col=?)"),
+                // PTOAS's words (TPopFromAicOp's verifier), which its lit tests check.
+                "expects tile result to have dynamic validShape (?, ?) when valid_row/valid_col operands are provided",
             )
             .with_op(name)
+            .with_note("the valid_row/valid_col operands set the popped tile's valid shape: write it `v_row=?, v_col=?`")
             .with_expected("valid shape ?x?", format!("valid shape {}x{}", t.valid_rows, t.valid_cols)),
         );
     }
@@ -556,6 +560,19 @@ fn consumer_buffer_sizes(m: &Module) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// The name `ptoas` reports a diagnostic of `op` under on `target`: its frontend lowers
+/// `aic/aiv_initialize_pipe` to `initialize_l2l_pipe` (A5) or `initialize_l2g2l_pipe` (A2A3)
+/// before the pipe-init checks run (PTOAS `lib/PTO/Transforms/PTOLowerFrontendPipeOpsPass.cpp`
+/// `createFrontendPipe`).
+pub fn ptoas_op_name(op: Opcode, target: &Target) -> String {
+    let lowered = match (op, target.id) {
+        (Opcode::AicInitializePipe | Opcode::AivInitializePipe, pto_lower::TargetId::A5) => Opcode::InitializeL2lPipe,
+        (Opcode::AicInitializePipe | Opcode::AivInitializePipe, _) => Opcode::InitializeL2g2lPipe,
+        (op, _) => op,
+    };
+    lowered.full_name()
 }
 
 /// What a target asks of the pipes: where cube<->vector pipes pass through GM
