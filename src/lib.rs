@@ -177,7 +177,8 @@ pub fn read_input(path: &str, sources: &mut SourceMap) -> Result<FileId, String>
 /// below it (`tests/k.pto` for `/work/repo/tests/k.pto` run from `/work/repo`), as given otherwise.
 pub fn display_path(path: &str) -> String {
     let p = std::path::Path::new(path);
-    let relative = std::env::current_dir().ok().filter(|_| p.is_absolute()).and_then(|cwd| p.strip_prefix(cwd).ok().map(|r| r.display().to_string()));
+    let relative =
+        std::env::current_dir().ok().filter(|_| p.is_absolute()).and_then(|cwd| p.strip_prefix(cwd).ok().map(|r| r.display().to_string()));
     relative.filter(|r| !r.is_empty()).unwrap_or_else(|| path.to_string())
 }
 

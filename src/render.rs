@@ -108,11 +108,8 @@ fn render_one(sources: &SourceMap, d: &Diagnostic, brief: bool, width: Option<us
     let mut files = WindowFiles::new();
     let mut i = 0;
     while let Some(f) = sources.get(pto_ir::FileId(i)) {
-        let anchors: Vec<usize> = std::iter::once(d.span)
-            .chain(d.labels.iter().map(|(s, _)| *s))
-            .filter(|s| s.file.0 == i)
-            .map(|s| s.start as usize)
-            .collect();
+        let anchors: Vec<usize> =
+            std::iter::once(d.span).chain(d.labels.iter().map(|(s, _)| *s)).filter(|s| s.file.0 == i).map(|s| s.start as usize).collect();
         files.add(f.name.clone(), &f.text, &anchors);
         i += 1;
     }

@@ -61,7 +61,8 @@ impl Window {
                 w.keep(text, line_start, end);
             } else {
                 let indent = body.len() - body.trim_start().len();
-                let anchor = anchors.iter().copied().find(|&a| a >= line_start && a < line_start + body.len()).unwrap_or(line_start + indent);
+                let anchor =
+                    anchors.iter().copied().find(|&a| a >= line_start && a < line_start + body.len()).unwrap_or(line_start + indent);
                 let room = SOURCE_COLUMNS.saturating_sub(indent + 2).max(24);
                 // The line's start stays when the anchor is well inside the first window.
                 let anchor_col = body.get(indent..anchor - line_start).map_or(0, |s| s.chars().count());

@@ -22,7 +22,10 @@ use std::path::{Path, PathBuf};
 
 /// `(file, why)`: the files whose checks pass and whose C++ `pto compile` cannot write yet.
 const COMPILE_GAPS: &[(&str, &str)] = &[
-    ("async_put_get_emitc.pto", "the async DMA session ops have no C++ spelling in the op table yet (ptoas: PTOToEmitC.cpp's async session patterns)"),
+    (
+        "async_put_get_emitc.pto",
+        "the async DMA session ops have no C++ spelling in the op table yet (ptoas: PTOToEmitC.cpp's async session patterns)",
+    ),
     ("eventid_array_get_set_get.pto", "declare_eventid_array / eventid_array_get / _set have no C++ spelling yet"),
     (
         "plan_memory_fragmentation_two_holes.pto",
