@@ -186,7 +186,9 @@ impl<'a> Files<'a> for WindowFiles {
 
 /// The byte index `columns` characters before byte `at` of `s` (not before 0).
 fn back(s: &str, at: usize, columns: usize) -> usize {
-    s[..at.min(s.len())].char_indices().rev().nth(columns.saturating_sub(1)).map_or(0, |(i, _)| i)
+    // An anchor inside a character (a span from elsewhere) steps back to its start.
+    let at = (0..=at.min(s.len())).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+    s[..at].char_indices().rev().nth(columns.saturating_sub(1)).map_or(0, |(i, _)| i)
 }
 
 /// The byte index `columns` characters after byte `from` of `s` (at most `s.len()`).
